@@ -1,0 +1,303 @@
+/*
+** The evidence store: one SQLite file (ladder.db by default) that keeps every
+** run, every raw word a device answered, what each rung of the ladder
+** observed, the parameters inferred from those words and the validations of
+** models. The schema is db/schema.sql (docs/store.md explains it); anything
+** written here can be read back with plain SQL (docs/queries/).
+**
+** Workload: one writer at a time (the command running), a few thousand to
+** ~10,000 probe cases per run written in batches, a few hundred observation
+** and inference rows, and per validation a count plus its mismatches (never
+** one row per validated case). Readers (history, show, report) are small.
+**
+** Crash safety: WAL, synchronous=NORMAL, foreign keys on. A run row is
+** committed as 'running' (with this host and pid) before any case is written;
+** cases are committed in transactions of at most LAD_STORE_BATCH rows. A
+** process killed at any point therefore leaves a consistent database whose
+** run says 'running'; the next lad_store_open on the same host sees that the
+** pid is gone and marks the run 'interrupted'.
+**
+** Words: A and B words are stored per case as JSON arrays of integers (first
+** k lanes, logical K order), C and D as INTEGER columns; the view case_words
+** shows one row per (case, operand, lane). Nothing goes through a double.
+**
+** Every function returns a LAD_* code and fills err on failure: SQLite errors
+** are LAD_EINTERNAL with SQLite's message; a file that is not a ladder
+** database is LAD_EDATA; an unknown run is LAD_EDATA.
+*/
+#ifndef LADDER_DB_STORE_H
+#define LADDER_DB_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../model/datapath.h"
+#include "../devices/device.h"
+
+#define LAD_STORE_APP_ID 0x4c414452 /* PRAGMA application_id: "LADR" */
+#define LAD_STORE_VERSION 1         /* PRAGMA user_version of the schema */
+#define LAD_STORE_BATCH 4096        /* cases per transaction */
+#define LAD_STORE_DEFAULT "ladder.db"
+
+typedef struct lad_store lad_store;
+
+/* lad_store_open flags. */
+enum lad_store_flags {
+    LAD_STORE_CREATE = 1,  /* create the file (and the schema) when missing */
+    LAD_STORE_READONLY = 2 /* readers: open read-only (no interrupted-marking
+                              is written, but history still shows such runs
+                              as 'interrupted': see lad_run_row.status) */
+};
+
+/* Run status, stored as text. */
+enum lad_run_status {
+    LAD_RUN_RUNNING = 0,    /* "running": begun, not ended */
+    LAD_RUN_OK = 1,         /* "ok": ended normally */
+    LAD_RUN_FAILED = 2,     /* "failed": ended with an error */
+    LAD_RUN_INTERRUPTED = 3 /* "interrupted": the process died before ending */
+};
+
+/* "running", "ok", "failed", "interrupted"; "?" past the end. */
+const char *lad_run_status_name(int status);
+
+/*
+** Opens (with LAD_STORE_CREATE: creates) the store at path, applies pending
+** schema migrations, and marks 'interrupted' every 'running' run of this host
+** whose process is gone. Returns LAD_OK and *out; LAD_EDATA when the file is
+** missing (without CREATE), is not a ladder database ("'x.db' is not a ladder
+** database") or is newer than this build; LAD_EINTERNAL for SQLite errors.
+*/
+int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err);
+
+/* Closes the store (checkpointing the WAL); NULL is allowed. */
+void lad_store_close(lad_store *st);
+
+/* Number of runs lad_store_open marked interrupted. */
+int lad_store_marked(const lad_store *st);
+
+/* The path given to lad_store_open. */
+const char *lad_store_path(const lad_store *st);
+
+/* The SQLite handle, for ad-hoc read queries (inference, report). Do not
+** close it or change its pragmas. */
+struct sqlite3 *lad_store_sqlite(lad_store *st);
+
+/* ---- writing a run ----------------------------------------------------- */
+
+/* What a run records when it begins. Every pointer may be NULL. */
+typedef struct lad_run_info {
+    const char *command;            /* "run", "check", ...: the subcommand */
+    int argc;                       /* the command line (stored as a JSON */
+    char *const *argv;              /*   array of strings); argc 0: none */
+    const lad_device_info *device;  /* device name, uuid, cc, driver,
+                                       toolkit, executed SASS */
+    const lad_datapath *dp;         /* the instruction probed: datapath name,
+                                       arch, instr, kind, shape, expected
+                                       SASS, formats of A, B, C, D */
+    const char *version;            /* ladder version (LADDER_VERSION) */
+    const char *commit;             /* NULL: this build's LADDER_GIT_COMMIT */
+    int dirty;                      /* 0 or 1; -1: this build's LADDER_GIT_DIRTY */
+    const char *recipe_path;        /* file the recipe came from */
+    const char *recipe_text;        /* its full text; its sha256 is computed
+                                       here. NULL: no recipe */
+    size_t recipe_len;              /* bytes of recipe_text */
+} lad_run_info;
+
+/* Inserts the run as 'running' with the time, host and pid, in its own
+** committed transaction. Returns LAD_OK and the run id in *run. */
+int lad_store_begin_run(lad_store *st, const lad_run_info *info,
+                        int64_t *run, lad_err *err);
+
+/* Records the executed SASS opcode when it is learned after begin_run. */
+int lad_store_set_sass(lad_store *st, int64_t run, const char *sass,
+                       lad_err *err);
+
+/* Ends a run: status LAD_RUN_OK or LAD_RUN_FAILED (message: the error, may
+** be NULL), with the end time. */
+int lad_store_end_run(lad_store *st, int64_t run, int status,
+                      const char *message, lad_err *err);
+
+/*
+** Stores n answered cases of one rung: for case i the first k words of A and
+** B (k <= LAD_KMAX), C, the D word d[i], the first nscale scales of A and B
+** and the first nmeta metadata words (0 for unscaled, dense kinds), and
+** labels[i] (labels or labels[i] may be NULL). Written in transactions of at
+** most LAD_STORE_BATCH cases with one prepared statement; when ids is not
+** NULL, ids[i] receives the id of case i (ids are increasing). On failure
+** the cases of the failing batch are not stored; earlier batches are.
+*/
+int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
+                        const lad_case *cs, const uint32_t *d,
+                        const char *const *labels, size_t n, int k,
+                        int nscale, int nmeta, int64_t *ids, lad_err *err);
+
+/* Records what a rung observed: key = value (text, e.g. "last_j" = "23"),
+** with the ids of the cases that show it (may be none). */
+int lad_store_observe(lad_store *st, int64_t run, const char *rung,
+                      const char *key, const char *value,
+                      const int64_t *case_ids, size_t ncases, lad_err *err);
+
+/* ---- inference ---------------------------------------------------------- */
+
+/* Records an inferred parameter of a run's datapath (parameter "window",
+** value "25", method: how it was decided) with the ids of the cases that
+** decided it. *id (may be NULL) receives the row id. */
+int lad_store_add_inference(lad_store *st, int64_t run,
+                            const char *parameter, const char *value,
+                            const char *method, const int64_t *case_ids,
+                            size_t ncases, int64_t *id, lad_err *err);
+
+/* Deletes a run's inferences (before inferring again). */
+int lad_store_clear_inferences(lad_store *st, int64_t run, lad_err *err);
+
+/* ---- validation --------------------------------------------------------- */
+
+/* Begins a validation of model `model` (preset name or file) within run
+** `run` (usually the validating command's own run): cases are drawn by
+** `generator` from `seed`; mismatches carry k words of A and B, nscale
+** scales, nmeta metadata words. *vid receives its id. */
+int lad_store_begin_validation(lad_store *st, int64_t run, const char *model,
+                               const char *generator, uint64_t seed, int k,
+                               int nscale, int nmeta, int64_t *vid,
+                               lad_err *err);
+
+/* Stores n mismatches: case cs[i] (its index in the validation's case
+** stream is index[i]; index may be NULL), the model's word expected[i] and
+** the device's got[i]. One transaction per LAD_STORE_BATCH rows. */
+int lad_store_add_mismatches(lad_store *st, int64_t vid, const lad_case *cs,
+                             const uint32_t *expected, const uint32_t *got,
+                             const uint64_t *index, size_t n, lad_err *err);
+
+/* Ends a validation with its counts (mismatches counts every one found, even
+** when fewer were stored). */
+int lad_store_end_validation(lad_store *st, int64_t vid, uint64_t cases,
+                             uint64_t mismatches, lad_err *err);
+
+/* ---- reading ------------------------------------------------------------ */
+
+/* Resolves a RUN argument: a decimal id, or "latest" (the newest run).
+** Returns LAD_EUSAGE for anything else, LAD_EDATA when there is no such run
+** (or no run at all). */
+int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
+                          lad_err *err);
+
+/* One run as history and show print it. Strings are "" when unknown. */
+typedef struct lad_run_row {
+    int64_t id;
+    int status;             /* enum lad_run_status (a 'running' run whose
+                               process is gone reads as interrupted) */
+    int64_t started;        /* unix seconds */
+    int64_t ended;          /* unix seconds; 0 while running/interrupted */
+    char command[32];       /* subcommand */
+    char argv[512];         /* command line, JSON array (truncated) */
+    char host[128];
+    int64_t pid;
+    char message[512];      /* error of a failed run */
+    char device[128];       /* device name */
+    char device_kind[8];    /* "sim", "exec", "cuda" */
+    char uuid[64];
+    int cc;                 /* compute capability * 10; 0 unknown */
+    char driver[32];
+    char toolkit[32];
+    char version[32];       /* ladder version */
+    char commit[48];
+    int dirty;
+    char recipe[256];       /* recipe path */
+    char recipe_sha256[65];
+    char datapath[64];
+    char arch[16];
+    char instr[24];
+    char kind[16];
+    char shape[16];
+    char sass[64];          /* executed opcode */
+    char sass_expected[40]; /* the datapath's opcode */
+    char fmt_a[24], fmt_b[24], fmt_c[24], fmt_d[24];
+    int64_t ncases;         /* cases stored */
+} lad_run_row;
+
+/* Filters of `ladder history`; NULL or 0 fields do not filter. */
+typedef struct lad_history_filter {
+    const char *gpu;         /* substring of the device name, any case */
+    const char *format;      /* a format name of A, B, C or D */
+    const char *instruction; /* instr ("mma.sync"), kind, SASS opcode or
+                                datapath name, exactly */
+    int limit;               /* newest `limit` runs; 0: all */
+} lad_history_filter;
+
+/* Runs matching f (NULL: all), newest first, in *rows (malloc'd, free()
+** them; NULL when *n is 0). */
+int lad_store_history(lad_store *st, const lad_history_filter *f,
+                      lad_run_row **rows, size_t *n, lad_err *err);
+
+/* One run. LAD_EDATA when there is none with that id. */
+int lad_store_run(lad_store *st, int64_t run, lad_run_row *row, lad_err *err);
+
+typedef struct lad_rung_row {
+    char name[64];
+    int64_t ncases;          /* cases stored for the rung */
+    int64_t first_case;      /* lowest and highest case id; 0 when none */
+    int64_t last_case;
+} lad_rung_row;
+
+typedef struct lad_obs_row {
+    int64_t id;
+    char rung[64];
+    char *key;               /* malloc'd */
+    char *value;             /* malloc'd */
+    int64_t *cases;          /* malloc'd ids of the cases that show it */
+    size_t ncases;
+} lad_obs_row;
+
+typedef struct lad_inference_row {
+    int64_t id;
+    char *parameter, *value, *method; /* malloc'd */
+    int64_t *cases;          /* malloc'd ids of the deciding cases */
+    size_t ncases;
+} lad_inference_row;
+
+typedef struct lad_validation_row {
+    int64_t id;
+    char *model, *generator; /* malloc'd */
+    uint64_t seed;
+    int64_t cases;           /* -1 while unfinished */
+    int64_t mismatches;      /* counted; -1 while unfinished */
+    int64_t stored;          /* mismatch rows stored */
+} lad_validation_row;
+
+/* Everything `ladder show` prints about a run. */
+typedef struct lad_show {
+    lad_run_row run;
+    lad_rung_row *rungs;     /* in the order the run first wrote them */
+    size_t nrungs;
+    lad_obs_row *obs;        /* in the order they were written */
+    size_t nobs;
+    lad_inference_row *inf;
+    size_t ninf;
+    lad_validation_row *val;
+    size_t nval;
+} lad_show;
+
+/* Fills *out for run; free it with lad_show_free. */
+int lad_store_show(lad_store *st, int64_t run, lad_show *out, lad_err *err);
+void lad_show_free(lad_show *s);
+
+/* One stored case, read back. */
+typedef struct lad_case_row {
+    int64_t id;
+    char rung[64];
+    char label[64];
+    int k, nscale, nmeta;    /* words stored; other lanes of cs are 0 */
+    lad_case cs;
+    uint32_t d;
+} lad_case_row;
+
+/* Cases of a run (of one rung when rung is not NULL), in id order, in
+** *rows (malloc'd, free()). */
+int lad_store_cases(lad_store *st, int64_t run, const char *rung,
+                    lad_case_row **rows, size_t *n, lad_err *err);
+
+/* ---- the schema --------------------------------------------------------- */
+
+/* db/schema.sql, compiled in (db/schema.c); a unit test keeps them equal. */
+extern const char lad_schema_sql[];
+
+#endif
