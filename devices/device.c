@@ -1,0 +1,83 @@
+/*
+** Opening a device by its name: "sim:MODEL", "exec:COMMAND" or "cuda:N".
+** The kinds themselves live in sim.c, exec.c and cuda.c; this file only
+** reads the spec and dispatches, and holds the two calls every kind shares.
+*/
+#include "device.h"
+#include "sim.h"
+#include "exec.h"
+#include "cuda.h"
+
+#include <string.h>
+
+static int unknown(const char *spec, lad_err *err)
+{
+    return lad_errf(err, LAD_EUSAGE, "unknown device '%s' (expected "
+                    "sim:MODEL, exec:COMMAND or cuda:N)", spec);
+}
+
+/* Parses a GPU index: decimal digits only, 0..999. Returns -1 otherwise. */
+static int parse_index(const char *s)
+{
+    int v = 0;
+    if (*s == 0 || strlen(s) > 3)
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        v = v * 10 + (*s - '0');
+    }
+    return v;
+}
+
+int lad_device_open(const char *spec, const lad_datapath *dp,
+                    lad_device **out, lad_err *err)
+{
+    *out = NULL;
+    if (spec == NULL)
+        return lad_errf(err, LAD_EUSAGE, "no device given");
+    if (strncmp(spec, "sim:", 4) == 0) {
+        if (spec[4] == 0)
+            return unknown(spec, err);
+        return lad_sim_open(spec + 4, dp, out, err);
+    }
+    if (strncmp(spec, "exec:", 5) == 0) {
+        const char *cmd = spec + 5;
+        while (*cmd == ' ' || *cmd == '\t')
+            cmd++;
+        if (*cmd == 0)
+            return unknown(spec, err);
+        return lad_exec_open(cmd, dp, out, err);
+    }
+    if (strncmp(spec, "cuda:", 5) == 0) {
+        int index = parse_index(spec + 5);
+        if (index < 0)
+            return unknown(spec, err);
+#ifdef LADDER_CUDA
+        return lad_cuda_open(index, dp, out, err);
+#else
+        return lad_errf(err, LAD_EDEVICE, "cannot open '%s': this ladder "
+                        "was built without CUDA device support (no nvcc at "
+                        "build time)", spec);
+#endif
+    }
+    return unknown(spec, err);
+}
+
+int lad_device_eval(lad_device *dev, const lad_case *cs, size_t n,
+                    uint32_t *d, size_t *done, lad_err *err)
+{
+    size_t dummy;
+    if (done == NULL)
+        done = &dummy;
+    *done = 0;
+    if (n == 0)
+        return LAD_OK;
+    return dev->eval(dev, cs, n, d, done, err);
+}
+
+void lad_device_close(lad_device *dev)
+{
+    if (dev)
+        dev->close(dev);
+}

@@ -1,0 +1,374 @@
+/*
+** The exec device: an external oracle program over two pipes (see exec.h).
+**
+** The program starts once, in its own process group, and lives as long as
+** the device. A batch is pipelined: up to WINDOW lines are written ahead of
+** the answers read, with both pipes non-blocking under poll(), so neither
+** side can block the other however large the batch and however the program
+** buffers its input. Answers are matched to cases by order only, so after
+** any failure the device refuses further batches.
+**
+** SIGPIPE (the program closed its input) is blocked around each write and
+** consumed, so that a dying oracle is an error message, not a dead ladder.
+*/
+#include "exec.h"
+#include "../io/vecline.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WINDOW 256           /* lines written ahead of the answers read */
+#define WBUF (64 * 1024)     /* bytes of lines formatted at a time */
+#define ANSWER_MAX 256       /* longest answer line kept (garbage beyond) */
+#define DEFAULT_TIMEOUT_MS 10000
+
+typedef struct exec_state {
+    pid_t pid;               /* the shell running the command; its group */
+    int wfd;                 /* its stdin; -1 once closed */
+    int rfd;                 /* its stdout */
+    int failed;              /* 1 after any failure */
+    int timeout_ms;          /* longest wait for one answer */
+    unsigned long long sent; /* lines fully written, over the device's life */
+    unsigned long long got;  /* answers read, over the device's life */
+    char line[ANSWER_MAX];   /* the answer being read */
+    size_t len;              /* bytes in line */
+    int overlong;            /* the answer being read passed ANSWER_MAX */
+    char *wbuf;              /* lines formatted, not yet written (WBUF) */
+    size_t wlen, woff;       /* bytes in wbuf, bytes of it written */
+} exec_state;
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Reads LADDER_EXEC_TIMEOUT (seconds, may have a fraction). Returns the
+** timeout in milliseconds, or -1 when the variable is malformed. */
+static int timeout_from_env(void)
+{
+    const char *s = getenv("LADDER_EXEC_TIMEOUT");
+    if (s == NULL || *s == 0)
+        return DEFAULT_TIMEOUT_MS;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end != 0 || !(v > 0) || v > 86400)
+        return -1;
+    int ms = (int)(v * 1000);
+    return ms > 0 ? ms : 1;
+}
+
+/* Writes what it can of wbuf without blocking. Returns 0, or -1 when the
+** program closed its input (EPIPE), or -2 on another error. */
+static int write_some(exec_state *st)
+{
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &set, &old);
+    ssize_t w = write(st->wfd, st->wbuf + st->woff, st->wlen - st->woff);
+    int e = errno;
+    if (w < 0 && e == EPIPE) {
+        struct timespec zero = {0, 0};
+        sigtimedwait(&set, NULL, &zero);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (w < 0) {
+        if (e == EAGAIN || e == EINTR)
+            return 0;
+        return e == EPIPE ? -1 : -2;
+    }
+    for (ssize_t i = 0; i < w; i++)
+        if (st->wbuf[st->woff + (size_t)i] == '\n')
+            st->sent++;
+    st->woff += (size_t)w;
+    return 0;
+}
+
+/* Says how the program ended, for a message: "exited with status 3",
+** "was killed by signal 9", or "closed its output" when it still runs. */
+static void describe_exit(exec_state *st, char *buf, size_t size)
+{
+    int status;
+    pid_t r = 0;
+    for (int i = 0; i < 100; i++) {       /* up to 0.5 s to exit */
+        r = waitpid(st->pid, &status, WNOHANG);
+        if (r != 0)
+            break;
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+    }
+    if (r == st->pid && WIFEXITED(status)) {
+        snprintf(buf, size, "exited with status %d%s", WEXITSTATUS(status),
+                 WEXITSTATUS(status) == 127 ? " (command not found?)" : "");
+        st->pid = -1;
+    } else if (r == st->pid && WIFSIGNALED(status)) {
+        snprintf(buf, size, "was killed by signal %d", WTERMSIG(status));
+        st->pid = -1;
+    } else {
+        snprintf(buf, size, "closed its output");
+    }
+}
+
+/* Checks one answer line; stores it in d. Returns LAD_OK or LAD_EDEVICE. */
+static int take_answer(lad_device *dev, exec_state *st, uint32_t *d,
+                       lad_err *err)
+{
+    const lad_format *f = &dev->dp->d;
+    int digits = lad_format_digits(f);
+    size_t n = st->len;
+    if (n > 0 && st->line[n - 1] == '\r')
+        n--;
+    unsigned long long c = st->got;
+    char shown[40];
+    snprintf(shown, sizeof shown, "%.*s%s", (int)(n < 24 ? n : 24), st->line,
+             n > 24 || st->overlong ? "..." : "");
+    int hex = !st->overlong && n > 0;
+    for (size_t i = 0; i < n && hex; i++) {
+        char ch = st->line[i];
+        hex = (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') ||
+              (ch >= 'A' && ch <= 'F');
+    }
+    if (!hex)
+        return lad_errf(err, LAD_EDEVICE, "exec device answered garbage "
+                        "'%s' for case %llu (input line %llu): expected %d "
+                        "hex digits", shown, c, c + 1, digits);
+    uint32_t w = 0;
+    if ((int)n != digits || lad_vecline_word(f, st->line, n, digits, &w))
+        return lad_errf(err, LAD_EDEVICE, "exec device answered '%s' for "
+                        "case %llu (input line %llu): expected %d hex digits",
+                        shown, c, c + 1, digits);
+    *d = w;
+    return LAD_OK;
+}
+
+/* Fails the device with the message of err; returns its code. */
+static int fail(exec_state *st, int rc)
+{
+    st->failed = 1;
+    return rc;
+}
+
+static int exec_eval(lad_device *dev, const lad_case *cs, size_t n,
+                     uint32_t *d, size_t *done, lad_err *err)
+{
+    exec_state *st = dev->state;
+    size_t next = 0;      /* next case to format */
+    size_t answered = 0;  /* answers stored in d */
+    *done = 0;
+    if (st->failed)
+        return lad_errf(err, LAD_EDEVICE, "exec device '%s' failed earlier",
+                        dev->info.name);
+    long long deadline = now_ms() + st->timeout_ms;
+    while (answered < n) {
+        if (st->woff == st->wlen && st->wfd >= 0) {
+            st->wlen = st->woff = 0;
+            while (next < n && next - answered < WINDOW &&
+                   st->wlen + LAD_VECLINE_MAX + 1 <= WBUF) {
+                int len = lad_vecline_format(dev->dp, &cs[next], NULL,
+                                             st->wbuf + st->wlen,
+                                             WBUF - st->wlen);
+                if (len < 0)
+                    return fail(st, lad_errf(err, LAD_EINTERNAL, "vector "
+                                             "line too long"));
+                st->wlen += (size_t)len;
+                st->wbuf[st->wlen++] = '\n';
+                next++;
+            }
+        }
+        struct pollfd pf[2];
+        int np = 0;
+        pf[np].fd = st->rfd;
+        pf[np].events = POLLIN;
+        pf[np++].revents = 0;
+        int wi = -1;
+        if (st->wfd >= 0 && st->woff < st->wlen) {
+            wi = np;
+            pf[np].fd = st->wfd;
+            pf[np].events = POLLOUT;
+            pf[np++].revents = 0;
+        }
+        long long left = deadline - now_ms();
+        if (left <= 0) {
+            unsigned long long c = st->got;
+            return fail(st, lad_errf(err, LAD_EDEVICE, "exec device timed "
+                                     "out after %d ms waiting for the answer"
+                                     " to case %llu (input line %llu)",
+                                     st->timeout_ms, c, c + 1));
+        }
+        int r = poll(pf, (nfds_t)np, (int)left);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return fail(st, lad_errf(err, LAD_EDEVICE, "exec device: poll: "
+                                     "%s", strerror(errno)));
+        }
+        if (wi >= 0 && pf[wi].revents) {
+            int w = write_some(st);
+            if (w == -1) {
+                /* The program closed its input: read what it answered,
+                ** then report how it ended. */
+                close(st->wfd);
+                st->wfd = -1;
+            } else if (w < 0) {
+                return fail(st, lad_errf(err, LAD_EDEVICE, "exec device: "
+                                         "write: %s", strerror(errno)));
+            }
+        }
+        if (pf[0].revents == 0)
+            continue;
+        char buf[4096];
+        ssize_t got = read(st->rfd, buf, sizeof buf);
+        if (got < 0) {
+            if (errno == EAGAIN || errno == EINTR)
+                continue;
+            return fail(st, lad_errf(err, LAD_EDEVICE, "exec device: read: "
+                                     "%s", strerror(errno)));
+        }
+        if (got == 0) {
+            char how[80];
+            describe_exit(st, how, sizeof how);
+            unsigned long long c = st->got;
+            if (st->len > 0)
+                return fail(st, lad_errf(err, LAD_EDEVICE, "exec device %s "
+                                         "in the middle of the answer to "
+                                         "case %llu (input line %llu)",
+                                         how, c, c + 1));
+            return fail(st, lad_errf(err, LAD_EDEVICE, "exec device %s "
+                                     "before answering case %llu (input "
+                                     "line %llu)", how, c, c + 1));
+        }
+        for (ssize_t i = 0; i < got; i++) {
+            char ch = buf[i];
+            if (ch != '\n') {
+                if (st->len < sizeof st->line)
+                    st->line[st->len++] = ch;
+                else
+                    st->overlong = 1;
+                continue;
+            }
+            if (answered == n || st->got >= st->sent) {
+                unsigned long long c = st->got;
+                return fail(st, lad_errf(err, LAD_EDEVICE, "exec device "
+                                         "answered case %llu (input line "
+                                         "%llu) before it was asked", c,
+                                         c + 1));
+            }
+            int rc = take_answer(dev, st, &d[answered], err);
+            if (rc != LAD_OK)
+                return fail(st, rc);
+            st->len = 0;
+            st->overlong = 0;
+            st->got++;
+            *done = ++answered;
+            deadline = now_ms() + st->timeout_ms;
+        }
+    }
+    return LAD_OK;
+}
+
+static void exec_close(lad_device *dev)
+{
+    exec_state *st = dev->state;
+    if (st->wfd >= 0)
+        close(st->wfd);
+    close(st->rfd);
+    if (st->pid > 0) {
+        int status;
+        pid_t r = 0;
+        for (int i = 0; i < 40; i++) {    /* up to 0.2 s to exit on EOF */
+            r = waitpid(st->pid, &status, WNOHANG);
+            if (r != 0)
+                break;
+            struct timespec ts = {0, 5000000};
+            nanosleep(&ts, NULL);
+        }
+        if (r == 0) {
+            kill(-st->pid, SIGKILL);
+            kill(st->pid, SIGKILL);
+            waitpid(st->pid, &status, 0);
+        }
+    }
+    free(st->wbuf);
+    free(st);
+    free(dev);
+}
+
+int lad_exec_open(const char *command, const lad_datapath *dp,
+                  lad_device **out, lad_err *err)
+{
+    *out = NULL;
+    int timeout = timeout_from_env();
+    if (timeout < 0)
+        return lad_errf(err, LAD_EUSAGE, "bad LADDER_EXEC_TIMEOUT '%s' "
+                        "(expected seconds, e.g. 10 or 0.5)",
+                        getenv("LADDER_EXEC_TIMEOUT"));
+    lad_device *dev = calloc(1, sizeof *dev);
+    exec_state *st = calloc(1, sizeof *st);
+    char *wbuf = malloc(WBUF);
+    if (dev == NULL || st == NULL || wbuf == NULL) {
+        free(dev);
+        free(st);
+        free(wbuf);
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    }
+    int in[2], outp[2];
+    if (pipe2(in, O_CLOEXEC) != 0) {
+        free(dev), free(st), free(wbuf);
+        return lad_errf(err, LAD_EDEVICE, "cannot start '%s': pipe: %s",
+                        command, strerror(errno));
+    }
+    if (pipe2(outp, O_CLOEXEC) != 0) {
+        int e = errno;
+        close(in[0]), close(in[1]);
+        free(dev), free(st), free(wbuf);
+        return lad_errf(err, LAD_EDEVICE, "cannot start '%s': pipe: %s",
+                        command, strerror(e));
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(in[0]), close(in[1]), close(outp[0]), close(outp[1]);
+        free(dev), free(st), free(wbuf);
+        return lad_errf(err, LAD_EDEVICE, "cannot start '%s': fork: %s",
+                        command, strerror(e));
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        if (dup2(in[0], 0) < 0 || dup2(outp[1], 1) < 0)
+            _exit(127);
+        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    close(in[0]);
+    close(outp[1]);
+    fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
+    fcntl(outp[0], F_SETFL, fcntl(outp[0], F_GETFL) | O_NONBLOCK);
+    st->pid = pid;
+    st->wfd = in[1];
+    st->rfd = outp[0];
+    st->timeout_ms = timeout;
+    st->wbuf = wbuf;
+    strcpy(dev->info.kind, "exec");
+    snprintf(dev->info.name, sizeof dev->info.name, "%s", command);
+    dev->dp = dp;
+    dev->eval = exec_eval;
+    dev->close = exec_close;
+    dev->state = st;
+    *out = dev;
+    return LAD_OK;
+}
