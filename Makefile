@@ -1,0 +1,84 @@
+# Ladder build. `make` builds ./ladder; `make test` runs the whole suite;
+# `make SANITIZER=address,undefined test` does both under sanitizers (in a
+# separate build folder); `make bench` prints the benchmarks.
+#
+# Overrides: CC=clang, NVCC=/path/to/nvcc (NVCC= disables CUDA),
+# STATIC_DEPS=1 links libyaml and SQLite statically (for carrying the binary
+# to another machine), GPU_ARCHS="80 89 90a 100a" limits the kernel targets.
+
+CC ?= cc
+SANITIZER ?=
+STATIC_DEPS ?=
+BUILD := build/$(if $(SANITIZER),san,rel)
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla -MMD -MP -I.
+LDFLAGS ?=
+LDLIBS := -lm -lpthread
+ifneq ($(SANITIZER),)
+CFLAGS += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=$(SANITIZER)
+endif
+ifneq ($(STATIC_DEPS),)
+LDLIBS := -Wl,-Bstatic -lyaml -lsqlite3 -Wl,-Bdynamic $(LDLIBS) -ldl
+else
+LDLIBS := -lyaml -lsqlite3 $(LDLIBS)
+endif
+
+GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+GIT_DIRTY := $(shell test -z "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo 0 || echo 1)
+CFLAGS += -DLADDER_GIT_COMMIT='"$(GIT_COMMIT)"' -DLADDER_GIT_DIRTY=$(GIT_DIRTY)
+
+# Everything but cli/ is library code; cli/ is the command table and commands.
+LIB_SRC := $(sort $(wildcard model/*.c io/*.c probes/*.c devices/*.c inference/*.c db/*.c report/*.c))
+CLI_SRC := $(sort $(wildcard cli/*.c))
+TEST_SRC := $(sort $(wildcard tests/unit/*.c))
+BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
+
+# CUDA kernels (kernels/kernels.mk): sets KERNEL_OBJ, CUDA_LDLIBS and adds
+# -DLADDER_CUDA to CFLAGS when nvcc is found; says what it skipped otherwise.
+KERNEL_OBJ :=
+CUDA_LDLIBS :=
+-include kernels/kernels.mk
+
+DEPS_STAMP := build/.deps-ok
+
+.PHONY: all test bench deps clean
+all: ladder
+
+ladder: $(BUILD)/ladder
+	@if [ -z "$(SANITIZER)" ]; then cp $(BUILD)/ladder ladder; fi
+
+$(BUILD)/ladder: $(CLI_OBJ) $(LIB_OBJ) $(KERNEL_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CUDA_LDLIBS) $(LDLIBS)
+
+$(BUILD)/unit: $(TEST_OBJ) $(LIB_OBJ) $(KERNEL_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CUDA_LDLIBS) $(LDLIBS)
+
+$(BUILD)/bench: $(BENCH_OBJ) $(LIB_OBJ) $(KERNEL_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CUDA_LDLIBS) $(LDLIBS)
+
+$(BUILD)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# Debian packages the build needs; installed on first use (scripts/deps.sh).
+deps $(DEPS_STAMP):
+	@sh scripts/deps.sh build
+	@mkdir -p build && touch $(DEPS_STAMP)
+
+test: $(BUILD)/ladder $(BUILD)/unit
+	@sh scripts/deps.sh test
+	@LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
+
+bench: $(BUILD)/bench $(BUILD)/ladder
+	@$(BUILD)/bench
+
+clean:
+	rm -rf build ladder
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d)

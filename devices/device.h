@@ -1,0 +1,58 @@
+/*
+** Devices: anything that evaluates a batch of cases of one datapath and
+** returns the D words.
+**
+**   sim:<preset or model file>  the bit-exact model (devices/sim.c)
+**   exec:<command line>         an external program over pipes, one case per
+**                               line in the vector line format (devices/exec.c)
+**   cuda:<index>                the real instruction on a GPU (devices/cuda.c)
+**
+** The datapath passed to lad_device_open says what the instruction is
+** (formats, K, scales, sparsity): it fixes the line format of an exec device
+** and the kernel of a cuda device. A sim device evaluates its own model,
+** which may differ from it: that is how inference is tested blind.
+*/
+#ifndef LADDER_DEVICES_DEVICE_H
+#define LADDER_DEVICES_DEVICE_H
+
+#include <stddef.h>
+#include "../model/datapath.h"
+
+typedef struct lad_device_info {
+    char kind[8];       /* "sim", "exec", "cuda" */
+    char name[128];     /* GPU name, model name, or command line */
+    char uuid[64];      /* GPU UUID, "" elsewhere */
+    int cc;             /* compute capability * 10 (90 for 9.0), 0 elsewhere */
+    char driver[32];    /* driver version, "" elsewhere */
+    char toolkit[32];   /* CUDA runtime version the kernels were built with */
+    char sass[64];      /* tensor opcode actually executed, "" when unknown */
+} lad_device_info;
+
+typedef struct lad_device lad_device;
+
+struct lad_device {
+    lad_device_info info;
+    const lad_datapath *dp;      /* the instruction being probed (not owned) */
+    /* Evaluates n cases into d. On failure returns a code, sets *done to the
+    ** number of leading cases answered (their words are valid) and fills err
+    ** naming the case. */
+    int (*eval)(lad_device *dev, const lad_case *cs, size_t n, uint32_t *d,
+                size_t *done, lad_err *err);
+    void (*close)(lad_device *dev);
+    void *state;                 /* the kind's own data */
+};
+
+/* Opens the device named by spec for datapath dp (which must outlive the
+** device). Returns LAD_OK, LAD_EUSAGE for a malformed spec, LAD_EDATA for a
+** bad model file, LAD_EDEVICE when the device cannot be started. */
+int lad_device_open(const char *spec, const lad_datapath *dp,
+                    lad_device **out, lad_err *err);
+
+/* Evaluates n cases; see lad_device.eval. */
+int lad_device_eval(lad_device *dev, const lad_case *cs, size_t n,
+                    uint32_t *d, size_t *done, lad_err *err);
+
+/* Closes a device; NULL is allowed. */
+void lad_device_close(lad_device *dev);
+
+#endif

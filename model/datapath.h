@@ -1,0 +1,153 @@
+/*
+** The datapath: one parametric, integer-only model of what a tensor-core
+** instruction computes for one output element,
+**
+**     D = C + sum_k A[k] * B[k]      (times block scales, for scaled kinds)
+**
+** Every NVIDIA tensor core measured so far fits one algorithm whose
+** variations are the parameters below (see docs/model.md for the algorithm
+** step by step, and ../shared/docs/DESIGN.md for where each value was seen):
+**
+**   decode A, B (cut from their container first), C; specials first;
+**   exact products; per pass of `pass` products: anchor = max raw exponent
+**   of the nonzero terms (and of the addend when c_anchor), quantum =
+**   anchor - window, every term rounded to the quantum (align_round), exact
+**   integer sum, rounded to the accumulator format; the pass result is the
+**   next pass's addend; finally rounded to D.
+**
+** A datapath that is really a small program of instructions (fp8 mma.sync on
+** sm_90a is two f16 HMMAs) is the same thing with pass < k.
+**
+** The model is the simulated device, the target of inference and the
+** reference of validation, so it is written for speed (tens of millions of
+** cases per second per core) as well as exactness.
+*/
+#ifndef LADDER_MODEL_DATAPATH_H
+#define LADDER_MODEL_DATAPATH_H
+
+#include "format.h"
+#include "err.h"
+
+#define LAD_KMAX 128      /* logical K of the widest instruction (sparse mxf4) */
+#define LAD_SCALEMAX 8    /* scale blocks per case */
+#define LAD_METAMAX 4     /* sparsity metadata words per case */
+#define LAD_NOFLOOR (-100000) /* "no floor" value for exponent floors */
+
+/* One dot product to evaluate. Words are raw, at their container width, in
+** the low bits (a tf32 element is the whole f32 word). Lanes past the
+** datapath's K are ignored. */
+typedef struct lad_case {
+    uint32_t a[LAD_KMAX];          /* A row, logical K order */
+    uint32_t b[LAD_KMAX];          /* B column, logical K order */
+    uint32_t c;                    /* addend */
+    uint8_t sa[LAD_SCALEMAX];      /* scale of A per K block (scaled kinds) */
+    uint8_t sb[LAD_SCALEMAX];      /* scale of B per K block */
+    uint32_t meta[LAD_METAMAX];    /* sparsity selectors, low nibble first */
+} lad_case;
+
+/* How results of passes combine (pass < k). */
+enum lad_chain {
+    LAD_CHAIN = 0,  /* pass p's rounded result is the addend of pass p+1 */
+    LAD_SUM = 1     /* every pass starts from +0; C and the pass results are
+                       added in order with acc_round into the acc format */
+};
+
+/* Sparsity patterns: which logical lanes the metadata can keep. */
+enum lad_sparse {
+    LAD_SPARSE_NONE = 0,
+    LAD_SPARSE_1OF2 = 1,   /* tf32: one lane of each pair (selector 4 or E) */
+    LAD_SPARSE_2OF4 = 2,   /* two lanes of each 4 (16-bit and 8-bit kinds) */
+    LAD_SPARSE_PAIRS8 = 3  /* two adjacent pairs of each 8 (mxf4 family) */
+};
+
+typedef struct lad_datapath {
+    /* What it is; none of these change the arithmetic. */
+    char name[64];       /* preset name: <arch>-<instr>-<ab>-<d> */
+    char arch[16];       /* "sm_90a" */
+    char instr[24];      /* "mma.sync", "wgmma", "tcgen05.mma" */
+    char kind[16];       /* tcgen05 kind ("f16", "mxf4nvf4"), else "" */
+    char shape[16];      /* "m16n8k16" */
+    char sass[40];       /* tensor opcode the instruction compiles to */
+
+    /* Operands. */
+    lad_format a, b;     /* element formats (may differ) */
+    lad_format c, d;     /* addend and result formats */
+    int k;               /* products per instruction, logical (before sparsity) */
+    int in_round;        /* how an A/B word is cut to its format when the
+                            container is wider (tf32): LAD_RZ masks the low
+                            bits; LAD_RNE/LAD_RNA round first */
+
+    /* Integer datapaths (s8/u8 into s32): exact, then wrap or saturate. */
+    int integer;         /* 1 for integer MMA; the float fields are unused */
+    int saturate;        /* 1: clamp to the s32 range once, at the end */
+
+    /* The window. */
+    int window;          /* F: fraction bits kept below the anchor (13..60) */
+    int align_round;     /* LAD_RZ, LAD_RD or LAD_RNE: each term into the window */
+    int zero_floor;      /* LAD_NOFLOOR: zero terms take no part in the anchor;
+                            else the raw exponent a zero term contributes */
+    int anchor_min;      /* LAD_NOFLOOR or the lowest anchor (B200 tf32/bf16: -133) */
+    int c_anchor;        /* 1: the addend is a term of the window (anchor and
+                            alignment); 0: it is added to the window sum exactly,
+                            before the pass result is rounded */
+
+    /* Passes. */
+    int pass;            /* L: products fused per pass; k for a single pass */
+    int chain;           /* enum lad_chain */
+    lad_format acc;      /* format of each pass result (usually f32) */
+    int acc_round;       /* rounding of a pass result into acc */
+    int d_round;         /* rounding of the last pass result into d */
+    int d_via_acc;       /* 1: the last pass result is rounded into acc first
+                            (acc_round), then into d: a double rounding */
+    int overflow;        /* enum lad_ovf, for acc and d */
+    uint32_t nan;        /* the NaN word every NaN result gets */
+
+    /* Block scaling (scale_block > 0). */
+    lad_format sa, sb;   /* scale formats: ue8m0 or ue4m3 */
+    int scale_block;     /* physical lanes per scale (32 or 16); 0: unscaled */
+    int group;           /* lanes summed exactly before windowing (1 = each
+                            product alone; 4 or 16 on Blackwell) */
+    int scale_floor;     /* the quantum is at least max scale-pair raw exponent
+                            minus this (35); LAD_NOFLOOR: no scale floor */
+    int cdom_window;     /* C-dominant merge: when C's raw exponent reaches the
+                            product maximum, the quantum is rC - cdom_window (35);
+                            0: off */
+    int cdom_group;      /* lanes per exact group sum on that path (16) */
+    int cdom_per_group;  /* 1: groups C outranks are cut at rC - cdom_window */
+    int group_sub_floor; /* LAD_NOFLOOR, or the exponent below which lower-scale
+                            groups are dropped from a subnormal result (-174) */
+
+    /* Sparsity: the metadata removes lanes before anything else. */
+    int sparse;          /* enum lad_sparse */
+} lad_datapath;
+
+/* Fills dp with the defaults every field has when a model file omits it
+** (f32 everything, k 1, window 24, RZ, single pass, no scaling). */
+void lad_datapath_init(lad_datapath *dp);
+
+/* Checks the parameters for consistency (K within limits, window range,
+** formats usable, scale fields together). Returns LAD_OK or LAD_EDATA with a
+** message naming the parameter. */
+int lad_datapath_check(const lad_datapath *dp, lad_err *err);
+
+/* Physical K: products that take part after sparsity (k or k/2). */
+int lad_datapath_kphys(const lad_datapath *dp);
+/* Scale blocks a case uses (0 when unscaled). */
+int lad_datapath_nscales(const lad_datapath *dp);
+/* Sparsity metadata words a case uses (0 when dense). */
+int lad_datapath_nmeta(const lad_datapath *dp);
+
+/* Checks that a case's sparsity metadata is legal for dp. Returns 0 when it
+** is, or the index of the first bad 4-bit selector plus one. */
+int lad_sparse_check(const lad_datapath *dp, const lad_case *cs);
+
+/* Evaluates one case: returns the D word. dp must have passed
+** lad_datapath_check; illegal sparsity metadata selects no lanes from the
+** chunk it is in. */
+uint32_t lad_eval(const lad_datapath *dp, const lad_case *cs);
+
+/* Evaluates n cases into d[0..n-1]. */
+void lad_eval_batch(const lad_datapath *dp, const lad_case *cs, size_t n,
+                    uint32_t *d);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+** Exact decimal text for format values, both ways.
+**
+** People write values in decimal ("1.5", "-0.1", "1e-3") or as C hex floats
+** ("0x1.8p+0"), and want values printed exactly ("0.000000059604644775390625",
+** never "5.96e-08"). Both directions go through big integers: a decimal
+** input is turned into enough binary digits plus a sticky bit, computed with
+** integer arithmetic only, and handed to lad_round_big, so the word is the
+** correctly rounded one in every mode. No host floating point is involved.
+**
+** Sizes: inputs up to LAD_DECIMAL_MAX characters with decimal exponents up
+** to +-LAD_DECIMAL_EXP_MAX; both limits keep the big integers under a few
+** thousand limbs.
+*/
+#ifndef LADDER_MODEL_DECIMAL_H
+#define LADDER_MODEL_DECIMAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "format.h"
+
+#define LAD_DECIMAL_MAX 4096     /* characters in a value to parse */
+#define LAD_DECIMAL_EXP_MAX 9999 /* |exponent| of a decimal or hex input */
+
+/*
+** Writes the exact decimal expansion of (-1)^neg * mag * 2^exp into buf
+** ("448", "-0.5", "0.000030517578125", "-0"), with no exponent and no
+** trailing zeros after the point. Returns the length the text needs (not
+** counting the NUL), like snprintf; the text is cut when size is too small.
+** 1100 bytes hold any value of a format up to 32 bits.
+*/
+size_t lad_decimal_print(char *buf, size_t size, int neg, uint64_t mag,
+                         int exp);
+
+/*
+** Parses a number and rounds it to a word of format f with rounding `mode`
+** and overflow rule `ovf` (enum lad_round, enum lad_ovf). Accepted:
+**
+**     [+-] digits [. digits] [e|E [+-] digits]     decimal, e.g. -0.1, 1e-3
+**     [+-] 0x hexdigits [. hexdigits] [p [+-] digits]   C hex, e.g. 0x3f80,
+**                                                    0x1.8p-3
+**     [+-] inf | infinity | nan                     any case
+**
+** Infinity becomes the format's Inf; in a format without one it becomes the
+** largest finite value when ovf is LAD_OVF_SAT, else NaN, else (no NaN
+** either) the largest finite value. NaN becomes the canonical NaN, with the
+** sign bit when written "-nan"; a format without NaN is a data error.
+** Returns LAD_OK with *word set (and *flags, when not NULL, the LAD_FLAG_*
+** bits), or LAD_EDATA with err filled for text that is not a number.
+*/
+int lad_decimal_parse(const char *s, const lad_format *f, int mode, int ovf,
+                      uint32_t *word, int *flags, lad_err *err);
+
+#endif

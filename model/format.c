@@ -1,0 +1,385 @@
+/*
+** Number formats: decoding words into exact values and rounding exact values
+** into words, for the built-in formats and for user-defined ones.
+**
+** Rounding works on an integer significand and a power-of-two exponent, so
+** it is exact for any value the datapath produces (window sums of up to ~90
+** bits) and, through lad_round_big, for significands of any width (decimal
+** input of `ladder format encode`). The only arithmetic is on integers.
+*/
+#include "format.h"
+
+#include <string.h>
+
+/* Built-in formats. Fields: name kind width pad sign ebits mbits bias sub inf nan */
+static const lad_format builtins[] = {
+    {"f32",   LAD_FLOAT, 32, 0,  1, 8, 23, 127, LAD_SUB_IEEE, LAD_INF_IEEE, LAD_NAN_IEEE},
+    {"tf32",  LAD_FLOAT, 32, 13, 1, 8, 10, 127, LAD_SUB_IEEE, LAD_INF_IEEE, LAD_NAN_IEEE},
+    {"bf16",  LAD_FLOAT, 16, 0,  1, 8, 7,  127, LAD_SUB_IEEE, LAD_INF_IEEE, LAD_NAN_IEEE},
+    {"f16",   LAD_FLOAT, 16, 0,  1, 5, 10, 15,  LAD_SUB_IEEE, LAD_INF_IEEE, LAD_NAN_IEEE},
+    {"e4m3",  LAD_FLOAT, 8,  0,  1, 4, 3,  7,   LAD_SUB_IEEE, LAD_INF_NONE, LAD_NAN_ONES},
+    {"e5m2",  LAD_FLOAT, 8,  0,  1, 5, 2,  15,  LAD_SUB_IEEE, LAD_INF_IEEE, LAD_NAN_IEEE},
+    {"e2m3",  LAD_FLOAT, 6,  0,  1, 2, 3,  1,   LAD_SUB_IEEE, LAD_INF_NONE, LAD_NAN_NONE},
+    {"e3m2",  LAD_FLOAT, 6,  0,  1, 3, 2,  3,   LAD_SUB_IEEE, LAD_INF_NONE, LAD_NAN_NONE},
+    {"e2m1",  LAD_FLOAT, 4,  0,  1, 2, 1,  1,   LAD_SUB_IEEE, LAD_INF_NONE, LAD_NAN_NONE},
+    {"ue8m0", LAD_FLOAT, 8,  0,  0, 8, 0,  127, LAD_SUB_NONE, LAD_INF_NONE, LAD_NAN_ONES},
+    {"ue4m3", LAD_FLOAT, 8,  0,  0, 4, 3,  7,   LAD_SUB_IEEE, LAD_INF_NONE, LAD_NAN_ONES},
+    {"s8",    LAD_INT,   8,  0,  1, 0, 0,  0,   0, 0, 0},
+    {"u8",    LAD_INT,   8,  0,  0, 0, 0,  0,   0, 0, 0},
+    {"s32",   LAD_INT,   32, 0,  1, 0, 0,  0,   0, 0, 0},
+};
+#define NBUILTIN ((int)(sizeof builtins / sizeof builtins[0]))
+
+const lad_format *lad_format_find(const char *name)
+{
+    for (int i = 0; i < NBUILTIN; i++)
+        if (strcmp(builtins[i].name, name) == 0)
+            return &builtins[i];
+    return NULL;
+}
+
+const lad_format *lad_format_builtin(int i)
+{
+    return i >= 0 && i < NBUILTIN ? &builtins[i] : NULL;
+}
+
+const char *lad_format_check(const lad_format *f)
+{
+    if (f->width < 1 || f->width > 32)
+        return "width must be 1..32";
+    if (f->sign != 0 && f->sign != 1)
+        return "sign must be 0 or 1";
+    if (f->kind == LAD_INT) {
+        if (f->pad != 0 || f->ebits != 0 || f->mbits != 0)
+            return "an integer format has no pad, ebits or mbits";
+        if (f->width < 2 && f->sign)
+            return "a signed integer needs 2 bits or more";
+        return NULL;
+    }
+    if (f->kind != LAD_FLOAT)
+        return "kind must be float or int";
+    if (f->ebits < 1 || f->ebits > 10)
+        return "ebits must be 1..10";
+    if (f->mbits < 0 || f->mbits > 23)
+        return "mbits must be 0..23";
+    if (f->pad < 0 || f->pad + f->sign + f->ebits + f->mbits > f->width)
+        return "pad + sign + ebits + mbits exceeds the width";
+    if (f->bias < -1024 || f->bias > 1024)
+        return "bias must be -1024..1024";
+    if (f->sub < LAD_SUB_IEEE || f->sub > LAD_SUB_NONE)
+        return "sub must be ieee, flush or none";
+    if (f->inf < LAD_INF_NONE || f->inf > LAD_INF_IEEE)
+        return "inf must be none or ieee";
+    if (f->nan < LAD_NAN_NONE || f->nan > LAD_NAN_ONES)
+        return "nan must be none, ieee or ones";
+    if (f->inf == LAD_INF_IEEE && f->mbits == 0 && f->nan != LAD_NAN_NONE)
+        return "with no fraction bits the top exponent cannot be both Inf and NaN";
+    if (f->nan == LAD_NAN_IEEE && f->mbits == 0)
+        return "nan ieee needs fraction bits (use nan ones)";
+    if (f->ebits == 1 && f->sub != LAD_SUB_NONE &&
+        (f->inf != LAD_INF_NONE || f->nan != LAD_NAN_NONE))
+        return "one exponent bit leaves no normal numbers beside the specials";
+    return NULL;
+}
+
+uint32_t lad_format_mask(const lad_format *f)
+{
+    int n = f->kind == LAD_INT ? f->width : f->sign + f->ebits + f->mbits;
+    uint32_t m = n >= 32 ? 0xffffffffu : (1u << n) - 1;
+    return m << f->pad;
+}
+
+int lad_format_digits(const lad_format *f)
+{
+    return (f->width + 3) / 4;
+}
+
+lad_value lad_decode(const lad_format *f, uint32_t word)
+{
+    lad_value v = {0, 0, 0, 0, 0};
+    if (f->kind == LAD_INT) {
+        uint32_t x = f->width >= 32 ? word : word & ((1u << f->width) - 1);
+        if (f->sign && (x >> (f->width - 1)) & 1) {
+            v.neg = 1;
+            /* two's complement magnitude, computed in 64 bits for -2^31 */
+            v.mag = ((uint64_t)1 << f->width) - x;
+        } else {
+            v.mag = x;
+        }
+        v.cls = v.mag ? LAD_NORMAL : LAD_ZERO;
+        return v;
+    }
+    int fb = f->mbits, eb = f->ebits;
+    uint32_t x = word >> f->pad;
+    uint32_t fmask = (1u << fb) - 1, emax = (1u << eb) - 1;
+    uint32_t frac = x & fmask;
+    uint32_t ef = (x >> fb) & emax;
+    v.neg = f->sign ? (int)((x >> (fb + eb)) & 1) : 0;
+    if (ef == emax) {
+        if ((f->nan == LAD_NAN_IEEE && frac != 0) ||
+            (f->nan == LAD_NAN_ONES && frac == fmask)) {
+            v.cls = LAD_NAN;
+            return v;
+        }
+        if (f->inf == LAD_INF_IEEE && frac == 0) {
+            v.cls = LAD_INFINITE;
+            return v;
+        }
+    }
+    if (ef == 0 && f->sub != LAD_SUB_NONE) {
+        v.raw = 1 - f->bias;
+        v.exp = v.raw - fb;
+        if (f->sub == LAD_SUB_FLUSH || frac == 0) {
+            v.cls = LAD_ZERO;
+        } else {
+            v.cls = LAD_SUBNORMAL;
+            v.mag = frac;
+        }
+        return v;
+    }
+    v.cls = LAD_NORMAL;
+    v.raw = (int)ef - f->bias;
+    v.exp = v.raw - fb;
+    v.mag = ((uint64_t)1 << fb) | frac;
+    return v;
+}
+
+/* The top usable exponent field, and the largest fraction allowed there. */
+static void top_field(const lad_format *f, uint32_t *field, uint32_t *frac)
+{
+    uint32_t emax = (1u << f->ebits) - 1, fmask = (1u << f->mbits) - 1;
+    *field = emax;
+    *frac = fmask;
+    if (f->inf == LAD_INF_IEEE || f->nan == LAD_NAN_IEEE) {
+        *field = emax - 1;
+    } else if (f->nan == LAD_NAN_ONES) {
+        if (fmask == 0)
+            *field = emax - 1;  /* ue8m0: the whole top field is NaN */
+        else
+            *frac = fmask - 1;
+    }
+}
+
+static uint32_t pack(const lad_format *f, int neg, uint32_t field, uint32_t frac)
+{
+    uint32_t x = (field << f->mbits) | frac;
+    if (f->sign && neg)
+        x |= 1u << (f->ebits + f->mbits);
+    return x << f->pad;
+}
+
+uint32_t lad_format_nan(const lad_format *f)
+{
+    if (f->kind != LAD_FLOAT || f->nan == LAD_NAN_NONE)
+        return 0;
+    return pack(f, 0, (1u << f->ebits) - 1, (1u << f->mbits) - 1);
+}
+
+uint32_t lad_format_maxfinite(const lad_format *f, int neg)
+{
+    if (f->kind == LAD_INT) {
+        if (!f->sign)
+            return f->width >= 32 ? 0xffffffffu : (1u << f->width) - 1;
+        uint32_t max = (1u << (f->width - 1)) - 1;
+        uint32_t all = f->width >= 32 ? 0xffffffffu : (1u << f->width) - 1;
+        return neg ? (max + 1) & all : max;
+    }
+    uint32_t field, frac;
+    top_field(f, &field, &frac);
+    return pack(f, neg, field, frac);
+}
+
+uint32_t lad_format_inf(const lad_format *f, int neg)
+{
+    if (f->kind == LAD_FLOAT && f->inf == LAD_INF_IEEE)
+        return pack(f, neg, (1u << f->ebits) - 1, 0);
+    return lad_format_maxfinite(f, neg);
+}
+
+int lad_bitlen128(lad_u128 x)
+{
+    uint64_t hi = (uint64_t)(x >> 64), lo = (uint64_t)x;
+    if (hi)
+        return 128 - __builtin_clzll(hi);
+    if (lo)
+        return 64 - __builtin_clzll(lo);
+    return 0;
+}
+
+/* Shifts mag right by sh bits, rounding with `mode` (sign neg); sticky adds
+** a positive amount below the lowest bit of mag. Sets *inexact. */
+static lad_u128 shift_round(lad_u128 mag, int sh, int sticky, int neg,
+                            int mode, int *inexact)
+{
+    lad_u128 m;
+    int rb, st;
+    if (sh <= 0) {
+        m = mag << -sh;
+        rb = 0;
+        st = sticky;
+    } else if (sh > 128) {
+        m = 0;
+        rb = 0;
+        st = mag != 0 || sticky;
+    } else if (sh == 128) {
+        m = 0;
+        rb = (int)(mag >> 127);
+        st = (mag & (((lad_u128)1 << 127) - 1)) != 0 || sticky;
+    } else {
+        m = mag >> sh;
+        lad_u128 half = (lad_u128)1 << (sh - 1);
+        lad_u128 rem = mag & ((half << 1) - 1);
+        rb = rem >= half;
+        st = (rem & (half - 1)) != 0 || sticky;
+    }
+    *inexact = rb || st;
+    int inc = 0;
+    switch (mode) {
+    case LAD_RNE: inc = rb && (st || (m & 1)); break;
+    case LAD_RNA: inc = rb; break;
+    case LAD_RU: inc = !neg && (rb || st); break;
+    case LAD_RD: inc = neg && (rb || st); break;
+    default: inc = 0; break;
+    }
+    return m + (lad_u128)inc;
+}
+
+static uint32_t round_int(const lad_format *f, int neg, lad_u128 mag, int exp,
+                          int sticky, int mode, int ovf, int *flags)
+{
+    int inexact = 0;
+    lad_u128 m;
+    if (mag != 0 && exp > 0 && lad_bitlen128(mag) + exp > 64)
+        m = (lad_u128)1 << 64;  /* far out of any range: one huge value does */
+    else
+        m = shift_round(mag, -exp, sticky, neg, mode, &inexact);
+    if (inexact && flags)
+        *flags |= LAD_FLAG_INEXACT;
+    lad_u128 half = (lad_u128)1 << (f->width - 1);
+    int out = f->sign ? (neg ? m > half : m >= half)
+                      : (neg ? m != 0 : m >= half << 1);
+    if (out) {
+        if (flags)
+            *flags |= LAD_FLAG_OVERFLOW;
+        if (ovf == LAD_OVF_SAT)
+            return neg && !f->sign ? 0 : lad_format_maxfinite(f, neg);
+    }
+    uint32_t x = (uint32_t)m;
+    if (neg)
+        x = 0u - x;
+    return f->width >= 32 ? x : x & ((1u << f->width) - 1);
+}
+
+uint32_t lad_round_value(const lad_format *f, int neg, lad_u128 mag, int exp,
+                         int sticky, int mode, int ovf, int *flags)
+{
+    if (f->kind == LAD_INT)
+        return round_int(f, neg, mag, exp, sticky, mode, ovf, flags);
+    if (!f->sign && neg && (mag != 0 || sticky)) {
+        if (flags)
+            *flags |= LAD_FLAG_INEXACT;
+        return f->nan != LAD_NAN_NONE ? lad_format_nan(f) : 0;
+    }
+    if (mag == 0 && !sticky)
+        return pack(f, neg, 0, 0);
+
+    int fb = f->mbits;
+    int emin = f->sub == LAD_SUB_NONE ? -f->bias : 1 - f->bias;
+    /* Exponent of the leading bit; a bare sticky sits just below 2^exp. */
+    int e = mag ? lad_bitlen128(mag) - 1 + exp : exp - 1;
+    int q = (e > emin ? e : emin) - fb;   /* quantum of the result */
+    int inexact = 0;
+    lad_u128 m = shift_round(mag, q - exp, sticky, neg, mode, &inexact);
+    if (m >> (fb + 1)) {                  /* rounding carried a bit out */
+        m >>= 1;
+        q++;
+    }
+    if (inexact && flags)
+        *flags |= LAD_FLAG_INEXACT;
+
+    uint32_t topf, topfrac;
+    top_field(f, &topf, &topfrac);
+    uint32_t field, frac = (uint32_t)(m & ((1u << fb) - 1));
+    if (m >> fb) {
+        /* biased field of exponent q + fb: E + bias in either case */
+        long long fl = (long long)q + fb - emin + (f->sub == LAD_SUB_NONE ? 0 : 1);
+        if (fl > (long long)topf || (fl == (long long)topf && frac > topfrac)) {
+            if (flags)
+                *flags |= LAD_FLAG_OVERFLOW | LAD_FLAG_INEXACT;
+            int sat = ovf == LAD_OVF_SAT ||
+                      (ovf == LAD_OVF_IEEE && (mode == LAD_RZ ||
+                                               (mode == LAD_RU && neg) ||
+                                               (mode == LAD_RD && !neg)));
+            if (sat || (f->inf == LAD_INF_NONE && f->nan == LAD_NAN_NONE))
+                return lad_format_maxfinite(f, neg);
+            if (f->inf == LAD_INF_IEEE)
+                return lad_format_inf(f, neg);
+            uint32_t nan = lad_format_nan(f);
+            return f->sign && neg ? nan | (1u << (f->ebits + fb + f->pad)) : nan;
+        }
+        field = (uint32_t)fl;
+    } else {
+        field = 0;                         /* subnormal, or zero */
+        if (f->sub == LAD_SUB_NONE) {
+            /* no zero and no subnormals: the smallest value stands in */
+            if (flags)
+                *flags |= LAD_FLAG_UNDERFLOW | LAD_FLAG_INEXACT;
+            return pack(f, neg, 0, 0);
+        }
+        if (inexact && flags)
+            *flags |= LAD_FLAG_UNDERFLOW;
+        if (f->sub == LAD_SUB_FLUSH && frac != 0) {
+            if (flags)
+                *flags |= LAD_FLAG_UNDERFLOW | LAD_FLAG_INEXACT;
+            frac = 0;
+        }
+    }
+    return pack(f, neg, field, frac);
+}
+
+uint32_t lad_round_big(const lad_format *f, int neg, const uint32_t *limbs,
+                       size_t n, int exp, int sticky, int mode, int ovf,
+                       int *flags)
+{
+    while (n > 0 && limbs[n - 1] == 0)
+        n--;
+    if (n <= 3) {
+        lad_u128 m = 0;
+        for (size_t i = n; i-- > 0;)
+            m = (m << 32) | limbs[i];
+        return lad_round_value(f, neg, m, exp, sticky, mode, ovf, flags);
+    }
+    /* Keep the top 96..127 bits; everything below becomes the sticky bit.
+    ** The result keeps at most 33 significant bits, so the quantum stays far
+    ** above the new exponent, as lad_round_value requires of a sticky bit. */
+    size_t drop = n - 3;
+    for (size_t i = 0; i < drop; i++)
+        if (limbs[i])
+            sticky = 1;
+    lad_u128 m = 0;
+    for (size_t i = n; i-- > drop;)
+        m = (m << 32) | limbs[i];
+    return lad_round_value(f, neg, m, exp + (int)(32 * drop), sticky, mode,
+                           ovf, flags);
+}
+
+static const char *round_names[] = {"rz", "rne", "ru", "rd", "rna"};
+
+int lad_round_parse(const char *s)
+{
+    for (int i = 0; i < 5; i++)
+        if (strcmp(s, round_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *lad_round_name(int mode)
+{
+    return mode >= 0 && mode < 5 ? round_names[mode] : "?";
+}
+
+const char *lad_class_name(int cls)
+{
+    static const char *names[] = {"zero", "subnormal", "normal", "inf", "nan"};
+    return cls >= 0 && cls < 5 ? names[cls] : "?";
+}

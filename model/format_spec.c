@@ -1,0 +1,181 @@
+/*
+** Format specs: parsing and printing (see format_spec.h).
+*/
+#include "format_spec.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Parses a whole decimal integer, optionally signed. Returns 0 on success. */
+static int parse_int(const char *s, size_t len, long lo, long hi, int *out)
+{
+    char buf[32];
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    char *end;
+    long v = strtol(buf, &end, 10);
+    if (*end != 0 || v < lo || v > hi || (buf[0] != '-' && (buf[0] < '0' || buf[0] > '9')))
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* Index of `s` (length len) in names[], or -1. */
+static int pick(const char *s, size_t len, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strlen(names[i]) == len && strncmp(names[i], s, len) == 0)
+            return i;
+    return -1;
+}
+
+static const char *const sub_names[] = {"ieee", "flush", "none"};
+static const char *const inf_names[] = {"none", "ieee"};
+static const char *const nan_names[] = {"none", "ieee", "ones"};
+
+/* A generic base: eXmY, ueXmY, sN, uN. Returns 0 when recognised. */
+static int parse_shape(const char *s, size_t len, lad_format *f)
+{
+    memset(f, 0, sizeof *f);
+    int x, y;
+    const char *p = s;
+    size_t n = len;
+    if (n >= 2 && (p[0] == 's' || p[0] == 'u') && p[1] >= '0' && p[1] <= '9') {
+        if (parse_int(p + 1, n - 1, 2, 32, &x))
+            return -1;
+        f->kind = LAD_INT;
+        f->width = x;
+        f->sign = p[0] == 's';
+        return 0;
+    }
+    f->sign = 1;
+    if (n >= 2 && p[0] == 'u' && p[1] == 'e') {
+        f->sign = 0;
+        p++;
+        n--;
+    }
+    if (n < 4 || p[0] != 'e')
+        return -1;
+    const char *m = memchr(p, 'm', n);
+    if (m == NULL || parse_int(p + 1, (size_t)(m - p - 1), 1, 10, &x) ||
+        parse_int(m + 1, n - (size_t)(m + 1 - p), 0, 23, &y))
+        return -1;
+    if (p[1] == '-' || m[1] == '-')
+        return -1;
+    f->kind = LAD_FLOAT;
+    f->ebits = x;
+    f->mbits = y;
+    f->bias = (1 << (x - 1)) - 1;
+    f->sub = LAD_SUB_IEEE;
+    f->inf = LAD_INF_IEEE;
+    f->nan = y > 0 ? LAD_NAN_IEEE : LAD_NAN_NONE;
+    f->width = f->sign + x + y;
+    return 0;
+}
+
+int lad_format_parse(const char *spec, lad_format *out, lad_err *err)
+{
+    const char *colon = strchr(spec, ':');
+    size_t blen = colon ? (size_t)(colon - spec) : strlen(spec);
+    char base[LAD_NAME_MAX];
+    if (blen == 0 || blen >= sizeof base)
+        return lad_errf(err, LAD_EDATA, "unknown format '%s'", spec);
+    memcpy(base, spec, blen);
+    base[blen] = 0;
+    lad_format f;
+    const lad_format *b = lad_format_find(base);
+    int width_given = 0, builtin = b != NULL;
+    if (b)
+        f = *b;
+    else if (parse_shape(base, blen, &f))
+        return lad_errf(err, LAD_EDATA,
+                        "unknown format '%s' (not a built-in name, eXmY, "
+                        "ueXmY, sN or uN)", spec);
+    snprintf(f.name, sizeof f.name, "%s", base);
+
+    const char *p = colon ? colon + 1 : NULL;
+    while (p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *eq = memchr(p, '=', len);
+        if (eq == NULL)
+            return lad_errf(err, LAD_EDATA, "expected key=value, not '%.*s', "
+                            "in format '%s'", (int)len, p, spec);
+        size_t klen = (size_t)(eq - p);
+        const char *v = eq + 1;
+        size_t vlen = len - klen - 1;
+        int bad = 0, x;
+#define KEY(k) (klen == strlen(k) && strncmp(p, k, klen) == 0)
+        if (KEY("bias")) {
+            bad = parse_int(v, vlen, -1024, 1024, &f.bias);
+        } else if (KEY("sub")) {
+            bad = (x = pick(v, vlen, sub_names, 3)) < 0;
+            f.sub = x;
+        } else if (KEY("inf")) {
+            bad = (x = pick(v, vlen, inf_names, 2)) < 0;
+            f.inf = x;
+        } else if (KEY("nan")) {
+            bad = (x = pick(v, vlen, nan_names, 3)) < 0;
+            f.nan = x;
+        } else if (KEY("pad")) {
+            bad = parse_int(v, vlen, 0, 31, &f.pad);
+        } else if (KEY("width")) {
+            bad = parse_int(v, vlen, 1, 32, &f.width);
+            width_given = 1;
+        } else if (KEY("sign")) {
+            bad = parse_int(v, vlen, 0, 1, &f.sign);
+        } else if (KEY("name")) {
+            bad = vlen == 0 || vlen >= sizeof f.name;
+            if (!bad) {
+                memcpy(f.name, v, vlen);
+                f.name[vlen] = 0;
+            }
+        } else {
+            return lad_errf(err, LAD_EDATA, "unknown key '%.*s' in format "
+                            "'%s'", (int)klen, p, spec);
+        }
+#undef KEY
+        if (bad)
+            return lad_errf(err, LAD_EDATA, "bad value '%.*s' for '%.*s' in "
+                            "format '%s'", (int)vlen, v, (int)klen, p, spec);
+        p = end ? end + 1 : NULL;
+    }
+    /* A float's word grows or shrinks with its fields unless the spec set
+    ** the width; a built-in keeps its container (tf32 stays 32 bits). */
+    if (f.kind == LAD_FLOAT && !width_given) {
+        int need = f.sign + f.ebits + f.mbits + f.pad;
+        if (!builtin || need > f.width)
+            f.width = need;
+    }
+    const char *why = lad_format_check(&f);
+    if (why)
+        return lad_errf(err, LAD_EDATA, "format '%s': %s", spec, why);
+    *out = f;
+    return LAD_OK;
+}
+
+size_t lad_format_spec(const lad_format *f, char *buf, size_t size)
+{
+    int n;
+    if (f->kind == LAD_INT)
+        n = snprintf(buf, size, "%c%d", f->sign ? 's' : 'u', f->width);
+    else
+        n = snprintf(buf, size, "%se%dm%d:bias=%d,sub=%s,inf=%s,nan=%s",
+                     f->sign ? "" : "u", f->ebits, f->mbits, f->bias,
+                     sub_names[(unsigned)f->sub % 3],
+                     inf_names[(unsigned)f->inf % 2],
+                     nan_names[(unsigned)f->nan % 3]);
+    size_t len = n < 0 ? 0 : (size_t)n;
+    if (f->kind == LAD_FLOAT &&
+        (f->pad != 0 || f->width != f->sign + f->ebits + f->mbits)) {
+        int m = snprintf(len < size ? buf + len : NULL,
+                         len < size ? size - len : 0, ",pad=%d,width=%d",
+                         f->pad, f->width);
+        len += m < 0 ? 0 : (size_t)m;
+    }
+    return len;
+}

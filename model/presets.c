@@ -1,0 +1,345 @@
+/*
+** The presets: every datapath whose behaviour is known, compiled in.
+**
+** Each preset is built by a family function (one per generation or
+** instruction kind) so that what differs between generations stands out.
+** docs/datapaths.md is generated from this table (`ladder presets
+** --markdown`) and says what evidence backs each entry; the tests replay
+** that evidence (`ladder check` on ../shared/vectors).
+**
+** The table is built once, on first use, and never changes after.
+*/
+#include "presets.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAXPRESETS 320
+
+static lad_preset table[MAXPRESETS];
+static int ntable;
+
+static const lad_format *fmt(const char *name)
+{
+    return lad_format_find(name);
+}
+
+/* f32 keeping only its top 13 fraction bits (the fp8 paths of Ada and Hopper). */
+static lad_format e8m13(void)
+{
+    lad_format f = *fmt("f32");
+    snprintf(f.name, sizeof f.name, "e8m13");
+    f.mbits = 13;
+    f.pad = 10;
+    return f;
+}
+
+static lad_datapath *add(const char *evidence, const char *namefmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static lad_datapath *add(const char *evidence, const char *namefmt, ...)
+{
+    lad_preset *p = &table[ntable++];
+    lad_datapath_init(&p->dp);
+    va_list ap;
+    va_start(ap, namefmt);
+    vsnprintf(p->dp.name, sizeof p->dp.name, namefmt, ap);
+    va_end(ap);
+    snprintf(p->evidence, sizeof p->evidence, "%s", evidence);
+    return &p->dp;
+}
+
+static void ident(lad_datapath *dp, const char *arch, const char *instr,
+                  const char *kind, const char *shape, const char *sass)
+{
+    snprintf(dp->arch, sizeof dp->arch, "%s", arch);
+    snprintf(dp->instr, sizeof dp->instr, "%s", instr);
+    snprintf(dp->kind, sizeof dp->kind, "%s", kind);
+    snprintf(dp->shape, sizeof dp->shape, "%s", shape);
+    snprintf(dp->sass, sizeof dp->sass, "%s", sass);
+}
+
+/* Operand formats; an f16 result is rounded to nearest even and its NaN is
+** 0x7fff (seen on Blackwell; see each family for the others). */
+static void formats(lad_datapath *dp, const char *a, const char *b,
+                    const char *c, const char *d)
+{
+    dp->a = *fmt(a);
+    dp->b = *fmt(b);
+    dp->c = *fmt(c);
+    dp->d = *fmt(d);
+    dp->acc = *fmt("f32");
+    if (strcmp(d, "f16") == 0) {
+        dp->nan = 0x7fff;
+        dp->d_round = LAD_RNE;
+    }
+}
+
+/* ---- mma.sync and wgmma before Blackwell ----------------------------- */
+
+/* The K of one instruction for an element format. */
+static int mma_k(const char *ab)
+{
+    if (strcmp(ab, "tf32") == 0)
+        return 8;
+    if (strcmp(ab, "f16") == 0 || strcmp(ab, "bf16") == 0)
+        return 16;
+    return 32;
+}
+
+static const char *mma_shape(const char *instr, const char *ab)
+{
+    int k = mma_k(ab);
+    if (strcmp(instr, "wgmma") == 0)
+        return k == 8 ? "m64n8k8" : k == 16 ? "m64n8k16" : "m64n8k32";
+    return k == 8 ? "m16n8k8" : k == 16 ? "m16n8k16" : "m16n8k32";
+}
+
+/* The tensor opcode mma.sync/wgmma compiles to (ptx-notes §5). */
+static void mma_sass(char *out, size_t n, const char *arch, const char *instr,
+                     const char *ab, const char *d)
+{
+    int f32 = strcmp(d, "f32") == 0;
+    const char *acc = f32 ? "F32" : "F16";
+    int fp8 = ab[0] == 'e';
+    int wg = strcmp(instr, "wgmma") == 0;
+    char up[8];
+    snprintf(up, sizeof up, "%s", ab);
+    for (char *p = up; *p; p++)
+        if (*p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 'a' + 'A');
+    if (wg) {
+        int k = mma_k(ab);
+        snprintf(out, n, "%s.64x8x%d.%s%s%s%s%s", fp8 ? "QGMMA" : "HGMMA", k, acc,
+                 strcmp(ab, "f16") ? "." : "", strcmp(ab, "f16") ? up : "",
+                 fp8 ? "." : "", fp8 ? up : "");
+    } else if (fp8 && (strcmp(arch, "sm_89") == 0 || strcmp(arch, "sm_120") == 0)) {
+        snprintf(out, n, "QMMA.16832.%s.%s.%s", acc, up, up);
+    } else if (fp8) {
+        snprintf(out, n, "HMMA.16816.%s", acc);  /* fp8 unpacked to f16 */
+    } else if (strcmp(ab, "tf32") == 0) {
+        snprintf(out, n, "HMMA.1688.F32.TF32");
+    } else {
+        snprintf(out, n, "HMMA.16816.%s%s", acc, strcmp(ab, "bf16") == 0 ? ".BF16" : "");
+    }
+}
+
+/*
+** One pre-Blackwell datapath: window F and products per pass L; f32
+** results truncated. gen is "sm80" etc., arch "sm_80".
+*/
+static lad_datapath *mma(const char *evidence, const char *gen, const char *arch,
+                         const char *instr, const char *ab, const char *d,
+                         int window, int pass)
+{
+    lad_datapath *dp = add(evidence, "%s-%s-%s-%s", gen,
+                           strcmp(instr, "wgmma") == 0 ? "wgmma" : "mma", ab, d);
+    char sass[40];
+    mma_sass(sass, sizeof sass, arch, instr, ab, d);
+    ident(dp, arch, strcmp(instr, "wgmma") == 0 ? "wgmma" : "mma.sync", "",
+          mma_shape(instr, ab), sass);
+    formats(dp, ab, ab, d, d);
+    dp->k = mma_k(ab);
+    dp->window = window;
+    dp->pass = pass < dp->k ? pass : dp->k;
+    return dp;
+}
+
+static void pre_blackwell(void)
+{
+    /* Volta: mma.m8n8k4, 23 fraction bits, 4 products per pass. */
+    lad_datapath *dp;
+    dp = mma("vectors v100-f16-f32.vec", "sm70", "sm_70", "mma", "f16", "f32", 23, 4);
+    dp->k = 4;
+    snprintf(dp->shape, sizeof dp->shape, "m8n8k4");
+    snprintf(dp->sass, sizeof dp->sass, "HMMA.884.F32.F32");
+    dp = mma("vectors v100-f16-f16.vec", "sm70", "sm_70", "mma", "f16", "f16", 23, 4);
+    dp->k = 4;
+    snprintf(dp->shape, sizeof dp->shape, "m8n8k4");
+    snprintf(dp->sass, sizeof dp->sass, "HMMA.884.F16.F16");
+
+    /* Ampere and Ada: 24 fraction bits, 8 products per pass, tf32 4. */
+    mma("vectors a100-f16-f32.vec", "sm80", "sm_80", "mma", "f16", "f32", 24, 8);
+    mma("vectors a100-f16-f16.vec", "sm80", "sm_80", "mma", "f16", "f16", 24, 8);
+    mma("vectors a100-bf16-f32.vec", "sm80", "sm_80", "mma", "bf16", "f32", 24, 8);
+    mma("vectors a100-tf32-f32.vec", "sm80", "sm_80", "mma", "tf32", "f32", 24, 4);
+    mma("vectors ada-f16-f32.vec", "sm89", "sm_89", "mma", "f16", "f32", 24, 8);
+    mma("vectors ada-f16-f16.vec", "sm89", "sm_89", "mma", "f16", "f16", 24, 8);
+    mma("vectors ada-bf16-f32.vec", "sm89", "sm_89", "mma", "bf16", "f32", 24, 8);
+    mma("vectors ada-tf32-f32.vec", "sm89", "sm_89", "mma", "tf32", "f32", 24, 4);
+    const char *fp8[] = {"e4m3", "e5m2"};
+    for (int i = 0; i < 2; i++) {
+        char ev[64];
+        snprintf(ev, sizeof ev, "vectors ada-%s-f32.vec", fp8[i]);
+        /* two chained passes of 16 through a 13-bit window and e8m13 */
+        dp = mma(ev, "sm89", "sm_89", "mma", fp8[i], "f32", 13, 16);
+        dp->d = e8m13();
+        dp->acc = e8m13();
+        snprintf(ev, sizeof ev, "vectors ada-%s-f16.vec", fp8[i]);
+        mma(ev, "sm89", "sm_89", "mma", fp8[i], "f16", 13, 32);
+    }
+
+    /* Hopper: 25 fraction bits, 16 products per pass, tf32 4. */
+    mma("vectors h100-f16-f32.vec", "sm90", "sm_90a", "mma", "f16", "f32", 25, 16);
+    mma("vectors h100-f16-f16.vec", "sm90", "sm_90a", "mma", "f16", "f16", 25, 16);
+    mma("vectors h100-bf16-f32.vec", "sm90", "sm_90a", "mma", "bf16", "f32", 25, 16);
+    mma("vectors h100-tf32-f32.vec", "sm90", "sm_90a", "mma", "tf32", "f32", 25, 4);
+    for (int i = 0; i < 2; i++) {
+        char ev[64];
+        snprintf(ev, sizeof ev, "vectors h100-%s-f32.vec", fp8[i]);
+        dp = mma(ev, "sm90", "sm_90a", "wgmma", fp8[i], "f32", 13, 32);
+        dp->d = e8m13();
+        dp->acc = e8m13();
+        snprintf(ev, sizeof ev, "vectors h100-%s-f16.vec", fp8[i]);
+        mma(ev, "sm90", "sm_90a", "wgmma", fp8[i], "f16", 13, 32);
+        /* fp8 mma.sync on sm_90a: ptxas emits fp8->f16 unpacks and two
+        ** HMMA.16816.F32, so it is the f16 datapath in two chained passes. */
+        dp = mma("unverified: ptxas lowering (ptx-notes 5), f16 datapath in two passes",
+                 "sm90", "sm_90a", "mma", fp8[i], "f32", 25, 16);
+    }
+    /* wgmma f16/bf16/tf32 on Hopper: assumed to share mma.sync's datapath. */
+    mma("unverified: assumed equal to sm90-mma-f16-f32", "sm90", "sm_90a", "wgmma", "f16", "f32", 25, 16);
+    mma("unverified: assumed equal to sm90-mma-bf16-f32", "sm90", "sm_90a", "wgmma", "bf16", "f32", 25, 16);
+    mma("unverified: assumed equal to sm90-mma-tf32-f32", "sm90", "sm_90a", "wgmma", "tf32", "f32", 25, 4);
+    mma("unverified: assumed equal to sm90-mma-f16-f16", "sm90", "sm_90a", "wgmma", "f16", "f16", 25, 16);
+
+    /* Blackwell mma.sync. */
+    mma("vectors b200-f16-f32.vec", "sm100", "sm_100a", "mma", "f16", "f32", 25, 16);
+    mma("vectors b200-f16-f16.vec", "sm100", "sm_100a", "mma", "f16", "f16", 25, 16);
+    mma("vectors b200-bf16-f32.vec", "sm100", "sm_100a", "mma", "bf16", "f32", 25, 16);
+    mma("vectors b200-tf32-f32.vec", "sm100", "sm_100a", "mma", "tf32", "f32", 25, 4);
+}
+
+/* ---- tcgen05.mma (B200), tcgen05-model-notes §4-§8 ------------------- */
+
+static const char *f8f6f4[] = {"e4m3", "e5m2", "e2m3", "e3m2", "e2m1"};
+
+static lad_datapath *tc(const char *evidence, const char *kind, const char *sass,
+                        const char *a, const char *b, const char *d, int k,
+                        int sparse, const char *namefmt, ...)
+    __attribute__((format(printf, 9, 10)));
+
+static lad_datapath *tc(const char *evidence, const char *kind, const char *sass,
+                        const char *a, const char *b, const char *d, int k,
+                        int sparse, const char *namefmt, ...)
+{
+    char name[64];
+    va_list ap;
+    va_start(ap, namefmt);
+    vsnprintf(name, sizeof name, namefmt, ap);
+    va_end(ap);
+    lad_datapath *dp = add(evidence, "sm100-tcgen05-%s%s", sparse ? "sp-" : "", name);
+    char shape[16];
+    snprintf(shape, sizeof shape, "m128n8k%d", sparse ? 2 * k : k);
+    ident(dp, "sm_100a", "tcgen05.mma", kind, shape, sass);
+    formats(dp, a, b, strcmp(d, "s32") == 0 ? "s32" : d, d);
+    dp->k = sparse ? 2 * k : k;
+    dp->window = 25;
+    dp->pass = k;
+    dp->sparse = sparse;
+    return dp;
+}
+
+static void blackwell_tcgen05(void)
+{
+    const char *hw = "frozen B200 vectors; 1M-case B200 validation (sf-tensor/tcgen05)";
+    const char *mixedev = "model family of 1M-case B200 validated paths (sf-tensor/tcgen05)";
+    lad_datapath *dp;
+    for (int sp = 0; sp < 2; sp++) {
+        int sparse2 = sp ? LAD_SPARSE_2OF4 : 0;
+        dp = tc(hw, "tf32", "UTCHMMA", "tf32", "tf32", "f32", 8,
+                sp ? LAD_SPARSE_1OF2 : 0, "tf32-f32");
+        dp->anchor_min = -133;
+        dp = tc(hw, "f16", "UTCHMMA", "bf16", "bf16", "f32", 16, sparse2, "bf16-f32");
+        dp->anchor_min = -133;
+        tc(hw, "f16", "UTCHMMA", "f16", "f16", "f32", 16, sparse2, "f16-f32");
+        for (int i = 0; i < 5; i++)
+            tc(hw, "f8f6f4", "UTCQMMA", f8f6f4[i], f8f6f4[i], "f32", 32, sparse2,
+               "%s-f32", f8f6f4[i]);
+    }
+    dp = tc("unverified: not among the validated B200 paths", "f16", "UTCHMMA",
+            "f16", "f16", "f16", 16, 0, "f16-f16");
+    /* Mixed f8f6f4 (and same-format f16 results): 50 combinations. */
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++)
+            for (int o = 0; o < 2; o++) {
+                const char *d = o ? "f16" : "f32";
+                if (i == j && !o)
+                    continue;  /* the dense presets above */
+                int validated = (i == 0 && j == 4 && !o) || (i == 4 && j == 0 && o);
+                if (i == j)
+                    tc(mixedev, "f8f6f4", "UTCQMMA", f8f6f4[i], f8f6f4[j], d, 32, 0,
+                       "%s-%s", f8f6f4[i], d);
+                else
+                    tc(validated ? hw : mixedev, "f8f6f4", "UTCQMMA", f8f6f4[i],
+                       f8f6f4[j], d, 32, 0, "%sx%s-%s", f8f6f4[i], f8f6f4[j], d);
+            }
+    /* Integers: exact, wrap or saturate. */
+    const char *ints[] = {"u8", "s8"};
+    for (int sat = 0; sat < 2; sat++)
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++) {
+                dp = tc(hw, "i8", "UTCIMMA", ints[i], ints[j], "s32", 32, 0, "%sx%s-s32%s",
+                        ints[i], ints[j], sat ? "-sat" : "");
+                dp->integer = 1;
+                dp->saturate = sat;
+            }
+    /* Block-scaled. */
+    for (int sp = 0; sp < 2; sp++) {
+        for (int i = 0; i < 5; i++) {
+            dp = tc(hw, "mxf8f6f4", "UTCQMMA", f8f6f4[i], f8f6f4[i], "f32", 32,
+                    sp ? LAD_SPARSE_2OF4 : 0, "mxf8f6f4-%s-f32", f8f6f4[i]);
+            dp->scale_block = 32;
+        }
+        const char *names[] = {"mxf4-e2m1-f32", "mxf4nvf4-2x-f32", "mxf4nvf4-4x-f32",
+                               "mxf4nvf4-ue4m3-f32"};
+        const char *kinds[] = {"mxf4", "mxf4nvf4", "mxf4nvf4", "mxf4nvf4"};
+        for (int v = 0; v < 4; v++) {
+            dp = tc(hw, kinds[v], "UTCOMMA", "e2m1", "e2m1", "f32", 64,
+                    sp ? LAD_SPARSE_PAIRS8 : 0, "%s", names[v]);
+            dp->scale_block = v >= 2 ? 16 : 32;
+            dp->window = 39;
+            dp->scale_floor = 35;
+            dp->cdom_window = 35;
+            dp->cdom_group = 16;
+            if (v == 3) {
+                dp->sa = dp->sb = *fmt("ue4m3");
+                dp->group = 4;
+            } else {
+                dp->group = 16;
+                dp->cdom_per_group = 1;
+                dp->group_sub_floor = -174;
+            }
+        }
+    }
+}
+
+static void build(void)
+{
+    if (ntable)
+        return;
+    pre_blackwell();
+    blackwell_tcgen05();
+}
+
+int lad_preset_count(void)
+{
+    build();
+    return ntable;
+}
+
+const lad_preset *lad_preset_get(int i)
+{
+    build();
+    return i >= 0 && i < ntable ? &table[i] : NULL;
+}
+
+const lad_preset *lad_preset_find(const char *name)
+{
+    build();
+    for (int i = 0; i < ntable; i++)
+        if (strcmp(table[i].dp.name, name) == 0)
+            return &table[i];
+    return NULL;
+}

@@ -1,0 +1,26 @@
+/*
+** Presets: the datapaths of every tensor core whose behaviour is known,
+** compiled in. A preset is exactly what a model file holds (`ladder model
+** show NAME` prints one as YAML), plus a line saying what evidence backs it.
+**
+** Names: <arch>-<instruction>-<ab format>-<d format>, e.g. sm90-mma-f16-f32,
+** sm100-tcgen05-mxf4nvf4-ue4m3-f32. Lowercase, '-' separated.
+*/
+#ifndef LADDER_MODEL_PRESETS_H
+#define LADDER_MODEL_PRESETS_H
+
+#include "datapath.h"
+
+typedef struct lad_preset {
+    lad_datapath dp;       /* dp.name is the preset name */
+    char evidence[160];    /* what backs it: "vectors h100-f16-f32.vec",
+                              a paper, or "unverified" */
+} lad_preset;
+
+/* Number of presets, and the i-th (0 <= i < count), in listing order. */
+int lad_preset_count(void);
+const lad_preset *lad_preset_get(int i);
+/* The preset named `name`, or NULL. */
+const lad_preset *lad_preset_find(const char *name);
+
+#endif
