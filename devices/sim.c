@@ -6,7 +6,7 @@
 ** the same thing to both.
 */
 #include "sim.h"
-#include "../model/presets.h"
+#include "../io/modelfile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,11 +61,11 @@ int lad_sim_open(const char *model, const lad_datapath *dp, lad_device **out,
                  lad_err *err)
 {
     *out = NULL;
-    const lad_preset *p = lad_preset_find(model);
-    if (p == NULL)
-        return lad_errf(err, LAD_EUSAGE, "unknown model '%s' (see 'ladder "
-                        "model list')", model);
-    int rc = same_shape(&p->dp, dp, err);
+    lad_datapath m;
+    int rc = lad_model_resolve(model, &m, err);
+    if (rc != LAD_OK)
+        return rc;
+    rc = same_shape(&m, dp, err);
     if (rc != LAD_OK)
         return rc;
     lad_device *dev = calloc(1, sizeof *dev);
@@ -75,7 +75,7 @@ int lad_sim_open(const char *model, const lad_datapath *dp, lad_device **out,
         free(st);
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
-    st->model = p->dp;
+    st->model = m;
     strcpy(dev->info.kind, "sim");
     snprintf(dev->info.name, sizeof dev->info.name, "%s", st->model.name);
     dev->dp = dp;

@@ -32,6 +32,8 @@ void test_check(int ok, const char *name, const char *fmt, ...)
 /* One line per test file; keep sorted by noun. */
 #define TESTS(X)  \
     X(format)     \
+    X(device)     \
+    X(vecline)    \
     X(datapath)
 
 #define DECLARE(n) void test_##n(void);

@@ -1,0 +1,243 @@
+/*
+** Tests of the device layer through lad_device_open: spec errors, and the
+** exec device against the small oracle scripts in tests/data (a correct one,
+** and ones that die, print garbage, answer with the wrong width, hang or
+** quit at once). Every failure must name the case and keep the answers
+** received before it.
+*/
+#include "test.h"
+#include "devices/device.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* f16 x f16 + f32 -> f32, K 4: C and D have the same width, so an oracle
+** that echoes C is a correct device for it. */
+static void make_dp(lad_datapath *dp)
+{
+    lad_datapath_init(dp);
+    strcpy(dp->name, "test-f16-f32");
+    dp->a = *lad_format_find("f16");
+    dp->b = dp->a;
+    dp->k = 4;
+    dp->pass = 4;
+}
+
+static void make_cases(lad_case *cs, size_t n)
+{
+    memset(cs, 0, n * sizeof *cs);
+    for (size_t i = 0; i < n; i++) {
+        for (int j = 0; j < 4; j++) {
+            cs[i].a[j] = (uint32_t)(i * 7 + (size_t)j) & 0xffff;
+            cs[i].b[j] = (uint32_t)(i * 13 + (size_t)j) & 0xffff;
+        }
+        cs[i].c = (uint32_t)(i * 2654435761u);
+    }
+}
+
+static int has(const lad_err *err, const char *s)
+{
+    return strstr(err->msg, s) != NULL;
+}
+
+/* Opens an exec device on a script of tests/data and runs n cases. */
+static int run_script(const char *script, size_t n, size_t *done,
+                      lad_err *err, uint32_t **dout)
+{
+    static lad_datapath dp;
+    make_dp(&dp);
+    char spec[512];
+    snprintf(spec, sizeof spec, "exec:sh %s/%s", test_data_dir, script);
+    lad_device *dev;
+    lad_err_clear(err);
+    *done = 0;
+    int rc = lad_device_open(spec, &dp, &dev, err);
+    if (rc != LAD_OK)
+        return rc;
+    lad_case *cs = calloc(n, sizeof *cs);
+    uint32_t *d = calloc(n, sizeof *d);
+    make_cases(cs, n);
+    rc = lad_device_eval(dev, cs, n, d, done, err);
+    lad_device_close(dev);
+    free(cs);
+    if (dout)
+        *dout = d;
+    else
+        free(d);
+    return rc;
+}
+
+static void test_specs(void)
+{
+    lad_datapath dp;
+    make_dp(&dp);
+    lad_device *dev = NULL;
+    lad_err err = {0};
+    int rc;
+    const char *bad[] = {"gpu:0", "sim:", "exec:", "exec:   ", "cuda:x",
+                         "cuda:", "cuda:-1", "", "SIM:x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "device-spec-bad-%zu", i);
+        lad_err_clear(&err);
+        rc = lad_device_open(bad[i], &dp, &dev, &err);
+        test_check(rc == LAD_EUSAGE && dev == NULL &&
+                   has(&err, "unknown device") &&
+                   has(&err, "expected sim:MODEL, exec:COMMAND or cuda:N"),
+                   name, "spec '%s': rc %d, '%s'", bad[i], rc, err.msg);
+    }
+#ifndef LADDER_CUDA
+    lad_err_clear(&err);
+    rc = lad_device_open("cuda:0", &dp, &dev, &err);
+    test_check(rc == LAD_EDEVICE && has(&err, "without CUDA"),
+               "device-cuda-not-built", "rc %d, '%s'", rc, err.msg);
+#endif
+    lad_err_clear(&err);
+    rc = lad_device_open("sim:no-such-model", &dp, &dev, &err);
+    test_check(rc == LAD_EDATA && has(&err, "'no-such-model'"),
+               "device-sim-unknown-model", "rc %d, '%s'", rc, err.msg);
+}
+
+static void test_exec_good(void)
+{
+    lad_datapath dp;
+    make_dp(&dp);
+    lad_device *dev;
+    lad_err err = {0};
+    char spec[512];
+    snprintf(spec, sizeof spec, "exec:sh %s/oracle-c.sh", test_data_dir);
+    int rc = lad_device_open(spec, &dp, &dev, &err);
+    TEST_EQ_INT("device-exec-open", LAD_OK, rc);
+    if (rc != LAD_OK)
+        return;
+    test_check(strcmp(dev->info.kind, "exec") == 0 &&
+               strstr(dev->info.name, "oracle-c.sh") != NULL,
+               "device-exec-info", "kind '%s', name '%s'", dev->info.kind,
+               dev->info.name);
+    /* Large enough to fill both pipes many times over. */
+    size_t n = 5000, done = 0;
+    lad_case *cs = calloc(n, sizeof *cs);
+    uint32_t *d = calloc(n, sizeof *d);
+    make_cases(cs, n);
+    rc = lad_device_eval(dev, cs, n, d, &done, &err);
+    size_t bad = n;
+    for (size_t i = 0; i < n && bad == n; i++)
+        if (d[i] != cs[i].c)
+            bad = i;
+    test_check(rc == LAD_OK && done == n && bad == n,
+               "device-exec-large-batch", "rc %d (%s), done %zu, first bad "
+               "%zu", rc, err.msg, done, bad);
+    /* A second batch on the same program. */
+    memset(d, 0, n * sizeof *d);
+    rc = lad_device_eval(dev, cs + 100, 3, d, &done, &err);
+    test_check(rc == LAD_OK && done == 3 && d[0] == cs[100].c &&
+               d[2] == cs[102].c, "device-exec-second-batch",
+               "rc %d (%s), done %zu", rc, err.msg, done);
+    lad_device_close(dev);
+    free(cs);
+    free(d);
+}
+
+static void test_exec_failures(void)
+{
+    lad_err err = {0};
+    size_t done;
+    uint32_t *d = NULL;
+
+    int rc = run_script("oracle-die.sh", 10, &done, &err, &d);
+    lad_case cs[2];
+    make_cases(cs, 2);
+    test_check(rc == LAD_EDEVICE && done == 2 && d[0] == cs[0].c &&
+               d[1] == cs[1].c && has(&err, "exited with status 3") &&
+               has(&err, "case 2"), "device-exec-dies",
+               "rc %d, done %zu, '%s'", rc, done, err.msg);
+    free(d);
+
+    rc = run_script("oracle-garbage.sh", 10, &done, &err, NULL);
+    test_check(rc == LAD_EDEVICE && done == 1 &&
+               has(&err, "garbage 'hello world'") && has(&err, "case 1"),
+               "device-exec-garbage", "rc %d, done %zu, '%s'", rc, done,
+               err.msg);
+
+    rc = run_script("oracle-width.sh", 10, &done, &err, NULL);
+    test_check(rc == LAD_EDEVICE && done == 0 &&
+               has(&err, "answered '7fc0' for case 0") &&
+               has(&err, "expected 8 hex digits"), "device-exec-width",
+               "rc %d, done %zu, '%s'", rc, done, err.msg);
+
+    rc = run_script("oracle-quit.sh", 3000, &done, &err, NULL);
+    test_check(rc == LAD_EDEVICE && done == 0 &&
+               has(&err, "exited with status 5") && has(&err, "case 0"),
+               "device-exec-quits", "rc %d, done %zu, '%s'", rc, done,
+               err.msg);
+
+    {
+        lad_datapath mdp;
+        make_dp(&mdp);
+        lad_device *mdev;
+        lad_case mc[3];
+        uint32_t md[3];
+        make_cases(mc, 3);
+        lad_err_clear(&err);
+        done = 0;
+        rc = lad_device_open("exec:ladder-no-such-program 2>/dev/null", &mdp, &mdev,
+                             &err);
+        if (rc == LAD_OK) {
+            rc = lad_device_eval(mdev, mc, 3, md, &done, &err);
+            lad_device_close(mdev);
+        }
+        test_check(rc == LAD_EDEVICE && done == 0 &&
+                   has(&err, "status 127"), "device-exec-missing-program",
+                   "rc %d, done %zu, '%s'", rc, done, err.msg);
+    }
+
+    /* A hanging program: a timeout naming the case, then refusal. */
+    setenv("LADDER_EXEC_TIMEOUT", "0.3", 1);
+    lad_datapath dp;
+    make_dp(&dp);
+    lad_device *dev;
+    char spec[512];
+    snprintf(spec, sizeof spec, "exec:sh %s/oracle-hang.sh", test_data_dir);
+    lad_err_clear(&err);
+    rc = lad_device_open(spec, &dp, &dev, &err);
+    if (rc == LAD_OK) {
+        lad_case hc[5];
+        uint32_t hd[5];
+        make_cases(hc, 5);
+        rc = lad_device_eval(dev, hc, 5, hd, &done, &err);
+        test_check(rc == LAD_EDEVICE && done == 1 && hd[0] == hc[0].c &&
+                   has(&err, "timed out") && has(&err, "case 1"),
+                   "device-exec-timeout", "rc %d, done %zu, '%s'", rc, done,
+                   err.msg);
+        lad_err_clear(&err);
+        rc = lad_device_eval(dev, hc, 5, hd, &done, &err);
+        test_check(rc == LAD_EDEVICE && done == 0 &&
+                   has(&err, "failed earlier"), "device-exec-stays-failed",
+                   "rc %d, done %zu, '%s'", rc, done, err.msg);
+        lad_device_close(dev);
+    } else {
+        test_check(0, "device-exec-timeout", "open: %s", err.msg);
+    }
+
+    setenv("LADDER_EXEC_TIMEOUT", "soon", 1);
+    lad_err_clear(&err);
+    rc = lad_device_open(spec, &dp, &dev, &err);
+    test_check(rc == LAD_EUSAGE && has(&err, "LADDER_EXEC_TIMEOUT"),
+               "device-exec-bad-timeout", "rc %d, '%s'", rc, err.msg);
+    unsetenv("LADDER_EXEC_TIMEOUT");
+
+    /* Every program started above has been reaped. */
+    errno = 0;
+    pid_t r = waitpid(-1, NULL, WNOHANG);
+    test_check(r == -1 && errno == ECHILD, "device-exec-reaped",
+               "waitpid returned %d", (int)r);
+}
+
+void test_device(void)
+{
+    test_specs();
+    test_exec_good();
+    test_exec_failures();
+}
