@@ -1,0 +1,67 @@
+/*
+** Model files: a lad_datapath as YAML (docs/model-files.md).
+**
+** A model file holds every parameter of the datapath model under the name
+** of its lad_datapath field; a key left out keeps lad_datapath_init()'s
+** value. Presets are the same content compiled in, so `ladder model show
+** NAME` prints a preset with lad_model_write and `--model FILE` reads it
+** back with lad_model_load; the two round-trip exactly.
+**
+** Formats are written by built-in name (`a: bf16`) or as an inline mapping
+** for a user-defined format (`a: {name: e3m4, width: 8, ebits: 3, ...}`).
+** The same mapping reader serves recipes, which may also declare a format
+** by name and width alone when its decode is what the probes look for.
+*/
+#ifndef LADDER_IO_MODELFILE_H
+#define LADDER_IO_MODELFILE_H
+
+#include <stddef.h>
+#include "../model/datapath.h"
+#include "yaml.h"
+
+/* Reads a model file into dp (lad_datapath_init, then each key), and checks
+** it with lad_datapath_check. evidence, when not NULL, receives the
+** `evidence:` value or "" (size bytes). Returns LAD_OK, or LAD_EDATA with a
+** "file:line:col: message"; dp is unspecified on failure. */
+int lad_model_load(const char *path, lad_datapath *dp, char *evidence,
+                   size_t size, lad_err *err);
+
+/* Same, from text in memory named `file` in messages. */
+int lad_model_parse(const char *file, const char *text, size_t len,
+                    lad_datapath *dp, char *evidence, size_t size,
+                    lad_err *err);
+
+/* Same, from a mapping node of a parsed document (no check). */
+int lad_model_from_node(const lad_ydoc *doc, const lad_ynode *map,
+                        lad_datapath *dp, char *evidence, size_t size,
+                        lad_err *err);
+
+/* A preset name (lad_preset_find) or else a path to a model file, into
+** dp. Returns LAD_OK or LAD_EDATA ("unknown preset or model file 'x'" when
+** neither exists). */
+int lad_model_resolve(const char *spec, lad_datapath *dp, lad_err *err);
+
+/* The YAML text of dp (every field, a comment line before each key), with
+** an `evidence:` line when evidence is not NULL. Returns a malloc'ed
+** NUL-terminated string, or NULL when out of memory. */
+char *lad_model_write(const lad_datapath *dp, const char *evidence);
+
+/* Reads a format: a built-in name, `none` (an all-zero format: no scale),
+** or a mapping {name, kind, width, pad, sign, ebits, mbits, bias, sub, inf,
+** nan}. With partial set, a mapping of only name and width (and kind) is
+** accepted as a format whose decode is unknown: *known is set to 0 and the
+** other fields to 0. Otherwise the decode is complete (missing pad, sign,
+** bias, sub, inf, nan take IEEE-style defaults), lad_format_check must pass,
+** and *known is 1. `what` names the value in messages. */
+int lad_model_read_format(const lad_ydoc *doc, const lad_ynode *node,
+                          const char *what, int partial, lad_format *f,
+                          int *known, lad_err *err);
+
+/* Names of the enums as model files spell them, NULL-terminated and indexed
+** by value. */
+extern const char *const lad_model_round_names[];    /* rz rne ru rd rna */
+extern const char *const lad_model_ovf_names[];      /* inf sat ieee */
+extern const char *const lad_model_chain_names[];    /* chain sum */
+extern const char *const lad_model_sparse_names[];   /* none 1of2 2of4 pairs8 */
+
+#endif
