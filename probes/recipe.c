@@ -568,6 +568,8 @@ void lad_recipe_datapath(const lad_recipe *r, lad_datapath *dp)
     dp->integer = d->a.kind == LAD_INT && d->b.kind == LAD_INT;
     if (dp->integer)
         dp->acc = d->d;
+    else if (d->d_known && d->d.kind == LAD_FLOAT)
+        dp->nan = lad_format_nan(&d->d);
     if (d->scale_block > 0) {
         dp->sa = d->sa;
         dp->sb = d->sb;
