@@ -34,6 +34,7 @@ void test_check(int ok, const char *name, const char *fmt, ...)
     X(format)     \
     X(device)     \
     X(vecline)    \
+    X(store)      \
     X(datapath)
 
 #define DECLARE(n) void test_##n(void);

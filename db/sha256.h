@@ -1,0 +1,15 @@
+/*
+** SHA-256 (FIPS 180-4), for the hash the store keeps of every recipe text so
+** that two runs of the same recipe can be recognised (and a recipe found by
+** `sha256sum`). Small and slow enough for kilobytes, which is what it hashes.
+*/
+#ifndef LADDER_DB_SHA256_H
+#define LADDER_DB_SHA256_H
+
+#include <stddef.h>
+
+/* Writes the 64 lowercase hex digits of SHA-256(data[0..n-1]) and a NUL into
+** hex[0..64]. */
+void lad_sha256_hex(const void *data, size_t n, char hex[65]);
+
+#endif
