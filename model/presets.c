@@ -176,15 +176,19 @@ static void pre_blackwell(void)
         dp = mma(ev, "sm89", "sm_89", "mma", fp8[i], "f32", 13, 16);
         dp->d = e8m13();
         dp->acc = e8m13();
+        /* f16 results: the same two passes, the first rounded to f16 (RNE) */
         snprintf(ev, sizeof ev, "vectors ada-%s-f16.vec", fp8[i]);
-        mma(ev, "sm89", "sm_89", "mma", fp8[i], "f16", 13, 32);
+        dp = mma(ev, "sm89", "sm_89", "mma", fp8[i], "f16", 13, 16);
+        dp->acc = *fmt("f16");
+        dp->acc_round = LAD_RNE;
     }
 
     /* Hopper: 25 fraction bits, 16 products per pass, tf32 4. */
     mma("vectors h100-f16-f32.vec", "sm90", "sm_90a", "mma", "f16", "f32", 25, 16);
     mma("vectors h100-f16-f16.vec", "sm90", "sm_90a", "mma", "f16", "f16", 25, 16);
     mma("vectors h100-bf16-f32.vec", "sm90", "sm_90a", "mma", "bf16", "f32", 25, 16);
-    mma("vectors h100-tf32-f32.vec", "sm90", "sm_90a", "mma", "tf32", "f32", 25, 4);
+    /* tf32 vectors hold 4 products; MMA-Sim fuses all 8 on Hopper */
+    mma("vectors h100-tf32-f32.vec", "sm90", "sm_90a", "mma", "tf32", "f32", 25, 8);
     for (int i = 0; i < 2; i++) {
         char ev[64];
         snprintf(ev, sizeof ev, "vectors h100-%s-f32.vec", fp8[i]);
@@ -201,14 +205,37 @@ static void pre_blackwell(void)
     /* wgmma f16/bf16/tf32 on Hopper: assumed to share mma.sync's datapath. */
     mma("unverified: assumed equal to sm90-mma-f16-f32", "sm90", "sm_90a", "wgmma", "f16", "f32", 25, 16);
     mma("unverified: assumed equal to sm90-mma-bf16-f32", "sm90", "sm_90a", "wgmma", "bf16", "f32", 25, 16);
-    mma("unverified: assumed equal to sm90-mma-tf32-f32", "sm90", "sm_90a", "wgmma", "tf32", "f32", 25, 4);
+    mma("unverified: assumed equal to sm90-mma-tf32-f32", "sm90", "sm_90a", "wgmma", "tf32", "f32", 25, 8);
     mma("unverified: assumed equal to sm90-mma-f16-f16", "sm90", "sm_90a", "wgmma", "f16", "f16", 25, 16);
 
     /* Blackwell mma.sync. */
     mma("vectors b200-f16-f32.vec", "sm100", "sm_100a", "mma", "f16", "f32", 25, 16);
     mma("vectors b200-f16-f16.vec", "sm100", "sm_100a", "mma", "f16", "f16", 25, 16);
     mma("vectors b200-bf16-f32.vec", "sm100", "sm_100a", "mma", "bf16", "f32", 25, 16);
-    mma("vectors b200-tf32-f32.vec", "sm100", "sm_100a", "mma", "tf32", "f32", 25, 4);
+    mma("vectors b200-tf32-f32.vec", "sm100", "sm_100a", "mma", "tf32", "f32", 25, 8);
+
+    /* Published models without vectors here (MMA-Sim, microsoft/MMA-Sim:
+    ** Turing and Ampere 24 fraction bits, Ampere splitting K in two halves;
+    ** RTX Blackwell 25 bits, one fused pass, fp8 included). */
+    const char *ms = "MMA-Sim model (microsoft/MMA-Sim); unverified here";
+    dp = mma(ms, "sm75", "sm_75", "mma", "f16", "f32", 24, 8);
+    dp->k = 8;
+    snprintf(dp->shape, sizeof dp->shape, "m16n8k8");
+    snprintf(dp->sass, sizeof dp->sass, "HMMA.1688.F32");
+    dp = mma(ms, "sm75", "sm_75", "mma", "f16", "f16", 24, 8);
+    dp->k = 8;
+    snprintf(dp->shape, sizeof dp->shape, "m16n8k8");
+    snprintf(dp->sass, sizeof dp->sass, "HMMA.1688.F16");
+    mma(ms, "sm86", "sm_86", "mma", "f16", "f32", 24, 8);
+    mma(ms, "sm86", "sm_86", "mma", "f16", "f16", 24, 8);
+    mma(ms, "sm86", "sm_86", "mma", "bf16", "f32", 24, 8);
+    mma(ms, "sm86", "sm_86", "mma", "tf32", "f32", 24, 4);
+    const char *ab120[] = {"f16", "bf16", "tf32", "e4m3", "e5m2"};
+    for (int i = 0; i < 5; i++)
+        mma(ms, "sm120", "sm_120", "mma", ab120[i], "f32", 25, 32);
+    mma(ms, "sm120", "sm_120", "mma", "f16", "f16", 25, 16);
+    mma(ms, "sm120", "sm_120", "mma", "e4m3", "f16", 25, 32);
+    mma(ms, "sm120", "sm_120", "mma", "e5m2", "f16", 25, 32);
 }
 
 /* ---- tcgen05.mma (B200), tcgen05-model-notes §4-§8 ------------------- */
