@@ -77,6 +77,16 @@ const char *lad_rung_param_name(int id, int i)
     return rungdefs[id].p[i].name;
 }
 
+const char *lad_rung_param_enum(int id, int i, long long v)
+{
+    if (lad_rung_param_name(id, i) == NULL)
+        return NULL;
+    const pdef *p = &rungdefs[id].p[i];
+    if (p->type != P_ENUM || v < p->lo || v > p->hi)
+        return NULL;
+    return p->names[v];
+}
+
 static int param_index(int id, const char *name)
 {
     for (int i = 0; i < LAD_RUNG_MAXPARAMS && rungdefs[id].p[i].name; i++)

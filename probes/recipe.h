@@ -154,6 +154,9 @@ int lad_rung_find(const char *name);
 
 /* The name of parameter i of rung id, or NULL past the last. */
 const char *lad_rung_param_name(int id, int i);
+/* For parameter i of rung id taking names (an enum), the name of value v;
+** NULL for numeric parameters or a value out of range. */
+const char *lad_rung_param_enum(int id, int i, long long v);
 /* Value of the named parameter (its default when the recipe did not set
 ** it); -2 when the rung has no such parameter (a bug in the caller). */
 long long lad_rung_param(const lad_rung *r, const char *name);

@@ -1,0 +1,20 @@
+/*
+** The commands of `ladder`, one per file cli/cmd_<name>.c. Each takes the
+** command line from the command's own name on (argv[0] is "format" for
+** `ladder format decode e4m3 7e`), prints its results on stdout and its
+** errors on stderr, and returns the process exit code (docs/exit-codes.md).
+** Every command answers `--help` by printing its usage on stdout and
+** returning 0; `ladder help <name>` calls it that way.
+**
+** Adding a command: declare it here and add one line to the table in
+** cli/main.c.
+*/
+#ifndef LADDER_CLI_COMMANDS_H
+#define LADDER_CLI_COMMANDS_H
+
+int cmd_format(int argc, char **argv);
+int cmd_model(int argc, char **argv);
+int cmd_presets(int argc, char **argv);
+int cmd_recipe(int argc, char **argv);
+
+#endif

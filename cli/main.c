@@ -1,0 +1,104 @@
+/*
+** ladder: the command table.
+**
+**     ladder <command> [options]
+**
+** Like git, every command lives in its own file cli/cmd_<name>.c and is
+** reached through the table below; this file only finds the command, and
+** answers `help`, `--help` and `--version` itself. Exit codes are those of
+** docs/exit-codes.md: an unknown command is a usage error (2).
+*/
+#include "cli.h"
+#include "commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef LADDER_GIT_COMMIT
+#define LADDER_GIT_COMMIT "unknown"
+#endif
+#ifndef LADDER_GIT_DIRTY
+#define LADDER_GIT_DIRTY 0
+#endif
+
+static const struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary; /* one line for `ladder help` */
+} commands[] = {
+    /* Keep in the order of the workflow; one line per command. */
+    {"format", cmd_format, "decode, encode and list the words of a number format"},
+    {"presets", cmd_presets, "list the compiled-in datapaths"},
+    {"model", cmd_model, "print a preset or model file as YAML; check a model file"},
+    {"recipe", cmd_recipe, "check a recipe, or show what it asks for"},
+};
+
+#define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+static const struct command *find(const char *name)
+{
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: ladder <command> [options]\n"
+            "       ladder help <command>\n"
+            "       ladder --version\n"
+            "\n"
+            "commands:\n");
+    for (int i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "   %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\nSee 'ladder help <command>' for a command's options.\n");
+}
+
+static int version(void)
+{
+    printf("ladder %s (commit %s%s)\n", LADDER_VERSION, LADDER_GIT_COMMIT,
+           LADDER_GIT_DIRTY ? ", dirty" : "");
+    return 0;
+}
+
+/* `ladder help [command]`. */
+static int help(int argc, char **argv)
+{
+    if (argc < 2 || cli_is_help(argv[1])) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc > 2)
+        return cli_usage_error("unexpected argument '%s'", argv[2]);
+    const struct command *c = find(argv[1]);
+    if (c == NULL)
+        return cli_usage_error("unknown command '%s'; see 'ladder help'",
+                               argv[1]);
+    char *hargv[] = {(char *)c->name, "--help", NULL};
+    return c->fn(2, hargv);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return LAD_EUSAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "help") == 0 || cli_is_help(name))
+        return help(argc - 1, argv + 1);
+    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+        if (argc > 2)
+            return cli_usage_error("unexpected argument '%s'", argv[2]);
+        return version();
+    }
+    if (name[0] == '-')
+        return cli_usage_error("unknown option '%s'; see 'ladder help'", name);
+    const struct command *c = find(name);
+    if (c == NULL)
+        return cli_usage_error("unknown command '%s'; see 'ladder help'",
+                               name);
+    return c->fn(argc - 1, argv + 1);
+}
