@@ -1119,6 +1119,39 @@ int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
     "JOIN builds AS b ON b.id = r.build_id "                                  \
     "LEFT JOIN recipes AS rc ON rc.id = r.recipe_id "
 
+/*
+** Copies the JSON array of strings t into buf; when it does not fit, keeps
+** the leading elements that do and ends the array with "...", so that the
+** copy is still a JSON array. Strings are as sb_json_str writes them.
+*/
+static void copy_argv(const char *t, char *buf, size_t size)
+{
+    size_t len = t ? strlen(t) : 0;
+    if (len < size) {
+        snprintf(buf, size, "%s", t ? t : "[]");
+        return;
+    }
+    size_t keep = 1; /* "[" */
+    const char *p = t + 1;
+    while (*p == '"' || *p == ',') {
+        const char *q = p + (*p == ',');
+        if (*q != '"')
+            break;
+        for (q++; *q && *q != '"'; q++)
+            if (*q == '\\' && q[1])
+                q++;
+        if (*q != '"')
+            break;
+        size_t end = (size_t)(q + 1 - t);
+        if (end + 8 > size) /* room for ,"..."] and the NUL */
+            break;
+        keep = end;
+        p = q + 1;
+    }
+    snprintf(buf, size, "%.*s%s\"...\"]", (int)keep, t,
+             keep > 1 ? "," : "");
+}
+
 static void read_run(lad_store *st, sqlite3_stmt *s, lad_run_row *r)
 {
     char status[16];
@@ -1128,7 +1161,8 @@ static void read_run(lad_store *st, sqlite3_stmt *s, lad_run_row *r)
     r->started = sqlite3_column_int64(s, 2);
     r->ended = sqlite3_column_int64(s, 3);
     col_text(s, 4, r->command, sizeof r->command);
-    col_text(s, 5, r->argv, sizeof r->argv);
+    copy_argv((const char *)sqlite3_column_text(s, 5), r->argv,
+              sizeof r->argv);
     col_text(s, 6, r->host, sizeof r->host);
     r->pid = sqlite3_column_int64(s, 7);
     r->status = live_status(st, status, r->host, r->pid,

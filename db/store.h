@@ -188,7 +188,9 @@ typedef struct lad_run_row {
     int64_t started;        /* unix seconds */
     int64_t ended;          /* unix seconds; 0 while running/interrupted */
     char command[32];       /* subcommand */
-    char argv[512];         /* command line, JSON array (truncated) */
+    char argv[2048];        /* command line, a JSON array of strings; a
+                               longer one keeps the arguments that fit and
+                               ends with "..." */
     char host[128];
     int64_t pid;
     char message[512];      /* error of a failed run */

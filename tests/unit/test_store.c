@@ -390,6 +390,40 @@ static void test_words(void)
                "store-end-run-failed", "status %d message '%s'", r.status,
                r.message);
 
+    /* A command line longer than lad_run_row.argv still reads as a JSON
+    ** array, of the arguments that fit and "...". */
+    char *many[400];
+    char arg[400][24];
+    for (int i = 0; i < 400; i++) {
+        snprintf(arg[i], sizeof arg[i], "argument-\"%d\"", i);
+        many[i] = arg[i];
+    }
+    lad_run_info longinfo = {.command = "run", .argc = 400, .argv = many};
+    int64_t run3;
+    lad_store_begin_run(st, &longinfo, &run3, &err);
+    lad_store_run(st, run3, &r, &err);
+    sqlite3 *mem;
+    sqlite3_open(":memory:", &mem);
+    sqlite3_stmt *js;
+    sqlite3_prepare_v2(mem, "SELECT json_valid(?1), json_array_length(?1), "
+                            "?1 ->> '$[#-1]', ?1 ->> '$[2]'",
+                       -1, &js, NULL);
+    sqlite3_bind_text(js, 1, r.argv, -1, SQLITE_STATIC);
+    int valid = sqlite3_step(js) == SQLITE_ROW && sqlite3_column_int(js, 0);
+    int len = sqlite3_column_int(js, 1);
+    const char *last = (const char *)sqlite3_column_text(js, 2);
+    const char *third = (const char *)sqlite3_column_text(js, 3);
+    test_check(valid && len > 10 && len < 400 && last &&
+                   strcmp(last, "...") == 0 && third &&
+                   strcmp(third, "argument-\"2\"") == 0,
+               "store-run-argv-long", "valid %d len %d", valid, len);
+    sqlite3_finalize(js);
+    sqlite3_close(mem);
+    TEST_EQ_INT("store-run-argv-long-stored", 400,
+                sql_int(p, "SELECT json_array_length(argv) FROM runs "
+                           "ORDER BY id DESC LIMIT 1"));
+    lad_store_end_run(st, run3, LAD_RUN_OK, NULL, &err);
+
     /* A bad shape is refused before anything is written. */
     lad_err_clear(&err);
     code = lad_store_add_cases(st, run, "visible", cs, d, NULL, 1,
