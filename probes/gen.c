@@ -1,0 +1,421 @@
+/*
+** Case generators (gen.h): xoshiro256** random numbers and the raw and
+** finite case distributions.
+**
+** The finite distribution is a small set of plans, one drawn per case, each
+** aimed at an effect a datapath parameter controls: clustered products with
+** random signs (cancellation, the window width and its rounding), exactly
+** cancelling pairs beside small terms (terms that only the window can lose),
+** zero lanes (whether zeros take part in the anchor), clusters at the bottom
+** of the product range (anchor floors, subnormal results) and at the top
+** (overflow), and plain uniform finite codes. Everything is integer
+** arithmetic; the same seed gives the same words everywhere.
+*/
+#include "gen.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- random numbers ----------------------------------------------------- */
+
+uint64_t lad_splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void lad_rng_seed(lad_rng *r, uint64_t seed)
+{
+    uint64_t x = seed;
+    for (int i = 0; i < 4; i++)
+        r->s[i] = lad_splitmix64(&x);
+    if (!(r->s[0] | r->s[1] | r->s[2] | r->s[3]))
+        r->s[0] = 1;
+}
+
+void lad_rng_seed2(lad_rng *r, uint64_t seed, uint64_t index)
+{
+    uint64_t x = seed;
+    uint64_t a = lad_splitmix64(&x);
+    lad_rng_seed(r, a ^ (index * 0xd1342543de82ef95ull + 0x2545f4914f6cdd1dull));
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+uint64_t lad_rng_next(lad_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+uint32_t lad_rng_below(lad_rng *r, uint32_t n)
+{
+    /* Lemire's multiply-shift with rejection of the biased low products. */
+    uint64_t m = (lad_rng_next(r) >> 32) * (uint64_t)n;
+    uint32_t lo = (uint32_t)m;
+    if (lo < n) {
+        uint32_t t = (0u - n) % n;
+        while (lo < t) {
+            m = (lad_rng_next(r) >> 32) * (uint64_t)n;
+            lo = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+int lad_rng_range(lad_rng *r, int lo, int hi)
+{
+    return lo + (int)lad_rng_below(r, (uint32_t)(hi - lo) + 1u);
+}
+
+/* ---- words ---------------------------------------------------------------- */
+
+static uint32_t width_mask(int width)
+{
+    return width >= 32 ? 0xffffffffu : (1u << width) - 1;
+}
+
+static uint32_t raw_word(const lad_format *f, lad_rng *r)
+{
+    return (uint32_t)lad_rng_next(r) & width_mask(f->width);
+}
+
+/* Highest exponent field that holds finite values (some of them). */
+static uint32_t top_finite_field(const lad_format *f)
+{
+    uint32_t emax = (1u << f->ebits) - 1;
+    if (f->inf == LAD_INF_IEEE || f->nan == LAD_NAN_IEEE ||
+        (f->nan == LAD_NAN_ONES && f->mbits == 0))
+        return emax - 1;
+    return emax;
+}
+
+void lad_gen_raw_range(const lad_format *f, int *lo, int *hi)
+{
+    if (f->kind != LAD_FLOAT) {
+        *lo = 0;
+        *hi = f->width - f->sign;
+        return;
+    }
+    *lo = f->sub == LAD_SUB_NONE ? -f->bias : 1 - f->bias;
+    *hi = (int)top_finite_field(f) - f->bias;
+    if (*hi < *lo)
+        *hi = *lo;
+}
+
+static int is_finite(const lad_format *f, uint32_t w)
+{
+    lad_value v = lad_decode(f, w);
+    return v.cls != LAD_NAN && v.cls != LAD_INFINITE;
+}
+
+static uint32_t pack(const lad_format *f, int neg, uint32_t field, uint32_t frac)
+{
+    uint32_t x = (field << f->mbits) | frac;
+    if (f->sign && neg)
+        x |= 1u << (f->ebits + f->mbits);
+    return x << f->pad;
+}
+
+/* A random integer word of about `bits` significant bits. */
+static uint32_t int_word(const lad_format *f, lad_rng *r, int bits)
+{
+    int top = f->width - f->sign;
+    if (bits > top)
+        bits = top;
+    if (bits < 0)
+        bits = 0;
+    uint64_t mag = 0;
+    if (bits > 0) {
+        mag = lad_rng_next(r) & ((((uint64_t)1) << bits) - 1);
+        mag |= (uint64_t)1 << (bits - 1);
+    }
+    int neg = f->sign && (lad_rng_next(r) & 1);
+    uint64_t x = neg ? (((uint64_t)1 << f->width) - mag) : mag;
+    if (neg && mag == 0)
+        x = 0;
+    return (uint32_t)x & width_mask(f->width);
+}
+
+uint32_t lad_gen_finite_word(const lad_format *f, lad_rng *r, int raw)
+{
+    if (f->kind != LAD_FLOAT)
+        return int_word(f, r, raw);
+    int lo, hi;
+    lad_gen_raw_range(f, &lo, &hi);
+    if (raw < lo)
+        raw = lo;
+    if (raw > hi)
+        raw = hi;
+    uint32_t fmask = (1u << f->mbits) - 1;
+    uint64_t bits = lad_rng_next(r);
+    uint32_t frac = (uint32_t)bits & fmask;
+    /* Some all-ones and all-zero fractions: carries and exact powers of 2. */
+    switch ((bits >> 32) & 15) {
+    case 0: frac = fmask; break;
+    case 1: frac = 0; break;
+    default: break;
+    }
+    uint32_t field = (uint32_t)(raw + f->bias);
+    if (f->sub != LAD_SUB_NONE && raw == lo) {
+        /* the bottom binade: subnormal (field 0) or the smallest normal */
+        field = (bits >> 36) & 1;
+        if (field == 0 && frac == 0)
+            frac = fmask ? ((uint32_t)(bits >> 40) & fmask) | 1 : 0;
+    }
+    int neg = f->sign && ((bits >> 37) & 1);
+    uint32_t w = pack(f, neg, field, frac);
+    if (f->pad > 0)
+        w |= (uint32_t)(bits >> 44) & ((1u << f->pad) - 1);
+    for (int tries = 0; !is_finite(f, w) && tries < 4; tries++) {
+        /* the top binade holds the specials: step down, or off all-ones */
+        if (frac > 0 && f->nan == LAD_NAN_ONES)
+            frac--;
+        else if (field > 0)
+            field--;
+        w = pack(f, neg, field, frac);
+    }
+    return is_finite(f, w) ? w : 0;
+}
+
+/* A zero word of f (random sign), or a finite word when f has no zero. */
+static uint32_t zero_word(const lad_format *f, lad_rng *r)
+{
+    if (f->kind != LAD_FLOAT)
+        return 0;
+    if (f->sub == LAD_SUB_NONE)
+        return lad_gen_finite_word(f, r, -100000);
+    int neg = f->sign && (lad_rng_next(r) & 1);
+    return pack(f, neg, 0, 0);
+}
+
+/* ---- sparsity metadata ---------------------------------------------------- */
+
+/* Legal selectors (lad_sparse_check agrees; a unit test keeps it so). */
+static const uint8_t sel2of4[] = {0x4, 0x6, 0x8, 0x9, 0xc, 0xd, 0xe};
+static const uint8_t sel1of2[] = {0x4, 0xe};
+
+static void gen_meta(const lad_datapath *dp, lad_rng *r, lad_case *cs)
+{
+    if (!dp->sparse)
+        return;
+    int cl = dp->sparse == LAD_SPARSE_1OF2 ? 2 : dp->sparse == LAD_SPARSE_2OF4 ? 4 : 8;
+    int chunks = dp->k / cl;
+    for (int i = 0; i < chunks; i++) {
+        uint32_t n = dp->sparse == LAD_SPARSE_1OF2 ? sel1of2[lad_rng_below(r, 2)]
+                                                   : sel2of4[lad_rng_below(r, 7)];
+        cs->meta[i / 8] |= n << (4 * (i % 8));
+    }
+}
+
+/* ---- scales --------------------------------------------------------------- */
+
+static void gen_scales(const lad_datapath *dp, lad_rng *r, int mode, lad_case *cs)
+{
+    int ns = lad_datapath_nscales(dp);
+    if (ns == 0)
+        return;
+    if (mode == LAD_GEN_RAW) {
+        for (int i = 0; i < ns; i++) {
+            cs->sa[i] = (uint8_t)raw_word(&dp->sa, r);
+            cs->sb[i] = (uint8_t)raw_word(&dp->sb, r);
+        }
+        return;
+    }
+    int alo, ahi, blo, bhi;
+    lad_gen_raw_range(&dp->sa, &alo, &ahi);
+    lad_gen_raw_range(&dp->sb, &blo, &bhi);
+    int plan = (int)lad_rng_below(r, 4);
+    int spread = plan == 1 ? 12 : 3;
+    int base = lad_rng_range(r, -6, 6);
+    for (int i = 0; i < ns; i++) {
+        int ra, rb;
+        if (plan == 0) {  /* uniform over the finite encodings */
+            ra = lad_rng_range(r, alo, ahi);
+            rb = lad_rng_range(r, blo, bhi);
+        } else {
+            ra = base + lad_rng_range(r, -spread, spread);
+            rb = -base + lad_rng_range(r, -spread, spread);
+        }
+        cs->sa[i] = (uint8_t)lad_gen_finite_word(&dp->sa, r, ra);
+        cs->sb[i] = (uint8_t)lad_gen_finite_word(&dp->sb, r, rb);
+    }
+}
+
+/* ---- cases ---------------------------------------------------------------- */
+
+static void gen_raw(const lad_datapath *dp, lad_rng *r, lad_case *cs)
+{
+    for (int i = 0; i < dp->k; i++) {
+        cs->a[i] = raw_word(&dp->a, r);
+        cs->b[i] = raw_word(&dp->b, r);
+    }
+    cs->c = raw_word(&dp->c, r);
+}
+
+static void gen_integer(const lad_datapath *dp, lad_rng *r, lad_case *cs)
+{
+    int abits = dp->a.width - dp->a.sign, bbits = dp->b.width - dp->b.sign;
+    int small = lad_rng_below(r, 4) == 0;
+    for (int i = 0; i < dp->k; i++) {
+        int ba = small ? lad_rng_range(r, 0, 3) : lad_rng_range(r, abits - 2, abits);
+        int bb = small ? lad_rng_range(r, 0, 3) : lad_rng_range(r, bbits - 2, bbits);
+        cs->a[i] = lad_gen_finite_word(&dp->a, r, ba);
+        cs->b[i] = lad_gen_finite_word(&dp->b, r, bb);
+    }
+    int cw = dp->c.width - dp->c.sign;
+    switch (lad_rng_below(r, 4)) {
+    case 0: /* near the limits: wrap and saturation */
+        cs->c = lad_gen_finite_word(&dp->c, r, cw);
+        break;
+    case 1:
+        cs->c = 0;
+        break;
+    default:
+        cs->c = lad_gen_finite_word(&dp->c, r, lad_rng_range(r, 0, cw));
+        break;
+    }
+}
+
+/* Splits a product raw exponent p into raw exponents of A and B in range. */
+static void split_raw(lad_rng *r, int p, int alo, int ahi, int blo, int bhi,
+                      int *ra, int *rb)
+{
+    int lo = p - bhi > alo ? p - bhi : alo;
+    int hi = p - blo < ahi ? p - blo : ahi;
+    if (lo > hi) {  /* out of reach: the nearest corner */
+        *ra = p - bhi > ahi ? ahi : alo;
+        *rb = p - *ra;
+        return;
+    }
+    *ra = lad_rng_range(r, lo, hi);
+    *rb = p - *ra;
+}
+
+static void gen_finite(const lad_datapath *dp, lad_rng *r, lad_case *cs)
+{
+    if (dp->integer) {
+        gen_integer(dp, r, cs);
+        return;
+    }
+    int alo, ahi, blo, bhi, clo, chi, dlo, dhi;
+    lad_gen_raw_range(&dp->a, &alo, &ahi);
+    lad_gen_raw_range(&dp->b, &blo, &bhi);
+    lad_gen_raw_range(&dp->c, &clo, &chi);
+    lad_gen_raw_range(&dp->d, &dlo, &dhi);
+    int plo = alo + blo, phi = ahi + bhi;
+    /* Where the products cluster. */
+    int plan = (int)lad_rng_below(r, 16), p;
+    if (plan <= 1) {
+        p = 0;  /* uniform codes: see below */
+    } else if (plan <= 3) {
+        p = plo + lad_rng_range(r, 0, 6);
+    } else if (plan == 4) {
+        p = phi - lad_rng_range(r, 0, 3);
+    } else {
+        /* mostly where results are representable in d */
+        int lo = plo > dlo - 2 ? plo : dlo - 2, hi = phi < dhi - 4 ? phi : dhi - 4;
+        if (lo > hi || lad_rng_below(r, 8) == 0) {
+            lo = plo;
+            hi = phi;
+        }
+        p = lad_rng_range(r, lo, hi);
+    }
+    static const int spreads[] = {0, 1, 2, 3, 5, 8, 12, 16, 20, 24, 28, 32, 40, 48, 64};
+    int spread = spreads[lad_rng_below(r, sizeof spreads / sizeof spreads[0])];
+    static const int zeros[] = {0, 0, 0, 2, 8, 16};  /* zero lanes per 16 */
+    int zero = zeros[lad_rng_below(r, 6)];
+    int cancel = lad_rng_below(r, 4) == 0;
+    for (int i = 0; i < dp->k; i++) {
+        if (plan <= 1) {
+            cs->a[i] = lad_gen_finite_word(&dp->a, r, lad_rng_range(r, alo, ahi));
+            cs->b[i] = lad_gen_finite_word(&dp->b, r, lad_rng_range(r, blo, bhi));
+            continue;
+        }
+        if (cancel && (i & 1) && lad_rng_below(r, 4) != 0) {
+            /* the negation of the previous product, exactly */
+            uint32_t sbit = dp->a.sign ? 1u << (dp->a.pad + dp->a.ebits + dp->a.mbits) : 0;
+            cs->a[i] = cs->a[i - 1] ^ sbit;
+            cs->b[i] = cs->b[i - 1];
+            if (!sbit && dp->b.sign)
+                cs->b[i] ^= 1u << (dp->b.pad + dp->b.ebits + dp->b.mbits);
+            continue;
+        }
+        int pi = p - lad_rng_range(r, 0, spread);
+        int ra, rb;
+        split_raw(r, pi, alo, ahi, blo, bhi, &ra, &rb);
+        cs->a[i] = lad_gen_finite_word(&dp->a, r, ra);
+        cs->b[i] = lad_gen_finite_word(&dp->b, r, rb);
+        if ((int)lad_rng_below(r, 16) < zero) {
+            if (lad_rng_next(r) & 1)
+                cs->a[i] = zero_word(&dp->a, r);
+            else
+                cs->b[i] = zero_word(&dp->b, r);
+        }
+    }
+    /* C: comparable to the products, far from them, zero, or anything. */
+    int top = plan <= 1 ? lad_rng_range(r, plo, phi) : p;
+    switch (lad_rng_below(r, 10)) {
+    case 0:
+        cs->c = zero_word(&dp->c, r);
+        break;
+    case 1:
+        cs->c = lad_gen_finite_word(&dp->c, r, lad_rng_range(r, clo, chi));
+        break;
+    case 2:
+        cs->c = lad_gen_finite_word(&dp->c, r, top + lad_rng_range(r, -64, 64));
+        break;
+    case 3:
+        cs->c = lad_gen_finite_word(&dp->c, r, top + lad_rng_range(r, 1, 40));
+        break;
+    default:
+        cs->c = lad_gen_finite_word(&dp->c, r, top + lad_rng_range(r, -4, 3));
+        break;
+    }
+}
+
+void lad_gen_case(const lad_datapath *dp, lad_rng *r, int mode, lad_case *cs)
+{
+    memset(cs, 0, sizeof *cs);
+    if (mode == LAD_GEN_RAW)
+        gen_raw(dp, r, cs);
+    else
+        gen_finite(dp, r, cs);
+    gen_scales(dp, r, mode, cs);
+    gen_meta(dp, r, cs);
+}
+
+int lad_gen_case_at(const lad_datapath *dp, uint64_t seed, int raw_percent,
+                    uint64_t index, lad_case *cs)
+{
+    lad_rng r;
+    lad_rng_seed2(&r, seed, index);
+    int mode = (int)lad_rng_below(&r, 100) < raw_percent ? LAD_GEN_RAW : LAD_GEN_FINITE;
+    lad_gen_case(dp, &r, mode, cs);
+    return mode;
+}
+
+void lad_gen_cases(const lad_datapath *dp, uint64_t seed, int raw_percent,
+                   uint64_t first, lad_case *cs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        lad_gen_case_at(dp, seed, raw_percent, first + i, &cs[i]);
+}
+
+void lad_gen_name(int raw_percent, char *buf, size_t size)
+{
+    snprintf(buf, size, "gen1:raw=%d", raw_percent);
+}
