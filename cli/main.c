@@ -31,6 +31,8 @@ static const struct command {
     {"presets", cmd_presets, "list the compiled-in datapaths"},
     {"model", cmd_model, "print a preset or model file as YAML; check a model file"},
     {"recipe", cmd_recipe, "check a recipe, or show what it asks for"},
+    {"eval", cmd_eval, "evaluate vector lines with a model, one D word per line"},
+    {"check", cmd_check, "compare a model with the D words of vector files"},
 };
 
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))

@@ -1,0 +1,251 @@
+/*
+** ladder check: does a model reproduce captured hardware words?
+**
+**     ladder check [--model SPEC] FILE...
+**
+** Each FILE is a .vec file (../shared/vectors/README.md) or the frozen
+** tcgen05 file. Every case is evaluated with the model and its D word
+** compared, as an integer, with the one the hardware gave. Without --model a
+** .vec file is checked against the preset its header names (gpu, arch,
+** instruction, formats; io/vecfile.h) and each frozen line against the
+** preset its kind, formats and options name. With --model, a .vec file is
+** checked against that model, and a frozen file only on the lines whose
+** preset name is the model's name.
+**
+** Output, per file: "<file>: <mismatches>/<cases> mismatches (<model>)",
+** then up to MAXSHOW mismatching cases with the expected and computed words.
+** Exit 0 when nothing mismatched anywhere, 1 when something did, 3 at the
+** first malformed file or line (its result line is not printed).
+*/
+#include "cli.h"
+#include "commands.h"
+#include "io/modelfile.h"
+#include "io/vecfile.h"
+#include "model/presets.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXSHOW 3        /* mismatching cases shown per file */
+#define MAXFILES 1024
+
+static const char usage[] =
+    "usage: ladder check [--model <spec>] <file>...\n"
+    "\n"
+    "  Compares a model with the D words of vector files (.vec, or the\n"
+    "  frozen tcgen05 file) and prints, per file,\n"
+    "      <file>: <mismatches>/<cases> mismatches (<model>)\n"
+    "  followed by the first mismatching cases. Exit 0 when every word\n"
+    "  matches, 1 when some do not, 3 for a malformed file.\n"
+    "\n"
+    "  --model <spec>  a preset name or a model file (default: the preset\n"
+    "                  the file's header, or each frozen line, names)\n";
+
+/* A mismatch kept for printing. */
+typedef struct shown {
+    int line;
+    int digits;         /* hex digits of a D word */
+    uint32_t want, got;
+    char what[LAD_VECLINE_MAX]; /* the case (vector line) or frozen label */
+} shown;
+
+/* Results of one file. */
+typedef struct tally {
+    long cases, bad;
+    int nshown;
+    shown show[MAXSHOW];
+    char model[96];     /* what the words were compared with */
+    int nmodels;        /* distinct presets used (frozen file) */
+    const lad_datapath *used[64]; /* the first of them */
+} tally;
+
+static void note(tally *t, int line, int digits, uint32_t want,
+                 uint32_t got, const char *what)
+{
+    t->bad++;
+    if (t->nshown == MAXSHOW)
+        return;
+    shown *s = &t->show[t->nshown++];
+    s->line = line;
+    s->digits = digits;
+    s->want = want;
+    s->got = got;
+    snprintf(s->what, sizeof s->what, "%s", what);
+}
+
+/* Model for a .vec file: --model, or the header's preset. */
+static int vec_model(lad_vecfile *vf, const char *spec, lad_datapath *dp,
+                     lad_err *err)
+{
+    int rc;
+    if (spec)
+        return lad_model_resolve(spec, dp, err);
+    char name[96];
+    rc = lad_vechdr_preset(&vf->hdr, vf->path, name, sizeof name, err);
+    if (rc != LAD_OK)
+        return rc;
+    const lad_preset *p = lad_preset_find(name);
+    if (p == NULL)
+        return lad_errf(err, LAD_EDATA, "%s: no preset '%s' for this file "
+                        "(gpu %s, arch %s); give --model", vf->path, name,
+                        vf->hdr.gpu[0] ? vf->hdr.gpu : "?", vf->hdr.arch);
+    *dp = p->dp;
+    return LAD_OK;
+}
+
+static int check_vec(lad_vecfile *vf, const char *spec, tally *t,
+                     lad_err *err)
+{
+    lad_datapath dp;
+    int rc = vec_model(vf, spec, &dp, err);
+    if (rc == LAD_OK)
+        rc = lad_datapath_check(&dp, err);
+    if (rc != LAD_OK)
+        return rc;
+    snprintf(t->model, sizeof t->model, "%s", dp.name);
+    if (vf->hdr.k > dp.k)
+        return lad_errf(err, LAD_EDATA, "%s: k %d is more than model '%s' "
+                        "has (K %d)", vf->path, vf->hdr.k, dp.name, dp.k);
+    const char *line;
+    lad_vecloc loc;
+    while ((rc = lad_vecfile_next(vf, &line, &loc, err)) == LAD_OK) {
+        lad_case cs;
+        uint32_t want;
+        int has_d;
+        rc = lad_vecline_parse(&dp, vf->hdr.k, line, &loc, &cs, &want,
+                               &has_d, err);
+        if (rc != LAD_OK)
+            return rc;
+        if (!has_d)
+            return lad_errf_at(err, LAD_EDATA, loc.file, loc.line,
+                               (int)strlen(line) + 1, "no D word to check");
+        uint32_t got = lad_eval(&dp, &cs);
+        t->cases++;
+        if (got != want) {
+            char text[LAD_VECLINE_MAX];
+            if (lad_vecline_format(&dp, &cs, NULL, text, sizeof text) < 0)
+                text[0] = 0;
+            note(t, loc.line, lad_format_digits(&dp.d), want, got, text);
+        }
+    }
+    return rc == LAD_NO ? LAD_OK : rc;
+}
+
+/* Frozen lines: each names its preset; with --model, only the lines that
+** name the model are checked. */
+static int check_frozen(lad_vecfile *vf, const char *spec, tally *t,
+                        lad_err *err)
+{
+    lad_datapath model;
+    int rc;
+    if (spec) {
+        rc = lad_model_resolve(spec, &model, err);
+        if (rc == LAD_OK)
+            rc = lad_datapath_check(&model, err);
+        if (rc != LAD_OK)
+            return rc;
+        snprintf(t->model, sizeof t->model, "%s", model.name);
+    }
+    const lad_preset *last = NULL;
+    const char *line;
+    lad_vecloc loc;
+    static lad_frozen fz;
+    while ((rc = lad_vecfile_next(vf, &line, &loc, err)) == LAD_OK) {
+        rc = lad_frozen_parse(line, &loc, &fz, err);
+        if (rc != LAD_OK)
+            return rc;
+        const lad_datapath *dp;
+        if (spec) {
+            if (strcmp(fz.preset, model.name) != 0)
+                continue;
+            dp = &model;
+        } else {
+            if (last == NULL || strcmp(last->dp.name, fz.preset) != 0) {
+                const lad_preset *p = lad_preset_find(fz.preset);
+                if (p == NULL)
+                    return lad_errf_at(err, LAD_EDATA, loc.file, loc.line,
+                                       fz.col[1], "no preset '%s' for line "
+                                       "'%s'", fz.preset, fz.label);
+                int seen = 0;
+                for (int j = 0; j < t->nmodels && !seen; j++)
+                    seen = t->used[j] == &p->dp;
+                if (!seen && t->nmodels < 64)
+                    t->used[t->nmodels++] = &p->dp;
+                last = p;
+                snprintf(t->model, sizeof t->model, "%s", p->dp.name);
+            }
+            dp = &last->dp;
+        }
+        lad_case cs;
+        uint32_t want;
+        rc = lad_frozen_case(&fz, dp, &loc, &cs, &want, err);
+        if (rc != LAD_OK)
+            return rc;
+        uint32_t got = lad_eval(dp, &cs);
+        t->cases++;
+        if (got != want) {
+            char what[200];
+            snprintf(what, sizeof what, "%s (%s)", fz.label, dp->name);
+            note(t, loc.line, lad_format_digits(&dp->d), want, got, what);
+        }
+    }
+    if (rc != LAD_NO)
+        return rc;
+    if (spec && t->cases == 0)
+        return lad_errf(err, LAD_EUSAGE, "%s: no line is for model '%s' "
+                        "(each line names its preset, e.g. "
+                        "sm100-tcgen05-tf32-f32)", vf->path, model.name);
+    if (!spec && t->nmodels > 1)
+        snprintf(t->model, sizeof t->model, "%d presets named by the lines",
+                 t->nmodels);
+    return LAD_OK;
+}
+
+static void print_tally(const char *path, const tally *t)
+{
+    printf("%s: %ld/%ld mismatches (%s)\n", path, t->bad, t->cases,
+           t->model);
+    for (int i = 0; i < t->nshown; i++) {
+        const shown *s = &t->show[i];
+        printf("  line %d: expected %0*x, got %0*x: %s\n", s->line,
+               s->digits, s->want, s->digits, s->got, s->what);
+    }
+}
+
+int cmd_check(int argc, char **argv)
+{
+    const char *spec = NULL;
+    const cli_opt opts[] = {{"model", 'm', 1, &spec}, {NULL, 0, 0, NULL}};
+    static char *pos[MAXFILES];
+    int npos;
+    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, MAXFILES);
+    if (rc == CLI_HELP)
+        return 0;
+    if (rc)
+        return rc;
+    if (npos == 0)
+        return cli_usage_error("check needs at least one vector file");
+    int any_bad = 0;
+    static tally t;
+    for (int i = 0; i < npos; i++) {
+        lad_err err = {0};
+        lad_vecfile *vf;
+        rc = lad_vecfile_open(pos[i], &vf, &err);
+        if (rc != LAD_OK)
+            return cli_report(&err);
+        memset(&t, 0, sizeof t);
+        if (vf->kind == LAD_VECFILE_FROZEN)
+            rc = check_frozen(vf, spec, &t, &err);
+        else
+            rc = check_vec(vf, spec, &t, &err);
+        lad_vecfile_close(vf);
+        if (rc != LAD_OK)
+            return cli_report(&err);
+        print_tally(pos[i], &t);
+        fflush(stdout);
+        if (t.bad)
+            any_bad = 1;
+    }
+    return any_bad ? LAD_NO : LAD_OK;
+}
