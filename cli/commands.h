@@ -18,5 +18,7 @@ int cmd_check(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_presets(int argc, char **argv);
 int cmd_recipe(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_show(int argc, char **argv);
 
 #endif

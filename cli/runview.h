@@ -1,0 +1,23 @@
+/*
+** What the commands that read the store share: opening it for reading (and
+** marking dead runs interrupted on the way, as every open does), and
+** printing a run as JSON or its times as text. Used by history and show.
+*/
+#ifndef LADDER_CLI_RUNVIEW_H
+#define LADDER_CLI_RUNVIEW_H
+
+#include <stdio.h>
+#include "db/store.h"
+
+/* Opens an existing store: read-write so that dead runs get marked
+** interrupted, read-only when the file cannot be written. Prints the error
+** and returns its code on failure. */
+int cli_store_open_existing(const char *path, lad_store **st);
+
+/* "2025-06-01 12:34:56" (UTC) into buf (at least 20 bytes); "-" for 0. */
+const char *cli_time(int64_t t, char *buf, size_t size);
+
+/* Prints the run as one JSON object (no newline). */
+void cli_run_json(FILE *f, const lad_run_row *r);
+
+#endif
