@@ -332,7 +332,7 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
     struct stat sb;
     if (!(flags & LAD_STORE_CREATE) && stat(path, &sb) != 0) {
         code = lad_errf(err, LAD_EDATA, "cannot open '%s': %s", path,
-                        strerror(errno));
+                        errno == ENOENT ? "no such file" : strerror(errno));
         goto fail;
     }
     int oflags = st->readonly ? SQLITE_OPEN_READONLY
