@@ -7,6 +7,7 @@
 */
 #include "test.h"
 #include "devices/device.h"
+#include "io/modelfile.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -235,9 +236,107 @@ static void test_exec_failures(void)
                "waitpid returned %d", (int)r);
 }
 
+/* The sim device evaluates its model; a model of another shape is refused. */
+static void test_sim(void)
+{
+    lad_datapath dp;
+    lad_err err = {0};
+    if (lad_model_resolve("sm70-mma-f16-f32", &dp, &err) != LAD_OK) {
+        test_check(0, "device-sim-open", "%s", err.msg);
+        return;
+    }
+    lad_device *dev = NULL;
+    int rc = lad_device_open("sim:sm80-mma-f16-f32", &dp, &dev, &err);
+    test_check(rc == LAD_EUSAGE && dev == NULL && has(&err, "does not fit"),
+               "device-sim-shape", "rc %d, '%s'", rc, err.msg);
+    lad_err_clear(&err);
+    /* Same shape, other arithmetic (f16 result): allowed. */
+    rc = lad_device_open("sim:sm70-mma-f16-f32", &dp, &dev, &err);
+    TEST_EQ_INT("device-sim-open", LAD_OK, rc);
+    if (rc != LAD_OK)
+        return;
+    test_check(strcmp(dev->info.kind, "sim") == 0 &&
+               strcmp(dev->info.name, "sm70-mma-f16-f32") == 0,
+               "device-sim-info", "kind '%s', name '%s'", dev->info.kind,
+               dev->info.name);
+    lad_case cs[64];
+    uint32_t d[64];
+    size_t done = 0;
+    make_cases(cs, 64);
+    rc = lad_device_eval(dev, cs, 64, d, &done, &err);
+    size_t bad = 64;
+    for (size_t i = 0; i < 64 && bad == 64; i++)
+        if (d[i] != lad_eval(&dp, &cs[i]))
+            bad = i;
+    test_check(rc == LAD_OK && done == 64 && bad == 64, "device-sim-eval",
+               "rc %d, done %zu, first difference %zu", rc, done, bad);
+    lad_device_close(dev);
+}
+
+/* `ladder eval` as an exec device must agree with the sim device on the
+** same preset: the two ends of the vector line format meet. Needs $LADDER
+** (set by tests/run.sh) and the sm100-tcgen05-mxf8f6f4-e4m3-f32 preset. */
+static void test_exec_ladder(void)
+{
+    const char *ladder = getenv("LADDER");
+    const char *preset = "sm100-tcgen05-mxf8f6f4-e4m3-f32";
+    if (ladder == NULL || *ladder == 0)
+        return;
+    lad_err err = {0};
+    lad_device *sim = NULL, *ex = NULL;
+    char spec[600];
+    snprintf(spec, sizeof spec, "sim:%s", preset);
+    lad_datapath dp;
+    /* The instruction is the preset itself. */
+    int rc = lad_model_resolve(preset, &dp, &err);
+    if (rc != LAD_OK) {
+        test_check(0, "device-exec-ladder-eval", "%s", err.msg);
+        return;
+    }
+    rc = lad_device_open(spec, &dp, &sim, &err);
+    snprintf(spec, sizeof spec, "exec:%s eval --model %s", ladder, preset);
+    if (rc == LAD_OK)
+        rc = lad_device_open(spec, &dp, &ex, &err);
+    if (rc != LAD_OK) {
+        test_check(0, "device-exec-ladder-eval", "%s", err.msg);
+        lad_device_close(sim);
+        return;
+    }
+    size_t n = 2000, done1 = 0, done2 = 0;
+    lad_case *cs = calloc(n, sizeof *cs);
+    uint32_t *d1 = calloc(n, sizeof *d1), *d2 = calloc(n, sizeof *d2);
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    for (size_t i = 0; i < n; i++) {
+        for (int j = 0; j < dp.k; j++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            cs[i].a[j] = (uint32_t)x & 0xff;
+            cs[i].b[j] = (uint32_t)(x >> 8) & 0xff;
+        }
+        cs[i].c = (uint32_t)(x >> 16);
+        cs[i].sa[0] = (uint8_t)(x >> 48);
+        cs[i].sb[0] = (uint8_t)(x >> 56);
+    }
+    int r1 = lad_device_eval(sim, cs, n, d1, &done1, &err);
+    int r2 = lad_device_eval(ex, cs, n, d2, &done2, &err);
+    size_t bad = n;
+    for (size_t i = 0; i < n && bad == n; i++)
+        if (d1[i] != d2[i])
+            bad = i;
+    test_check(r1 == LAD_OK && r2 == LAD_OK && done2 == n && bad == n,
+               "device-exec-ladder-eval", "rc %d/%d (%s), done %zu, first "
+               "difference at %zu", r1, r2, err.msg, done2, bad);
+    lad_device_close(sim);
+    lad_device_close(ex);
+    free(cs);
+    free(d1);
+    free(d2);
+}
+
 void test_device(void)
 {
     test_specs();
+    test_sim();
     test_exec_good();
     test_exec_failures();
+    test_exec_ladder();
 }
