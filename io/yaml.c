@@ -423,6 +423,8 @@ int lad_ynode_expect(const lad_ydoc *doc, const lad_ynode *node, int kind,
 {
     if (node->kind == kind)
         return LAD_OK;
+    if (node->kind == LAD_YSCALAR && node->plain && node->len == 0)
+        return lad_yerr(doc, node, err, "missing value for '%s'", what);
     return lad_yerr(doc, node, err, "'%s' must be %s, not %s", what,
                     lad_ykind_name(kind), lad_ykind_name(node->kind));
 }
