@@ -22,6 +22,13 @@
 
 typedef __int128 i128;
 
+/* x * 2^n for a signed x (n >= 0): a left shift of a negative value is
+** undefined in C, a multiplication is not. Callers keep the result in range. */
+static i128 shl(i128 x, int n)
+{
+    return x * ((i128)1 << n);
+}
+
 /* A finite value m * 2^e with sign, or a special. raw: see lad_value. */
 typedef struct term {
     int cls;        /* enum lad_class */
@@ -308,7 +315,7 @@ static uint32_t add_round(const lad_format *f, i128 xu, int xq, const term *y,
     int lo = xq < yq ? xq : yq;
     int xbits = lad_bitlen128(xm);
     if (xl - lo <= 120) {
-        i128 s = (xu << (xq - lo)) + (yu << (yq - lo));
+        i128 s = shl(xu, xq - lo) + shl(yu, yq - lo);
         return round_units(f, s, lo, 0, mode, ovf);
     }
     /* y lies entirely below x's lowest bit minus a few guard bits: shift x
@@ -318,7 +325,7 @@ static uint32_t add_round(const lad_format *f, i128 xu, int xq, const term *y,
         g = xq - yl;  /* keep y below the new lowest bit */
     if (g < 3)
         g = 3;
-    i128 s = xu << g;
+    i128 s = shl(xu, g);
     int sticky = 1;
     if ((yu < 0) != (xu < 0))
         s += xu < 0 ? 1 : -1;   /* x - tiny = (x - 1 unit) + (1 unit - tiny) */
@@ -503,7 +510,7 @@ static uint32_t pass_eval(const lad_datapath *dp, const operands *op, int from,
             if (dp->cdom_per_group && cnz && gnz[ng] && c->raw >= rg &&
                 c->raw - dp->cdom_window > q)
                 qg = c->raw - dp->cdom_window;
-            gu[ng] = align_signed(s, e, qg, dp->align_round) << (qg - q);
+            gu[ng] = shl(align_signed(s, e, qg, dp->align_round), qg - q);
         }
         sum += gu[ng];
     }

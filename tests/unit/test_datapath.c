@@ -1,0 +1,219 @@
+/*
+** Datapath tests: each mechanism of the model on cases whose answer is
+** worked out by hand from the published rules (docs/model.md), plus the
+** consistency of every preset. The hardware vectors themselves are replayed
+** by tests/t3200-check-vectors.sh, and random cases against an independent
+** exact reference by test_rational.c.
+*/
+#include "test.h"
+
+#include <string.h>
+
+#include "model/presets.h"
+
+static lad_datapath preset(const char *name)
+{
+    const lad_preset *p = lad_preset_find(name);
+    lad_datapath dp;
+    if (!p) {
+        test_check(0, "datapath-preset-exists", "no preset '%s'", name);
+        lad_datapath_init(&dp);
+        return dp;
+    }
+    return p->dp;
+}
+
+static void zero_case(lad_case *cs)
+{
+    memset(cs, 0, sizeof *cs);
+}
+
+#define ONE32 0x3f800000u
+
+static void test_presets_consistent(void)
+{
+    int n = lad_preset_count(), bad = 0;
+    char first[640] = "";
+    for (int i = 0; i < n; i++) {
+        lad_err err = {0, ""};
+        if (lad_datapath_check(&lad_preset_get(i)->dp, &err) != LAD_OK && !bad++)
+            snprintf(first, sizeof first, "%s: %s", lad_preset_get(i)->dp.name, err.msg);
+    }
+    test_check(bad == 0, "datapath-presets-check", "%d presets fail: %s", bad, first);
+    test_check(n >= 46 + 26, "datapath-presets-count", "only %d presets", n);
+    /* names are unique */
+    int dup = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (strcmp(lad_preset_get(i)->dp.name, lad_preset_get(j)->dp.name) == 0)
+                dup++;
+    TEST_EQ_INT("datapath-presets-unique", 0, dup);
+}
+
+static void test_window(void)
+{
+    lad_datapath dp = preset("sm100-tcgen05-tf32-f32");
+    lad_case cs;
+    /* eight products of 1*1: 8.0 */
+    zero_case(&cs);
+    for (int i = 0; i < 8; i++)
+        cs.a[i] = cs.b[i] = ONE32;
+    TEST_EQ_U32("datapath-tf32-eight-ones", 0x41000000, lad_eval(&dp, &cs));
+
+    /* -1 + 1 + 2^-25: the 25-bit window below the anchor 0 keeps 2^-25 */
+    zero_case(&cs);
+    cs.a[0] = 0xbf800000; cs.b[0] = ONE32;   /* -1 */
+    cs.a[1] = ONE32;      cs.b[1] = ONE32;   /* +1 */
+    cs.a[2] = 0x33000000; cs.b[2] = ONE32;   /* 2^-25 */
+    TEST_EQ_U32("datapath-tf32-window-keeps-2^-25", 0x33000000, lad_eval(&dp, &cs));
+    cs.a[2] = 0x32800000;                     /* 2^-26: below the window */
+    TEST_EQ_U32("datapath-tf32-window-drops-2^-26", 0x00000000, lad_eval(&dp, &cs));
+
+    /* C in the anchor: C = 1, product 2^-26 is truncated away, product
+    ** 2^-23 survives (visible in f32) */
+    zero_case(&cs);
+    cs.c = ONE32;
+    cs.a[0] = 0x34000000; cs.b[0] = ONE32;   /* 2^-23 */
+    TEST_EQ_U32("datapath-tf32-c-plus-ulp", 0x3f800001, lad_eval(&dp, &cs));
+    cs.a[0] = 0x32800000;
+    TEST_EQ_U32("datapath-tf32-c-plus-tiny", ONE32, lad_eval(&dp, &cs));
+
+    /* input cut: tf32 ignores the low 13 bits of the f32 word */
+    zero_case(&cs);
+    cs.a[0] = 0x3f801fff; cs.b[0] = ONE32;
+    TEST_EQ_U32("datapath-tf32-input-truncated", ONE32, lad_eval(&dp, &cs));
+    /* rounding the input instead carries into the kept bits */
+    lad_datapath dr = dp;
+    dr.in_round = LAD_RNE;
+    TEST_EQ_U32("datapath-tf32-input-rounded", 0x3f802000, lad_eval(&dr, &cs));
+
+    /* output toward zero: 1 + 2^-24 + 2^-25 is cut to 1 in f32 */
+    zero_case(&cs);
+    cs.c = ONE32;
+    cs.a[0] = 0x33800000; cs.b[0] = ONE32;   /* 2^-24 */
+    cs.a[1] = 0x33000000; cs.b[1] = ONE32;   /* 2^-25 */
+    TEST_EQ_U32("datapath-tf32-output-rz", ONE32, lad_eval(&dp, &cs));
+    dr = dp;
+    dr.d_round = LAD_RNE;                     /* 0.75 ulp rounds up */
+    TEST_EQ_U32("datapath-output-rne", 0x3f800001, lad_eval(&dr, &cs));
+}
+
+static void test_specials(void)
+{
+    lad_datapath dp = preset("sm100-tcgen05-bf16-f32");
+    lad_case cs;
+    zero_case(&cs);
+    cs.a[0] = 0x7f80; cs.b[0] = 0x0000;      /* Inf * 0 */
+    TEST_EQ_U32("datapath-inf-times-zero", 0x7fffffff, lad_eval(&dp, &cs));
+    cs.b[0] = 0xbf80;                         /* Inf * -1 */
+    TEST_EQ_U32("datapath-inf-times-neg", 0xff800000, lad_eval(&dp, &cs));
+    cs.a[1] = 0x7f80; cs.b[1] = 0x3f80;       /* and +Inf: -Inf + Inf */
+    TEST_EQ_U32("datapath-inf-minus-inf", 0x7fffffff, lad_eval(&dp, &cs));
+    zero_case(&cs);
+    cs.a[3] = 0x7fc1; cs.b[3] = 0x3f80;       /* NaN payloads do not propagate */
+    TEST_EQ_U32("datapath-nan-canonical", 0x7fffffff, lad_eval(&dp, &cs));
+    zero_case(&cs);
+    cs.c = 0x80000000;                        /* -0 + nothing is +0 */
+    TEST_EQ_U32("datapath-negative-zero", 0x00000000, lad_eval(&dp, &cs));
+    zero_case(&cs);
+    cs.a[0] = 0x7f7f; cs.b[0] = 0x7f7f;       /* finite overflow is Inf even in RZ */
+    TEST_EQ_U32("datapath-overflow-inf", 0x7f800000, lad_eval(&dp, &cs));
+    lad_datapath sat = dp;
+    sat.overflow = LAD_OVF_SAT;
+    TEST_EQ_U32("datapath-overflow-sat", 0x7f7fffff, lad_eval(&sat, &cs));
+    /* window floor -133: two bf16 subnormal-ish products 2^-130 * 2^-10 */
+    zero_case(&cs);
+    cs.a[0] = 0x0001; cs.b[0] = 0x3f80;       /* min bf16 subnormal 2^-133 */
+    TEST_EQ_U32("datapath-bf16-min-subnormal", 0x00010000, lad_eval(&dp, &cs));
+}
+
+static void test_f16_result(void)
+{
+    lad_datapath dp = preset("sm100-tcgen05-e4m3-f16");
+    lad_case cs;
+    /* 1 + 2^-11 is a tie between 1 and 1 + 2^-10 in f16: nearest even is 1 */
+    zero_case(&cs);
+    cs.c = 0x3c00;
+    cs.a[0] = 0x08; cs.b[0] = 0x38;           /* e4m3 2^-6 * 2^-5... see below */
+    /* e4m3 0x08 = 2^-6 (field 1), 0x28 = 2^-2: product 2^-8; use two lanes
+    ** to build 2^-11 = 2^-6 * 2^-5 with 0x10 = 2^-5 */
+    cs.b[0] = 0x10;
+    TEST_EQ_U32("datapath-f16-tie-even-down", 0x3c00, lad_eval(&dp, &cs));
+    cs.c = 0x3c01;                            /* odd: the tie rounds up */
+    TEST_EQ_U32("datapath-f16-tie-even-up", 0x3c02, lad_eval(&dp, &cs));
+    zero_case(&cs);
+    cs.a[0] = 0x7f; cs.b[0] = 0x38;           /* e4m3 NaN */
+    TEST_EQ_U32("datapath-f16-nan", 0x7fff, lad_eval(&dp, &cs));
+}
+
+static void test_integer(void)
+{
+    lad_datapath dp = preset("sm100-tcgen05-s8xs8-s32");
+    lad_case cs;
+    zero_case(&cs);
+    cs.c = 0x7fffffff;
+    cs.a[0] = 0x7f; cs.b[0] = 0x7f;           /* 127*127 = 16129 */
+    TEST_EQ_U32("datapath-int-wrap", 0x7fffffffu + 16129u, lad_eval(&dp, &cs));
+    lad_datapath sat = preset("sm100-tcgen05-s8xs8-s32-sat");
+    TEST_EQ_U32("datapath-int-saturate", 0x7fffffff, lad_eval(&sat, &cs));
+    zero_case(&cs);
+    cs.a[0] = 0x80; cs.b[0] = 0x7f;           /* -128*127 */
+    TEST_EQ_U32("datapath-int-signed", (uint32_t)(-128 * 127), lad_eval(&dp, &cs));
+    lad_datapath uu = preset("sm100-tcgen05-u8xu8-s32");
+    TEST_EQ_U32("datapath-int-unsigned", 128u * 127u, lad_eval(&uu, &cs));
+}
+
+static void test_sparse(void)
+{
+    lad_datapath dp = preset("sm100-tcgen05-sp-tf32-f32");
+    lad_case cs;
+    zero_case(&cs);
+    for (int i = 0; i < 16; i++) {
+        cs.a[i] = ONE32;
+        cs.b[i] = ONE32;
+    }
+    cs.a[1] = 0x7fc00000;                     /* NaN in a removed lane */
+    cs.meta[0] = 0x44444444;                  /* keep the lower lane of each pair */
+    TEST_EQ_U32("datapath-sparse-removed-nan", 0x41000000, lad_eval(&dp, &cs));
+    TEST_EQ_INT("datapath-sparse-legal", 0, lad_sparse_check(&dp, &cs));
+    cs.meta[0] = 0x4444444e;                  /* chunk 0 keeps lane 1: the NaN */
+    TEST_EQ_U32("datapath-sparse-kept-nan", 0x7fffffff, lad_eval(&dp, &cs));
+    cs.meta[0] = 0x44444445;                  /* 5 is illegal for tf32 */
+    TEST_EQ_INT("datapath-sparse-illegal", 1, lad_sparse_check(&dp, &cs));
+}
+
+static void test_passes(void)
+{
+    /* Ada e4m3: two chained passes of 16, each rounded to e8m13. Pass 1:
+    ** 1 + 2^-14 keeps 2^-14 in its window (F=13 is below 2^0... no: q =
+    ** 0 - 13, so 2^-14 is truncated away); pass 2 sees only 1. With one
+    ** pass of 32 the same happens; the difference shows when the tiny term
+    ** sits in pass 2 next to a cancelling pair. */
+    lad_datapath dp = preset("sm89-mma-e4m3-f32");
+    lad_case cs;
+    zero_case(&cs);
+    cs.a[0] = 0x38; cs.b[0] = 0x38;           /* pass 1: +1 */
+    cs.a[16] = 0xb8; cs.b[16] = 0x38;         /* pass 2: -1 */
+    cs.a[17] = 0x08; cs.b[17] = 0x10;         /* pass 2: 2^-11 */
+    /* pass 2 anchor is max(raw of -1, raw of the addend 1) = 0, q = -13:
+    ** 1 - 1 + 2^-11 = 2^-11 */
+    TEST_EQ_U32("datapath-passes-chained", 0x3a000000, lad_eval(&dp, &cs));
+    /* the same terms in one pass give the same sum; move +1 next to a
+    ** big term in pass 1 instead: 2^8 + 1 keeps 1 (q = 8 - 13) */
+    zero_case(&cs);
+    cs.a[0] = 0x78; cs.b[0] = 0x38;           /* 256 */
+    cs.a[1] = 0x08; cs.b[1] = 0x10;           /* 2^-11: below q = -5 in pass 1 */
+    cs.a[16] = 0xf8; cs.b[16] = 0x38;         /* pass 2: -256 */
+    TEST_EQ_U32("datapath-passes-lost-in-first", 0x00000000, lad_eval(&dp, &cs));
+}
+
+void test_datapath(void)
+{
+    test_presets_consistent();
+    test_window();
+    test_specials();
+    test_f16_result();
+    test_integer();
+    test_sparse();
+    test_passes();
+}
