@@ -1,7 +1,7 @@
 /*
 ** ladder check: does a model reproduce captured hardware words?
 **
-**     ladder check [--model SPEC] FILE...
+**     ladder check [--model SPEC] [--device D] FILE...
 **
 ** Each FILE is a .vec file (../shared/vectors/README.md) or the frozen
 ** tcgen05 file. Every case is evaluated with the model and its D word
@@ -12,6 +12,10 @@
 ** checked against that model, and a frozen file only on the lines whose
 ** preset name is the model's name.
 **
+** With --device, the words of a .vec file are computed by that device
+** instead of the model (the model then only says what the instruction is):
+** `--device cuda:0` replays captured vectors on a GPU here.
+**
 ** Output, per file: "<file>: <mismatches>/<cases> mismatches (<model>)",
 ** then up to MAXSHOW mismatching cases with the expected and computed words.
 ** Exit 0 when nothing mismatched anywhere, 1 when something did, 3 at the
@@ -19,6 +23,7 @@
 */
 #include "cli.h"
 #include "commands.h"
+#include "devices/device.h"
 #include "io/modelfile.h"
 #include "io/vecfile.h"
 #include "model/presets.h"
@@ -28,10 +33,11 @@
 #include <string.h>
 
 #define MAXSHOW 3        /* mismatching cases shown per file */
+#define BATCH 4096       /* cases sent to a device at once */
 #define MAXFILES 1024
 
 static const char usage[] =
-    "usage: ladder check [--model <spec>] <file>...\n"
+    "usage: ladder check [--model <spec>] [--device <device>] <file>...\n"
     "\n"
     "  Compares a model with the D words of vector files (.vec, or the\n"
     "  frozen tcgen05 file) and prints, per file,\n"
@@ -40,7 +46,10 @@ static const char usage[] =
     "  matches, 1 when some do not, 3 for a malformed file.\n"
     "\n"
     "  --model <spec>  a preset name or a model file (default: the preset\n"
-    "                  the file's header, or each frozen line, names)\n";
+    "                  the file's header, or each frozen line, names)\n"
+    "  --device <dev>  compute the words of .vec files on a device instead\n"
+    "                  (sim:MODEL, exec:COMMAND or cuda:N); the model then\n"
+    "                  only names the instruction\n";
 
 /* A mismatch kept for printing. */
 typedef struct shown {
@@ -94,41 +103,86 @@ static int vec_model(lad_vecfile *vf, const char *spec, lad_datapath *dp,
     return LAD_OK;
 }
 
-static int check_vec(lad_vecfile *vf, const char *spec, tally *t,
-                     lad_err *err)
+/* Compares a batch of computed words with the file's. */
+static void compare(const lad_datapath *dp, const lad_case *cs,
+                    const uint32_t *want, const uint32_t *got,
+                    const int *lines, size_t n, tally *t)
 {
-    lad_datapath dp;
+    for (size_t i = 0; i < n; i++) {
+        t->cases++;
+        if (got[i] == want[i])
+            continue;
+        char text[LAD_VECLINE_MAX];
+        if (lad_vecline_format(dp, &cs[i], NULL, text, sizeof text) < 0)
+            text[0] = 0;
+        note(t, lines[i], lad_format_digits(&dp->d), want[i], got[i], text);
+    }
+}
+
+/* Computes a batch with the model, or with the device when there is one. */
+static int eval_batch(const lad_datapath *dp, lad_device *dev,
+                      const lad_case *cs, size_t n, uint32_t *got,
+                      lad_err *err)
+{
+    if (dev == NULL) {
+        lad_eval_batch(dp, cs, n, got);
+        return LAD_OK;
+    }
+    size_t done = 0;
+    return lad_device_eval(dev, cs, n, got, &done, err);
+}
+
+static int check_vec(lad_vecfile *vf, const char *spec, const char *devspec,
+                     tally *t, lad_err *err)
+{
+    static lad_datapath dp;
     int rc = vec_model(vf, spec, &dp, err);
     if (rc == LAD_OK)
         rc = lad_datapath_check(&dp, err);
     if (rc != LAD_OK)
         return rc;
-    snprintf(t->model, sizeof t->model, "%s", dp.name);
     if (vf->hdr.k > dp.k)
         return lad_errf(err, LAD_EDATA, "%s: k %d is more than model '%s' "
                         "has (K %d)", vf->path, vf->hdr.k, dp.name, dp.k);
+    lad_device *dev = NULL;
+    if (devspec) {
+        rc = lad_device_open(devspec, &dp, &dev, err);
+        if (rc != LAD_OK)
+            return rc;
+        snprintf(t->model, sizeof t->model, "%s on %s", dp.name, devspec);
+    } else {
+        snprintf(t->model, sizeof t->model, "%s", dp.name);
+    }
+    static lad_case cs[BATCH];
+    static uint32_t want[BATCH], got[BATCH];
+    static int lines[BATCH];
+    size_t n = 0;
     const char *line;
     lad_vecloc loc;
     while ((rc = lad_vecfile_next(vf, &line, &loc, err)) == LAD_OK) {
-        lad_case cs;
-        uint32_t want;
         int has_d;
-        rc = lad_vecline_parse(&dp, vf->hdr.k, line, &loc, &cs, &want,
+        rc = lad_vecline_parse(&dp, vf->hdr.k, line, &loc, &cs[n], &want[n],
                                &has_d, err);
         if (rc != LAD_OK)
-            return rc;
-        if (!has_d)
-            return lad_errf_at(err, LAD_EDATA, loc.file, loc.line,
-                               (int)strlen(line) + 1, "no D word to check");
-        uint32_t got = lad_eval(&dp, &cs);
-        t->cases++;
-        if (got != want) {
-            char text[LAD_VECLINE_MAX];
-            if (lad_vecline_format(&dp, &cs, NULL, text, sizeof text) < 0)
-                text[0] = 0;
-            note(t, loc.line, lad_format_digits(&dp.d), want, got, text);
+            break;
+        if (!has_d) {
+            rc = lad_errf_at(err, LAD_EDATA, loc.file, loc.line,
+                             (int)strlen(line) + 1, "no D word to check");
+            break;
+        }
+        lines[n++] = loc.line;
+        if (n == BATCH) {
+            if ((rc = eval_batch(&dp, dev, cs, n, got, err)) != LAD_OK)
+                break;
+            compare(&dp, cs, want, got, lines, n, t);
+            n = 0;
         }
     }
+    if (rc == LAD_NO && n > 0 && (rc = eval_batch(&dp, dev, cs, n, got, err)) == LAD_OK) {
+        compare(&dp, cs, want, got, lines, n, t);
+        rc = LAD_NO;
+    }
+    lad_device_close(dev);
     return rc == LAD_NO ? LAD_OK : rc;
 }
 
@@ -215,8 +269,9 @@ static void print_tally(const char *path, const tally *t)
 
 int cmd_check(int argc, char **argv)
 {
-    const char *spec = NULL;
-    const cli_opt opts[] = {{"model", 'm', 1, &spec}, {NULL, 0, 0, NULL}};
+    const char *spec = NULL, *devspec = NULL;
+    const cli_opt opts[] = {{"model", 'm', 1, &spec}, {"device", 'd', 1, &devspec},
+                            {NULL, 0, 0, NULL}};
     static char *pos[MAXFILES];
     int npos;
     int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, MAXFILES);
@@ -235,10 +290,13 @@ int cmd_check(int argc, char **argv)
         if (rc != LAD_OK)
             return cli_report(&err);
         memset(&t, 0, sizeof t);
-        if (vf->kind == LAD_VECFILE_FROZEN)
+        if (vf->kind == LAD_VECFILE_FROZEN && devspec)
+            rc = lad_errf(&err, LAD_EUSAGE, "%s: --device replays .vec files only",
+                          pos[i]);
+        else if (vf->kind == LAD_VECFILE_FROZEN)
             rc = check_frozen(vf, spec, &t, &err);
         else
-            rc = check_vec(vf, spec, &t, &err);
+            rc = check_vec(vf, spec, devspec, &t, &err);
         lad_vecfile_close(vf);
         if (rc != LAD_OK)
             return cli_report(&err);

@@ -201,6 +201,10 @@ static void pre_blackwell(void)
         ** HMMA.16816.F32, so it is the f16 datapath in two chained passes. */
         dp = mma("unverified: ptxas lowering (ptx-notes 5), f16 datapath in two passes",
                  "sm90", "sm_90a", "mma", fp8[i], "f32", 25, 16);
+        dp = mma("unverified: ptxas lowering, two f16-accumulating passes",
+                 "sm90", "sm_90a", "mma", fp8[i], "f16", 25, 16);
+        dp->acc = *fmt("f16");
+        dp->acc_round = LAD_RNE;
     }
     /* wgmma f16/bf16/tf32 on Hopper: assumed to share mma.sync's datapath. */
     mma("unverified: assumed equal to sm90-mma-f16-f32", "sm90", "sm_90a", "wgmma", "f16", "f32", 25, 16);
