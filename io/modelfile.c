@@ -440,7 +440,8 @@ static const char *enum_name(const char *const *names, int n, int v)
 
 char *lad_model_write(const lad_datapath *dp, const char *evidence)
 {
-    sbuf b = {0};
+    sbuf b = {.s = malloc(4096), .cap = 4096};
+    b.oom = b.s == NULL;
     put(&b, "# ladder model file (docs/model-files.md)\n");
     for (int i = 0; i < NFIELDS; i++) {
         const field *fd = &fields[i];

@@ -1,0 +1,159 @@
+/*
+** Tests of io/modelfile.c: every preset written and read back is the same
+** datapath; hand-written model files read as written; bad ones fail with
+** their place.
+*/
+#include "test.h"
+#include "io/modelfile.h"
+#include "model/presets.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Bytes after the NUL of a name are not part of the datapath: clear them
+** so that two equal datapaths compare equal with memcmp. */
+static void tidy_format(lad_format *f)
+{
+    size_t n = strlen(f->name);
+    memset(f->name + n, 0, sizeof f->name - n);
+}
+
+static void tidy(lad_datapath *dp)
+{
+    char *strs[] = {dp->name, dp->arch, dp->instr, dp->kind, dp->shape, dp->sass};
+    size_t sizes[] = {sizeof dp->name, sizeof dp->arch, sizeof dp->instr,
+                      sizeof dp->kind, sizeof dp->shape, sizeof dp->sass};
+    for (int i = 0; i < 6; i++) {
+        size_t n = strlen(strs[i]);
+        memset(strs[i] + n, 0, sizes[i] - n);
+    }
+    lad_format *fs[] = {&dp->a, &dp->b, &dp->c, &dp->d, &dp->acc, &dp->sa, &dp->sb};
+    for (int i = 0; i < 7; i++)
+        tidy_format(fs[i]);
+}
+
+static void roundtrip(void)
+{
+    int n = lad_preset_count(), bad = 0;
+    char first[700] = "";
+    for (int i = 0; i < n; i++) {
+        const lad_preset *p = lad_preset_get(i);
+        lad_datapath want = p->dp, got;
+        tidy(&want);
+        char *y = lad_model_write(&p->dp, p->evidence);
+        char ev[512];
+        lad_err err = {0};
+        int rc = y ? lad_model_parse("preset.yaml", y, strlen(y), &got, ev, sizeof ev, &err)
+                   : LAD_EINTERNAL;
+        if (rc == LAD_OK)
+            tidy(&got);
+        if (rc != LAD_OK || memcmp(&want, &got, sizeof got) != 0 ||
+            strcmp(ev, p->evidence) != 0) {
+            if (!bad++)
+                snprintf(first, sizeof first, "%s: rc %d %s", p->dp.name, rc, err.msg);
+        }
+        free(y);
+    }
+    test_check(n > 0 && bad == 0, "modelfile-roundtrip-presets",
+               "%d of %d presets differ; first %s", bad, n, first);
+
+    /* A user format inline, floors, hex NaN and every enum off default. */
+    lad_datapath dp;
+    lad_datapath_init(&dp);
+    snprintf(dp.name, sizeof dp.name, "odd: \"quoted\"");
+    dp.a = *lad_format_find("e4m3");
+    dp.b = *lad_format_find("e5m2");
+    lad_format u = *lad_format_find("e4m3");
+    snprintf(u.name, sizeof u.name, "e4m3b8");
+    u.bias = 8;
+    dp.acc = u;
+    dp.k = 32;
+    dp.pass = 16;
+    dp.zero_floor = -133;
+    dp.anchor_min = LAD_NOFLOOR;
+    dp.align_round = LAD_RNE;
+    dp.chain = LAD_SUM;
+    dp.overflow = LAD_OVF_SAT;
+    dp.nan = 0x7fc00000;
+    dp.sparse = LAD_SPARSE_2OF4;
+    char *y = lad_model_write(&dp, NULL);
+    lad_datapath got;
+    lad_err err = {0};
+    lad_ydoc doc;
+    int rc = lad_yaml_parse("u.yaml", y, strlen(y), &doc, &err);
+    if (rc == LAD_OK)
+        rc = lad_model_from_node(&doc, doc.root, &got, NULL, 0, &err);
+    lad_yaml_free(&doc);
+    test_check(rc == LAD_OK && memcmp(&dp, &got, sizeof dp) == 0,
+               "modelfile-roundtrip-user-format", "rc %d %s", rc, err.msg);
+    test_check(y && strstr(y, "acc: {name: e4m3b8, kind: float, width: 8, pad: 0, sign: 1, "
+                              "ebits: 4, mbits: 3, bias: 8, sub: ieee, inf: none, nan: ones}"),
+               "modelfile-write-inline-format", "no inline acc in output");
+    test_check(y && strstr(y, "\nzero_floor: -133\n") && strstr(y, "\nanchor_min: none\n") &&
+                   strstr(y, "\nnan: 0x7fc00000\n") && strstr(y, "\nsparse: 2of4\n") &&
+                   strstr(y, "\nname: \"odd: \\\"quoted\\\"\"\n"),
+               "modelfile-write-values", "a value is not written as documented");
+    free(y);
+}
+
+static void bad(const char *name, const char *text, const char *want)
+{
+    lad_datapath dp;
+    lad_err err = {0};
+    int rc = lad_model_parse("m.yaml", text, strlen(text), &dp, NULL, 0, &err);
+    test_check(rc == LAD_EDATA && strcmp(err.msg, want) == 0, name,
+               "rc %d '%s', expected '%s'", rc, err.msg, want);
+}
+
+static void reading(void)
+{
+    const char *text = "name: x\na: bf16\nb: bf16\nk: 16\nwindow: 25\npass: 16\n"
+                       "zero_floor: -131\nnan: 7fff\nd: f16\nc: f16\n"
+                       "acc_round: rne\nevidence: by hand\n";
+    lad_datapath dp;
+    char ev[64];
+    lad_err err = {0};
+    int rc = lad_model_parse("m.yaml", text, strlen(text), &dp, ev, sizeof ev, &err);
+    TEST_EQ_INT("modelfile-read-ok", LAD_OK, rc);
+    TEST_EQ_INT("modelfile-read-k", 16, dp.k);
+    TEST_EQ_INT("modelfile-read-window", 25, dp.window);
+    TEST_EQ_INT("modelfile-read-floor", -131, dp.zero_floor);
+    TEST_EQ_INT("modelfile-read-default-anchor-min", LAD_NOFLOOR, dp.anchor_min);
+    TEST_EQ_U32("modelfile-read-nan", 0x7fff, dp.nan);
+    TEST_EQ_INT("modelfile-read-acc-round", LAD_RNE, dp.acc_round);
+    TEST_EQ_INT("modelfile-read-d-width", 16, dp.d.width);
+    test_check(strcmp(dp.a.name, "bf16") == 0 && strcmp(ev, "by hand") == 0,
+               "modelfile-read-strings", "a '%s' evidence '%s'", dp.a.name, ev);
+
+    bad("modelfile-unknown-key", "name: x\nwidht: 3\n", "m.yaml:2:1: unknown key 'widht'");
+    bad("modelfile-bad-round", "in_round: rn\n",
+        "m.yaml:1:11: 'in_round' must be one of rz, rne, ru, rd, rna, not 'rn'");
+    bad("modelfile-bad-floor", "zero_floor: never\n",
+        "m.yaml:1:13: 'zero_floor' must be an integer or none, not 'never'");
+    bad("modelfile-bad-k", "k: 0\n", "m.yaml:1:4: 'k' must be in 1..128, not 0");
+    bad("modelfile-bad-format", "a: e9m9\n", "m.yaml:1:4: unknown format 'e9m9'");
+    bad("modelfile-bad-bool", "integer: 1\n",
+        "m.yaml:1:10: 'integer' must be true or false, not '1'");
+    bad("modelfile-bad-nan", "nan: 0xfffffffff\n",
+        "m.yaml:1:6: 'nan' must be a hex word of at most 8 digits, not '0xfffffffff'");
+    bad("modelfile-partial-format", "a: {name: x, width: 8}\n", "m.yaml:1:4: missing key 'ebits'");
+    bad("modelfile-not-map", "- k: 1\n", "m.yaml:1:1: a model file must be a mapping, not a sequence");
+    /* Consistency is lad_datapath_check's, reported at the top. */
+    bad("modelfile-check", "k: 6\nsparse: 2of4\n",
+        "m.yaml:1:1: k 6 is not a multiple of the sparsity chunk (4 lanes)");
+
+    lad_err_clear(&err);
+    rc = lad_model_resolve("sm90-mma-bf16-f32", &dp, &err);
+    test_check(rc == LAD_OK && dp.k == 16 && strcmp(dp.b.name, "bf16") == 0,
+               "modelfile-resolve-preset", "rc %d %s", rc, err.msg);
+    lad_err_clear(&err);
+    rc = lad_model_resolve("sm99-nothing", &dp, &err);
+    test_check(rc == LAD_EDATA && strcmp(err.msg, "unknown preset or model file 'sm99-nothing'") == 0,
+               "modelfile-resolve-unknown", "rc %d %s", rc, err.msg);
+}
+
+void test_modelfile(void)
+{
+    roundtrip();
+    reading();
+}
