@@ -1,0 +1,132 @@
+/*
+** Warp-level mma.sync kernels: one extern "C" kernel per exact PTX
+** instruction, each one warp per tile.
+**
+** Build (what kernels/kernels.mk runs, once per target):
+**
+**   nvcc -cubin -O2 -gencode=arch=compute_80,code=sm_80 \
+**        -o build/rel/kernels/mma_sync.sm_80.cubin kernels/mma_sync.cu
+**
+** with targets sm_80, sm_89, sm_90a and sm_100a. The fp8 kernels need
+** sm_89 or later and are left out of the sm_80 cubin (__CUDA_ARCH__ guard).
+** On sm_90a and sm_100a ptxas lowers fp8 mma.sync to fp8->f16 unpacks plus
+** two HMMA.16816: the kernel is the same, the datapath is not
+** (docs/kernels.md, ../shared/docs/ptx-notes.md section 5).
+**
+** Data (packed by kernels/layout.c, image order [tile][register][lane]):
+**   a: 4 words per lane, b: 2 words per lane, c and d: 4 (f32, s32) or
+**   2 (f16x2) words per lane. Registers are raw .b32 bits throughout ("r"
+**   constraints), so no float conversion can touch a word.
+**
+** mma.sync is synchronous within the warp: no fence is needed.
+*/
+#include <stdint.h>
+#include "kparams.h"
+
+/* One warp per tile, tiles strided over the whole grid. */
+#define LAD_WARP_LOOP                                                        \
+    const uint32_t lane = threadIdx.x & 31;                                  \
+    const uint32_t nwarps = (gridDim.x * blockDim.x) >> 5;                   \
+    for (uint32_t t = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;          \
+         t < p.ntiles; t += nwarps)
+
+#define LAD_SIG                                                              \
+    (const uint32_t *__restrict__ a, const uint32_t *__restrict__ b,        \
+     const uint32_t *__restrict__ c, const uint32_t *__restrict__ s,        \
+     uint32_t *__restrict__ d, lad_kparams p)
+
+/* A in 4 registers, B in 2, C/D in 4 (f32 or s32 accumulators). */
+#define LAD_MMA_C4(NAME, INSTR)                                              \
+extern "C" __global__ void NAME LAD_SIG                                      \
+{                                                                            \
+    (void)s;                                                                 \
+    LAD_WARP_LOOP {                                                          \
+        const uint32_t *pa = a + (size_t)t * 4 * 32 + lane;                  \
+        const uint32_t *pb = b + (size_t)t * 2 * 32 + lane;                  \
+        const uint32_t *pc = c + (size_t)t * 4 * 32 + lane;                  \
+        uint32_t *pd = d + (size_t)t * 4 * 32 + lane;                        \
+        uint32_t a0 = pa[0], a1 = pa[32], a2 = pa[64], a3 = pa[96];          \
+        uint32_t b0 = pb[0], b1 = pb[32];                                    \
+        uint32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, d0, d1, d2, d3;             \
+        if (p.accumulate) {                                                  \
+            c0 = pc[0]; c1 = pc[32]; c2 = pc[64]; c3 = pc[96];               \
+        }                                                                    \
+        asm volatile(INSTR " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9},"         \
+                     " {%10,%11,%12,%13};"                                   \
+                     : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)                \
+                     : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), \
+                       "r"(c0), "r"(c1), "r"(c2), "r"(c3));                  \
+        pd[0] = d0; pd[32] = d1; pd[64] = d2; pd[96] = d3;                   \
+    }                                                                        \
+}
+
+/* A in 4 registers, B in 2, C/D in 2 f16x2 registers. */
+#define LAD_MMA_C2(NAME, INSTR)                                              \
+extern "C" __global__ void NAME LAD_SIG                                      \
+{                                                                            \
+    (void)s;                                                                 \
+    LAD_WARP_LOOP {                                                          \
+        const uint32_t *pa = a + (size_t)t * 4 * 32 + lane;                  \
+        const uint32_t *pb = b + (size_t)t * 2 * 32 + lane;                  \
+        const uint32_t *pc = c + (size_t)t * 2 * 32 + lane;                  \
+        uint32_t *pd = d + (size_t)t * 2 * 32 + lane;                        \
+        uint32_t a0 = pa[0], a1 = pa[32], a2 = pa[64], a3 = pa[96];          \
+        uint32_t b0 = pb[0], b1 = pb[32];                                    \
+        uint32_t c0 = 0, c1 = 0, d0, d1;                                     \
+        if (p.accumulate) {                                                  \
+            c0 = pc[0]; c1 = pc[32];                                         \
+        }                                                                    \
+        asm volatile(INSTR " {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"      \
+                     : "=r"(d0), "=r"(d1)                                    \
+                     : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), \
+                       "r"(c0), "r"(c1));                                    \
+        pd[0] = d0; pd[32] = d1;                                             \
+    }                                                                        \
+}
+
+/* sm_80 and later. */
+LAD_MMA_C4(lad_mma_m16n8k8_f32_tf32,
+           "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32")
+LAD_MMA_C4(lad_mma_m16n8k16_f32_f16,
+           "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32")
+LAD_MMA_C4(lad_mma_m16n8k16_f32_bf16,
+           "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32")
+LAD_MMA_C2(lad_mma_m16n8k16_f16_f16,
+           "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16")
+
+LAD_MMA_C4(lad_mma_m16n8k32_s32_s8_s8,
+           "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32")
+LAD_MMA_C4(lad_mma_m16n8k32_s32_s8_u8,
+           "mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32")
+LAD_MMA_C4(lad_mma_m16n8k32_s32_u8_s8,
+           "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32")
+LAD_MMA_C4(lad_mma_m16n8k32_s32_u8_u8,
+           "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32")
+LAD_MMA_C4(lad_mma_m16n8k32_s32_s8_s8_sat,
+           "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32")
+LAD_MMA_C4(lad_mma_m16n8k32_s32_s8_u8_sat,
+           "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32")
+LAD_MMA_C4(lad_mma_m16n8k32_s32_u8_s8_sat,
+           "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.s8.s32")
+LAD_MMA_C4(lad_mma_m16n8k32_s32_u8_u8_sat,
+           "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.u8.s32")
+
+/* fp8: sm_89 and later (native QMMA on sm_89, emulated on sm_90a/sm_100a). */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 890
+LAD_MMA_C4(lad_mma_m16n8k32_f32_e4m3_e4m3,
+           "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32")
+LAD_MMA_C4(lad_mma_m16n8k32_f32_e4m3_e5m2,
+           "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32")
+LAD_MMA_C4(lad_mma_m16n8k32_f32_e5m2_e4m3,
+           "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e4m3.f32")
+LAD_MMA_C4(lad_mma_m16n8k32_f32_e5m2_e5m2,
+           "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32")
+LAD_MMA_C2(lad_mma_m16n8k32_f16_e4m3_e4m3,
+           "mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16")
+LAD_MMA_C2(lad_mma_m16n8k32_f16_e4m3_e5m2,
+           "mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e5m2.f16")
+LAD_MMA_C2(lad_mma_m16n8k32_f16_e5m2_e4m3,
+           "mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e4m3.f16")
+LAD_MMA_C2(lad_mma_m16n8k32_f16_e5m2_e5m2,
+           "mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e5m2.f16")
+#endif
