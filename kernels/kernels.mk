@@ -68,8 +68,16 @@ $(CUDA_TOOLS):
 	@sh scripts/cuobjdump.sh build >/dev/null || \
 	    echo "kernels: cuobjdump unavailable; 'ladder sass' and the opcode test need it (sh scripts/cuobjdump.sh)"
 
-.PHONY: kernels
+# The hardware self-test (kernels/selftest.c); needs only libc and libdl,
+# so the binary runs on a GPU machine that lacks libyaml and SQLite.
+SELFTEST_OBJ := $(BUILD)/kernels/selftest.o $(filter $(BUILD)/model/%,$(LIB_OBJ)) \
+                $(KERNEL_C_OBJ) $(KERNEL_OBJ) $(BUILD)/devices/cuda.o
+$(BUILD)/kernels/selftest: $(SELFTEST_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ -ldl -lm
+
+.PHONY: kernels kernels-selftest
 kernels: $(CUBINS)
+kernels-selftest: $(BUILD)/kernels/selftest
 else
 $(info kernels: nvcc not found; CUDA kernels skipped (cuda devices will report "no CUDA device support built"))
 endif
