@@ -33,6 +33,7 @@ static const struct command {
     {"recipe", cmd_recipe, "check a recipe, or show what it asks for"},
     {"eval", cmd_eval, "evaluate vector lines with a model, one D word per line"},
     {"check", cmd_check, "compare a model with the D words of vector files"},
+    {"fit", cmd_fit, "search for a model that reproduces captured vectors"},
     {"history", cmd_history, "list the runs in a store"},
     {"show", cmd_show, "print a run's rungs and what each observed"},
 };

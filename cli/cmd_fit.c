@@ -1,0 +1,286 @@
+/*
+** ladder fit: finds a model that reproduces captured vectors, with no
+** access to the device that made them.
+**
+**     ladder fit FILE.vec [-o model.yaml] [--model SPEC] [--k K]
+**
+** The file's header says what the instruction is (formats, K); the words say
+** how it computes. The instruction comes from the preset the header names
+** when there is one (its formats, K, scales, sparsity; none of its
+** arithmetic is used), else from the header's formats alone (K from --k or
+** the header); --model gives it explicitly. Lanes the file does not hold
+** (a header k below the instruction's K) are zero. inference/search.c does
+** the rest.
+**
+** Output: the model as YAML (to -o FILE instead of stdout when given), then
+** "fit: <mismatches>/<cases> mismatches (<file>)" and "undetermined: ..."
+** lines for the parameters the data does not pin down. Exit 0 when the
+** model reproduces every case, 1 when the best one found does not, 2 usage,
+** 3 for a file that cannot be read or parsed.
+*/
+#include "cli.h"
+#include "commands.h"
+#include "inference/search.h"
+#include "io/modelfile.h"
+#include "io/vecfile.h"
+#include "model/presets.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char usage[] =
+    "usage: ladder fit <file.vec> [-o <model.yaml>] [--model <spec>] [--k <K>]\n"
+    "\n"
+    "  Searches the model family for a model that reproduces every D word of\n"
+    "  a captured vector file, and prints it as a model file, then\n"
+    "      fit: <mismatches>/<cases> mismatches (<file>)\n"
+    "      undetermined: <parameter>: <values>   (what the data leaves open)\n"
+    "  Exit 0 when the model reproduces every case, 1 when it does not.\n"
+    "\n"
+    "  -o, --output <file>  write the model there instead of stdout\n"
+    "  --model <spec>       take the instruction (formats, K, scales,\n"
+    "                       sparsity) from this preset or model file; its\n"
+    "                       arithmetic is not used\n"
+    "  --k <K>              the instruction's K when no preset names it\n"
+    "                       (default: the header's k)\n"
+    "  --beam <n>           models kept per search round (default 16)\n"
+    "  -v, --verbose        say on stderr how long the search took\n";
+
+/* The instruction the file was captured from, arithmetic reset to the
+** defaults of lad_datapath_init. */
+static int base_of(lad_vecfile *vf, const char *spec, const char *kopt,
+                   lad_datapath *base, lad_err *err)
+{
+    lad_datapath src;
+    int have = 0, rc;
+    if (spec) {
+        rc = lad_model_resolve(spec, &src, err);
+        if (rc != LAD_OK)
+            return rc;
+        have = 1;
+    } else {
+        char name[96];
+        lad_err e2 = {0};
+        if (lad_vechdr_preset(&vf->hdr, vf->path, name, sizeof name, &e2) == LAD_OK) {
+            const lad_preset *p = lad_preset_find(name);
+            if (p) {
+                src = p->dp;
+                have = 1;
+            }
+        }
+    }
+    lad_datapath_init(base);
+    if (have) {
+        memcpy(base->arch, src.arch, sizeof base->arch);
+        memcpy(base->instr, src.instr, sizeof base->instr);
+        memcpy(base->kind, src.kind, sizeof base->kind);
+        memcpy(base->shape, src.shape, sizeof base->shape);
+        memcpy(base->sass, src.sass, sizeof base->sass);
+        base->a = src.a;
+        base->b = src.b;
+        base->c = src.c;
+        base->d = src.d;
+        base->k = src.k;
+        base->integer = src.integer;
+        base->sa = src.sa;
+        base->sb = src.sb;
+        base->scale_block = src.scale_block;
+        base->sparse = src.sparse;
+        /* the header's d (f32) is what the words are, whatever the preset
+        ** says about the bits the hardware keeps */
+        const lad_format *hd = lad_format_find(vf->hdr.d);
+        if (hd)
+            base->d = *hd;
+    } else {
+        const char *names[4] = {vf->hdr.a, vf->hdr.b, vf->hdr.c, vf->hdr.d};
+        const char *keys[4] = {"a", "b", "c", "d"};
+        lad_format *fs[4] = {&base->a, &base->b, &base->c, &base->d};
+        for (int i = 0; i < 4; i++) {
+            const lad_format *f = names[i][0] ? lad_format_find(names[i]) : NULL;
+            if (!f)
+                return lad_errf(err, LAD_EDATA, "%s: header line '%s' %s; give --model",
+                                vf->path, keys[i], names[i][0] ? "names an unknown format" : "is missing");
+            *fs[i] = *f;
+        }
+        base->k = vf->hdr.k;
+        base->integer = base->a.kind == LAD_INT;
+        snprintf(base->arch, sizeof base->arch, "%s", vf->hdr.arch);
+    }
+    if (kopt) {
+        char *end;
+        long k = strtol(kopt, &end, 10);
+        if (*end || k < 1 || k > LAD_KMAX)
+            return lad_errf(err, LAD_EUSAGE, "--k must be 1..%d, not '%s'", LAD_KMAX, kopt);
+        base->k = (int)k;
+    }
+    if (base->k < 1)
+        return lad_errf(err, LAD_EDATA, "%s: no k in the header; give --k", vf->path);
+    if (base->d.kind == LAD_FLOAT) {
+        uint32_t nan = lad_format_nan(&base->d);
+        base->nan = nan ? nan : 0;
+        if (strcmp(base->d.name, "f32") == 0)
+            base->nan = 0x7fffffff;
+    }
+    base->pass = lad_datapath_kphys(base);
+    if (vf->hdr.k > base->k)
+        return lad_errf(err, LAD_EDATA, "%s: k %d is more than the instruction's K %d",
+                        vf->path, vf->hdr.k, base->k);
+    const char *slash = strrchr(vf->path, '/');
+    const char *bn = slash ? slash + 1 : vf->path;
+    int len = (int)strcspn(bn, ".");
+    snprintf(base->name, sizeof base->name, "fit-%.*s", len > 50 ? 50 : len, bn);
+    return lad_datapath_check(base, err);
+}
+
+/* Reads every case of the file. */
+static int read_cases(lad_vecfile *vf, const lad_datapath *dp, lad_case **cs,
+                      uint32_t **d, size_t *n, lad_err *err)
+{
+    size_t cap = 0;
+    const char *line;
+    lad_vecloc loc;
+    int rc;
+    *n = 0;
+    *cs = NULL;
+    *d = NULL;
+    while ((rc = lad_vecfile_next(vf, &line, &loc, err)) == LAD_OK) {
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            lad_case *nc = realloc(*cs, cap * sizeof **cs);
+            uint32_t *nd = nc ? realloc(*d, cap * sizeof **d) : NULL;
+            if (nc)
+                *cs = nc;
+            if (nd)
+                *d = nd;
+            if (!nc || !nd)
+                return lad_errf(err, LAD_EINTERNAL, "out of memory");
+        }
+        int has_d;
+        rc = lad_vecline_parse(dp, vf->hdr.k, line, &loc, &(*cs)[*n], &(*d)[*n], &has_d, err);
+        if (rc != LAD_OK)
+            return rc;
+        if (!has_d)
+            return lad_errf_at(err, LAD_EDATA, loc.file, loc.line, (int)strlen(line) + 1,
+                               "no D word to fit");
+        (*n)++;
+    }
+    if (rc != LAD_NO)
+        return rc;
+    if (*n == 0)
+        return lad_errf(err, LAD_EDATA, "%s: no cases", vf->path);
+    return LAD_OK;
+}
+
+int cmd_fit(int argc, char **argv)
+{
+    const char *outpath = NULL, *spec = NULL, *kopt = NULL, *beam = NULL, *verbose = NULL;
+    cli_opt opts[] = {
+        {"verbose", 'v', 0, &verbose},
+        {"output", 'o', 1, &outpath},
+        {"model", 0, 1, &spec},
+        {"k", 0, 1, &kopt},
+        {"beam", 0, 1, &beam},
+        {NULL, 0, 0, NULL},
+    };
+    char *pos[2];
+    int npos = 0;
+    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 1);
+    if (rc == CLI_HELP)
+        return 0;
+    if (rc != LAD_OK)
+        return rc;
+    if (npos != 1)
+        return cli_usage_error("fit needs one vector file; see 'ladder fit --help'");
+    lad_search_opts so = {0};
+    if (beam) {
+        char *end;
+        long b = strtol(beam, &end, 10);
+        if (*end || b < 1 || b > 64)
+            return cli_usage_error("--beam must be 1..64, not '%s'", beam);
+        so.beam = (int)b;
+    }
+
+    lad_err err = {0};
+    lad_vecfile *vf = NULL;
+    lad_case *cs = NULL;
+    uint32_t *d = NULL;
+    size_t n = 0;
+    lad_search_result *res = NULL;
+    char *yaml = NULL;
+    lad_datapath base;
+    rc = lad_vecfile_open(pos[0], &vf, &err);
+    if (rc == LAD_OK && vf->kind != LAD_VECFILE_VEC)
+        rc = lad_errf(&err, LAD_EUSAGE, "'%s' is not a .vec file (fit reads one datapath "
+                      "per file)", pos[0]);
+    if (rc == LAD_OK)
+        rc = base_of(vf, spec, kopt, &base, &err);
+    if (rc == LAD_OK)
+        rc = read_cases(vf, &base, &cs, &d, &n, &err);
+    if (rc != LAD_OK)
+        goto fail;
+    res = malloc(sizeof *res);
+    if (!res) {
+        rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
+        goto fail;
+    }
+    clock_t t0 = clock();
+    rc = lad_search(&base, cs, d, n, &so, res, &err);
+    if (rc != LAD_OK)
+        goto fail;
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    const lad_search_model *best = &res->best[0];
+    char evidence[160];
+    snprintf(evidence, sizeof evidence, "ladder fit %s: %llu/%zu mismatches", pos[0],
+             (unsigned long long)best->mismatches, n);
+    yaml = lad_model_write(&best->dp, evidence);
+    if (!yaml) {
+        rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
+        goto fail;
+    }
+    if (outpath) {
+        FILE *f = fopen(outpath, "w");
+        if (!f || fputs(yaml, f) < 0 || fclose(f) != 0) {
+            rc = lad_errf(&err, LAD_EDATA, "cannot write '%s'", outpath);
+            goto fail;
+        }
+    } else {
+        fputs(yaml, stdout);
+    }
+    printf("fit: %llu/%zu mismatches (%s)\n", (unsigned long long)best->mismatches, n, pos[0]);
+    char und[2048];
+    int nu = lad_search_undetermined(res, und, sizeof und);
+    if (nu == 0) {
+        printf("undetermined: none\n");
+    } else {
+        for (char *line = und; *line;) {
+            char *nl = strchr(line, '\n');
+            if (nl)
+                *nl = 0;
+            printf("undetermined: %s\n", line);
+            if (!nl)
+                break;
+            line = nl + 1;
+        }
+    }
+    if (res->equal_capped)
+        printf("undetermined: (exploration stopped after %d equal models)\n", res->nequal);
+    if (verbose)
+        fprintf(stderr, "fit: %.2f s, %llu model evaluations, %zu active cases\n", secs,
+            (unsigned long long)res->evals, res->active);
+    rc = best->mismatches ? LAD_NO : LAD_OK;
+    free(yaml);
+    free(res);
+    free(cs);
+    free(d);
+    lad_vecfile_close(vf);
+    return rc;
+fail:
+    free(yaml);
+    free(res);
+    free(cs);
+    free(d);
+    lad_vecfile_close(vf);
+    return cli_report(&err);
+}
