@@ -1,0 +1,46 @@
+#!/bin/sh
+# ladder presets, ladder model show and ladder model check: presets print as
+# model files that read back; bad model files are data errors with a place.
+. tests/lib.sh
+
+run_ladder presets
+expect_rc presets-rc 0
+expect_out presets-h100-bf16 '^sm90-mma-bf16-f32 +mma\.sync +bf16 x bf16 \+ f32 -> f32 '
+expect_out presets-nvf4 '^sm100-tcgen05-mxf4nvf4-ue4m3-f32 +tcgen05\.mma\.mxf4nvf4 +e2m1 x e2m1 \+ f32 -> f32 scale ue4m3/16 '
+
+# Hopper: 25 fraction bits, 16 products per pass, f32 truncated (DESIGN.md).
+run_ladder model show sm90-mma-bf16-f32
+expect_rc model-show-rc 0
+expect_out model-show-window '^window: 25$'
+expect_out model-show-pass '^pass: 16$'
+expect_out model-show-a '^a: bf16$'
+expect_out model-show-d-round '^d_round: rz$'
+expect_out model-show-nan '^nan: 0x7fffffff$'
+expect_no_err model-show-no-err
+cp "$out" "$TMP/h100.yaml"
+run_ladder model check "$TMP/h100.yaml"
+expect_rc model-check-shown-rc 0
+expect_out model-check-shown "^ok $TMP/h100.yaml sm90-mma-bf16-f32\$"
+run_ladder model show "$TMP/h100.yaml"
+cmp -s "$out" "$TMP/h100.yaml" && ok model-show-file-same || fail model-show-file-same "rewritten file differs"
+
+printf 'name: x\nwindow: 25\nwidht: 3\n' >"$TMP/bad.yaml"
+run_ladder model check "$TMP/bad.yaml"
+expect_rc model-check-bad-rc 3
+expect_err_line model-check-bad-one-line
+expect_err model-check-bad-msg "^ladder: $TMP/bad.yaml:3:1: unknown key 'widht'\$"
+[ -s "$out" ] && fail model-check-bad-stdout "stdout not empty" || ok model-check-bad-stdout
+
+printf 'k: 16\nwindow: twenty\n' >"$TMP/bad2.yaml"
+run_ladder model show "$TMP/bad2.yaml"
+expect_rc model-show-bad-rc 3
+expect_err model-show-bad-msg "^ladder: $TMP/bad2.yaml:2:9: 'window' must be an integer, not 'twenty'\$"
+[ -s "$out" ] && fail model-show-bad-stdout "stdout not empty" || ok model-show-bad-stdout
+
+run_ladder model show sm99-nothing
+expect_rc model-show-unknown-rc 3
+expect_err model-show-unknown-msg "^ladder: unknown preset or model file 'sm99-nothing'\$"
+expect_usage_error model-no-subcommand model
+expect_usage_error model-bad-subcommand model frob x
+
+test_done
