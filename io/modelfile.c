@@ -180,7 +180,7 @@ int lad_model_read_format(const lad_ydoc *doc, const lad_ynode *node,
             (rc = lad_ymap_need(doc, node, "mbits", &v, err)))
             return rc;
     }
-    if ((rc = fmt_int(doc, node, "ebits", 0, 8, &f->ebits, err)) ||
+    if ((rc = fmt_int(doc, node, "ebits", 0, 10, &f->ebits, err)) ||
         (rc = fmt_int(doc, node, "mbits", 0, 23, &f->mbits, err)))
         return rc;
     f->bias = f->ebits > 0 ? (1 << (f->ebits - 1)) - 1 : 0;

@@ -75,7 +75,7 @@ typedef struct lad_format {
     int width;      /* bits in the word as stored: 4..32 */
     int pad;        /* low bits of the word below the format (tf32: 13) */
     int sign;       /* 1 when there is a sign bit (ints: 1 = signed) */
-    int ebits;      /* exponent field bits, 1..8 (0 for ints) */
+    int ebits;      /* exponent field bits, 1..10 (0 for ints) */
     int mbits;      /* fraction field bits, 0..23 (0 for ints) */
     int bias;       /* exponent bias */
     int sub;        /* enum lad_sub */
