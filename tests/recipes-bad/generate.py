@@ -459,7 +459,7 @@ sub(BASE, "  - instruction", "  - {rung: grouping, max_pass: " + MARK + "32}",
 sub(BASE, "  - instruction", "  - {rung: grouping, max_pass: " + MARK + "0}",
     "range-grouping-zero", "'max_pass' must be in 1..128, not 0")
 for key, val, rng in [("width", "0", "1..32"), ("width", "33", "1..32"),
-                      ("ebits", "9", "0..8"), ("ebits", "-1", "0..8"),
+                      ("ebits", "11", "0..10"), ("ebits", "-1", "0..10"),
                       ("mbits", "24", "0..23"), ("bias", "1001", "-1000..1000"),
                       ("bias", "-1001", "-1000..1000"), ("pad", "32", "0..31"),
                       ("pad", "-1", "0..31"), ("sign", "2", "0..1"),
