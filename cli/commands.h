@@ -16,6 +16,7 @@ int cmd_format(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_presets(int argc, char **argv);
 int cmd_recipe(int argc, char **argv);

@@ -34,6 +34,7 @@ static const struct command {
     {"eval", cmd_eval, "evaluate vector lines with a model, one D word per line"},
     {"check", cmd_check, "compare a model with the D words of vector files"},
     {"fit", cmd_fit, "search for a model that reproduces captured vectors"},
+    {"validate", cmd_validate, "compare a model with a device on random cases"},
     {"history", cmd_history, "list the runs in a store"},
     {"show", cmd_show, "print a run's rungs and what each observed"},
 };

@@ -1,0 +1,339 @@
+/*
+** ladder validate: proves a model against a device on random cases.
+**
+**     ladder validate RUN [--device D] [--cases N] [--seed S] [--raw P]
+**     ladder validate --model SPEC --device D [--cases N] [--seed S] [--raw P]
+**
+** Cases come from the seeded generator of probes/gen.h: with --raw 50 (the
+** default) half are raw bit patterns (NaN and Inf codes, scales over their
+** whole encoding) and half finite values drawn to exercise cancellation and
+** the window; sparse kinds get legal random metadata. Each case is
+** evaluated by the model and by the device and the two D words are compared
+** as integers, NaN payloads included.
+**
+** RUN form: the model is the one `ladder infer` found for that run (the
+** model file it wrote, or its inferences in the store), the device the
+** run's own unless --device says otherwise; the validation is stored with
+** that run. --model form: a new run of its own holds it. Either way the
+** store keeps the counts and every mismatch (case, model word, device word,
+** index in the case stream).
+**
+** Output: up to MAXSHOW mismatches, then
+**     validate: <mismatches>/<cases> mismatches (<model> vs <device>)
+** Exit 0 when nothing mismatched, 1 when something did, 2 usage, 3 data,
+** 4 device.
+*/
+#include "cli.h"
+#include "commands.h"
+#include "db/store.h"
+#include "devices/device.h"
+#include "io/modelfile.h"
+#include "io/vecline.h"
+#include "probes/gen.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BATCH 8192          /* cases generated and evaluated at a time */
+#define MAXSHOW 3           /* mismatches printed */
+#define DEFAULT_CASES 1000000
+
+static const char usage[] =
+    "usage: ladder validate <run> [--device <spec>] [--cases <n>] [--seed <s>]\n"
+    "       ladder validate --model <spec> --device <spec> [--cases <n>] [--seed <s>]\n"
+    "\n"
+    "  Compares a model with a device on random cases, bit for bit, and\n"
+    "  prints\n"
+    "      validate: <mismatches>/<cases> mismatches (<model> vs <device>)\n"
+    "  Counts and every mismatch go into the store. Exit 0 when nothing\n"
+    "  mismatched, 1 when something did.\n"
+    "\n"
+    "  <run>            a run id or 'latest': the model `ladder infer` found\n"
+    "                   for it, on the run's device\n"
+    "  --model <spec>   a preset name or a model file\n"
+    "  --device <spec>  sim:<model>, exec:<command line> or cuda:<index>\n"
+    "  --cases <n>      cases to run (default 1000000)\n"
+    "  --seed <s>       seed of the case stream (default 1)\n"
+    "  --raw <p>        percent of raw bit-pattern cases (default 50)\n"
+    "  --db <file>      the store (default ladder.db)\n"
+    "  -q, --quiet      print only the result line\n";
+
+static int parse_u64(const char *s, const char *what, uint64_t lo, uint64_t hi,
+                     uint64_t *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return cli_usage_error("%s must be a number, not '%s'", what, s ? s : "");
+    unsigned long long v = strtoull(s, &end, 0);
+    if (*end || v < lo || v > hi)
+        return cli_usage_error("%s must be %llu..%llu, not '%s'", what,
+                               (unsigned long long)lo, (unsigned long long)hi, s);
+    *out = v;
+    return LAD_OK;
+}
+
+/* Appends "key: value\n" to a growing text. */
+static int append(char **text, size_t *len, size_t *cap, const char *key,
+                  const char *value)
+{
+    size_t need = strlen(key) + strlen(value) + 4;
+    if (*len + need + 1 > *cap) {
+        size_t nc = (*cap + need) * 2;
+        char *t = realloc(*text, nc);
+        if (!t)
+            return LAD_EINTERNAL;
+        *text = t;
+        *cap = nc;
+    }
+    *len += (size_t)sprintf(*text + *len, "%s: %s\n", key, value);
+    return LAD_OK;
+}
+
+/*
+** The model inferred for a run: an inference named "model_file" (a model
+** file infer wrote) or "model" (the YAML text itself), else the model-file
+** keys among its inferences (the last value of a key wins), on top of the
+** run's formats.
+*/
+static int model_of_run(lad_store *st, int64_t run, lad_datapath *dp,
+                        char *name, size_t nsize, char *device, size_t dsize,
+                        lad_err *err)
+{
+    lad_show sh;
+    int rc = lad_store_show(st, run, &sh, err);
+    if (rc != LAD_OK)
+        return rc;
+    const lad_run_row *r = &sh.run;
+    if (!strcmp(r->device_kind, "sim") || !strcmp(r->device_kind, "exec"))
+        snprintf(device, dsize, "%s:%s", r->device_kind, r->device);
+    else if (!strcmp(r->device_kind, "cuda"))
+        snprintf(device, dsize, "cuda:0");
+    else
+        device[0] = 0;
+    rc = LAD_EDATA;
+    if (sh.ninf == 0) {
+        lad_errf(err, LAD_EDATA, "run %" PRId64 " has no inferred model; run "
+                 "'ladder infer %" PRId64 "' first", run, run);
+        goto done;
+    }
+    for (size_t i = sh.ninf; i-- > 0;) {
+        const lad_inference_row *in = &sh.inf[i];
+        if (!strcmp(in->parameter, "model_file")) {
+            rc = lad_model_load(in->value, dp, NULL, 0, err);
+            snprintf(name, nsize, "%s", in->value);
+            goto done;
+        }
+        if (!strcmp(in->parameter, "model")) {
+            rc = lad_model_parse("<inferred model>", in->value, strlen(in->value), dp,
+                                 NULL, 0, err);
+            snprintf(name, nsize, "run %" PRId64 " inferred", run);
+            goto done;
+        }
+    }
+    /* keys, last one wins: keep the first occurrence scanning backwards */
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    const char *fk[4] = {"a", "b", "c", "d"};
+    const char *fv[4] = {r->fmt_a, r->fmt_b, r->fmt_c, r->fmt_d};
+    int bad = 0;
+    for (size_t i = sh.ninf; i-- > 0;) {
+        const char *p = sh.inf[i].parameter;
+        int seen = 0;
+        for (size_t j = i + 1; j < sh.ninf; j++)
+            if (!strcmp(sh.inf[j].parameter, p))
+                seen = 1;
+        if (!seen)
+            bad |= append(&text, &len, &cap, p, sh.inf[i].value);
+    }
+    for (int f = 0; f < 4; f++) {
+        int given = 0;
+        for (size_t j = 0; j < sh.ninf; j++)
+            if (!strcmp(sh.inf[j].parameter, fk[f]))
+                given = 1;
+        if (!given && fv[f][0])
+            bad |= append(&text, &len, &cap, fk[f], fv[f]);
+    }
+    if (bad || !text) {
+        free(text);
+        rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
+        goto done;
+    }
+    rc = lad_model_parse("<inferences>", text, len, dp, NULL, 0, err);
+    free(text);
+    snprintf(name, nsize, "run %" PRId64 " inferred", run);
+done:
+    lad_show_free(&sh);
+    return rc;
+}
+
+typedef struct tally {
+    uint64_t cases, bad;
+    int shown;
+} tally;
+
+static void show(const lad_datapath *dp, const lad_case *cs, uint64_t index,
+                 uint32_t want, uint32_t got)
+{
+    char line[LAD_VECLINE_MAX], w[12], g[12];
+    if (lad_vecline_format(dp, cs, NULL, line, sizeof line) < 0)
+        line[0] = 0;
+    lad_vecline_hex(&dp->d, want, w);
+    lad_vecline_hex(&dp->d, got, g);
+    printf("  case %" PRIu64 ": model %s, device %s: %s\n", index, w, g, line);
+}
+
+/* Runs the validation proper. */
+static int validate(const lad_datapath *dp, lad_device *dev, lad_store *st,
+                    int64_t vid, uint64_t ncases, uint64_t seed, int raw,
+                    int quiet, tally *t, lad_err *err)
+{
+    lad_case *cs = malloc(sizeof(lad_case) * BATCH);
+    lad_case *bad = malloc(sizeof(lad_case) * BATCH);
+    uint32_t *want = malloc(sizeof(uint32_t) * BATCH * 4);
+    uint64_t *index = malloc(sizeof(uint64_t) * BATCH);
+    int rc = LAD_OK;
+    if (!cs || !bad || !want || !index) {
+        rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
+        goto done;
+    }
+    uint32_t *got = want + BATCH, *bw = want + 2 * BATCH, *bg = want + 3 * BATCH;
+    for (uint64_t first = 0; first < ncases; first += BATCH) {
+        size_t n = ncases - first < BATCH ? (size_t)(ncases - first) : BATCH;
+        lad_gen_cases(dp, seed, raw, first, cs, n);
+        lad_eval_batch(dp, cs, n, want);
+        size_t done = 0;
+        rc = lad_device_eval(dev, cs, n, got, &done, err);
+        if (rc != LAD_OK)
+            goto done;
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (want[i] == got[i])
+                continue;
+            if (!quiet && t->shown < MAXSHOW) {
+                show(dp, &cs[i], first + i, want[i], got[i]);
+                t->shown++;
+            }
+            bad[m] = cs[i];
+            bw[m] = want[i];
+            bg[m] = got[i];
+            index[m++] = first + i;
+        }
+        t->cases += n;
+        t->bad += m;
+        if (m && (rc = lad_store_add_mismatches(st, vid, bad, bw, bg, index, m, err)))
+            goto done;
+    }
+done:
+    free(cs);
+    free(bad);
+    free(want);
+    free(index);
+    return rc;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+    const char *model = NULL, *device = NULL, *cases = NULL, *seeds = NULL;
+    const char *raws = NULL, *db = LAD_STORE_DEFAULT, *quiet = NULL;
+    cli_opt opts[] = {
+        {"model", 0, 1, &model},
+        {"device", 0, 1, &device},
+        {"cases", 0, 1, &cases},
+        {"seed", 0, 1, &seeds},
+        {"raw", 0, 1, &raws},
+        {"db", 0, 1, &db},
+        {"quiet", 'q', 0, &quiet},
+        {NULL, 0, 0, NULL},
+    };
+    char *pos[2];
+    int npos = 0;
+    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 1);
+    if (rc == CLI_HELP)
+        return 0;
+    if (rc != LAD_OK)
+        return rc;
+    if (npos == 0 && !model)
+        return cli_usage_error("validate needs a run or --model; see 'ladder validate --help'");
+    if (npos == 1 && model)
+        return cli_usage_error("give a run or --model, not both");
+    if (model && !device)
+        return cli_usage_error("--model needs --device");
+    uint64_t ncases = DEFAULT_CASES, seed = 1, raw = 50;
+    if (cases && (rc = parse_u64(cases, "--cases", 1, 1000000000000ull, &ncases)))
+        return rc;
+    if (seeds && (rc = parse_u64(seeds, "--seed", 0, UINT64_MAX, &seed)))
+        return rc;
+    if (raws && (rc = parse_u64(raws, "--raw", 0, 100, &raw)))
+        return rc;
+
+    lad_err err = {0};
+    lad_store *st = NULL;
+    lad_device *dev = NULL;
+    lad_datapath dp;
+    char name[300], devspec[600];
+    int64_t run = 0, vid = 0;
+    int own_run = 0;
+    tally t = {0, 0, 0};
+    if (model) {
+        rc = lad_model_resolve(model, &dp, &err);
+        snprintf(name, sizeof name, "%s", model);
+        snprintf(devspec, sizeof devspec, "%s", device);
+        if (rc == LAD_OK)
+            rc = lad_store_open(db, LAD_STORE_CREATE, &st, &err);
+    } else {
+        rc = lad_store_open(db, 0, &st, &err);
+        if (rc == LAD_OK)
+            rc = lad_store_resolve_run(st, pos[0], &run, &err);
+        if (rc == LAD_OK)
+            rc = model_of_run(st, run, &dp, name, sizeof name, devspec, sizeof devspec, &err);
+        if (rc == LAD_OK && device)
+            snprintf(devspec, sizeof devspec, "%s", device);
+        if (rc == LAD_OK && !devspec[0])
+            rc = lad_errf(&err, LAD_EUSAGE, "run %" PRId64 " names no device; give --device", run);
+    }
+    if (rc == LAD_OK)
+        rc = lad_datapath_check(&dp, &err);
+    if (rc == LAD_OK)
+        rc = lad_device_open(devspec, &dp, &dev, &err);
+    if (rc != LAD_OK)
+        goto fail;
+    if (model) {
+        lad_run_info info = {0};
+        info.command = "validate";
+        info.argc = argc;
+        info.argv = argv;
+        info.device = &dev->info;
+        info.dp = &dp;
+        info.version = LADDER_VERSION;
+        info.dirty = -1;
+        if ((rc = lad_store_begin_run(st, &info, &run, &err)))
+            goto fail;
+        own_run = 1;
+    }
+    char gen[32];
+    lad_gen_name((int)raw, gen, sizeof gen);
+    rc = lad_store_begin_validation(st, run, name, gen, seed, dp.k, lad_datapath_nscales(&dp),
+                                    lad_datapath_nmeta(&dp), &vid, &err);
+    if (rc == LAD_OK)
+        rc = validate(&dp, dev, st, vid, ncases, seed, (int)raw, quiet != NULL, &t, &err);
+    if (rc == LAD_OK)
+        rc = lad_store_end_validation(st, vid, t.cases, t.bad, &err);
+    if (rc != LAD_OK)
+        goto fail;
+    if (own_run && (rc = lad_store_end_run(st, run, LAD_RUN_OK, NULL, &err)))
+        goto fail;
+    printf("validate: %" PRIu64 "/%" PRIu64 " mismatches (%s vs %s)\n", t.bad, t.cases, name,
+           devspec);
+    lad_device_close(dev);
+    lad_store_close(st);
+    return t.bad ? LAD_NO : LAD_OK;
+fail:
+    if (own_run)
+        lad_store_end_run(st, run, LAD_RUN_FAILED, err.msg, NULL);
+    lad_device_close(dev);
+    lad_store_close(st);
+    return cli_report(&err);
+}
