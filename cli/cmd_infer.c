@@ -1,0 +1,97 @@
+/*
+** ladder infer: the datapath model's parameters from a run's probe cases.
+**
+**     ladder infer RUN [--db FILE] [-o model.yaml]
+**
+** Prints one line per parameter (value, how it was decided, the cases that
+** decided it), stores them in the run (lad_store_add_inference; the whole
+** model as parameter "model"), and writes the model file with -o. When some
+** stored cases fit no model in reach, names their rungs and case ids and
+** exits 1: the model written is the best found, not a guess passed off as
+** an answer. Exit: 0 ok; 1 conflicts; 2 usage; 3 data; 5 internal.
+*/
+#include "cli.h"
+#include "commands.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "db/store.h"
+#include "inference/infer.h"
+#include "io/modelfile.h"
+
+static const char usage[] =
+    "usage: ladder infer <run> [--db <file>] [-o <model.yaml>]\n"
+    "\n"
+    "  <run>   a run id, or latest\n"
+    "  --db    the store (default ladder.db)\n"
+    "  -o      write the inferred model file\n";
+
+int cmd_infer(int argc, char **argv)
+{
+    const char *db = LAD_STORE_DEFAULT, *outfile = NULL;
+    cli_opt opts[] = {{"db", 0, 1, &db}, {"output", 'o', 1, &outfile}, {NULL, 0, 0, NULL}};
+    char *pos[1];
+    int npos = 0;
+    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 1);
+    if (rc == CLI_HELP)
+        return 0;
+    if (rc)
+        return rc;
+    if (npos != 1)
+        return cli_usage_error("infer needs a run; see 'ladder infer --help'");
+    lad_err err = {0};
+    lad_store *st = NULL;
+    if ((rc = lad_store_open(db, 0, &st, &err)))
+        return cli_report(&err);
+    int64_t run;
+    lad_infer_result *res = calloc(1, sizeof *res);
+    if (res == NULL) {
+        lad_store_close(st);
+        return cli_error(LAD_EINTERNAL, "out of memory");
+    }
+    if ((rc = lad_store_resolve_run(st, pos[0], &run, &err)))
+        goto fail;
+    rc = lad_infer(st, run, 1, res, &err);
+    if (rc != LAD_OK && rc != LAD_NO)
+        goto fail;
+    printf("run %" PRId64 ": %zu cases, model reproduces %zu\n", run, res->ncases,
+           res->ncases - res->nmismatch);
+    printf("%-16s %-22s %s\n", "parameter", "value", "decided by");
+    for (int i = 0; i < res->nparams; i++) {
+        const lad_infer_param *p = &res->params[i];
+        printf("%-16s %-22s %s", p->name, p->value, p->method);
+        if (p->nids) {
+            printf(" (cases ");
+            for (size_t j = 0; j < p->nids && j < 6; j++)
+                printf("%s%" PRId64, j ? ", " : "", p->ids[j]);
+            if (p->ndecide > 6)
+                printf(", ... %zu in all", p->ndecide);
+            printf(")");
+        }
+        printf("\n");
+    }
+    if (outfile) {
+        char *yaml = lad_model_write(&res->dp, res->nmismatch ? "inferred with conflicts"
+                                                              : "inferred from the run's probes");
+        FILE *f = yaml ? fopen(outfile, "w") : NULL;
+        if (f == NULL || fputs(yaml, f) == EOF || fclose(f) != 0) {
+            free(yaml);
+            rc = lad_errf(&err, LAD_EDATA, "cannot write '%s'", outfile);
+            goto fail;
+        }
+        free(yaml);
+    }
+    if (res->nmismatch) {
+        fprintf(stderr, "ladder: conflict: %s\n", res->conflict);
+        rc = LAD_NO;
+    }
+    free(res);
+    lad_store_close(st);
+    return rc;
+fail:
+    free(res);
+    lad_store_close(st);
+    return cli_report(&err);
+}

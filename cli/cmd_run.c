@@ -1,0 +1,137 @@
+/*
+** ladder run: climb a recipe's probe ladder on a device.
+**
+**     ladder run RECIPE [--device D] [--db FILE] [--rungs LIST]
+**
+** The device defaults to the recipe's (the simulated preset it names); the
+** store to ./ladder.db (created when missing). One line per rung as it ends,
+** a progress bar with rate and time left on stderr while a rung runs (only
+** when stderr is a terminal), and last the line `run <id> <status>`.
+** Exit: 0 ok; 2 usage; 3 bad recipe or data; 4 device; 5 internal.
+*/
+#include "cli.h"
+#include "commands.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db/store.h"
+#include "probes/ladder.h"
+#include "probes/recipe.h"
+
+static const char usage[] =
+    "usage: ladder run <recipe> [--device <spec>] [--db <file>] [--rungs <list>]\n"
+    "\n"
+    "  <recipe>   a recipe file (recipes/*.yaml)\n"
+    "  --device   sim:<model>, exec:<command line> or cuda:<index>\n"
+    "             (default: the recipe's device)\n"
+    "  --db       the store (default ladder.db)\n"
+    "  --rungs    comma-separated rungs to climb (default: the recipe's)\n";
+
+typedef struct view {
+    int tty;
+    struct timespec t0;     /* start of the current rung */
+    int shown;              /* a progress line is on screen */
+} view;
+
+static double since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Progress bar: only on a terminal and only for rungs that take a while. */
+static void progress(void *ctx, const char *rung, size_t done, size_t total)
+{
+    view *v = ctx;
+    if (!v->tty || total < 512)
+        return;
+    double s = since(&v->t0), rate = s > 0 ? (double)done / s : 0;
+    double left = rate > 0 ? (double)(total - done) / rate : 0;
+    int bar = total ? (int)(30 * done / total) : 30;
+    fprintf(stderr, "\r%-12s [%.*s%*s] %zu/%zu  %.0f cases/s  %.0fs left ", rung, bar,
+            "##############################", 30 - bar, "", done, total, rate, left);
+    v->shown = 1;
+}
+
+static void rung_done(void *ctx, const lad_probe *p, int rc)
+{
+    view *v = ctx;
+    if (v->shown) {
+        fprintf(stderr, "\r%*s\r", 100, "");
+        v->shown = 0;
+    }
+    printf("%-12s %6zu cases  %s%s\n", p->rung_name, p->rung_cases,
+           rc ? "failed: " : "", rc ? p->err->msg : p->summary);
+    fflush(stdout);
+    clock_gettime(CLOCK_MONOTONIC, &v->t0);
+}
+
+/* Parses "a,b,c" into rung bits. */
+static int parse_rungs(const char *list, unsigned *bits)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list);
+    *bits = 0;
+    for (char *s = strtok(buf, ","); s; s = strtok(NULL, ",")) {
+        while (*s == ' ')
+            s++;
+        int id = lad_rung_find(s);
+        if (id < 0)
+            return cli_usage_error("unknown rung '%s'", s);
+        *bits |= 1u << id;
+    }
+    if (*bits == 0)
+        return cli_usage_error("--rungs names no rung");
+    return LAD_OK;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    const char *device = NULL, *db = LAD_STORE_DEFAULT, *rungs = NULL;
+    cli_opt opts[] = {{"device", 0, 1, &device},
+                      {"db", 0, 1, &db},
+                      {"rungs", 0, 1, &rungs},
+                      {NULL, 0, 0, NULL}};
+    char *pos[1];
+    int npos = 0;
+    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 1);
+    if (rc == CLI_HELP)
+        return 0;
+    if (rc)
+        return rc;
+    if (npos != 1)
+        return cli_usage_error("run needs a recipe; see 'ladder run --help'");
+    lad_ladder_opts lo = {0};
+    if (rungs && (rc = parse_rungs(rungs, &lo.rungs)))
+        return rc;
+    lad_err err = {0};
+    lad_recipe r;
+    if ((rc = lad_recipe_load(pos[0], &r, &err)))
+        return cli_report(&err);
+    lad_store *st = NULL;
+    if ((rc = lad_store_open(db, LAD_STORE_CREATE, &st, &err))) {
+        lad_recipe_free(&r);
+        return cli_report(&err);
+    }
+    view v = {isatty(2), {0, 0}, 0};
+    clock_gettime(CLOCK_MONOTONIC, &v.t0);
+    lo.device = device;
+    lo.argc = argc;
+    lo.argv = argv;
+    lo.progress = progress;
+    lo.done = rung_done;
+    lo.ctx = &v;
+    int64_t run = 0;
+    rc = lad_ladder_run(&r, &lo, st, &run, &err);
+    if (run)
+        printf("run %" PRId64 " %s\n", run, rc ? "failed" : "ok");
+    fflush(stdout);
+    lad_store_close(st);
+    lad_recipe_free(&r);
+    return rc ? cli_report(&err) : 0;
+}

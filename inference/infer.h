@@ -1,0 +1,62 @@
+/*
+** Inference: the datapath model's parameters from a run's probe cases.
+**
+** lad_infer reads every case a run stored (rung by rung), re-derives the
+** formats the recipe left unknown from the decode rung, and then fits the
+** arithmetic parameters in dependency order (decode -> input conversion ->
+** result precision and rounding -> window, alignment, where C enters ->
+** passes -> floors -> specials -> block scaling), each by asking which of
+** its candidate values makes the model reproduce the rung's raw words, the
+** others held at their current values, until a sweep changes nothing. It
+** never looks at the model behind the device: only at the words.
+**
+** Every parameter is reported with the case ids that decided it (those
+** whose words one of its alternatives would get wrong). A parameter that no
+** case can tell apart keeps its default and says so. The finished model is
+** checked against EVERY stored case of the run bit for bit; cases it still
+** gets wrong are a conflict, named by rung and case id, never papered over.
+*/
+#ifndef LADDER_INFERENCE_INFER_H
+#define LADDER_INFERENCE_INFER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../db/store.h"
+#include "../model/datapath.h"
+
+#define LAD_INFER_MAXPARAMS 48
+#define LAD_INFER_MAXIDS 32   /* deciding case ids kept per parameter */
+
+typedef struct lad_infer_param {
+    char name[32];            /* the lad_datapath field ("window") */
+    char value[96];           /* as a model file writes it ("25", "rne") */
+    char method[160];         /* how it was decided */
+    int64_t ids[LAD_INFER_MAXIDS]; /* deciding cases */
+    size_t nids;
+    size_t ndecide;           /* deciding cases in all (may exceed nids) */
+} lad_infer_param;
+
+typedef struct lad_infer_result {
+    lad_datapath dp;          /* the inferred model */
+    lad_infer_param params[LAD_INFER_MAXPARAMS];
+    int nparams;
+    size_t ncases;            /* stored cases of the run */
+    size_t nmismatch;         /* of those, the model gets wrong */
+    int64_t bad[LAD_INFER_MAXIDS];  /* the first of them */
+    char bad_rung[LAD_INFER_MAXIDS][64];
+    size_t nbad;
+    char conflict[512];       /* "" or which rungs and cases disagree */
+} lad_infer_result;
+
+/*
+** Infers run's datapath. Returns LAD_OK with *out filled when the model
+** reproduces every stored case; LAD_NO when some cases conflict (out->dp is
+** the best model found, out->conflict and out->bad say which cases);
+** LAD_EDATA for a run without cases or recipe; LAD_EINTERNAL otherwise.
+** With store_it, the parameters (and the model's YAML as parameter "model")
+** are written with lad_store_add_inference after clearing older ones.
+*/
+int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
+              lad_err *err);
+
+#endif

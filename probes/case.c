@@ -1,0 +1,155 @@
+/*
+** Case builders; see case.h. Placing a term searches the exponent splits of
+** a product once per call (a few hundred encodes), which is nothing next to
+** a device round trip.
+*/
+#include "case.h"
+
+#include <string.h>
+
+int lad_word(const lad_format *f, int neg, uint64_t mag, int exp, uint32_t *w)
+{
+    if (neg && !f->sign && mag)
+        return LAD_NO;
+    if (f->kind == LAD_INT && mag && exp < 0)
+        return LAD_NO;
+    int flags = 0;
+    uint32_t x = lad_round_value(f, neg, mag, exp, 0, LAD_RNE, LAD_OVF_SAT, &flags);
+    if (flags)
+        return LAD_NO;
+    lad_value v = lad_decode(f, x);
+    if (mag == 0) {
+        if (v.cls != LAD_ZERO || (f->kind == LAD_FLOAT && v.neg != neg))
+            return LAD_NO;
+    } else {
+        if (v.cls != LAD_NORMAL && v.cls != LAD_SUBNORMAL)
+            return LAD_NO;
+        /* compare mag*2^exp with v.mag*2^v.exp exactly */
+        uint64_t a = mag, b = v.mag;
+        int ea = exp, eb = v.exp;
+        while (a && !(a & 1)) { a >>= 1; ea++; }
+        while (b && !(b & 1)) { b >>= 1; eb++; }
+        if (a != b || ea != eb || v.neg != neg)
+            return LAD_NO;
+    }
+    *w = x;
+    return LAD_OK;
+}
+
+int lad_word_pow2(const lad_format *f, int e, uint32_t *w)
+{
+    return lad_word(f, 0, 1, e, w);
+}
+
+int lad_case_lane(const lad_datapath *dp, int j)
+{
+    switch (dp->sparse) {
+    case LAD_SPARSE_1OF2: return 2 * j;
+    case LAD_SPARSE_2OF4: return 4 * (j / 2) + j % 2;
+    case LAD_SPARSE_PAIRS8: return 8 * (j / 4) + j % 4;
+    default: return j;
+    }
+}
+
+void lad_case_base(const lad_datapath *dp, lad_case *cs)
+{
+    memset(cs, 0, sizeof *cs);
+    if (dp->integer)
+        return;
+    /* zero words: +0 in every float format of the built-ins */
+    if (dp->scale_block > 0) {
+        uint32_t sa = 0, sb = 0;
+        lad_word_pow2(&dp->sa, 0, &sa);
+        lad_word_pow2(&dp->sb, 0, &sb);
+        for (int i = 0; i < LAD_SCALEMAX; i++) {
+            cs->sa[i] = (uint8_t)sa;
+            cs->sb[i] = (uint8_t)sb;
+        }
+    }
+    if (dp->sparse)
+        for (int i = 0; i < LAD_METAMAX; i++)
+            cs->meta[i] = 0x44444444u;
+}
+
+void lad_case_words(const lad_datapath *dp, lad_case *cs, int j, uint32_t a,
+                    uint32_t b)
+{
+    int l = lad_case_lane(dp, j);
+    cs->a[l] = a;
+    cs->b[l] = b;
+}
+
+static int bitlen64(uint64_t x)
+{
+    int n = 0;
+    while (x) {
+        n++;
+        x >>= 1;
+    }
+    return n;
+}
+
+/* Tries mag*2^ea in f (normal only when want_normal) and 2^eb in g. */
+static int split(const lad_format *f, const lad_format *g, int neg,
+                 uint64_t mag, int exp, int want_normal, uint32_t *wf,
+                 uint32_t *wg)
+{
+    for (int ea = -400; ea <= 400; ea++) {
+        uint32_t x, y;
+        if (lad_word(f, neg, mag, ea, &x) || lad_word(g, 0, 1, exp - ea, &y))
+            continue;
+        if (want_normal && (lad_decode(f, x).cls != LAD_NORMAL ||
+                            lad_decode(g, y).cls != LAD_NORMAL))
+            continue;
+        *wf = x;
+        *wg = y;
+        return LAD_OK;
+    }
+    return LAD_NO;
+}
+
+int lad_case_term(const lad_datapath *dp, lad_case *cs, int j, int neg,
+                  uint64_t mag, int exp)
+{
+    uint32_t a, b;
+    if (mag == 0) {
+        lad_case_words(dp, cs, j, 0, 0);
+        return LAD_OK;
+    }
+    if (dp->integer) {
+        if (exp < 0 || exp > 40 || bitlen64(mag) + exp > 40 ||
+            lad_word(&dp->a, neg, mag << exp, 0, &a) || lad_word(&dp->b, 0, 1, 0, &b))
+            return LAD_NO;
+        lad_case_words(dp, cs, j, a, b);
+        return LAD_OK;
+    }
+    for (int normal = 1; normal >= 0; normal--) {
+        if (split(&dp->a, &dp->b, neg, mag, exp, normal, &a, &b) == LAD_OK) {
+            lad_case_words(dp, cs, j, a, b);
+            return LAD_OK;
+        }
+        if (split(&dp->b, &dp->a, neg, mag, exp, normal, &b, &a) == LAD_OK) {
+            lad_case_words(dp, cs, j, a, b);
+            return LAD_OK;
+        }
+    }
+    return LAD_NO;
+}
+
+int lad_case_c(const lad_datapath *dp, lad_case *cs, int neg, uint64_t mag,
+               int exp)
+{
+    return lad_word(&dp->c, neg, mag, exp, &cs->c);
+}
+
+int lad_case_scale(const lad_datapath *dp, lad_case *cs, int blk, int ea,
+                   int eb)
+{
+    uint32_t x, y;
+    if (blk < 0 || blk >= LAD_SCALEMAX || lad_word_pow2(&dp->sa, ea, &x) ||
+        lad_word_pow2(&dp->sb, eb, &y))
+        return LAD_NO;
+    cs->sa[blk] = (uint8_t)x;
+    cs->sb[blk] = (uint8_t)y;
+    return LAD_OK;
+}

@@ -1,0 +1,185 @@
+/*
+** The ladder's driver: opens the device, begins the run, climbs the rungs
+** in dependency order (decode first when a format is declared only by name
+** and width, then the order of enum lad_rung_id, whatever the order of the
+** recipe's list), and ends the run. See ladder.h and docs/probes.md.
+*/
+#include "ladder.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EVAL_PIECE 256 /* cases per device call: progress granularity */
+
+int lad_batch_add(lad_batch *b, const lad_case *cs, const char *fmt, ...)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 64;
+        lad_case *c2 = realloc(b->cs, cap * sizeof *c2);
+        if (c2 == NULL)
+            return LAD_EINTERNAL;
+        b->cs = c2;
+        char(*l2)[64] = realloc(b->label, cap * sizeof *l2);
+        if (l2 == NULL)
+            return LAD_EINTERNAL;
+        b->label = l2;
+        b->cap = cap;
+    }
+    b->cs[b->n] = *cs;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->label[b->n], sizeof b->label[0], fmt, ap);
+    va_end(ap);
+    b->n++;
+    return LAD_OK;
+}
+
+void lad_batch_free(lad_batch *b)
+{
+    free(b->cs);
+    free(b->label);
+    memset(b, 0, sizeof *b);
+}
+
+int lad_probe_eval(lad_probe *p, const lad_batch *b, uint32_t *d, int64_t *ids)
+{
+    uint32_t *dw = d ? d : malloc((b->n ? b->n : 1) * sizeof *dw);
+    const char **labels = malloc((b->n ? b->n : 1) * sizeof *labels);
+    int rc = LAD_OK;
+    if (dw == NULL || labels == NULL) {
+        rc = lad_errf(p->err, LAD_EINTERNAL, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < b->n; i++)
+        labels[i] = b->label[i];
+    int nscale = lad_datapath_nscales(&p->dp), nmeta = lad_datapath_nmeta(&p->dp);
+    for (size_t at = 0; at < b->n; at += EVAL_PIECE) {
+        size_t n = b->n - at < EVAL_PIECE ? b->n - at : EVAL_PIECE, got = 0;
+        if ((rc = lad_device_eval(p->dev, b->cs + at, n, dw + at, &got, p->err)))
+            goto done;
+        if ((rc = lad_store_add_cases(p->st, p->run, p->rung_name, b->cs + at,
+                                      dw + at, labels + at, n, p->dp.k, nscale,
+                                      nmeta, ids ? ids + at : NULL, p->err)))
+            goto done;
+        p->rung_cases += n;
+        if (strcmp(p->rung_name, "random") != 0)
+            p->targeted += n;
+        if (p->progress)
+            p->progress(p->progress_ctx, p->rung_name, at + n, b->n);
+    }
+done:
+    if (dw != d)
+        free(dw);
+    free(labels);
+    return rc;
+}
+
+int lad_probe_observe(lad_probe *p, const char *key, const int64_t *ids,
+                      size_t n, const char *fmt, ...)
+{
+    char value[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(value, sizeof value, fmt, ap);
+    va_end(ap);
+    return lad_store_observe(p->st, p->run, p->rung_name, key, value, ids, n,
+                             p->err);
+}
+
+typedef int (*rung_fn)(lad_probe *p);
+
+static const rung_fn rung_fns[LAD_RUNG_COUNT] = {
+    [LAD_RUNG_INSTRUCTION] = lad_rung_instruction,
+    [LAD_RUNG_SLICE] = lad_rung_slice,
+    [LAD_RUNG_LANES] = lad_rung_lanes,
+    [LAD_RUNG_TRUNCATION] = lad_rung_truncation,
+    [LAD_RUNG_VISIBLE] = lad_rung_visible,
+    [LAD_RUNG_INTERNAL] = lad_rung_internal,
+    [LAD_RUNG_ULP] = lad_rung_ulp,
+    [LAD_RUNG_GROUPING] = lad_rung_grouping,
+    [LAD_RUNG_ZEROS] = lad_rung_zeros,
+    [LAD_RUNG_SPECIALS] = lad_rung_specials,
+    [LAD_RUNG_SCALING] = lad_rung_scaling,
+    [LAD_RUNG_RANDOM] = lad_rung_random,
+};
+
+/* Runs one rung with its bookkeeping; the rung's own code is returned. */
+static int climb(lad_probe *p, const char *name, const lad_rung *item,
+                 rung_fn fn, const lad_ladder_opts *opts)
+{
+    p->rung = item;
+    p->rung_name = name;
+    p->rung_cases = 0;
+    p->summary[0] = 0;
+    int rc = fn(p);
+    if (opts->done)
+        opts->done(opts->ctx, p, rc);
+    return rc;
+}
+
+int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
+                   lad_store *st, int64_t *run, lad_err *err)
+{
+    lad_probe *p = calloc(1, sizeof *p);
+    if (p == NULL)
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    p->recipe = r;
+    p->st = st;
+    p->err = err;
+    p->progress = opts->progress;
+    p->progress_ctx = opts->ctx;
+    lad_recipe_datapath(r, &p->dp);
+    p->facts.a = p->dp.a;
+    p->facts.b = p->dp.b;
+    p->facts.a_known = r->dp.a_known;
+    p->facts.b_known = r->dp.b_known;
+    p->facts.dbits = p->facts.window = -1;
+    *run = 0;
+    int rc;
+    if (!r->dp.c_known || !r->dp.d_known) {
+        rc = lad_errf(err, LAD_EDATA, "%s: the decode of C and D must be given "
+                      "(only A and B may be declared by name and width)", r->path);
+        goto out;
+    }
+    const char *spec = opts->device && *opts->device ? opts->device : r->device;
+    if ((rc = lad_device_open(spec, &p->dp, &p->dev, err)))
+        goto out;
+    lad_run_info info = {0};
+    info.command = "run";
+    info.argc = opts->argc;
+    info.argv = opts->argv;
+    info.device = &p->dev->info;
+    info.dp = &p->dp;
+    info.version = "0.1.0";
+    info.dirty = -1;
+    info.recipe_path = r->path;
+    info.recipe_text = r->text;
+    info.recipe_len = r->textlen;
+    if ((rc = lad_store_begin_run(st, &info, &p->run, err)))
+        goto out;
+    *run = p->run;
+
+    if (!p->facts.a_known || !p->facts.b_known)
+        if ((rc = climb(p, "decode", NULL, lad_rung_decode, opts)))
+            goto fail;
+    for (int id = 0; id < LAD_RUNG_COUNT; id++) {
+        const lad_rung *item = lad_recipe_rung(r, id);
+        int want = opts->rungs ? (opts->rungs >> id) & 1 : item != NULL;
+        if (!want)
+            continue;
+        if ((rc = climb(p, lad_rung_name(id), item, rung_fns[id], opts)))
+            goto fail;
+    }
+    rc = lad_store_end_run(st, p->run, LAD_RUN_OK, NULL, err);
+    goto out;
+fail: {
+        lad_err e2;
+        lad_store_end_run(st, p->run, LAD_RUN_FAILED, err->msg, &e2);
+    }
+out:
+    lad_device_close(p->dev);
+    free(p);
+    return rc;
+}

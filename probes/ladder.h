@@ -1,0 +1,143 @@
+/*
+** The probe ladder: climbs the rungs of a recipe on a device, one unknown
+** at a time, and writes every case it ran, with its raw D word, and what
+** each rung observed into the store (docs/probes.md).
+**
+** Each rung lives in its own file, probes/rung_<name>.c, and exports
+**
+**     int lad_rung_<name>(lad_probe *p);
+**
+** A rung builds its cases with the exact encoder (probes/case.h), hands
+** them to lad_probe_eval (which runs them on the device and stores them
+** with the rung's name and a label per case), records what it saw with
+** lad_probe_observe, and leaves facts for the rungs above it in p->facts.
+** The device is a black box: nothing here reads the model behind it.
+**
+** Workload: a few thousand targeted cases per datapath (docs/performance.md),
+** plus the random rung; a run is dominated by the device's round trips.
+*/
+#ifndef LADDER_PROBES_LADDER_H
+#define LADDER_PROBES_LADDER_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "recipe.h"
+#include "../devices/device.h"
+#include "../db/store.h"
+
+/* What earlier rungs found out, for the rungs above them. */
+typedef struct lad_facts {
+    lad_format a, b;     /* A and B element formats: declared, or decoded */
+    int a_known, b_known;/* 0 until the decode rung has found a user format */
+    int dbits;           /* fraction bits the result shows (visible), -1 unknown */
+    int window;          /* fraction bits that survive cancellation below
+                            the anchor (internal), -1 unknown */
+    int low_exp;         /* lowest exponent the result format can show */
+} lad_facts;
+
+/* Called as cases are answered: done of total for the current rung. */
+typedef void (*lad_progress_fn)(void *ctx, const char *rung, size_t done,
+                                size_t total);
+
+typedef struct lad_probe {
+    const lad_recipe *recipe;
+    lad_datapath dp;         /* what the device is told; a/b gain their
+                                decode once the decode rung found it */
+    lad_device *dev;
+    lad_store *st;
+    int64_t run;
+    const lad_rung *rung;    /* the recipe item being climbed (parameters);
+                                NULL for a rung the ladder adds (decode) */
+    const char *rung_name;   /* name cases and observations are stored under */
+    size_t targeted;         /* cases of every rung but random, this run */
+    size_t rung_cases;       /* cases of the current rung */
+    lad_facts facts;
+    char summary[256];       /* what the rung saw, one line (set by the rung) */
+    lad_progress_fn progress;
+    void *progress_ctx;
+    lad_err *err;
+} lad_probe;
+
+/* A growing list of cases with a label each. */
+typedef struct lad_batch {
+    lad_case *cs;
+    char (*label)[64];
+    size_t n, cap;
+} lad_batch;
+
+/* Appends a case (a copy of *cs) labelled by fmt. Returns LAD_OK or
+** LAD_EINTERNAL when out of memory. */
+int lad_batch_add(lad_batch *b, const lad_case *cs, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void lad_batch_free(lad_batch *b);
+
+/*
+** Runs b's cases on the device and stores them under the current rung, in
+** pieces (reporting progress). d (may be NULL) receives the D words and ids
+** (may be NULL) the case ids, b->n each. Returns LAD_OK or the device's or
+** store's code with p->err filled.
+*/
+int lad_probe_eval(lad_probe *p, const lad_batch *b, uint32_t *d,
+                   int64_t *ids);
+
+/* Records an observation of the current rung: key = printf(fmt, ...), with
+** the ids of the cases that show it. */
+int lad_probe_observe(lad_probe *p, const char *key, const int64_t *ids,
+                      size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Cases the random rung runs (the recipe's random.cases, at most this). */
+#define LAD_LADDER_RANDOM 4096
+
+/* The rungs; every one returns LAD_OK or an error code with p->err set. */
+int lad_rung_decode(lad_probe *p);
+int lad_rung_instruction(lad_probe *p);
+int lad_rung_slice(lad_probe *p);
+int lad_rung_lanes(lad_probe *p);
+int lad_rung_truncation(lad_probe *p);
+int lad_rung_visible(lad_probe *p);
+int lad_rung_internal(lad_probe *p);
+int lad_rung_ulp(lad_probe *p);
+int lad_rung_grouping(lad_probe *p);
+int lad_rung_zeros(lad_probe *p);
+int lad_rung_specials(lad_probe *p);
+int lad_rung_scaling(lad_probe *p);
+int lad_rung_random(lad_probe *p);
+
+/*
+** Decode fitting, shared by the decode rung and inference: given words of a
+** format of `width` bits and, for each, the value it showed (decoded from a
+** D word of format d: the product with an exact 1.0, or the square), finds
+** the decode (sign, ebits, mbits, bias, sub, inf, nan) that explains every
+** one. square: the values are of word*word rather than word*1. Returns
+** LAD_OK and *f (name kept from f), or LAD_NO when none or several
+** differing decodes fit (msg says which).
+*/
+int lad_decode_fit(lad_format *f, int width, const uint32_t *words,
+                   const uint32_t *dwords, size_t n, const lad_format *d,
+                   uint32_t nan_word, int square, char *msg, size_t msgsize);
+
+/* One rung per line as it ends. */
+typedef void (*lad_rung_done_fn)(void *ctx, const lad_probe *p, int rc);
+
+/* What lad_ladder_run needs besides the recipe. */
+typedef struct lad_ladder_opts {
+    const char *device;          /* device spec; NULL: the recipe's */
+    unsigned rungs;              /* bit per enum lad_rung_id; 0: the recipe's */
+    int argc;                    /* command line to record */
+    char *const *argv;
+    lad_progress_fn progress;    /* may be NULL */
+    lad_rung_done_fn done;       /* may be NULL */
+    void *ctx;
+} lad_ladder_opts;
+
+/*
+** Climbs the recipe's rungs (those in opts->rungs) on the device, recording
+** one run in st. *run receives its id as soon as it is begun (so a caller
+** can report it even on failure). Returns LAD_OK; the device's, store's or
+** a rung's error code, after ending the run as failed.
+*/
+int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
+                   lad_store *st, int64_t *run, lad_err *err);
+
+#endif

@@ -1,0 +1,123 @@
+/*
+** Rung (f), internal precision: -x + x + 2^-j, the big pair cancelling, for
+** growing j until the survivor vanishes. Anchored on a product (the pair
+** are products, the survivor C or a product), on C (C = -1 against a
+** product), and with C's raw exponent above the products' (C = -2.25
+** against 1.5 * 1.5, whose raw exponent is one less): comparing the anchors
+** says whether C takes part in the anchor. Negative survivors show whether
+** terms are cut toward zero or toward -Inf. The sweep goes on past max_j
+** while anything survives. Decides the window F, c_anchor, align_round and
+** whether C enters the window or is added after it (chain vs sum).
+*/
+#include "ladder.h"
+#include "case.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NSERIES 9
+
+/* Builds case s of the series for j; LAD_NO when not representable. */
+static int build(const lad_datapath *dp, lad_case *cs, int s, int j)
+{
+    lad_case_base(dp, cs);
+    uint32_t a15, b15;
+    switch (s) {
+    case 0: /* products cancel, C survives */
+    case 1:
+        return lad_case_term(dp, cs, 0, 0, 1, 0) || lad_case_term(dp, cs, 1, 1, 1, 0) ||
+               lad_case_c(dp, cs, s == 1, 1, -j) ? LAD_NO : LAD_OK;
+    case 2: /* C = -1 cancels a product, a product survives */
+    case 3:
+        return lad_case_c(dp, cs, 0 + (s == 2), 1, 0) || lad_case_term(dp, cs, 0, s == 3, 1, 0) ||
+               lad_case_term(dp, cs, 1, 0, 1, -j) ? LAD_NO : LAD_OK;
+    case 4: /* products only */
+    case 5:
+        return lad_case_term(dp, cs, 0, 0, 1, 0) || lad_case_term(dp, cs, 1, 1, 1, 0) ||
+               lad_case_term(dp, cs, 2, s == 5, 1, -j) ? LAD_NO : LAD_OK;
+    case 6: /* C's raw exponent one above the products' */
+    case 7:
+        if (lad_word(&dp->a, 0, 3, -1, &a15) || lad_word(&dp->b, s == 7, 3, -1, &b15) ||
+            lad_case_c(dp, cs, s == 6, 9, -2))
+            return LAD_NO;
+        lad_case_words(dp, cs, 0, a15, b15);
+        return lad_case_term(dp, cs, 1, 0, 1, -j);
+    default: /* the same with C the survivor (1.5*1.5 - 1.5*1.5 + C) */
+        if (!dp->a.sign || lad_word(&dp->a, 0, 3, -1, &a15) ||
+            lad_word(&dp->b, 0, 3, -1, &b15))
+            return LAD_NO;
+        lad_case_words(dp, cs, 0, a15, b15);
+        lad_case_words(dp, cs, 1, a15 ^ (dp->a.sign ? 1u << (dp->a.width - 1) : 0), b15);
+        return lad_case_c(dp, cs, 0, 1, -j);
+    }
+}
+
+static const char *const names[NSERIES] = {
+    "p1-p1+c", "p1-p1-c", "-c1+p1+p", "c1-p1+p", "p1-p1+p", "p1-p1-p",
+    "-c2.25+p1.5^2+p", "c2.25-p1.5^2+p", "p1.5^2-p1.5^2+c"};
+
+int lad_rung_internal(lad_probe *p)
+{
+    if (p->dp.integer) {
+        snprintf(p->summary, sizeof p->summary, "integer result: exact");
+        return lad_probe_observe(p, "integer", NULL, 0, "yes");
+    }
+    const lad_datapath *dp = &p->dp;
+    int maxj = p->rung ? (int)lad_rung_param(p->rung, "max_j") : 40;
+    int rc = LAD_OK, last[NSERIES] = {0};
+    int64_t lastid[NSERIES] = {0};
+    uint32_t zero = 0;
+    for (int j0 = 1; j0 <= maxj; j0 += 8) {
+        lad_batch b = {0};
+        for (int j = j0; j < j0 + 8 && j <= maxj; j++)
+            for (int s = 0; s < NSERIES; s++) {
+                lad_case cs;
+                if (build(dp, &cs, s, j) == LAD_OK &&
+                    (rc = lad_batch_add(&b, &cs, "%s j=%d", names[s], j))) {
+                    lad_batch_free(&b);
+                    return rc;
+                }
+            }
+        uint32_t d[8 * NSERIES + 1];
+        int64_t ids[8 * NSERIES + 1];
+        if ((rc = lad_probe_eval(p, &b, d, ids))) {
+            lad_batch_free(&b);
+            return rc;
+        }
+        int any = 0;
+        for (size_t i = 0; i < b.n; i++) {
+            int j = 0;
+            const char *sp = strchr(b.label[i], ' ');
+            sscanf(sp ? sp : "", " j=%d", &j);
+            for (int s = 0; s < NSERIES; s++)
+                if (strncmp(b.label[i], names[s], strlen(names[s])) == 0 &&
+                    b.label[i][strlen(names[s])] == ' ' && d[i] != zero) {
+                    any = 1;
+                    if (j > last[s]) {
+                        last[s] = j;
+                        lastid[s] = ids[i];
+                    }
+                }
+        }
+        lad_batch_free(&b);
+        /* keep going past max_j while survivors remain (windows up to 60) */
+        if (j0 + 8 > maxj && any && maxj < 64)
+            maxj = j0 + 15 < 64 ? j0 + 15 : 64;
+    }
+    int w = -1;
+    for (int s = 0; s < NSERIES; s++) {
+        if (last[s] && (rc = lad_probe_observe(p, names[s], &lastid[s], 1,
+                                               "last surviving j: %d", last[s])))
+            return rc;
+        if ((s == 4 || s == 2 || s == 0) && last[s] && w < 0)
+            w = last[s];
+    }
+    if (last[4])
+        w = last[4];
+    p->facts.window = w;
+    snprintf(p->summary, sizeof p->summary,
+             "survivors of -x + x + 2^-j: products %d, C %d, C anchor %d, C above %d", last[4],
+             last[0], last[2], last[6]);
+    return LAD_OK;
+}

@@ -1,0 +1,176 @@
+/*
+** Rung (j), special values: NaN inputs in A, B and C with every payload
+** shape (quiet, signalling, negative, payload only in bits a narrower
+** format drops), Inf * 0, +Inf + -Inf (two lanes, and a lane against C),
+** +-Inf alone and against finite values, -0 (C alone, products of -0,
+** exact cancellation), subnormal inputs and results, and overflow of the
+** result in both signs. Decides the NaN word, overflow (inf or saturate)
+** and confirms what a zero result's sign is.
+*/
+#include "ladder.h"
+#include "case.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int add(lad_batch *b, const lad_datapath *dp, uint32_t a, uint32_t bw,
+               uint32_t c, uint32_t a1, uint32_t b1, const char *label)
+{
+    lad_case cs;
+    lad_case_base(dp, &cs);
+    lad_case_words(dp, &cs, 0, a, bw);
+    if (lad_datapath_kphys(dp) > 1)
+        lad_case_words(dp, &cs, 1, a1, b1);
+    cs.c = c;
+    return lad_batch_add(b, &cs, "%s", label);
+}
+
+int lad_rung_specials(lad_probe *p)
+{
+    const lad_datapath *dp = &p->dp;
+    lad_batch b = {0};
+    int rc = LAD_OK;
+    uint32_t oa = 0, ob = 0, oc = 0, za = 0;
+    lad_word(&dp->a, 0, 1, 0, &oa);
+    lad_word(&dp->b, 0, 1, 0, &ob);
+    lad_word(&dp->c, 0, 1, 0, &oc);
+    if (dp->integer) {
+        /* wrap or saturate: the largest values in every lane, both signs */
+        uint32_t amax = lad_format_maxfinite(&dp->a, 0), bmax = lad_format_maxfinite(&dp->b, 0);
+        uint32_t amin = lad_format_maxfinite(&dp->a, 1), cmax = lad_format_maxfinite(&dp->c, 0);
+        uint32_t cmin = lad_format_maxfinite(&dp->c, 1);
+        for (int v = 0; v < 4; v++) {
+            lad_case cs;
+            lad_case_base(dp, &cs);
+            for (int j = 0; j < lad_datapath_kphys(dp); j++)
+                lad_case_words(dp, &cs, j, v & 1 ? amin : amax, bmax);
+            cs.c = v < 2 ? (v & 1 ? cmin : cmax) : 0;
+            if ((rc = lad_batch_add(&b, &cs, "int extreme %d", v)))
+                goto out;
+        }
+        uint32_t m1 = 0;
+        lad_word(&dp->c, 1, 1, 0, &m1);
+        if ((rc = add(&b, dp, oa, ob, cmax, 0, 0, "cmax + 1")) ||
+            (rc = add(&b, dp, oa, ob, m1, 0, 0, "-1 + 1")))
+            goto out;
+        goto run;
+    }
+    const lad_format *fa = &dp->a, *fb = &dp->b, *fc = &dp->c;
+    uint32_t sa = fa->sign ? 1u << (fa->width - 1) : 0, sb = fb->sign ? 1u << (fb->width - 1) : 0;
+    uint32_t sc = 1u << (fc->width - 1);
+    /* NaNs of each operand */
+    const lad_format *fs[3] = {fa, fb, fc};
+    for (int op = 0; op < 3; op++) {
+        const lad_format *f = fs[op];
+        if (f->nan == LAD_NAN_NONE)
+            continue;
+        uint32_t q = lad_format_nan(f), top = ((1u << f->ebits) - 1) << (f->mbits + f->pad);
+        uint32_t sg = f->sign ? 1u << (f->width - 1) : 0;
+        uint32_t v[6] = {q, q | sg, top | (1u << f->pad), top | (1u << (f->mbits + f->pad - 1)),
+                         top | (f->pad ? 1u : 0), top | sg | 1u << f->pad};
+        for (int i = 0; i < 6; i++) {
+            if (lad_decode(f, v[i]).cls != LAD_NAN && !(i == 4 && f->pad))
+                continue;
+            char l[48];
+            snprintf(l, sizeof l, "nan %c 0x%x", "abc"[op], v[i]);
+            uint32_t a = op == 0 ? v[i] : oa, bw = op == 1 ? v[i] : ob, c = op == 2 ? v[i] : 0;
+            if ((rc = add(&b, dp, a, bw, c, 0, 0, l)))
+                goto out;
+        }
+    }
+    /* infinities */
+    int ia = fa->inf == LAD_INF_IEEE, ib = fb->inf == LAD_INF_IEEE, ic = fc->inf == LAD_INF_IEEE;
+    uint32_t infa = lad_format_inf(fa, 0), infb = lad_format_inf(fb, 0), infc = lad_format_inf(fc, 0);
+    if (ia) {
+        if ((rc = add(&b, dp, infa, za, 0, 0, 0, "inf*0")) ||
+            (rc = add(&b, dp, infa, ob, 0, 0, 0, "+inf")) ||
+            (rc = add(&b, dp, infa | sa, ob, 0, 0, 0, "-inf")) ||
+            (rc = add(&b, dp, infa, ob, 0, infa | sa, ob, "+inf-inf lanes")) ||
+            (rc = add(&b, dp, infa, ob, 0, oa, ob, "+inf+1")) ||
+            (rc = add(&b, dp, infa, ob, oc | sc, 0, 0, "+inf-1c")))
+            goto out;
+        if (ic && (rc = add(&b, dp, infa, ob, infc | sc, 0, 0, "+inf-inf c")))
+            goto out;
+    }
+    if (ib && (rc = add(&b, dp, za, infb, 0, 0, 0, "0*inf")))
+        goto out;
+    if (ic && ((rc = add(&b, dp, 0, 0, infc, 0, 0, "c +inf")) ||
+               (rc = add(&b, dp, 0, 0, infc | sc, 0, 0, "c -inf")) ||
+               (rc = add(&b, dp, oa, ob, infc | sc, 0, 0, "1 + c -inf"))))
+        goto out;
+    /* signed zeros */
+    if ((rc = add(&b, dp, 0, 0, sc, 0, 0, "c -0")) ||
+        (rc = add(&b, dp, sa, ob, sc, 0, 0, "-0*1 + c -0")) ||
+        (rc = add(&b, dp, oa, ob, 0, oa | sa, ob, "1 - 1")) ||
+        (rc = add(&b, dp, oa, ob, oc | sc, 0, 0, "1 + c -1")) ||
+        (rc = add(&b, dp, oa | sa, ob, oc, 0, 0, "-1 + c 1")))
+        goto out;
+    /* subnormal inputs */
+    uint32_t sub = 1u << fa->pad, subb = 1u << fb->pad;
+    if (fa->sub == LAD_SUB_IEEE || fa->sub == LAD_SUB_FLUSH) {
+        uint32_t maxsub = ((1u << fa->mbits) - 1) << fa->pad;
+        if ((rc = add(&b, dp, sub, ob, 0, 0, 0, "a min subnormal")) ||
+            (rc = add(&b, dp, maxsub, ob, 0, 0, 0, "a max subnormal")) ||
+            (rc = add(&b, dp, sub | sa, ob, 0, 0, 0, "a -min subnormal")))
+            goto out;
+    }
+    if ((fb->sub == LAD_SUB_IEEE || fb->sub == LAD_SUB_FLUSH) &&
+        (rc = add(&b, dp, oa, subb, 0, 0, 0, "b min subnormal")))
+        goto out;
+    if ((rc = add(&b, dp, 0, 0, 1, 0, 0, "c min subnormal")) ||
+        (rc = add(&b, dp, 0, 0, 1 | sc, 0, 0, "c -min subnormal")) ||
+        (rc = add(&b, dp, oa, ob, 1, 0, 0, "1 + c min subnormal")))
+        goto out;
+    /* subnormal and tiny results */
+    int dlow = 1 - dp->d.bias - dp->d.mbits;
+    for (int e = dlow - 2; e <= dlow + dp->d.mbits + 1; e += 1) {
+        lad_case cs;
+        lad_case_base(dp, &cs);
+        for (int sg = 0; sg < 2; sg++)
+            if (!lad_case_term(dp, &cs, 0, sg, 3, e - 1) &&
+                (rc = lad_batch_add(&b, &cs, "result 1.5*2^%d%s", e, sg ? " neg" : "")))
+                goto out;
+    }
+    /* overflow: the largest values everywhere, C the largest too */
+    for (int sg = 0; sg < 2; sg++) {
+        lad_case cs;
+        lad_case_base(dp, &cs);
+        uint32_t am = lad_format_maxfinite(fa, sg), bm = lad_format_maxfinite(fb, 0);
+        for (int j = 0; j < lad_datapath_kphys(dp); j++)
+            lad_case_words(dp, &cs, j, am, bm);
+        cs.c = lad_format_maxfinite(fc, sg);
+        if ((rc = lad_batch_add(&b, &cs, "overflow %s", sg ? "neg" : "pos")))
+            goto out;
+        lad_case_base(dp, &cs);
+        cs.c = lad_format_maxfinite(fc, sg);
+        if ((rc = lad_batch_add(&b, &cs, "c max %s", sg ? "neg" : "pos")))
+            goto out;
+        lad_case_words(dp, &cs, 0, am, bm);
+        if ((rc = lad_batch_add(&b, &cs, "c max + max product %s", sg ? "neg" : "pos")))
+            goto out;
+    }
+run:;
+    uint32_t *d = malloc((b.n + 1) * sizeof *d);
+    int64_t *ids = malloc((b.n + 1) * sizeof *ids);
+    if (d == NULL || ids == NULL) {
+        free(d);
+        free(ids);
+        rc = lad_errf(p->err, LAD_EINTERNAL, "out of memory");
+        goto out;
+    }
+    if ((rc = lad_probe_eval(p, &b, d, ids)) == LAD_OK) {
+        for (size_t i = 0; i < b.n && rc == LAD_OK; i++)
+            if (strncmp(b.label[i], "nan ", 4) == 0 || strcmp(b.label[i], "inf*0") == 0 ||
+                strncmp(b.label[i], "overflow", 8) == 0 || strcmp(b.label[i], "c -0") == 0 ||
+                strncmp(b.label[i], "int extreme", 11) == 0)
+                rc = lad_probe_observe(p, b.label[i], &ids[i], 1, "0x%x", d[i]);
+        snprintf(p->summary, sizeof p->summary, "%zu special cases", b.n);
+    }
+    free(d);
+    free(ids);
+out:
+    lad_batch_free(&b);
+    (void)sb;
+    return rc;
+}

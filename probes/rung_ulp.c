@@ -1,0 +1,101 @@
+/*
+** Rung (g), fractional ULP: survivors of +-0.25, +-0.5, +-0.75 and +-1.5
+** units (steps: fractions i/steps) of 2^-q added to a value near 1.0, with
+** q at the result's precision (visible) and at the window's (internal), the
+** value being C or a product and the fraction a product or C, on even and
+** odd last bits and both signs; and "half plus a little" (2^-(q+1) +
+** 2^-(q+k)) that only a single rounding sees as above half. Alignment
+** rounding acts at the window's quantum, final rounding at the result's:
+** these cases separate align_round, d_round, acc_round and d_via_acc.
+*/
+#include "ladder.h"
+#include "case.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int log2ceil(int x)
+{
+    int l = 0;
+    while ((1 << l) < x)
+        l++;
+    return l;
+}
+
+int lad_rung_ulp(lad_probe *p)
+{
+    if (p->dp.integer) {
+        snprintf(p->summary, sizeof p->summary, "integer result: exact");
+        return lad_probe_observe(p, "integer", NULL, 0, "yes");
+    }
+    const lad_datapath *dp = &p->dp;
+    int steps = p->rung ? (int)lad_rung_param(p->rung, "steps") : 4;
+    int ls = log2ceil(steps);
+    steps = 1 << ls;
+    int db = p->facts.dbits > 0 ? p->facts.dbits : dp->d.mbits;
+    int w = p->facts.window > 0 ? p->facts.window : 25;
+    int qs[5] = {db, db + 1, w - 1, w, w + 1}, nq = 0;
+    int uq[5];
+    for (int i = 0; i < 5; i++) {
+        int dup = 0;
+        for (int k = 0; k < nq; k++)
+            dup |= uq[k] == qs[i];
+        if (!dup && qs[i] > 0 && qs[i] < 62)
+            uq[nq++] = qs[i];
+    }
+    lad_batch b = {0};
+    int rc = LAD_OK;
+    for (int iq = 0; iq < nq; iq++) {
+        int q = uq[iq];
+        for (int odd = 0; odd < 2; odd++)
+            for (int bneg = 0; bneg < 2; bneg++)
+                for (int where = 0; where < 2; where++) {
+                    /* base = +-(1 + odd*2^-db); fraction f/steps * 2^-q */
+                    uint64_t bm = odd ? ((uint64_t)1 << db) + 1 : 1;
+                    int be = odd ? -db : 0;
+                    for (int fi = 1; fi <= steps + steps / 2; fi++) {
+                        if (fi > steps && fi != steps + steps / 2)
+                            continue;
+                        if (fi == steps)
+                            continue;
+                        for (int fneg = 0; fneg < 2; fneg++) {
+                            lad_case cs;
+                            lad_case_base(dp, &cs);
+                            int ok = where == 0
+                                         ? !lad_case_c(dp, &cs, bneg, bm, be) &&
+                                               !lad_case_term(dp, &cs, 0, fneg, (uint64_t)fi, -q - ls)
+                                         : !lad_case_term(dp, &cs, 0, bneg, bm, be) &&
+                                               !lad_case_c(dp, &cs, fneg, (uint64_t)fi, -q - ls);
+                            if (ok && (rc = lad_batch_add(&b, &cs, "q=%d %s%s%s %s%d/%d", q,
+                                                          bneg ? "-" : "+", odd ? "odd " : "",
+                                                          where ? "p" : "c", fneg ? "-" : "+",
+                                                          fi, steps)))
+                                goto out;
+                        }
+                    }
+                    /* half plus a little: 2^-(q+1) + 2^-(q+k) */
+                    for (int k = 2; k <= 40 && q + k < 62; k += (k < 8 ? 1 : 4)) {
+                        lad_case cs;
+                        lad_case_base(dp, &cs);
+                        uint64_t fm = ((uint64_t)1 << (k - 1)) + 1;
+                        int ok = where == 0
+                                     ? !lad_case_c(dp, &cs, bneg, bm, be) &&
+                                           !lad_case_term(dp, &cs, 0, bneg, fm, -q - k)
+                                     : !lad_case_term(dp, &cs, 0, bneg, bm, be) &&
+                                           !lad_case_c(dp, &cs, bneg, fm, -q - k);
+                        if (ok && (rc = lad_batch_add(&b, &cs, "q=%d %s%s%s half+2^-%d", q,
+                                                      bneg ? "-" : "+", odd ? "odd " : "",
+                                                      where ? "p" : "c", q + k)))
+                            goto out;
+                    }
+                }
+    }
+    if ((rc = lad_probe_eval(p, &b, NULL, NULL)))
+        goto out;
+    rc = lad_probe_observe(p, "cases", NULL, 0, "%zu", b.n);
+    snprintf(p->summary, sizeof p->summary, "%zu fractional-ulp cases at q in {%d..%d}", b.n,
+             uq[0], uq[nq - 1]);
+out:
+    lad_batch_free(&b);
+    return rc;
+}

@@ -1,0 +1,79 @@
+/*
+** Rung (i), zero terms and the anchor floor, with tiny values: for each
+** exponent e from 0 down to min_exp, C (or a product) = 2^e plus one unit
+** of the result's last place, and a negative product just inside or just
+** outside the window below e; once without and once with a zero product in
+** another lane; and a lone product 2^e (1 + 2^-m) with a zero product. A
+** floor under the anchor shows as the exponent below which the negative
+** term stops being kept; a zero product that takes part in the anchor
+** moves that exponent. Decides zero_floor and anchor_min.
+*/
+#include "ladder.h"
+#include "case.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int lad_rung_zeros(lad_probe *p)
+{
+    const lad_datapath *dp = &p->dp;
+    if (dp->integer) {
+        snprintf(p->summary, sizeof p->summary, "integer: exact sum");
+        return lad_probe_observe(p, "skipped", NULL, 0, "integer");
+    }
+    int minexp = p->rung ? (int)lad_rung_param(p->rung, "min_exp") : -160;
+    int w = p->facts.window > 0 ? p->facts.window : 25;
+    int db = p->facts.dbits > 0 ? p->facts.dbits : dp->d.mbits;
+    int dlow = 1 - dp->d.bias - dp->d.mbits; /* the result's smallest ulp */
+    int n = lad_datapath_kphys(dp);
+    lad_batch b = {0};
+    int rc = LAD_OK;
+    for (int e = 0; e >= minexp; e -= (e > -100 ? 4 : 1)) {
+        int ue = e - db > dlow ? e - db : dlow; /* one ulp of the result at 2^e */
+        for (int zero = 0; zero < 2 && (zero == 0 || n >= 3); zero++)
+            for (int t = -1; t <= 1; t += 2) {
+                for (int big = 0; big < 2; big++) {
+                    lad_case cs;
+                    lad_case_base(dp, &cs);
+                    int ok;
+                    if (ue >= e)
+                        continue;
+                    uint64_t m = ((uint64_t)1 << (e - ue)) + 1;
+                    if (e - ue > 60)
+                        continue;
+                    ok = big == 0 ? !lad_case_c(dp, &cs, 0, m, ue)
+                                  : !lad_case_term(dp, &cs, 0, 0, m, ue);
+                    ok = ok && !lad_case_term(dp, &cs, 1, 1, 1, e - w + t);
+                    if (zero && ok) {
+                        uint32_t zb;
+                        ok = !lad_word(&dp->b, 0, 1, 0, &zb);
+                        lad_case_words(dp, &cs, 2, 0, zb);
+                    }
+                    if (ok && (rc = lad_batch_add(&b, &cs, "%s2^%d+ulp -2^%d%s", big ? "p" : "c",
+                                                  e, e - w + t, zero ? " zero" : "")))
+                        goto out;
+                }
+            }
+        /* a lone product with low bits, and a zero product beside it */
+        for (int zero = 0; zero < 2; zero++) {
+            lad_case cs;
+            lad_case_base(dp, &cs);
+            int mb = dp->a.mbits > 0 ? dp->a.mbits : 1;
+            int ok = !lad_case_term(dp, &cs, 0, 0, ((uint64_t)1 << mb) + 1, e - mb);
+            if (zero && ok && n >= 2) {
+                uint32_t zb;
+                ok = !lad_word(&dp->b, 0, 1, 0, &zb);
+                lad_case_words(dp, &cs, 1, 0, zb);
+            }
+            if (ok && (rc = lad_batch_add(&b, &cs, "p 2^%d(1+2^-%d)%s", e, mb, zero ? " zero" : "")))
+                goto out;
+        }
+    }
+    if ((rc = lad_probe_eval(p, &b, NULL, NULL)))
+        goto out;
+    rc = lad_probe_observe(p, "cases", NULL, 0, "%zu", b.n);
+    snprintf(p->summary, sizeof p->summary, "%zu tiny-term cases down to 2^%d", b.n, minexp);
+out:
+    lad_batch_free(&b);
+    return rc;
+}
