@@ -36,6 +36,8 @@ static const struct command {
     {"fit", cmd_fit, "search for a model that reproduces captured vectors"},
     {"validate", cmd_validate, "compare a model with a device on random cases"},
     {"history", cmd_history, "list the runs in a store"},
+    {"run", cmd_run, "climb a recipe's probe ladder on a device"},
+    {"infer", cmd_infer, "infer the datapath model from a run's probes"},
     {"show", cmd_show, "print a run's rungs and what each observed"},
 };
 
