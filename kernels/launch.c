@@ -189,26 +189,28 @@ out:
     return rc;
 }
 
-/* The kernel module's version line, e.g. "570.86.15", or "". */
+/* The kernel driver's version, e.g. "580.159.03", from the first token of
+** /proc/driver/nvidia/version that looks like one ("NVRM version: NVIDIA
+** UNIX Open Kernel Module for x86_64  580.159.03  Release Build ..."), or "". */
 static void kernel_driver_version(char *buf, size_t size)
 {
     buf[0] = 0;
     FILE *f = fopen("/proc/driver/nvidia/version", "r");
     if (!f)
         return;
-    char line[256];
+    char line[512];
     if (fgets(line, sizeof line, f)) {
-        /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  570.86.15  ..." */
-        char *p = strstr(line, "Kernel Module");
-        if (p) {
-            p += strlen("Kernel Module");
-            while (*p == ' ')
-                p++;
-            size_t len = strcspn(p, " \t\n");
-            if (len >= size)
-                len = size - 1;
-            memcpy(buf, p, len);
-            buf[len] = 0;
+        char *save = NULL;
+        for (char *tok = strtok_r(line, " \t\n", &save); tok;
+             tok = strtok_r(NULL, " \t\n", &save)) {
+            size_t digits = strspn(tok, "0123456789."), dots = 0;
+            for (const char *p = tok; *p; p++)
+                dots += *p == '.';
+            if (digits == strlen(tok) && dots >= 1 && tok[0] != '.' &&
+                strlen(tok) < size) {
+                snprintf(buf, size, "%s", tok);
+                break;
+            }
         }
     }
     fclose(f);
@@ -255,7 +257,7 @@ int lad_gpu_open(int index, lad_gpu **out, lad_gpu_info *info, lad_err *err)
                  u[10], u[11], u[12], u[13], u[14], u[15]);
     }
     {
-        char kmod[16];
+        char kmod[24];
         kernel_driver_version(kmod, sizeof kmod);
         char full[96];
         snprintf(full, sizeof full, "%s%sCUDA %d.%d", kmod,
