@@ -1,0 +1,122 @@
+/*
+** Command-line helpers: see cli.h.
+*/
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static int vreport(int code, const char *fmt, va_list ap)
+{
+    char msg[600];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    for (char *p = msg; *p; p++)
+        if (*p == '\n')
+            *p = ' ';
+    fflush(stdout);
+    fprintf(stderr, "ladder: %s\n", msg);
+    return code;
+}
+
+int cli_report(const lad_err *err)
+{
+    int code = err && err->code != LAD_OK ? err->code : LAD_EINTERNAL;
+    const char *msg = err && err->msg[0] ? err->msg : "unknown error";
+    fflush(stdout);
+    fprintf(stderr, "ladder: %s\n", msg);
+    return code;
+}
+
+int cli_error(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(LAD_EUSAGE, fmt, ap);
+    va_end(ap);
+    return LAD_EUSAGE;
+}
+
+int cli_is_help(const char *s)
+{
+    return strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0;
+}
+
+/* An argument is an option when it starts with "--" (and is not "--"
+** itself) or is a dash and one letter: "-0.1" and "-inf" are not. */
+static int is_option(const char *s)
+{
+    if (s[0] != '-')
+        return 0;
+    if (s[1] == '-')
+        return s[2] != 0;
+    return ((s[1] >= 'a' && s[1] <= 'z') || (s[1] >= 'A' && s[1] <= 'Z')) &&
+           s[2] == 0;
+}
+
+int cli_parse(int argc, char **argv, int first, const cli_opt *opts,
+              const char *usage, char **pos, int *npos, int maxpos)
+{
+    int only_pos = 0;
+    *npos = 0;
+    for (int i = first; i < argc; i++) {
+        char *a = argv[i];
+        if (only_pos || !is_option(a)) {
+            if (*npos >= maxpos)
+                return cli_usage_error("unexpected argument '%s'", a);
+            pos[(*npos)++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_pos = 1;
+            continue;
+        }
+        if (cli_is_help(a)) {
+            fputs(usage, stdout);
+            return CLI_HELP;
+        }
+        const cli_opt *o = NULL;
+        const char *inline_val = NULL;
+        if (a[1] == '-') {
+            const char *name = a + 2;
+            const char *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            for (const cli_opt *p = opts; p && p->name; p++)
+                if (strlen(p->name) == len && strncmp(p->name, name, len) == 0)
+                    o = p;
+            if (o == NULL)
+                return cli_usage_error("unknown option '--%.*s'", (int)len,
+                                       name);
+            if (eq)
+                inline_val = eq + 1;
+        } else {
+            for (const cli_opt *p = opts; p && p->name; p++)
+                if (p->short_name == a[1])
+                    o = p;
+            if (o == NULL)
+                return cli_usage_error("unknown option '%s'", a);
+        }
+        if (!o->has_arg) {
+            if (inline_val)
+                return cli_usage_error("option '--%s' takes no value",
+                                       o->name);
+            *o->value = "1";
+        } else if (inline_val) {
+            *o->value = inline_val;
+        } else if (i + 1 < argc) {
+            *o->value = argv[++i];
+        } else {
+            return cli_usage_error("option '--%s' needs a value", o->name);
+        }
+    }
+    return LAD_OK;
+}

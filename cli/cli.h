@@ -1,0 +1,60 @@
+/*
+** Small helpers shared by the commands: printing errors the one way every
+** command prints them, and a little option parser.
+**
+** Errors are one line on stderr, "ladder: <what went wrong>" (library errors
+** that carry a location read "ladder: file:line:col: ..."), and the command
+** returns the code of docs/exit-codes.md. Usage errors add nothing else: no
+** usage dump, one line, exit 2; `--help` prints the usage on stdout.
+**
+** The option parser takes long options anywhere on the line ("--round rne",
+** "--round=rne"), single-letter short options written alone ("-o x"), and
+** "--" to end options. Anything else is a positional argument, so negative
+** numbers ("-0.1", "-inf") are positional, as a format command wants.
+*/
+#ifndef LADDER_CLI_CLI_H
+#define LADDER_CLI_CLI_H
+
+#include "model/err.h"
+
+#define LADDER_VERSION "0.1.0"
+
+/* Prints "ladder: <err->msg>" on stderr and returns err->code (LAD_EINTERNAL
+** when err holds no code). */
+int cli_report(const lad_err *err);
+
+/* Prints "ladder: <message>" on stderr and returns code. */
+int cli_error(int code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Same, with LAD_EUSAGE. */
+int cli_usage_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* One option a command accepts. */
+typedef struct cli_opt {
+    const char *name;   /* long name without "--", e.g. "round" */
+    char short_name;    /* 'o' for "-o", or 0 */
+    int has_arg;        /* 1: takes a value; 0: a flag */
+    const char **value; /* receives the value, or "1" for a flag given;
+                           the last occurrence wins */
+} cli_opt;
+
+/* cli_parse's answer when --help (or -h) was given: the usage is printed on
+** stdout and the command should return 0. */
+#define CLI_HELP (-1)
+
+/*
+** Parses argv[first..argc-1] against opts (terminated by an entry whose name
+** is NULL). Positional arguments are stored, in order, in pos[0..*npos-1]
+** (at most maxpos of them). Returns LAD_OK; CLI_HELP after printing `usage`
+** on stdout; or LAD_EUSAGE after printing one line (unknown option, missing
+** value, too many arguments).
+*/
+int cli_parse(int argc, char **argv, int first, const cli_opt *opts,
+              const char *usage, char **pos, int *npos, int maxpos);
+
+/* True when s is exactly one of the help spellings: --help, -h. */
+int cli_is_help(const char *s);
+
+#endif

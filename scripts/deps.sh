@@ -1,0 +1,112 @@
+#!/bin/sh
+# Installs what the build and the tests need, and says so when it cannot.
+#
+#   sh scripts/deps.sh build   Debian packages for compiling ./ladder:
+#                              libyaml-dev, libsqlite3-dev, sqlite3, pkg-config.
+#                              Missing ones are installed with apt-get when we
+#                              run as root; otherwise the script names them and
+#                              exits 1.
+#   sh scripts/deps.sh test    A Python virtual environment in build/venv with
+#                              numpy and ml_dtypes from PyPI: the independent
+#                              implementation that the format tests compare
+#                              against. Failing to build it fails the test run;
+#                              the tests never skip the comparison.
+#
+# The Makefile runs `build` once (it leaves build/.deps-ok behind) and `test`
+# before every test run (cheap once the venv exists). Set VENV to use another
+# folder, PYTHON to choose the interpreter the venv is made from.
+set -eu
+
+BUILD_PKGS="libyaml-dev libsqlite3-dev sqlite3 pkg-config"
+VENV=${VENV:-build/venv}
+PYTHON=${PYTHON:-python3}
+PY_PKGS="numpy ml_dtypes"
+
+say() { printf 'deps: %s\n' "$*" >&2; }
+die() { printf 'deps: %s\n' "$*" >&2; exit 1; }
+
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# Prints the Debian packages of $@ that are not installed.
+missing_debs() {
+    for p in "$@"; do
+        st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+        case "$st" in
+        *" installed") ;;
+        *) printf '%s ' "$p" ;;
+        esac
+    done
+}
+
+# apt-get update + install of $@, as root, without questions.
+apt_install() {
+    is_root || die "missing Debian packages: $*; install them with: sudo apt-get install $*"
+    command -v apt-get >/dev/null 2>&1 ||
+        die "missing packages: $*, and no apt-get here to install them"
+    say "installing $*"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q >/dev/null || die "apt-get update failed"
+    # shellcheck disable=SC2086
+    apt-get install -y -q --no-install-recommends "$@" >/dev/null ||
+        die "apt-get install $* failed"
+}
+
+deps_build() {
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        # Not Debian: check what the compiler needs and leave the rest alone.
+        for lib in yaml-0.1 sqlite3; do
+            pkg-config --exists "$lib" 2>/dev/null ||
+                die "cannot find '$lib' with pkg-config; install libyaml and SQLite development files"
+        done
+        return 0
+    fi
+    miss=$(missing_debs $BUILD_PKGS)
+    [ -z "$miss" ] && return 0
+    # shellcheck disable=SC2086
+    apt_install $miss
+    miss=$(missing_debs $BUILD_PKGS)
+    [ -z "$miss" ] || die "still missing after apt-get: $miss"
+}
+
+# True when the venv's interpreter imports what the tests need.
+venv_ok() {
+    [ -x "$VENV/bin/python" ] &&
+        "$VENV/bin/python" -c 'import numpy, ml_dtypes; ml_dtypes.float4_e2m1fn; ml_dtypes.float8_e8m0fnu' \
+            >/dev/null 2>&1
+}
+
+deps_test() {
+    venv_ok && return 0
+    command -v "$PYTHON" >/dev/null 2>&1 || {
+        if command -v apt-get >/dev/null 2>&1 && is_root; then
+            apt_install python3 python3-venv
+        else
+            die "cannot find '$PYTHON'; the format tests need Python 3 with numpy and ml_dtypes"
+        fi
+    }
+    if [ ! -x "$VENV/bin/python" ]; then
+        rm -rf "$VENV"
+        mkdir -p "$(dirname "$VENV")"
+        if ! "$PYTHON" -m venv "$VENV" >/dev/null 2>&1; then
+            # Debian's python3 ships venv (and ensurepip) separately.
+            if command -v apt-get >/dev/null 2>&1 && is_root; then
+                rm -rf "$VENV"
+                apt_install python3-venv
+                "$PYTHON" -m venv "$VENV" || die "cannot create a virtual environment in '$VENV'"
+            else
+                die "cannot create a virtual environment in '$VENV' (python3-venv missing?)"
+            fi
+        fi
+    fi
+    say "installing $PY_PKGS into $VENV"
+    # shellcheck disable=SC2086
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check $PY_PKGS ||
+        die "pip cannot install $PY_PKGS into '$VENV'; the format tests need them and will not run without them"
+    venv_ok || die "'$VENV' still cannot import numpy and ml_dtypes (ml_dtypes 0.5 or newer is needed)"
+}
+
+case "${1:-}" in
+build) deps_build ;;
+test) deps_test ;;
+*) die "usage: sh scripts/deps.sh build|test" ;;
+esac
