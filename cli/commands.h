@@ -22,6 +22,7 @@ int cmd_presets(int argc, char **argv);
 int cmd_recipe(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_sass(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_infer(int argc, char **argv);
 
