@@ -92,8 +92,7 @@ static int get_word(const lad_format *f, const char *s, uint32_t *w)
 static void print_value(const lad_value *v)
 {
     if (v->cls == LAD_INFINITE || v->cls == LAD_NAN) {
-        printf("%s%s -", v->cls == LAD_NAN ? "" : (v->neg ? "-" : "+"),
-               v->cls == LAD_NAN ? "nan" : "inf");
+        printf("%s -", v->cls == LAD_NAN ? "nan" : v->neg ? "-inf" : "inf");
         return;
     }
     size_t len = lad_decimal_print(NULL, 0, v->neg, v->mag, v->exp);

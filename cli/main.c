@@ -91,10 +91,8 @@ static int help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return LAD_EUSAGE;
-    }
+    if (argc < 2)
+        return cli_usage_error("no command given; see 'ladder help'");
     const char *name = argv[1];
     if (strcmp(name, "help") == 0 || cli_is_help(name))
         return help(argc - 1, argv + 1);

@@ -92,8 +92,9 @@ static int big_shl(big *b, size_t s)
 ** ("0" for zero); b is consumed. NULL when out of memory. */
 static char *big_to_text(big *b)
 {
-    /* Each limb holds fewer than 10 decimal digits. */
-    size_t cap = b->n * 10 + 2, len = 0;
+    /* Each 32-bit limb holds under 10 decimal digits, and every group of 9
+    ** digits below comes out whole: 2 groups per limb, plus 2, is room. */
+    size_t cap = (b->n * 2 + 2) * 9 + 1, len = 0;
     char *s = malloc(cap);
     if (s == NULL)
         return NULL;

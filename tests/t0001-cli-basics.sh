@@ -1,0 +1,49 @@
+#!/bin/sh
+# The command table: help, --version, usage errors, and the same --help and
+# bad-option behaviour from every command listed by `ladder help`.
+. tests/lib.sh
+
+run_ladder --version
+expect_rc cli-version-rc 0
+expect_out cli-version-text '^ladder [0-9]+\.[0-9]+\.[0-9]+ \(commit ([0-9a-f]{7,40}|unknown)(, dirty)?\)$'
+
+run_ladder help
+expect_rc cli-help-rc 0
+expect_out cli-help-usage '^usage: ladder <command> \[options\]$'
+expect_out cli-help-lists-format '^   format +'
+expect_no_err cli-help-no-err
+
+run_ladder --help
+expect_rc cli-dash-help-rc 0
+expect_out cli-dash-help-usage '^usage: ladder '
+
+expect_usage_error cli-no-command
+expect_usage_error cli-unknown-command frobnicate
+expect_usage_error cli-unknown-option --frobnicate
+expect_usage_error cli-help-unknown-command help frobnicate
+expect_usage_error cli-version-extra --version extra
+run_ladder frobnicate
+expect_err cli-unknown-command-message "^ladder: unknown command 'frobnicate'"
+
+# Every command: `help <name>` and `<name> --help` print the same usage on
+# stdout and exit 0; an unknown option is one line on stderr and exit 2.
+"$LADDER" help | sed -n 's/^   \([a-z][a-z0-9-]*\) .*/\1/p' >"$TMP/commands"
+check cli-help-has-commands test -s "$TMP/commands"
+while read -r c; do
+    run_ladder help "$c"
+    cp "$out" "$TMP/help-$c"
+    if [ "$rc" -eq 0 ] && grep -q '^usage: ladder' "$out" && [ ! -s "$err" ]; then
+        ok "cli-help-$c"
+    else
+        fail "cli-help-$c" "exit $rc, stdout '$(_peek "$out")', stderr '$(_peek "$err")'"
+    fi
+    run_ladder "$c" --help
+    if [ "$rc" -eq 0 ] && cmp -s "$out" "$TMP/help-$c"; then
+        ok "cli-dash-help-$c"
+    else
+        fail "cli-dash-help-$c" "exit $rc, or stdout differs from 'ladder help $c'"
+    fi
+    expect_usage_error "cli-bad-option-$c" "$c" --no-such-option
+done <"$TMP/commands"
+
+test_done

@@ -1,0 +1,98 @@
+#!/bin/sh
+# ladder format encode: exact decimal and hex values rounded into words, in
+# every mode and overflow rule, against words worked out by hand.
+. tests/lib.sh
+
+# encode_is NAME EXPECTED-WORD ARGS...
+encode_is() {
+    _name=$1
+    _want=$2
+    shift 2
+    run_ladder format encode "$@"
+    _got=$(cat "$out")
+    if [ "$rc" -eq 0 ] && [ "$_got" = "$_want" ] && [ ! -s "$err" ]; then
+        ok "$_name"
+    else
+        fail "$_name" "exit $rc, got '$_got', expected '$_want' ($(_peek "$err"))"
+    fi
+}
+
+encode_is format-encode-bf16-1.5 3fc0 bf16 1.5 --round rne
+encode_is format-encode-bf16-neg-0.1 bdcd bf16 -0.1
+encode_is format-encode-bf16-1e-3 3a83 bf16 1e-3
+encode_is format-encode-bf16-hex-int 467e bf16 0x3f80
+encode_is format-encode-bf16-hex-float 3fc0 bf16 0x1.8p0
+encode_is format-encode-bf16-inf 7f80 bf16 inf
+encode_is format-encode-bf16-neg-inf ff80 bf16 -inf
+encode_is format-encode-bf16-nan 7fff bf16 nan
+encode_is format-encode-bf16-neg-zero 8000 bf16 -0
+encode_is format-encode-f32-0.1 3dcccccd f32 0.1
+encode_is format-encode-f32-0.1-rz 3dcccccc f32 0.1 --round rz
+encode_is format-encode-f32-0.1-ru 3dcccccd f32 0.1 --round ru
+encode_is format-encode-f32-neg-0.1-ru bdcccccc f32 -0.1 --round ru
+encode_is format-encode-f32-neg-0.1-rd bdcccccd f32 -0.1 --round rd
+encode_is format-encode-f32-min-sub 00000001 f32 1e-45
+encode_is format-encode-f32-below-half-min-sub 00000000 f32 7e-46
+encode_is format-encode-f32-below-half-min-sub-ru 00000001 f32 7e-46 --round ru
+# f16: 65504 is the largest finite value; 65520 is the tie with 2^16.
+encode_is format-encode-f16-max 7bff f16 65504
+encode_is format-encode-f16-below-tie 7bff f16 65519.999
+encode_is format-encode-f16-tie-overflows 7c00 f16 65520
+encode_is format-encode-f16-tie-sat 7bff f16 65520 --overflow sat
+encode_is format-encode-f16-tie-rz-ieee 7bff f16 65520 --round rz
+encode_is format-encode-f16-tie-rz-inf 7bff f16 65520 --round rz --overflow inf
+encode_is format-encode-f16-2p16-rz-inf 7c00 f16 65536 --round rz --overflow inf
+encode_is format-encode-f16-2p16-rz-ieee 7bff f16 65536 --round rz
+encode_is format-encode-f16-neg-rd-ieee fc00 f16 -65520 --round rd
+encode_is format-encode-f16-neg-ru-ieee fbff f16 -65520 --round ru
+# 2^-25: half the smallest f16 subnormal.
+encode_is format-encode-f16-half-min-sub-rne 0000 f16 2.98023223876953125e-8
+encode_is format-encode-f16-half-min-sub-rna 0001 f16 2.98023223876953125e-8 --round rna
+encode_is format-encode-f16-half-min-sub-neg-rd 8001 f16 -2.98023223876953125e-8 --round rd
+# e4m3: 448 = 0x7e is the largest; 480 would be 0x7f, which is NaN.
+encode_is format-encode-e4m3-448 7e e4m3 448
+encode_is format-encode-e4m3-tie-even 7e e4m3 464
+encode_is format-encode-e4m3-tie-rna-nan 7f e4m3 464 --round rna
+encode_is format-encode-e4m3-tie-rna-sat 7e e4m3 464 --round rna --overflow sat
+encode_is format-encode-e4m3-above-tie-nan ff e4m3 -465
+encode_is format-encode-e4m3-sat 7e e4m3 1e6 --overflow sat
+encode_is format-encode-e4m3-inf-is-nan 7f e4m3 inf
+encode_is format-encode-e4m3-inf-sat 7e e4m3 inf --overflow sat
+# e2m1: values 0 0.5 1 1.5 2 3 4 6, codes 0..7.
+encode_is format-encode-e2m1-tie-even 6 e2m1 5
+encode_is format-encode-e2m1-tie-rna 7 e2m1 5 --round rna
+encode_is format-encode-e2m1-quarter-rne 0 e2m1 0.25
+encode_is format-encode-e2m1-quarter-ru 1 e2m1 0.25 --round ru
+encode_is format-encode-e2m1-neg-quarter-rd 9 e2m1 -0.25 --round rd
+encode_is format-encode-e2m1-big-no-inf 7 e2m1 100
+# tf32: the top 10 fraction bits of an f32 word; 1 + 2^-11 is a tie.
+encode_is format-encode-tf32-tie-rna 3f802000 tf32 1.00048828125 --round rna
+encode_is format-encode-tf32-tie-rne 3f800000 tf32 1.00048828125
+# integers: round to an integer, wrap unless saturating.
+encode_is format-encode-s8-tie-even 80 s8 -128.5
+encode_is format-encode-s8-wrap c8 s8 200
+encode_is format-encode-s8-sat 7f s8 200 --overflow sat
+encode_is format-encode-u8-neg-sat 00 u8 -1 --overflow sat
+encode_is format-encode-s32-half-rna fffffffd s32 -2.5 --round rna
+# user-defined format: e3m4 has bias 3, so 1.0 is 0x30.
+encode_is format-encode-spec-e3m4 30 e3m4 1
+encode_is format-encode-many "3c00
+c000" f16 1 -2
+
+run_ladder format encode bf16 1.5 0.1 -v
+expect_out format-encode-verbose-exact '^3fc0 1\.5 192\*2\^-7 exact$'
+expect_out format-encode-verbose-inexact '^3dcd 0\.10009765625 205\*2\^-11 inexact$'
+run_ladder format encode f16 1e6 -v
+expect_out format-encode-verbose-overflow '^7c00 inf - inexact,overflow$'
+
+expect_usage_error format-encode-not-a-number encode bf16 abc
+expect_usage_error format-encode-two-points encode bf16 1.2.3
+expect_usage_error format-encode-bad-round encode bf16 1 --round nearest
+expect_usage_error format-encode-bad-overflow encode bf16 1 --overflow wrap
+expect_usage_error format-encode-round-needs-value encode bf16 1 --round
+expect_usage_error format-encode-no-value encode bf16
+expect_usage_error format-encode-nan-without-nan encode e2m1 nan
+run_ladder format encode bf16 abc
+expect_err format-encode-message "^ladder: 'abc' is not a number$"
+
+test_done
