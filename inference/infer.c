@@ -38,6 +38,9 @@ static const char *const knob_name[K_COUNT] = {
 typedef struct fit {
     lad_datapath dp;            /* current model */
     lad_format d0, acc0;        /* declared result format, f32 for acc */
+    lad_format accs[40];        /* acc candidates: f32 cut to 23..1 bits,
+                                   f16, bf16, the declared d */
+    int naccs;
     const lad_case_row *rows;
     size_t n;
     int cand[K_COUNT][512];     /* candidate values per knob */
@@ -65,7 +68,11 @@ static int get(const fit *F, int k)
     case K_IN_ROUND: return dp->in_round;
     case K_DBITS: return dp->d.mbits;
     case K_DROUND: return dp->d_round;
-    case K_ACCBITS: return dp->acc.mbits;
+    case K_ACCBITS:
+        for (int i = 0; i < F->naccs; i++)
+            if (memcmp(&F->accs[i], &dp->acc, sizeof dp->acc) == 0)
+                return i;
+        return 0;
     case K_ACCROUND: return dp->acc_round;
     case K_DVIAACC: return dp->d_via_acc;
     case K_WINDOW: return dp->window;
@@ -94,7 +101,7 @@ static void set(fit *F, int k, int v)
     case K_IN_ROUND: dp->in_round = v; break;
     case K_DBITS: dp->d = cut_format(&F->d0, v); break;
     case K_DROUND: dp->d_round = v; break;
-    case K_ACCBITS: dp->acc = cut_format(&F->acc0, v); break;
+    case K_ACCBITS: dp->acc = F->accs[v]; break;
     case K_ACCROUND: dp->acc_round = v; break;
     case K_DVIAACC: dp->d_via_acc = v; break;
     case K_WINDOW: dp->window = v; break;
@@ -159,7 +166,15 @@ static void candidates(fit *F)
     for (int m = F->d0.mbits; m >= 1; m--)
         add_cand(F, K_DBITS, m);
     for (int m = F->acc0.mbits; m >= 1; m--)
-        add_cand(F, K_ACCBITS, m);
+        F->accs[F->naccs++] = cut_format(&F->acc0, m);
+    const char *more[] = {"f16", "bf16"};
+    for (int i = 0; i < 2; i++)
+        F->accs[F->naccs++] = *lad_format_find(more[i]);
+    if (F->d0.kind == LAD_FLOAT && strcmp(F->d0.name, "f32") && strcmp(F->d0.name, "f16") &&
+        strcmp(F->d0.name, "bf16"))
+        F->accs[F->naccs++] = F->d0;
+    for (int i = 0; i < F->naccs; i++)
+        add_cand(F, K_ACCBITS, i);
     static const int rounds[] = {LAD_RZ, LAD_RNE, LAD_RNA, LAD_RU, LAD_RD};
     for (int i = 0; i < 5; i++) {
         add_cand(F, K_DROUND, rounds[i]);
@@ -254,7 +269,7 @@ static void value_text(const fit *F, int k, char *buf, size_t n)
         snprintf(buf, n, "%s (fraction bits %d)", F->dp.d.name, v);
         break;
     case K_ACCBITS:
-        snprintf(buf, n, "%s (fraction bits %d)", F->dp.acc.name, v);
+        snprintf(buf, n, "%s", F->dp.acc.name);
         break;
     case K_CHAIN:
         snprintf(buf, n, "%s", lad_model_chain_names[v]);
@@ -451,6 +466,9 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
             while (groups[g][ng] >= 0)
                 ng++;
             changed |= search(F, groups[g], ng, &best);
+            if (getenv("LADDER_INFER_DEBUG"))
+                fprintf(stderr, "sweep %d group %zu (%s): %zu wrong\n", sweep, g,
+                        knob_name[groups[g][0]], best);
         }
         if (!changed)
             break;

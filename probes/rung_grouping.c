@@ -32,6 +32,11 @@ int lad_rung_grouping(lad_probe *p)
         n = mp < 2 ? 2 : (int)mp;
     int w = p->facts.window > 0 ? p->facts.window : 25;
     int db = p->facts.dbits > 0 ? p->facts.dbits : dp->d.mbits;
+    /* the pair's exponent: high enough that the tiny term stays a normal
+    ** result (f16: 2^-14 at the least), 0 for wide results */
+    int big = 1 - dp->d.bias + w + 4;
+    if (big < 0)
+        big = 0;
     lad_batch b = {0};
     int rc = LAD_OK;
     for (int m = 1; m < n; m++) {
@@ -45,10 +50,10 @@ int lad_rung_grouping(lad_probe *p)
             lad_case_base(dp, &cs);
             int ok;
             if (v < 2)
-                ok = !lad_case_term(dp, &cs, 0, 0, 1, 0) && !lad_case_term(dp, &cs, m, 1, 1, 0);
+                ok = !lad_case_term(dp, &cs, 0, 0, 1, big) && !lad_case_term(dp, &cs, m, 1, 1, big);
             else
-                ok = !lad_case_c(dp, &cs, 1, 1, 0) && !lad_case_term(dp, &cs, m, 0, 1, 0);
-            ok = ok && !lad_case_term(dp, &cs, s, 0, 1, -(w + 4));
+                ok = !lad_case_c(dp, &cs, 1, 1, big) && !lad_case_term(dp, &cs, m, 0, 1, big);
+            ok = ok && !lad_case_term(dp, &cs, s, 0, 1, big - (w + 4));
             if (ok && (rc = lad_batch_add(&b, &cs, "%s m=%d tiny=%d", v < 2 ? "pair" : "c-pair",
                                           m, s)))
                 goto out;

@@ -19,32 +19,32 @@
 #define NSERIES 9
 
 /* Builds case s of the series for j; LAD_NO when not representable. */
-static int build(const lad_datapath *dp, lad_case *cs, int s, int j)
+static int build(const lad_datapath *dp, lad_case *cs, int s, int j, int E)
 {
     lad_case_base(dp, cs);
     uint32_t a15, b15;
     switch (s) {
     case 0: /* products cancel, C survives */
     case 1:
-        return lad_case_term(dp, cs, 0, 0, 1, 0) || lad_case_term(dp, cs, 1, 1, 1, 0) ||
-               lad_case_c(dp, cs, s == 1, 1, -j) ? LAD_NO : LAD_OK;
+        return lad_case_term(dp, cs, 0, 0, 1, E) || lad_case_term(dp, cs, 1, 1, 1, E) ||
+               lad_case_c(dp, cs, s == 1, 1, E - j) ? LAD_NO : LAD_OK;
     case 2: /* C = -1 cancels a product, a product survives */
     case 3:
-        return lad_case_c(dp, cs, 0 + (s == 2), 1, 0) || lad_case_term(dp, cs, 0, s == 3, 1, 0) ||
-               lad_case_term(dp, cs, 1, 0, 1, -j) ? LAD_NO : LAD_OK;
+        return lad_case_c(dp, cs, 0 + (s == 2), 1, E) || lad_case_term(dp, cs, 0, s == 3, 1, E) ||
+               lad_case_term(dp, cs, 1, 0, 1, E - j) ? LAD_NO : LAD_OK;
     case 4: /* products only */
     case 5:
-        return lad_case_term(dp, cs, 0, 0, 1, 0) || lad_case_term(dp, cs, 1, 1, 1, 0) ||
-               lad_case_term(dp, cs, 2, s == 5, 1, -j) ? LAD_NO : LAD_OK;
+        return lad_case_term(dp, cs, 0, 0, 1, E) || lad_case_term(dp, cs, 1, 1, 1, E) ||
+               lad_case_term(dp, cs, 2, s == 5, 1, E - j) ? LAD_NO : LAD_OK;
     case 6: /* C's raw exponent one above the products' */
     case 7:
-        if (lad_word(&dp->a, 0, 3, -1, &a15) || lad_word(&dp->b, s == 7, 3, -1, &b15) ||
+        if (E ||lad_word(&dp->a, 0, 3, -1, &a15) || lad_word(&dp->b, s == 7, 3, -1, &b15) ||
             lad_case_c(dp, cs, s == 6, 9, -2))
             return LAD_NO;
         lad_case_words(dp, cs, 0, a15, b15);
         return lad_case_term(dp, cs, 1, 0, 1, -j);
     default: /* the same with C the survivor (1.5*1.5 - 1.5*1.5 + C) */
-        if (!dp->a.sign || lad_word(&dp->a, 0, 3, -1, &a15) ||
+        if (E ||!dp->a.sign || lad_word(&dp->a, 0, 3, -1, &a15) ||
             lad_word(&dp->b, 0, 3, -1, &b15))
             return LAD_NO;
         lad_case_words(dp, cs, 0, a15, b15);
@@ -68,19 +68,24 @@ int lad_rung_internal(lad_probe *p)
     int rc = LAD_OK, last[NSERIES] = {0};
     int64_t lastid[NSERIES] = {0};
     uint32_t zero = 0;
+    /* a second anchor for narrow results, so that survivors far below
+    ** 1.0 stay normal results (f16: 2^16 shows 2^-j down to j = 30) */
+    int E1 = 1 - dp->d.bias + 30;
     for (int j0 = 1; j0 <= maxj; j0 += 8) {
         lad_batch b = {0};
         for (int j = j0; j < j0 + 8 && j <= maxj; j++)
-            for (int s = 0; s < NSERIES; s++) {
+            for (int s = 0; s < 2 * NSERIES; s++) {
                 lad_case cs;
-                if (build(dp, &cs, s, j) == LAD_OK &&
-                    (rc = lad_batch_add(&b, &cs, "%s j=%d", names[s], j))) {
+                int E = s < NSERIES ? 0 : E1;
+                if ((s < NSERIES || E1 > 0) && build(dp, &cs, s % NSERIES, j, E) == LAD_OK &&
+                    (rc = lad_batch_add(&b, &cs, "%s j=%d%s", names[s % NSERIES], j,
+                                        E ? " high" : ""))) {
                     lad_batch_free(&b);
                     return rc;
                 }
             }
-        uint32_t d[8 * NSERIES + 1];
-        int64_t ids[8 * NSERIES + 1];
+        uint32_t d[16 * NSERIES + 1];
+        int64_t ids[16 * NSERIES + 1];
         if ((rc = lad_probe_eval(p, &b, d, ids))) {
             lad_batch_free(&b);
             return rc;
@@ -92,7 +97,8 @@ int lad_rung_internal(lad_probe *p)
             sscanf(sp ? sp : "", " j=%d", &j);
             for (int s = 0; s < NSERIES; s++)
                 if (strncmp(b.label[i], names[s], strlen(names[s])) == 0 &&
-                    b.label[i][strlen(names[s])] == ' ' && d[i] != zero) {
+                    b.label[i][strlen(names[s])] == ' ' && d[i] != zero &&
+                    strstr(b.label[i], "high") == NULL) {
                     any = 1;
                     if (j > last[s]) {
                         last[s] = j;
