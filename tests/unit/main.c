@@ -37,6 +37,7 @@ void test_check(int ok, const char *name, const char *fmt, ...)
     X(yaml)       \
     X(modelfile)  \
     X(recipe)     \
+    X(probes)     \
     X(store)      \
     X(datapath)
 
