@@ -450,6 +450,7 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
         {K_WINDOW, K_ALIGN, K_CANCHOR, K_CHAIN, -1},
         {K_ACCBITS, K_ACCROUND, K_DVIAACC, -1},
         {K_PASS, K_CHAIN, -1},
+        {K_ACCBITS, K_ACCROUND, K_PASS, -1},
         {K_ZFLOOR, -1},
         {K_AMIN, -1},
         {K_SFLOOR, -1},
@@ -458,21 +459,31 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
         {K_GSUB, -1},
         {K_WINDOW, K_SFLOOR, -1},
     };
-    size_t best = score(F, (size_t)-1);
-    for (int sweep = 0; sweep < 8 && best > 0; sweep++) {
-        int changed = 0;
-        for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
-            int ng = 0;
-            while (groups[g][ng] >= 0)
-                ng++;
-            changed |= search(F, groups[g], ng, &best);
-            if (getenv("LADDER_INFER_DEBUG"))
-                fprintf(stderr, "sweep %d group %zu (%s): %zu wrong\n", sweep, g,
-                        knob_name[groups[g][0]], best);
+    /* Stages: the cases through the end of each rung, in the order the run
+    ** climbed them, so that each rung's cases are explained by the
+    ** parameters before it is asked about the next; a stage whose cases
+    ** all fit needs no search. */
+    for (size_t end = 1; end <= n; end++) {
+        if (end < n && strcmp(rows[end].rung, rows[end - 1].rung) == 0)
+            continue;
+        F->n = end;
+        size_t best = score(F, (size_t)-1);
+        for (int sweep = 0; sweep < 8 && best > 0; sweep++) {
+            int changed = 0;
+            for (size_t g = 0; g < sizeof groups / sizeof groups[0] && best > 0; g++) {
+                int ng = 0;
+                while (groups[g][ng] >= 0)
+                    ng++;
+                changed |= search(F, groups[g], ng, &best);
+                if (getenv("LADDER_INFER_DEBUG"))
+                    fprintf(stderr, "%s sweep %d group %zu (%s): %zu wrong\n", rows[end - 1].rung,
+                            sweep, g, knob_name[groups[g][0]], best);
+            }
+            if (!changed)
+                break;
         }
-        if (!changed)
-            break;
     }
+    F->n = n;
     out->dp = F->dp;
     out->ncases = n;
     out->nmismatch = 0;

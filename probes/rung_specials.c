@@ -150,6 +150,20 @@ int lad_rung_specials(lad_probe *p)
         if ((rc = lad_batch_add(&b, &cs, "c max + max product %s", sg ? "neg" : "pos")))
             goto out;
     }
+    /* overflow between passes: +max*max in lane 0 cancelled by -max*max in
+    ** lane m; a pass result that overflows its format does not come back */
+    for (int m = 1; m < lad_datapath_kphys(dp); m = m * 2 < lad_datapath_kphys(dp) - 1 || m ==
+         lad_datapath_kphys(dp) - 1 ? m * 2 : lad_datapath_kphys(dp) - 1) {
+        lad_case cs;
+        lad_case_base(dp, &cs);
+        uint32_t am = lad_format_maxfinite(fa, 0), bm = lad_format_maxfinite(fb, 0);
+        lad_case_words(dp, &cs, 0, am, bm);
+        lad_case_words(dp, &cs, m, lad_format_maxfinite(fa, 1), bm);
+        if ((rc = lad_batch_add(&b, &cs, "max*max - max*max lane %d", m)))
+            goto out;
+        if (m >= lad_datapath_kphys(dp) - 1)
+            break;
+    }
 run:;
     uint32_t *d = malloc((b.n + 1) * sizeof *d);
     int64_t *ids = malloc((b.n + 1) * sizeof *ids);
