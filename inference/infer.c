@@ -484,6 +484,15 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
         }
     }
     F->n = n;
+    /* An accumulator no case can see takes the result's cut format when the
+    ** result was cut (the fp8 paths round both to e8m13): equal words. */
+    if (!F->dp.integer && F->dp.d.mbits < F->d0.mbits && F->d0.width == 32) {
+        size_t before = score(F, (size_t)-1);
+        lad_format keep = F->dp.acc;
+        F->dp.acc = cut_format(&F->acc0, F->dp.d.mbits);
+        if (lad_datapath_check(&F->dp, NULL) != LAD_OK || score(F, before + 1) > before)
+            F->dp.acc = keep;
+    }
     out->dp = F->dp;
     out->ncases = n;
     out->nmismatch = 0;
