@@ -64,7 +64,7 @@ typedef struct tally {
     long cases, bad;
     int nshown;
     shown show[MAXSHOW];
-    char model[96];     /* what the words were compared with */
+    char model[200];     /* what the words were compared with */
     int nmodels;        /* distinct presets used (frozen file) */
     const lad_datapath *used[64]; /* the first of them */
 } tally;
@@ -83,15 +83,28 @@ static void note(tally *t, int line, int digits, uint32_t want,
     snprintf(s->what, sizeof s->what, "%s", what);
 }
 
-/* Model for a .vec file: --model, or the header's preset. */
-static int vec_model(lad_vecfile *vf, const char *spec, lad_datapath *dp,
-                     lad_err *err)
+#define MAXCAND 4        /* instructions weighed for one .vec file */
+
+/*
+** Models for a .vec file: --model alone, or the preset the header names
+** first and then the presets of every other instruction with the same
+** arch and formats (sm90-mma-e4m3-f16 beside sm90-wgmma-e4m3-f16). Vector
+** headers are written by people and can name the wrong instruction; the
+** words say which one made them, and check reports that.
+*/
+static int vec_models(lad_vecfile *vf, const char *spec, lad_datapath *dp,
+                      int *n, lad_err *err)
 {
-    int rc;
-    if (spec)
-        return lad_model_resolve(spec, dp, err);
+    *n = 0;
+    if (spec) {
+        int rc = lad_model_resolve(spec, &dp[0], err);
+        if (rc == LAD_OK)
+            rc = lad_datapath_check(&dp[0], err);
+        *n = rc == LAD_OK;
+        return rc;
+    }
     char name[96];
-    rc = lad_vechdr_preset(&vf->hdr, vf->path, name, sizeof name, err);
+    int rc = lad_vechdr_preset(&vf->hdr, vf->path, name, sizeof name, err);
     if (rc != LAD_OK)
         return rc;
     const lad_preset *p = lad_preset_find(name);
@@ -99,7 +112,18 @@ static int vec_model(lad_vecfile *vf, const char *spec, lad_datapath *dp,
         return lad_errf(err, LAD_EDATA, "%s: no preset '%s' for this file "
                         "(gpu %s, arch %s); give --model", vf->path, name,
                         vf->hdr.gpu[0] ? vf->hdr.gpu : "?", vf->hdr.arch);
-    *dp = p->dp;
+    dp[(*n)++] = p->dp;
+    /* name is sm<NN>-<instr>-<ab>-<d>: swap the instruction */
+    const char *instrs[] = {"mma", "wgmma", "tcgen05"};
+    const char *rest = strchr(strchr(name, '-') + 1, '-');
+    for (int i = 0; i < 3 && *n < MAXCAND; i++) {
+        char other[96];
+        snprintf(other, sizeof other, "%.*s-%s%s", (int)(strchr(name, '-') - name),
+                 name, instrs[i], rest);
+        const lad_preset *q = lad_preset_find(other);
+        if (q && q != p)
+            dp[(*n)++] = q->dp;
+    }
     return LAD_OK;
 }
 
@@ -119,71 +143,94 @@ static void compare(const lad_datapath *dp, const lad_case *cs,
     }
 }
 
-/* Computes a batch with the model, or with the device when there is one. */
+/* Computes a batch with the model, or with the device when there is one,
+** and tallies it. */
 static int eval_batch(const lad_datapath *dp, lad_device *dev,
-                      const lad_case *cs, size_t n, uint32_t *got,
-                      lad_err *err)
+                      const lad_case *cs, const uint32_t *want,
+                      const int *lines, size_t n, tally *t, lad_err *err)
 {
+    static uint32_t got[BATCH];
     if (dev == NULL) {
         lad_eval_batch(dp, cs, n, got);
-        return LAD_OK;
+    } else {
+        size_t done = 0;
+        int rc = lad_device_eval(dev, cs, n, got, &done, err);
+        if (rc != LAD_OK)
+            return rc;
     }
-    size_t done = 0;
-    return lad_device_eval(dev, cs, n, got, &done, err);
+    compare(dp, cs, want, got, lines, n, t);
+    return LAD_OK;
 }
 
 static int check_vec(lad_vecfile *vf, const char *spec, const char *devspec,
                      tally *t, lad_err *err)
 {
-    static lad_datapath dp;
-    int rc = vec_model(vf, spec, &dp, err);
-    if (rc == LAD_OK)
-        rc = lad_datapath_check(&dp, err);
+    static lad_datapath dp[MAXCAND];
+    static tally cand[MAXCAND];
+    int ncand;
+    int rc = vec_models(vf, spec, dp, &ncand, err);
     if (rc != LAD_OK)
         return rc;
-    if (vf->hdr.k > dp.k)
+    if (devspec)
+        ncand = 1;  /* the device computes; the model names the instruction */
+    if (vf->hdr.k > dp[0].k)
         return lad_errf(err, LAD_EDATA, "%s: k %d is more than model '%s' "
-                        "has (K %d)", vf->path, vf->hdr.k, dp.name, dp.k);
+                        "has (K %d)", vf->path, vf->hdr.k, dp[0].name, dp[0].k);
     lad_device *dev = NULL;
-    if (devspec) {
-        rc = lad_device_open(devspec, &dp, &dev, err);
-        if (rc != LAD_OK)
-            return rc;
-        snprintf(t->model, sizeof t->model, "%s on %s", dp.name, devspec);
-    } else {
-        snprintf(t->model, sizeof t->model, "%s", dp.name);
-    }
+    if (devspec && (rc = lad_device_open(devspec, &dp[0], &dev, err)) != LAD_OK)
+        return rc;
+    memset(cand, 0, sizeof cand);
     static lad_case cs[BATCH];
-    static uint32_t want[BATCH], got[BATCH];
+    static uint32_t want[BATCH];
     static int lines[BATCH];
     size_t n = 0;
     const char *line;
     lad_vecloc loc;
-    while ((rc = lad_vecfile_next(vf, &line, &loc, err)) == LAD_OK) {
-        int has_d;
-        rc = lad_vecline_parse(&dp, vf->hdr.k, line, &loc, &cs[n], &want[n],
-                               &has_d, err);
-        if (rc != LAD_OK)
-            break;
-        if (!has_d) {
-            rc = lad_errf_at(err, LAD_EDATA, loc.file, loc.line,
-                             (int)strlen(line) + 1, "no D word to check");
-            break;
-        }
-        lines[n++] = loc.line;
-        if (n == BATCH) {
-            if ((rc = eval_batch(&dp, dev, cs, n, got, err)) != LAD_OK)
+    for (;;) {
+        rc = lad_vecfile_next(vf, &line, &loc, err);
+        if (rc == LAD_OK) {
+            int has_d;
+            rc = lad_vecline_parse(&dp[0], vf->hdr.k, line, &loc, &cs[n],
+                                   &want[n], &has_d, err);
+            if (rc == LAD_OK && !has_d)
+                rc = lad_errf_at(err, LAD_EDATA, loc.file, loc.line,
+                                 (int)strlen(line) + 1, "no D word to check");
+            if (rc != LAD_OK)
                 break;
-            compare(&dp, cs, want, got, lines, n, t);
-            n = 0;
+            lines[n++] = loc.line;
+        } else if (rc != LAD_NO) {
+            break;
         }
-    }
-    if (rc == LAD_NO && n > 0 && (rc = eval_batch(&dp, dev, cs, n, got, err)) == LAD_OK) {
-        compare(&dp, cs, want, got, lines, n, t);
-        rc = LAD_NO;
+        if (n == BATCH || (rc == LAD_NO && n > 0)) {
+            int erc = LAD_OK;
+            for (int i = 0; i < ncand && erc == LAD_OK; i++)
+                erc = eval_batch(&dp[i], dev, cs, want, lines, n, &cand[i], err);
+            n = 0;
+            if (erc != LAD_OK) {
+                rc = erc;
+                break;
+            }
+        }
+        if (rc == LAD_NO)
+            break;
     }
     lad_device_close(dev);
-    return rc == LAD_NO ? LAD_OK : rc;
+    if (rc != LAD_NO)
+        return rc;
+    /* The header's instruction unless another one explains more words. */
+    int best = 0;
+    for (int i = 1; i < ncand; i++)
+        if (cand[i].bad < cand[best].bad)
+            best = i;
+    *t = cand[best];
+    if (devspec)
+        snprintf(t->model, sizeof t->model, "%s on %s", dp[0].name, devspec);
+    else if (best != 0)
+        snprintf(t->model, sizeof t->model, "%s; the header's %s gives %ld",
+                 dp[best].name, dp[0].name, cand[0].bad);
+    else
+        snprintf(t->model, sizeof t->model, "%s", dp[0].name);
+    return LAD_OK;
 }
 
 /* Frozen lines: each names its preset; with --model, only the lines that

@@ -165,6 +165,19 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
         if (dp->cdom_window > 0 && (dp->cdom_group < 1 || dp->cdom_group > 64))
             return lad_errf(err, LAD_EDATA, "cdom_group must be 1..64");
     }
+    if (dp->norder) {
+        if (dp->norder != lad_datapath_kphys(dp))
+            return lad_errf(err, LAD_EDATA, "order has %d lanes, not %d", dp->norder,
+                            lad_datapath_kphys(dp));
+        unsigned char seen[LAD_KMAX] = {0};
+        for (int i = 0; i < dp->norder; i++) {
+            if (dp->order[i] >= dp->norder || seen[dp->order[i]]++)
+                return lad_errf(err, LAD_EDATA, "order is not a permutation of 0..%d",
+                                dp->norder - 1);
+        }
+    }
+    if (dp->c_last != 0 && dp->c_last != 1)
+        return lad_errf(err, LAD_EDATA, "c_last must be 0 or 1");
     if (dp->nan & ~(lad_format_mask(&dp->d) | ((1u << dp->d.pad) - 1)))
         return lad_errf(err, LAD_EDATA, "nan word 0x%x does not fit format %s", dp->nan, dp->d.name);
     return LAD_OK;
@@ -578,38 +591,277 @@ static uint32_t eval_integer(const lad_datapath *dp, const lad_case *cs)
                            LAD_RZ, dp->saturate ? LAD_OVF_SAT : LAD_OVF_INF, NULL);
 }
 
+/* ---- the fast path ---------------------------------------------------------
+**
+** Most datapaths (every unscaled one) need only part of the machinery
+** above: one product per window term, no scale floor, no C-dominant merge,
+** chained passes. eval_fast computes exactly what the general code does for
+** them (tests/unit/test_rational.c compares both with an exact reference on
+** millions of cases) with the decode inlined and the lanes kept in small
+** flat arrays: the general code spends most of its time copying decoded
+** values through memory.
+*/
+
+/* A float format's fields, unpacked once per evaluation. */
+typedef struct fdec {
+    int pad, mb, eb, bias, sub, sign;
+    uint32_t fmask, emax;
+    int nan_ieee, nan_ones, inf_ieee;
+} fdec;
+
+static inline void fdec_init(fdec *d, const lad_format *f)
+{
+    d->pad = f->pad;
+    d->mb = f->mbits;
+    d->eb = f->ebits;
+    d->bias = f->bias;
+    d->sub = f->sub;
+    d->sign = f->sign;
+    d->fmask = (1u << f->mbits) - 1;
+    d->emax = (1u << f->ebits) - 1;
+    d->nan_ieee = f->nan == LAD_NAN_IEEE;
+    d->nan_ones = f->nan == LAD_NAN_ONES;
+    d->inf_ieee = f->inf == LAD_INF_IEEE;
+}
+
+/* lad_decode (format.c) of a float word, inlined: the class, and for
+** finite values the significand, the exponent of its last bit and the raw
+** exponent. */
+static inline int fdecode(const fdec *d, uint32_t word, int *neg, uint64_t *mag,
+                          int *exp, int *raw)
+{
+    uint32_t x = word >> d->pad;
+    uint32_t frac = x & d->fmask;
+    uint32_t ef = (x >> d->mb) & d->emax;
+    *neg = d->sign ? (int)((x >> (d->mb + d->eb)) & 1) : 0;
+    if (__builtin_expect(ef == d->emax, 0)) {
+        if ((d->nan_ieee && frac != 0) || (d->nan_ones && frac == d->fmask))
+            return LAD_NAN;
+        if (d->inf_ieee && frac == 0)
+            return LAD_INFINITE;
+    }
+    int sub = ef == 0 && d->sub != LAD_SUB_NONE;
+    /* field 0: 0.f * 2^(1-bias), or zero when flushed */
+    *raw = sub ? 1 - d->bias : (int)ef - d->bias;
+    *exp = *raw - d->mb;
+    *mag = sub ? (d->sub == LAD_SUB_FLUSH ? 0 : frac) : ((uint64_t)1 << d->mb) | frac;
+    return *mag == 0 ? LAD_ZERO : sub ? LAD_SUBNORMAL : LAD_NORMAL;
+}
+
+/* Products of the physical lanes, flat. */
+typedef struct flanes {
+    int n;
+    unsigned char cls[LAD_KMAX];   /* LAD_ZERO, LAD_NORMAL, LAD_INFINITE, LAD_NAN */
+    unsigned char neg[LAD_KMAX];
+    int exp[LAD_KMAX], raw[LAD_KMAX];
+    uint64_t mag[LAD_KMAX];        /* at most 48 bits: two 24-bit significands */
+} flanes;
+
+/* align() for a 64-bit magnitude, the common shifts done in 64 bits. */
+static inline i128 align64(uint64_t mag, int neg, int e, int q, int mode)
+{
+    int sh = q - e;
+    if (sh <= 0) {
+        lad_u128 up = (lad_u128)mag << -sh;   /* e - q < 100: it fits */
+        return neg ? -(i128)up : (i128)up;
+    }
+    if (sh >= 64)  /* mag < 2^48: nothing reaches the unit or its half */
+        return mode == LAD_RD && neg ? -1 : 0;
+    uint64_t m = mag >> sh, rem = mag & ((((uint64_t)1) << sh) - 1);
+    if (mode == LAD_RD) {
+        if (neg && rem)
+            m++;
+    } else if (mode == LAD_RNE) {
+        uint64_t half = (uint64_t)1 << (sh - 1);
+        if (rem > half || (rem == half && (m & 1)))
+            m++;
+    }
+    return neg ? -(i128)m : (i128)m;
+}
+
+/* round_units with lad_decode's zero test inlined. */
+static inline uint32_t round_fast(const lad_format *f, i128 u, int q, int mode, int ovf)
+{
+    int neg = u < 0;
+    lad_u128 mag = neg ? (lad_u128)(-u) : (lad_u128)u;
+    if (mag == 0)
+        return 0;
+    uint32_t w = lad_round_value(f, neg, mag, q, 0, mode, ovf, NULL);
+    uint32_t x = w >> f->pad;
+    uint32_t frac = x & ((1u << f->mbits) - 1);
+    uint32_t ef = (x >> f->mbits) & ((1u << f->ebits) - 1);
+    if (ef == 0 && f->sub != LAD_SUB_NONE && (f->sub == LAD_SUB_FLUSH || frac == 0))
+        return 0;
+    return w;
+}
+
+/* pass_eval for group 1, no scale floor, no C-dominant merge. */
+static uint32_t pass_fast(const lad_datapath *dp, const flanes *L, int from, int to,
+                          const term *c, const lad_format *out, int mode, uint32_t nan)
+{
+    int pinf = 0, ninf = 0, any = 0, rp = LAD_NOFLOOR;
+    for (int j = from; j < to; j++) {
+        int cl = L->cls[j];
+        if (cl == LAD_NORMAL) {
+            any = 1;
+            if (L->raw[j] > rp)
+                rp = L->raw[j];
+        } else if (cl == LAD_NAN) {
+            return nan;
+        } else if (cl == LAD_INFINITE) {
+            if (L->neg[j])
+                ninf = 1;
+            else
+                pinf = 1;
+        }
+    }
+    if (c->cls == LAD_NAN)
+        return nan;
+    if (c->cls == LAD_INFINITE)
+        *(c->neg ? &ninf : &pinf) = 1;
+    if (pinf && ninf)
+        return nan;
+    if (pinf || ninf)
+        return lad_format_inf(out, ninf);
+    if (dp->zero_floor != LAD_NOFLOOR && dp->zero_floor > rp) {
+        for (int j = from; j < to; j++)
+            if (L->cls[j] != LAD_NORMAL) {
+                rp = dp->zero_floor;
+                break;
+            }
+    }
+    if (!any)
+        return add_round(out, 0, 0, c, mode, dp->overflow);
+    int cnz = c->cls != LAD_ZERO;
+    int r = rp;
+    if (dp->c_anchor && cnz && c->raw > r)
+        r = c->raw;
+    if (r < dp->anchor_min)
+        r = dp->anchor_min;
+    int q = r - dp->window, am = dp->align_round;
+    i128 sum = 0;
+    for (int j = from; j < to; j++)
+        if (L->cls[j] == LAD_NORMAL)
+            sum += align64(L->mag[j], L->neg[j], L->exp[j], q, am);
+    if (dp->c_anchor && cnz) {
+        sum += align(c->mag, c->neg, c->exp, q, am);
+        return round_fast(out, sum, q, mode, dp->overflow);
+    }
+    if (!cnz)
+        return round_fast(out, sum, q, mode, dp->overflow);
+    return add_round(out, sum, q, c, mode, dp->overflow);
+}
+
+/* Whether eval_fast computes dp exactly as the general code does. */
+static int fast_ok(const lad_datapath *dp)
+{
+    return !dp->integer && dp->scale_block == 0 && dp->group == 1 && dp->cdom_window == 0 &&
+           dp->group_sub_floor == LAD_NOFLOOR && dp->scale_floor == LAD_NOFLOOR &&
+           dp->chain == LAD_CHAIN && dp->a.kind == LAD_FLOAT && dp->b.kind == LAD_FLOAT &&
+           dp->a.mbits <= 24 && dp->b.mbits <= 24 && !dp->norder && !dp->c_last;
+}
+
+static uint32_t eval_fast(const lad_datapath *dp, const lad_case *cs)
+{
+    fdec da, db;
+    fdec_init(&da, &dp->a);
+    fdec_init(&db, &dp->b);
+    flanes L;
+    int lanes[LAD_KMAX], n;
+    if (dp->sparse) {
+        n = select_lanes(dp, cs, lanes);
+    } else {
+        n = dp->k;
+        for (int j = 0; j < n; j++)
+            lanes[j] = j;
+    }
+    L.n = n;
+    int cut = dp->in_round != LAD_RZ;
+    for (int j = 0; j < n; j++) {
+        uint32_t wa = cs->a[lanes[j]], wb = cs->b[lanes[j]];
+        if (cut) {
+            wa = cut_word(&dp->a, dp->in_round, wa);
+            wb = cut_word(&dp->b, dp->in_round, wb);
+        }
+        int na = 0, nb = 0, ea = 0, eb = 0, ra = 0, rb = 0;
+        uint64_t ma = 0, mb = 0;
+        int ca = fdecode(&da, wa, &na, &ma, &ea, &ra);
+        int cb = fdecode(&db, wb, &nb, &mb, &eb, &rb);
+        L.neg[j] = (unsigned char)(na ^ nb);
+        L.mag[j] = ma * mb;
+        L.exp[j] = ea + eb;
+        L.raw[j] = ra + rb;
+        L.cls[j] = L.mag[j] ? LAD_NORMAL : LAD_ZERO;
+        if (__builtin_expect(ca >= LAD_INFINITE || cb >= LAD_INFINITE, 0)) {
+            if (ca == LAD_NAN || cb == LAD_NAN)
+                L.cls[j] = LAD_NAN;
+            else
+                L.cls[j] = (ca == LAD_ZERO || cb == LAD_ZERO) ? LAD_NAN : LAD_INFINITE;
+        }
+    }
+    term acc = decode_term(&dp->c, cs->c);
+    uint32_t acc_nan = lad_format_nan(&dp->acc);
+    int npass = n > 0 ? (n + dp->pass - 1) / dp->pass : 1;
+    for (int p = 0; p < npass; p++) {
+        int from = p * dp->pass, to = from + dp->pass < n ? from + dp->pass : n;
+        if (p == npass - 1 && !dp->d_via_acc)
+            return pass_fast(dp, &L, from, to, &acc, &dp->d, dp->d_round, dp->nan);
+        acc = decode_term(&dp->acc, pass_fast(dp, &L, from, to, &acc, &dp->acc,
+                                              dp->acc_round, acc_nan));
+    }
+    term zero = {LAD_ZERO, 0, 0, 0, 0};
+    return add_terms(dp, &dp->d, &acc, &zero, dp->d_round, dp->nan);
+}
+
 uint32_t lad_eval(const lad_datapath *dp, const lad_case *cs)
 {
     if (dp->integer)
         return eval_integer(dp, cs);
+    if (fast_ok(dp))
+        return eval_fast(dp, cs);
     operands op;
     products(dp, cs, &op);
+    if (dp->norder && op.n == dp->norder) {
+        /* lanes fill the passes in the datapath's order (scale blocks
+        ** were assigned by physical lane already) */
+        operands tmp;
+        tmp.n = op.n;
+        for (int i = 0; i < op.n; i++) {
+            tmp.p[i] = op.p[dp->order[i]];
+            tmp.sraw[i] = op.sraw[dp->order[i]];
+            tmp.snan[i] = op.snan[dp->order[i]];
+        }
+        op = tmp;
+    }
     term c = decode_term(&dp->c, cs->c);
     term zero = {LAD_ZERO, 0, 0, 0, 0};
     uint32_t acc_nan = lad_format_nan(&dp->acc);
     int npass = op.n > 0 ? (op.n + dp->pass - 1) / dp->pass : 1;
 
     /* The running value, in acc format between passes. */
-    term acc = dp->chain == LAD_CHAIN ? c : zero;
+    term acc = dp->chain == LAD_CHAIN && !dp->c_last ? c : zero;
     for (int p = 0; p < npass; p++) {
         int from = p * dp->pass, to = from + dp->pass < op.n ? from + dp->pass : op.n;
         int last = p == npass - 1;
         if (dp->chain == LAD_CHAIN) {
-            if (last && !dp->d_via_acc)
+            if (last && !dp->d_via_acc && !dp->c_last)
                 return pass_eval(dp, &op, from, to, &acc, &dp->d, dp->d_round, dp->nan);
             acc = decode_term(&dp->acc, pass_eval(dp, &op, from, to, &acc, &dp->acc,
                                                   dp->acc_round, acc_nan));
         } else {
             term r = decode_term(&dp->acc, pass_eval(dp, &op, from, to, &zero, &dp->acc,
                                                      dp->acc_round, acc_nan));
-            if (p == 0)
+            if (p == 0 && !dp->c_last)
                 acc = decode_term(&dp->acc, add_terms(dp, &dp->acc, &c, &r, dp->acc_round, acc_nan));
+            else if (p == 0)
+                acc = r;
             else
                 acc = decode_term(&dp->acc, add_terms(dp, &dp->acc, &acc, &r, dp->acc_round, acc_nan));
         }
     }
-    /* acc holds the result in acc format: one more rounding into d. */
-    return add_terms(dp, &dp->d, &acc, &zero, dp->d_round, dp->nan);
+    /* acc holds the result in acc format: one more rounding into d, which
+    ** adds C when it comes last. */
+    return add_terms(dp, &dp->d, &acc, dp->c_last ? &c : &zero, dp->d_round, dp->nan);
 }
 
 void lad_eval_batch(const lad_datapath *dp, const lad_case *cs, size_t n,

@@ -99,6 +99,14 @@ typedef struct lad_datapath {
     int d_round;         /* rounding of the last pass result into d */
     int d_via_acc;       /* 1: the last pass result is rounded into acc first
                             (acc_round), then into d: a double rounding */
+    int c_last;          /* 1: the passes start from +0 and C is added to the
+                            last pass result (rounded into acc) by one
+                            rounded addition into d (d_round): fp8 mma.sync
+                            on sm_90a is two HMMAs then an FADD/HADD2 of C */
+    int norder;          /* 0: lanes fill the passes in physical order; else
+                            the number of entries of order[] (== kphys) */
+    unsigned char order[LAD_KMAX]; /* physical lane taken at each position:
+                            the lanes of pass p are order[p*pass..] */
     int overflow;        /* enum lad_ovf, for acc and d */
     uint32_t nan;        /* the NaN word every NaN result gets */
 

@@ -146,6 +146,25 @@ static lad_datapath *mma(const char *evidence, const char *gen, const char *arch
     return dp;
 }
 
+/*
+** fp8 mma.sync on sm_90a is not an fp8 instruction: ptxas unpacks the bytes
+** to f16 (exactly) and issues two chained HMMA.16816 from zero, then adds C
+** with an FADD (f32 result) or HADD2 (f16 result), both nearest even. The
+** first HMMA takes the low two bytes of each 32-bit register, so lanes k with
+** k % 4 < 2 form pass 1 and the others pass 2.
+*/
+static void sm90_fp8_emulation(lad_datapath *dp)
+{
+    int n = 0;
+    for (int half = 0; half < 2; half++)
+        for (int k = 0; k < dp->k; k++)
+            if ((k % 4 < 2) == (half == 0))
+                dp->order[n++] = (unsigned char)k;
+    dp->norder = n;
+    dp->c_last = 1;
+    dp->d_round = LAD_RNE;
+}
+
 static void pre_blackwell(void)
 {
     /* Volta: mma.m8n8k4, 23 fraction bits, 4 products per pass. */
@@ -199,10 +218,11 @@ static void pre_blackwell(void)
         mma(ev, "sm90", "sm_90a", "wgmma", fp8[i], "f16", 13, 32);
         /* fp8 mma.sync on sm_90a: ptxas emits fp8->f16 unpacks and two
         ** HMMA.16816.F32, so it is the f16 datapath in two chained passes. */
-        dp = mma("unverified: ptxas lowering (ptx-notes 5), f16 datapath in two passes",
-                 "sm90", "sm_90a", "mma", fp8[i], "f32", 25, 16);
-        dp = mma("unverified: ptxas lowering, two f16-accumulating passes",
-                 "sm90", "sm_90a", "mma", fp8[i], "f16", 25, 16);
+        snprintf(ev, sizeof ev, "H200 captures (results/h200); SASS of kernels/mma_sync.cu");
+        dp = mma(ev, "sm90", "sm_90a", "mma", fp8[i], "f32", 25, 16);
+        sm90_fp8_emulation(dp);
+        dp = mma(ev, "sm90", "sm_90a", "mma", fp8[i], "f16", 25, 16);
+        sm90_fp8_emulation(dp);
         dp->acc = *fmt("f16");
         dp->acc_round = LAD_RNE;
     }
