@@ -451,8 +451,8 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
         {K_ACCBITS, K_ACCROUND, K_DVIAACC, -1},
         {K_PASS, K_CHAIN, -1},
         {K_ACCBITS, K_ACCROUND, K_PASS, -1},
-        {K_ZFLOOR, -1},
         {K_AMIN, -1},
+        {K_ZFLOOR, -1},
         {K_SFLOOR, -1},
         {K_GROUP, -1},
         {K_CDOMW, K_CDOMG, K_CDOMPG, -1},
@@ -484,6 +484,19 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
         }
     }
     F->n = n;
+    /* Occam: a knob whose first (default) candidate explains the cases as
+    ** well as its fitted value takes the default. */
+    {
+        size_t now = score(F, (size_t)-1);
+        for (int k = 0; k < K_COUNT; k++) {
+            if (F->ncand[k] == 0 || get(F, k) == F->cand[k][0])
+                continue;
+            int keep = get(F, k);
+            set(F, k, F->cand[k][0]);
+            if (lad_datapath_check(&F->dp, NULL) != LAD_OK || score(F, now + 1) > now)
+                set(F, k, keep);
+        }
+    }
     /* An accumulator no case can see takes the result's cut format when the
     ** result was cut (the fp8 paths round both to e8m13): equal words. */
     if (!F->dp.integer && F->dp.d.mbits < F->d0.mbits && F->d0.width == 32) {

@@ -26,6 +26,13 @@ int lad_rung_zeros(lad_probe *p)
     int db = p->facts.dbits > 0 ? p->facts.dbits : dp->d.mbits;
     int dlow = 1 - dp->d.bias - dp->d.mbits; /* the result's smallest ulp */
     int n = lad_datapath_kphys(dp);
+    /* the smallest positive product: fills lanes that must not be zero
+    ** products, far below every quantum, so it never counts */
+    int tiny = -400;
+    lad_case probe;
+    lad_case_base(dp, &probe);
+    while (tiny < 0 && lad_case_term(dp, &probe, 0, 0, 1, tiny) != LAD_OK)
+        tiny++;
     lad_batch b = {0};
     int rc = LAD_OK;
     for (int e = 0; e >= minexp; e -= (e > -100 ? 4 : 1)) {
@@ -36,18 +43,26 @@ int lad_rung_zeros(lad_probe *p)
                     lad_case cs;
                     lad_case_base(dp, &cs);
                     int ok;
-                    if (ue >= e)
+                    if (ue >= e && big == 0)
                         continue;
                     uint64_t m = ((uint64_t)1 << (e - ue)) + 1;
-                    if (e - ue > 60)
+                    if (e - ue > 60 && big == 0)
                         continue;
+                    /* C with a last bit, or a product 2^e (C = 0: the
+                    ** anchor is the products' alone, and a kept negative
+                    ** term shows as one unit less under truncation) */
                     ok = big == 0 ? !lad_case_c(dp, &cs, 0, m, ue)
-                                  : !lad_case_term(dp, &cs, 0, 0, m, ue);
+                                  : !lad_case_term(dp, &cs, 0, 0, 1, e);
                     ok = ok && !lad_case_term(dp, &cs, 1, 1, 1, e - w + t);
                     if (zero && ok) {
                         uint32_t zb;
                         ok = !lad_word(&dp->b, 0, 1, 0, &zb);
                         lad_case_words(dp, &cs, 2, 0, zb);
+                    } else if (ok && tiny < e - w - 8) {
+                        for (int j = big ? 2 : (n > 1 ? 2 : 1); j < n; j++)
+                            lad_case_term(dp, &cs, j, 0, 1, tiny);
+                        if (!big)
+                            lad_case_term(dp, &cs, 0, 0, 1, tiny);
                     }
                     if (ok && (rc = lad_batch_add(&b, &cs, "%s2^%d+ulp -2^%d%s", big ? "p" : "c",
                                                   e, e - w + t, zero ? " zero" : "")))
