@@ -38,7 +38,8 @@ enum ftype {
     T_CHAIN,  /* enum lad_chain */
     T_SPARSE, /* enum lad_sparse */
     T_FLOOR,  /* int, or LAD_NOFLOOR written `none` */
-    T_HEX     /* uint32_t written 0x%08x */
+    T_HEX,    /* uint32_t written 0x%08x */
+    T_ORDER   /* lane order: a sequence of lanes, or `none` (norder 0) */
 };
 
 typedef struct field {
@@ -82,6 +83,9 @@ static const field fields[] = {
     FMT(acc, "format of each pass result"),
     TYP(acc_round, T_ROUND, "rounding of a pass result into acc"),
     TYP(d_round, T_ROUND, "rounding of the last result into d"),
+    TYP(d_via_acc, T_BOOL, "the last result is rounded into acc, then into d"),
+    TYP(c_last, T_BOOL, "passes start from +0; C is added last, rounded into d"),
+    TYP(order, T_ORDER, "physical lanes in the order they fill the passes, or none"),
     TYP(overflow, T_OVF, "overflow of acc and d: inf sat ieee"),
     TYP(nan, T_HEX, "the NaN word every NaN result gets"),
     FMT(sa, "scale format of A (scaled kinds)"),
@@ -259,6 +263,25 @@ static int read_field(const lad_ydoc *doc, const lad_ynode *v, const field *fd,
             *(uint32_t *)p = u;
         return rc;
     }
+    case T_ORDER:
+        if (v->kind == LAD_YSCALAR && v->plain && strcmp(v->str, "none") == 0) {
+            dp->norder = 0;
+            return LAD_OK;
+        }
+        if (v->kind != LAD_YSEQ)
+            return lad_yerr(doc, v, err, "'%s' must be a sequence of lanes or none",
+                            fd->key);
+        if (v->n < 1 || v->n > LAD_KMAX)
+            return lad_yerr(doc, v, err, "'%s' must list 1..%d lanes, not %d",
+                            fd->key, LAD_KMAX, v->n);
+        for (int i = 0; i < v->n; i++) {
+            rc = lad_yint(doc, v->kids[i], fd->key, 0, LAD_KMAX - 1, &x, err);
+            if (rc != LAD_OK)
+                return rc;
+            dp->order[i] = (unsigned char)x;
+        }
+        dp->norder = v->n;
+        return LAD_OK;
     }
     return lad_errf(err, LAD_EINTERNAL, "bad field type");
 }
@@ -446,7 +469,8 @@ char *lad_model_write(const lad_datapath *dp, const char *evidence)
     for (int i = 0; i < NFIELDS; i++) {
         const field *fd = &fields[i];
         const char *p = (const char *)dp + fd->off;
-        int v = *(const int *)p;
+        int v = fd->type == T_ORDER || fd->type == T_STR || fd->type == T_FMT
+                    ? 0 : *(const int *)p;
         put(&b, "# %s\n%s: ", fd->doc, fd->key);
         switch (fd->type) {
         case T_STR: {
@@ -469,6 +493,14 @@ char *lad_model_write(const lad_datapath *dp, const char *evidence)
                 put(&b, "%d", v);
             break;
         case T_HEX: put(&b, "0x%08x", (unsigned)*(const uint32_t *)p); break;
+        case T_ORDER:
+            if (dp->norder == 0)
+                put(&b, "none");
+            for (int j = 0; j < dp->norder; j++)
+                put(&b, "%s%d", j ? ", " : "[", dp->order[j]);
+            if (dp->norder)
+                put(&b, "]");
+            break;
         }
         put(&b, "\n");
     }
