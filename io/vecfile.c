@@ -202,12 +202,16 @@ int lad_vechdr_preset(const lad_vechdr *h, const char *path, char *name,
                         : strstr(h->instruction, "tcgen05") ? "tcgen05"
                         : "mma";
     char ab[2 * LAD_NAME_MAX + 2];
-    if (strcmp(h->a, h->b) == 0)
+    /* integer presets always name both signednesses (s8xs8) */
+    const lad_format *fa = lad_format_find(h->a);
+    if (strcmp(h->a, h->b) == 0 && !(fa && fa->kind == LAD_INT))
         snprintf(ab, sizeof ab, "%s", h->a);
     else
         snprintf(ab, sizeof ab, "%sx%s", h->a, h->b);
-    if ((size_t)snprintf(name, size, "sm%s-%s-%s-%s", digits, instr, ab,
-                         h->d) >= size)
+    /* integer instructions that saturate say so (PTX .satfinite) */
+    const char *sat = strstr(h->instruction, "satfinite") ? "-sat" : "";
+    if ((size_t)snprintf(name, size, "sm%s-%s-%s-%s%s", digits, instr, ab,
+                         h->d, sat) >= size)
         return lad_errf_at(err, LAD_EDATA, path, 0, 0, "model name too long");
     return LAD_OK;
 }

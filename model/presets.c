@@ -218,7 +218,7 @@ static void pre_blackwell(void)
         mma(ev, "sm90", "sm_90a", "wgmma", fp8[i], "f16", 13, 32);
         /* fp8 mma.sync on sm_90a: ptxas emits fp8->f16 unpacks and two
         ** HMMA.16816.F32, so it is the f16 datapath in two chained passes. */
-        snprintf(ev, sizeof ev, "H200 captures (results/h200); SASS of kernels/mma_sync.cu");
+        snprintf(ev, sizeof ev, "H200 captures (results/h200/captures); SASS of kernels/mma_sync.cu");
         dp = mma(ev, "sm90", "sm_90a", "mma", fp8[i], "f32", 25, 16);
         sm90_fp8_emulation(dp);
         dp = mma(ev, "sm90", "sm_90a", "mma", fp8[i], "f16", 25, 16);
@@ -226,11 +226,63 @@ static void pre_blackwell(void)
         dp->acc = *fmt("f16");
         dp->acc_round = LAD_RNE;
     }
+    /* Mixed fp8 (A e4m3, B e5m2 and the reverse): the same datapaths with
+    ** B decoded in the other format. */
+    int nfp8 = ntable;
+    for (int i = 0; i < nfp8; i++) {
+        const lad_datapath *src = &table[i].dp;
+        if (src->a.name[0] != 'e' || strcmp(src->a.name, src->b.name) != 0)
+            continue;
+        const char *other = strcmp(src->a.name, "e4m3") == 0 ? "e5m2" : "e4m3";
+        char ev[160];
+        snprintf(ev, sizeof ev, "%.40s with B in %s: %s", src->name, other,
+                 strncmp(src->arch, "sm_90", 5) == 0 ? "H200 captures (results/h200/captures)"
+                                                     : "unverified");
+        const char *gen_end = strchr(src->name, '-');
+        const char *instr_end = strchr(gen_end + 1, '-');
+        dp = add(ev, "%.*s-%sx%s-%s", (int)(instr_end - src->name), src->name,
+                 src->a.name, other, src->d.name[0] == 'e' ? "f32" : src->d.name);
+        char name[64];
+        memcpy(name, dp->name, sizeof name);
+        *dp = *src;
+        memcpy(dp->name, name, sizeof name);
+        dp->b = *fmt(other);
+        char *t = strstr(dp->sass, other[1] == '4' ? "E5M2" : "E4M3");
+        if (t && strchr(dp->sass, 'Q'))  /* QGMMA/QMMA name B's type last */
+            memcpy(dp->sass + strlen(dp->sass) - 4, other[1] == '4' ? "E4M3" : "E5M2", 4);
+        (void)t;
+    }
+
+    /* Integer mma.sync (sm_80 on) and wgmma: exact sums into s32. */
+    const char *ints[] = {"s8", "u8"};
+    const char *igens[][4] = {{"sm80", "sm_80", "mma", "unverified: integer sums are exact"},
+                              {"sm90", "sm_90a", "mma", "H200 captures (results/h200/captures)"},
+                              {"sm90", "sm_90a", "wgmma", "H200 captures (results/h200/captures)"}};
+    for (int g = 0; g < 3; g++)
+        for (int sat = 0; sat < 2; sat++)
+            for (int i = 0; i < 2; i++)
+                for (int j = 0; j < 2; j++) {
+                    int wg = strcmp(igens[g][2], "wgmma") == 0;
+                    dp = add(igens[g][3], "%s-%s-%sx%s-s32%s", igens[g][0], igens[g][2],
+                             ints[i], ints[j], sat ? "-sat" : "");
+                    char sass[40];
+                    snprintf(sass, sizeof sass, "%s.%s.%s.%s%s", wg ? "IGMMA" : "IMMA",
+                             wg ? "64x8x32" : "16832", i ? "U8" : "S8", j ? "U8" : "S8",
+                             sat ? ".SAT" : "");
+                    ident(dp, igens[g][1], wg ? "wgmma" : "mma.sync", "",
+                          wg ? "m64n8k32" : "m16n8k32", sass);
+                    formats(dp, ints[i], ints[j], "s32", "s32");
+                    dp->k = 32;
+                    dp->pass = 32;
+                    dp->integer = 1;
+                    dp->saturate = sat;
+                }
+
     /* wgmma f16/bf16/tf32 on Hopper: assumed to share mma.sync's datapath. */
-    mma("unverified: assumed equal to sm90-mma-f16-f32", "sm90", "sm_90a", "wgmma", "f16", "f32", 25, 16);
-    mma("unverified: assumed equal to sm90-mma-bf16-f32", "sm90", "sm_90a", "wgmma", "bf16", "f32", 25, 16);
-    mma("unverified: assumed equal to sm90-mma-tf32-f32", "sm90", "sm_90a", "wgmma", "tf32", "f32", 25, 8);
-    mma("unverified: assumed equal to sm90-mma-f16-f16", "sm90", "sm_90a", "wgmma", "f16", "f16", 25, 16);
+    mma("H200 captures (results/h200/captures); same datapath as sm90-mma-f16-f32", "sm90", "sm_90a", "wgmma", "f16", "f32", 25, 16);
+    mma("H200 captures (results/h200/captures); same datapath as sm90-mma-bf16-f32", "sm90", "sm_90a", "wgmma", "bf16", "f32", 25, 16);
+    mma("H200 captures (results/h200/captures); same datapath as sm90-mma-tf32-f32", "sm90", "sm_90a", "wgmma", "tf32", "f32", 25, 8);
+    mma("H200 captures (results/h200/captures); same datapath as sm90-mma-f16-f16", "sm90", "sm_90a", "wgmma", "f16", "f16", 25, 16);
 
     /* Blackwell mma.sync. */
     mma("vectors b200-f16-f32.vec", "sm100", "sm_100a", "mma", "f16", "f32", 25, 16);
