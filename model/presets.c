@@ -189,7 +189,7 @@ static void pre_blackwell(void)
     mma("vectors ada-tf32-f32.vec", "sm89", "sm_89", "mma", "tf32", "f32", 24, 4);
     const char *fp8[] = {"e4m3", "e5m2"};
     for (int i = 0; i < 2; i++) {
-        char ev[64];
+        char ev[160];
         snprintf(ev, sizeof ev, "vectors ada-%s-f32.vec", fp8[i]);
         /* two chained passes of 16 through a 13-bit window and e8m13 */
         dp = mma(ev, "sm89", "sm_89", "mma", fp8[i], "f32", 13, 16);
@@ -209,7 +209,7 @@ static void pre_blackwell(void)
     /* tf32 vectors hold 4 products; MMA-Sim fuses all 8 on Hopper */
     mma("vectors h100-tf32-f32.vec", "sm90", "sm_90a", "mma", "tf32", "f32", 25, 8);
     for (int i = 0; i < 2; i++) {
-        char ev[64];
+        char ev[160];
         snprintf(ev, sizeof ev, "vectors h100-%s-f32.vec", fp8[i]);
         dp = mma(ev, "sm90", "sm_90a", "wgmma", fp8[i], "f32", 13, 32);
         dp->d = e8m13();
