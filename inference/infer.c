@@ -45,6 +45,8 @@ typedef struct fit {
     size_t n;
     int cand[K_COUNT][512];     /* candidate values per knob */
     int ncand[K_COUNT];
+    int def[K_COUNT];           /* lad_datapath_init's value: what a knob no
+                                   case can see keeps */
     uint32_t *scratch;
 } fit;
 
@@ -152,6 +154,8 @@ static void add_range(fit *F, int k, int lo, int hi)
 static void candidates(fit *F)
 {
     const lad_datapath *dp = &F->dp;
+    for (int k = 0; k < K_COUNT; k++)
+        F->def[k] = get(F, k);
     int kp = lad_datapath_kphys(dp);
     if (dp->integer) {
         add_cand(F, K_SAT, 0);
@@ -489,10 +493,10 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
     {
         size_t now = score(F, (size_t)-1);
         for (int k = 0; k < K_COUNT; k++) {
-            if (F->ncand[k] == 0 || get(F, k) == F->cand[k][0])
+            if (F->ncand[k] == 0 || get(F, k) == F->def[k])
                 continue;
             int keep = get(F, k);
-            set(F, k, F->cand[k][0]);
+            set(F, k, F->def[k]);
             if (lad_datapath_check(&F->dp, NULL) != LAD_OK || score(F, now + 1) > now)
                 set(F, k, keep);
         }

@@ -89,21 +89,26 @@ static int bitlen64(uint64_t x)
     return n;
 }
 
-/* Tries mag*2^ea in f (normal only when want_normal) and 2^eb in g. */
+/* Tries m1*2^ea in f and (mag/m1)*2^(exp-ea) in g over the small divisors
+** m1 of mag (normal words only when want_normal). */
 static int split(const lad_format *f, const lad_format *g, int neg,
                  uint64_t mag, int exp, int want_normal, uint32_t *wf,
                  uint32_t *wg)
 {
-    for (int ea = -400; ea <= 400; ea++) {
-        uint32_t x, y;
-        if (lad_word(f, neg, mag, ea, &x) || lad_word(g, 0, 1, exp - ea, &y))
+    for (uint64_t m1 = mag; m1 >= 1; m1 = m1 == mag && mag > 64 ? 64 : m1 - 1) {
+        if (mag % m1)
             continue;
-        if (want_normal && (lad_decode(f, x).cls != LAD_NORMAL ||
-                            lad_decode(g, y).cls != LAD_NORMAL))
-            continue;
-        *wf = x;
-        *wg = y;
-        return LAD_OK;
+        for (int ea = -400; ea <= 400; ea++) {
+            uint32_t x, y;
+            if (lad_word(f, neg, m1, ea, &x) || lad_word(g, 0, mag / m1, exp - ea, &y))
+                continue;
+            if (want_normal && (lad_decode(f, x).cls != LAD_NORMAL ||
+                                lad_decode(g, y).cls != LAD_NORMAL))
+                continue;
+            *wf = x;
+            *wg = y;
+            return LAD_OK;
+        }
     }
     return LAD_NO;
 }

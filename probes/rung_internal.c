@@ -16,10 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NSERIES 9
+#define NSERIES 11
 
 /* Builds case s of the series for j; LAD_NO when not representable. */
-static int build(const lad_datapath *dp, lad_case *cs, int s, int j, int E)
+static int build(const lad_datapath *dp, lad_case *cs, int s, int j, int E, int Et, int db,
+                 uint64_t mt)
 {
     lad_case_base(dp, cs);
     uint32_t a15, b15;
@@ -43,6 +44,13 @@ static int build(const lad_datapath *dp, lad_case *cs, int s, int j, int E)
             return LAD_NO;
         lad_case_words(dp, cs, 0, a15, b15);
         return lad_case_term(dp, cs, 1, 0, 1, -j);
+    case 9: /* 2^Et plus half a result ulp (a tie), C = 2^(Et-j) tips it */
+    case 10: /* 2^Et and C = -2^(Et-j): one ulp less when C is kept */
+        if (E || Et < -1000)
+            return LAD_NO;
+        return lad_case_term(dp, cs, 0, 0, mt, Et - (mt > 1) - (mt > 3) - (mt > 7) - (mt > 15) - (mt > 31)) ||
+               (s == 9 && lad_case_term(dp, cs, 1, 0, 1, Et - db - 1)) ||
+               lad_case_c(dp, cs, s == 10, 1, Et - j) ? LAD_NO : LAD_OK;
     default: /* the same with C the survivor (1.5*1.5 - 1.5*1.5 + C) */
         if (E ||!dp->a.sign || lad_word(&dp->a, 0, 3, -1, &a15) ||
             lad_word(&dp->b, 0, 3, -1, &b15))
@@ -55,7 +63,7 @@ static int build(const lad_datapath *dp, lad_case *cs, int s, int j, int E)
 
 static const char *const names[NSERIES] = {
     "p1-p1+c", "p1-p1-c", "-c1+p1+p", "c1-p1+p", "p1-p1+p", "p1-p1-p",
-    "-c2.25+p1.5^2+p", "c2.25-p1.5^2+p", "p1.5^2-p1.5^2+c"};
+    "-c2.25+p1.5^2+p", "c2.25-p1.5^2+p", "p1.5^2-p1.5^2+c", "tie+c", "p-c"};
 
 int lad_rung_internal(lad_probe *p)
 {
@@ -71,13 +79,32 @@ int lad_rung_internal(lad_probe *p)
     /* a second anchor for narrow results, so that survivors far below
     ** 1.0 stay normal results (f16: 2^16 shows 2^-j down to j = 30) */
     int E1 = 1 - dp->d.bias + 30;
+    /* for the tie series: the largest 2^Et whose half result ulp is also a
+    ** product, so that narrow products and a narrow C still show F */
+    int db = p->facts.dbits > 0 ? p->facts.dbits : dp->d.mbits, Et = -100000;
+    uint64_t mt = 1;
+    static const uint64_t mags[] = {1, 3, 9, 5, 15, 25, 7, 49};
+    for (int e = 40; e >= 0 && Et < -1000; e--)
+        for (int i = 0; i < 8 && Et < -1000; i++) {
+            /* the value mags[i] * 2^x whose leading bit is 2^e */
+            int lb = 0;
+            while ((mags[i] >> (lb + 1)) != 0)
+                lb++;
+            lad_case t;
+            lad_case_base(dp, &t);
+            if (lad_case_term(dp, &t, 0, 0, mags[i], e - lb) == LAD_OK &&
+                lad_case_term(dp, &t, 1, 0, 1, e - db - 1) == LAD_OK) {
+                Et = e;
+                mt = mags[i];
+            }
+        }
     for (int j0 = 1; j0 <= maxj; j0 += 8) {
         lad_batch b = {0};
         for (int j = j0; j < j0 + 8 && j <= maxj; j++)
             for (int s = 0; s < 2 * NSERIES; s++) {
                 lad_case cs;
                 int E = s < NSERIES ? 0 : E1;
-                if ((s < NSERIES || E1 > 0) && build(dp, &cs, s % NSERIES, j, E) == LAD_OK &&
+                if ((s < NSERIES || E1 > 0) && build(dp, &cs, s % NSERIES, j, E, Et, db, mt) == LAD_OK &&
                     (rc = lad_batch_add(&b, &cs, "%s j=%d%s", names[s % NSERIES], j,
                                         E ? " high" : ""))) {
                     lad_batch_free(&b);

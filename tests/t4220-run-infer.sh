@@ -1,0 +1,47 @@
+#!/bin/sh
+# Blind inference: the ladder runs on the simulated preset (a black box to
+# it), `ladder infer` fits a model from the stored words alone, and the model
+# must agree with the preset: field by field for the parameters the probes
+# decide, and on random cases through `ladder validate`. The expected values
+# are the presets' own parameters, which inference never reads.
+. tests/lib.sh
+
+db=$TMP/l.db
+run_id=0
+field() { grep "^$1:" "$2" | head -1 | sed "s/^$1: *//"; }
+for p in sm80-mma-f16-f32 sm80-mma-tf32-f32 sm89-mma-bf16-f32 sm89-mma-e4m3-f32 sm89-mma-e5m2-f16 \
+         sm90-mma-f16-f16 sm90-mma-bf16-f32 sm90-wgmma-e4m3-f32 sm90-mma-e5m2-f32 sm100-mma-tf32-f32 \
+         sm100-tcgen05-tf32-f32 sm100-tcgen05-e2m1-f32 sm100-tcgen05-sp-f16-f32 \
+         sm100-tcgen05-u8xs8-s32-sat sm100-tcgen05-e4m3xe2m1-f32; do
+    sh "$TESTS_DATA/recipe-gen.sh" "$LADDER" "$p" 1024 >"$TMP/r.yaml"
+    run_ladder run "$TMP/r.yaml" --db "$db"
+    expect_rc infer-$p-run-rc 0
+    run_id=$((run_id + 1))
+    run_ladder infer $run_id --db "$db" -o "$TMP/m.yaml"
+    expect_rc infer-$p-rc 0
+    "$LADDER" model show "$p" >"$TMP/p.yaml"
+    "$LADDER" model show "$TMP/m.yaml" >"$TMP/i.yaml" 2>"$err"
+    bad=""
+    for f in d window pass chain c_anchor align_round in_round d_round nan saturate anchor_min \
+             zero_floor overflow; do
+        [ "$(field $f "$TMP/p.yaml")" = "$(field $f "$TMP/i.yaml")" ] || bad="$bad $f"
+    done
+    if [ -z "$bad" ]; then ok infer-$p-fields; else fail infer-$p-fields "differ:$bad"; fi
+    run_ladder validate $run_id --db "$db" --cases 20000 -q
+    expect_rc infer-$p-validate-rc 0
+done
+
+# Observations that disagree are named, not guessed: a run whose answers
+# come from two different datapaths cannot be fitted.
+sh "$TESTS_DATA/recipe-gen.sh" "$LADDER" sm90-mma-bf16-f32 256 >"$TMP/r.yaml"
+run_ladder run "$TMP/r.yaml" --db "$db" --rungs visible,internal
+run_id=$((run_id + 1))
+sqlite3 "$db" "UPDATE cases SET d = d + 1 WHERE run_id = $run_id AND rung = 'internal' AND label LIKE 'p1-p1+p j=3'"
+run_ladder infer $run_id --db "$db"
+expect_rc infer-conflict-rc 1
+expect_err infer-conflict-names-case 'conflict: .*internal#[0-9]+'
+
+expect_usage_error infer-no-run infer --db "$db"
+run_ladder infer 999 --db "$db"
+expect_rc infer-unknown-run-rc 3
+test_done
