@@ -69,7 +69,7 @@ static const char *const dim_names[LAD_NDIM] = {
     "window", "pass", "align_round", "d_round", "acc_round", "c_anchor",
     "chain", "acc", "d_via_acc", "anchor_min", "zero_floor", "in_round",
     "overflow", "group", "scale_floor", "cdom_window", "cdom_group",
-    "cdom_per_group", "group_sub_floor", "saturate",
+    "cdom_per_group", "group_sub_floor", "saturate", "c_last", "order",
 };
 
 const char *lad_dim_name(int dim)
@@ -95,6 +95,42 @@ static lad_format e8m(int n)
     return f;
 }
 
+/* Fills dp's lane order with pattern `which` (LAD_ORDER_*). */
+static void set_order(lad_datapath *dp, const lad_datapath *base, int which)
+{
+    int kp = lad_datapath_kphys(dp), n = 0;
+    if (which == LAD_ORDER_PHYSICAL) {
+        dp->norder = 0;
+        return;
+    }
+    if (which == LAD_ORDER_OTHER) {
+        dp->norder = base->norder;
+        memcpy(dp->order, base->order, sizeof dp->order);
+        return;
+    }
+    for (int first = 1; first >= 0; first--)
+        for (int k = 0; k < kp; k++) {
+            int in = which == LAD_ORDER_REG4 ? k % 4 < 2 : k % 2 == 0;
+            if (in == first)
+                dp->order[n++] = (unsigned char)k;
+        }
+    dp->norder = n;
+}
+
+/* Which LAD_ORDER_* pattern dp's order is. */
+static int get_order(const lad_datapath *dp)
+{
+    if (dp->norder == 0)
+        return LAD_ORDER_PHYSICAL;
+    lad_datapath t = *dp;
+    for (int w = LAD_ORDER_REG4; w <= LAD_ORDER_EVEN; w++) {
+        set_order(&t, dp, w);
+        if (t.norder == dp->norder && memcmp(t.order, dp->order, (size_t)t.norder) == 0)
+            return w;
+    }
+    return LAD_ORDER_OTHER;
+}
+
 int lad_dim_get(const lad_datapath *dp, int dim)
 {
     switch (dim) {
@@ -118,6 +154,8 @@ int lad_dim_get(const lad_datapath *dp, int dim)
     case LAD_DIM_CDOM_PER_GROUP: return dp->cdom_per_group;
     case LAD_DIM_GROUP_SUB_FLOOR: return dp->group_sub_floor;
     case LAD_DIM_SATURATE: return dp->saturate;
+    case LAD_DIM_C_LAST: return dp->c_last;
+    case LAD_DIM_ORDER: return get_order(dp);
     default: return 0;
     }
 }
@@ -145,6 +183,8 @@ static void dim_set(lad_datapath *dp, const lad_datapath *base, int dim, int v)
     case LAD_DIM_CDOM_PER_GROUP: dp->cdom_per_group = v; break;
     case LAD_DIM_GROUP_SUB_FLOOR: dp->group_sub_floor = v; break;
     case LAD_DIM_SATURATE: dp->saturate = v; break;
+    case LAD_DIM_C_LAST: dp->c_last = v; break;
+    case LAD_DIM_ORDER: set_order(dp, base, v); break;
     default: break;
     }
 }
@@ -164,6 +204,11 @@ const char *lad_dim_value(int dim, int value, char *buf, size_t size)
     case LAD_DIM_CHAIN:
         snprintf(buf, size, "%s", value ? "sum" : "chain");
         break;
+    case LAD_DIM_ORDER: {
+        static const char *const orders[] = {"physical", "k%4<2-first", "even-first", "given"};
+        snprintf(buf, size, "%s", value >= 0 && value < 4 ? orders[value] : "?");
+        break;
+    }
     case LAD_DIM_ACC:
         if (value == 0)
             snprintf(buf, size, "base");
@@ -198,8 +243,11 @@ static int relevant(const ctx *x, const pvec *p, int dim)
     int scaled = b->scale_block > 0;
     switch (dim) {
     case LAD_DIM_SATURATE: return 0;
-    case LAD_DIM_CHAIN: return multi;
-    case LAD_DIM_ACC: case LAD_DIM_ACC_ROUND: return multi || p->v[LAD_DIM_D_VIA_ACC];
+    case LAD_DIM_CHAIN: return 1;  /* sum adds C after even one pass */
+    case LAD_DIM_ORDER: return multi;
+    case LAD_DIM_ACC: case LAD_DIM_ACC_ROUND:
+        return multi || p->v[LAD_DIM_D_VIA_ACC] || p->v[LAD_DIM_CHAIN] == LAD_SUM ||
+               p->v[LAD_DIM_C_LAST];
     case LAD_DIM_IN_ROUND: return b->a.pad > 0 || b->b.pad > 0;
     case LAD_DIM_GROUP: case LAD_DIM_SCALE_FLOOR: case LAD_DIM_CDOM_WINDOW:
     case LAD_DIM_GROUP_SUB_FLOOR:
@@ -301,7 +349,13 @@ static void build_dims(ctx *x, const lad_search_opts *o)
         add_val(x, LAD_DIM_CHAIN, i);
         add_val(x, LAD_DIM_D_VIA_ACC, i);
         add_val(x, LAD_DIM_SATURATE, i);
+        add_val(x, LAD_DIM_C_LAST, i);
     }
+    add_val(x, LAD_DIM_ORDER, LAD_ORDER_PHYSICAL);
+    if (x->kphys % 4 == 0 && x->kphys >= 4)
+        add_val(x, LAD_DIM_ORDER, LAD_ORDER_REG4);
+    if (x->kphys % 2 == 0 && x->kphys >= 2)
+        add_val(x, LAD_DIM_ORDER, LAD_ORDER_EVEN);
     if (!f32_family(&b->acc))
         add_val(x, LAD_DIM_ACC, 0);
     for (int nb = 23; nb >= 10; nb--)
@@ -469,7 +523,7 @@ static void grid(ctx *x)
 {
     static const int gdims[] = {LAD_DIM_WINDOW, LAD_DIM_PASS, LAD_DIM_ALIGN_ROUND,
                                 LAD_DIM_D_ROUND, LAD_DIM_C_ANCHOR, LAD_DIM_CHAIN,
-                                LAD_DIM_ACC_ROUND};
+                                LAD_DIM_ACC_ROUND, LAD_DIM_C_LAST};
     enum { NG = sizeof gdims / sizeof gdims[0] };
     int cut = output_bits(x);
     if (cut)

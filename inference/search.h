@@ -14,8 +14,9 @@
 **   zero_floor (none or -126..-160, where they can matter), in_round (rz rne
 **   rna, for containers wider than their format), overflow (inf sat ieee);
 **   for scaled kinds group, scale_floor, cdom_window, cdom_group,
-**   cdom_per_group, group_sub_floor; for integers saturate. The NaN word
-**   comes from the data.
+**   cdom_per_group, group_sub_floor; for integers saturate; c_last, and
+**   the lane order of the passes (physical, k%4<2 first, even first). The
+**   NaN word comes from the data.
 **
 ** How: a grid over the dimensions that interact most (window, pass,
 ** roundings, c_anchor, chain, and a narrower output when every D word ends
@@ -61,7 +62,18 @@ enum lad_dim {
     LAD_DIM_CDOM_PER_GROUP,
     LAD_DIM_GROUP_SUB_FLOOR,
     LAD_DIM_SATURATE,
+    LAD_DIM_C_LAST,
+    LAD_DIM_ORDER,        /* lane order of the passes (LAD_ORDER_*) */
     LAD_NDIM
+};
+
+/* Lane orders the search knows (lad_datapath.order). */
+enum lad_order {
+    LAD_ORDER_PHYSICAL = 0, /* lanes fill the passes in physical order */
+    LAD_ORDER_REG4 = 1,     /* lanes k % 4 < 2 first (the low halves of
+                               32-bit registers: fp8 mma.sync on sm_90a) */
+    LAD_ORDER_EVEN = 2,     /* even lanes first */
+    LAD_ORDER_OTHER = 3     /* an order none of the above (kept as given) */
 };
 
 #define LAD_DIM_MAXVALS 64   /* values one dimension may take */

@@ -1,0 +1,160 @@
+/*
+** make bench: throughput of the datapath model on one core, beside the
+** naive exact reference (tests/unit/rational.c) in the same run.
+**
+**     make bench                      # or: build/rel/bench [seconds]
+**
+** For each datapath, 4,096 cases from the validation generator (half raw
+** bit patterns, half finite values) are evaluated over and over for about
+** a second (LADDER_BENCH_SECONDS, or the argument), and the model's rate is
+** printed in cases per second, then the reference's rate on the same cases
+** and a check that both gave the same words. Target (docs/performance.md):
+** 10 million bf16 K=16 cases per second per core.
+**
+** When the ladder binary is at hand ($LADDER, default build/rel/ladder) and
+** its run, infer and validate commands exist, the last lines time a full
+** ladder on a simulated device plus a 1,000,000-case validation.
+*/
+#include "model/presets.h"
+#include "probes/gen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The Makefile links only the bench sources with the library; the reference
+** is a test helper, compiled into this program directly. */
+#include "tests/unit/rational.c"
+
+#define NCASES 4096
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+typedef uint32_t (*evalfn)(const lad_datapath *, const lad_case *);
+
+/* Cases per second of fn over cs, for about `secs` seconds. */
+static double rate(evalfn fn, const lad_datapath *dp, const lad_case *cs,
+                   size_t n, double secs, uint32_t *out)
+{
+    double t0 = now(), t;
+    size_t done = 0;
+    uint32_t x = 0;
+    do {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t d = fn(dp, &cs[i]);
+            if (out)
+                out[i] = d;
+            x ^= d;
+        }
+        done += n;
+        t = now() - t0;
+    } while (t < secs);
+    if (x == 0x12345678)  /* keep the loop */
+        fputc(' ', stderr);
+    return (double)done / t;
+}
+
+static void model_bench(double secs)
+{
+    static const struct {
+        const char *label, *preset;
+    } rows[] = {
+        {"bf16 K=16", "sm100-tcgen05-bf16-f32"},
+        {"tf32 K=8", "sm100-tcgen05-tf32-f32"},
+        {"e4m3 K=32", "sm100-tcgen05-e4m3-f32"},
+        {"mxf4nvf4 K=64", "sm100-tcgen05-mxf4nvf4-4x-f32"},
+    };
+    lad_case *cs = malloc(sizeof(lad_case) * NCASES);
+    uint32_t *a = malloc(sizeof(uint32_t) * NCASES), *b = malloc(sizeof(uint32_t) * NCASES);
+    if (!cs || !a || !b) {
+        fprintf(stderr, "bench: out of memory\n");
+        exit(1);
+    }
+    printf("%-14s %-32s %16s %16s %8s  %s\n", "datapath", "preset", "model cases/s",
+           "naive cases/s", "speedup", "same words");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const lad_preset *p = lad_preset_find(rows[i].preset);
+        if (!p) {
+            printf("%-14s %-32s missing preset\n", rows[i].label, rows[i].preset);
+            continue;
+        }
+        lad_gen_cases(&p->dp, 2024, 50, 0, cs, NCASES);
+        double m = rate(lad_eval, &p->dp, cs, NCASES, secs, a);
+        double r = rate(rat_eval, &p->dp, cs, NCASES, secs / 4, b);
+        printf("%-14s %-32s %16.0f %16.0f %7.1fx  %s\n", rows[i].label, rows[i].preset, m, r,
+               m / r, memcmp(a, b, sizeof(uint32_t) * NCASES) ? "NO" : "yes");
+        fflush(stdout);
+    }
+    free(cs);
+    free(a);
+    free(b);
+}
+
+/* Runs a shell command, returns its wall time in seconds or -1. */
+static double timed(const char *cmd)
+{
+    double t0 = now();
+    int rc = system(cmd);
+    if (rc != 0 && !(WIFEXITED(rc) && WEXITSTATUS(rc) == 1))
+        return -1;
+    return now() - t0;
+}
+
+static void ladder_bench(void)
+{
+    const char *ladder = getenv("LADDER");
+    if (!ladder || !*ladder)
+        ladder = "build/rel/ladder";
+    char cmd[1024], dir[] = "/tmp/ladder-bench.XXXXXX";
+    if (access(ladder, X_OK) != 0 || !mkdtemp(dir))
+        return;
+    snprintf(cmd, sizeof cmd, "%s help 2>/dev/null | grep -q '^ *infer ' && "
+             "%s help 2>/dev/null | grep -q '^ *run '", ladder, ladder);
+    if (system(cmd) != 0) {
+        printf("\nladder: run/infer not built yet; no ladder timing\n");
+        rmdir(dir);
+        return;
+    }
+    static const char *presets[] = {"sm90-mma-bf16-f32", "sm100-tcgen05-mxf4nvf4-ue4m3-f32"};
+    printf("\n%-34s %10s %10s %12s %10s\n", "full ladder on sim:<preset>", "run s", "infer s",
+           "validate 1M s", "total s");
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+        snprintf(cmd, sizeof cmd, "%s run recipes/%s.yaml --device sim:%s --db %s/b.db >/dev/null",
+                 ladder, presets[i], presets[i], dir);
+        double tr = timed(cmd);
+        snprintf(cmd, sizeof cmd, "%s infer latest --db %s/b.db >/dev/null", ladder, dir);
+        double ti = tr < 0 ? -1 : timed(cmd);
+        snprintf(cmd, sizeof cmd, "%s validate latest --cases 1000000 -q --db %s/b.db >/dev/null",
+                 ladder, dir);
+        double tv = ti < 0 ? -1 : timed(cmd);
+        if (tv < 0)
+            printf("%-34s failed (%s)\n", presets[i], cmd);
+        else
+            printf("%-34s %10.2f %10.2f %12.2f %10.2f\n", presets[i], tr, ti, tv, tr + ti + tv);
+        snprintf(cmd, sizeof cmd, "rm -f %s/b.db %s/b.db-wal %s/b.db-shm", dir, dir, dir);
+        if (system(cmd) != 0)
+            break;
+    }
+    rmdir(dir);
+}
+
+int main(int argc, char **argv)
+{
+    double secs = 1.0;
+    const char *s = argc > 1 ? argv[1] : getenv("LADDER_BENCH_SECONDS");
+    if (s && atof(s) > 0)
+        secs = atof(s);
+    printf("one core, %.1f s per measurement, %d cases from the validation generator "
+           "(50%% raw)\n\n", secs, NCASES);
+    model_bench(secs);
+    ladder_bench();
+    return 0;
+}

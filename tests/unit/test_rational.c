@@ -1,0 +1,211 @@
+/*
+** The model against the naive exact reference (rational.c) on random cases:
+** for each datapath family, a set of random parameter draws around a
+** preset, and cases from the validation generator (half raw bit patterns,
+** half finite values built for cancellation and window effects). D words
+** are compared as integers, NaN payloads included.
+**
+** Cases per family: $LADDER_RATIONAL_CASES, default 1,000,000 (about five
+** seconds a family on one core). Check names: rational-<family>.
+*/
+#include "test.h"
+#include "rational.h"
+#include "model/presets.h"
+#include "probes/gen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define VARIANTS 25        /* parameter draws per family */
+
+typedef struct family {
+    const char *name;
+    const char *presets[6];  /* bases drawn from, NULL-terminated */
+    int vary;                /* which parameters are drawn (VARY_*) */
+} family;
+
+enum {
+    VARY_CORE = 1,     /* window, align_round, pass, chain, c_anchor, roundings, acc */
+    VARY_FLOORS = 2,   /* anchor_min, zero_floor */
+    VARY_IN = 4,       /* in_round */
+    VARY_SCALE = 8,    /* group, scale_floor, cdom_*, group_sub_floor */
+    VARY_INT = 16      /* saturate */
+};
+
+static const family families[] = {
+    {"f32-out", {"sm90-mma-bf16-f32", "sm80-mma-f16-f32", "sm70-mma-f16-f32", NULL}, VARY_CORE | VARY_FLOORS},
+    {"f16-out", {"sm90-mma-f16-f16", "sm70-mma-f16-f16", "sm100-tcgen05-e4m3-f16", NULL}, VARY_CORE},
+    {"fp8-e8m13", {"sm89-mma-e4m3-f32", "sm89-mma-e5m2-f32", "sm90-wgmma-e4m3-f32", NULL}, VARY_CORE},
+    {"tf32-floor", {"sm100-tcgen05-tf32-f32", "sm100-tcgen05-bf16-f32", "sm80-mma-tf32-f32", NULL},
+     VARY_CORE | VARY_FLOORS | VARY_IN},
+    {"mxf8f6f4", {"sm100-tcgen05-mxf8f6f4-e4m3-f32", "sm100-tcgen05-mxf8f6f4-e2m1-f32",
+                  "sm100-tcgen05-mxf8f6f4-e3m2-f32", NULL}, VARY_CORE | VARY_SCALE},
+    {"mxf4", {"sm100-tcgen05-mxf4-e2m1-f32", "sm100-tcgen05-mxf4nvf4-2x-f32",
+              "sm100-tcgen05-mxf4nvf4-4x-f32", NULL}, VARY_SCALE},
+    {"nvfp4", {"sm100-tcgen05-mxf4nvf4-ue4m3-f32", NULL}, VARY_SCALE},
+    {"sparse", {"sm100-tcgen05-sp-bf16-f32", "sm100-tcgen05-sp-tf32-f32", "sm100-tcgen05-sp-e4m3-f32",
+                "sm100-tcgen05-sp-mxf4-e2m1-f32", "sm100-tcgen05-sp-mxf4nvf4-ue4m3-f32", NULL},
+     VARY_CORE},
+    {"integer", {"sm100-tcgen05-s8xs8-s32", "sm100-tcgen05-u8xs8-s32-sat", "sm100-tcgen05-u8xu8-s32",
+                 NULL}, VARY_INT},
+};
+
+static lad_format e8m(int n)
+{
+    lad_format f = *lad_format_find("f32");
+    f.mbits = n;
+    f.pad = 23 - n;
+    snprintf(f.name, sizeof f.name, "e8m%d", n);
+    return f;
+}
+
+static int pick(lad_rng *r, int n)
+{
+    return (int)lad_rng_below(r, (uint32_t)n);
+}
+
+/* One random draw of the family's parameters around preset p. */
+static void draw(const family *fm, const lad_datapath *p, lad_rng *r, lad_datapath *dp)
+{
+    static const int rounds[] = {LAD_RZ, LAD_RNE, LAD_RU, LAD_RD};
+    static const int aligns[] = {LAD_RZ, LAD_RD, LAD_RNE};
+    for (int tries = 0; tries < 1000; tries++) {
+        *dp = *p;
+        int kp = lad_datapath_kphys(dp);
+        if (fm->vary & VARY_CORE) {
+            dp->window = lad_rng_range(r, 8, 40);
+            dp->align_round = aligns[pick(r, 3)];
+            int l;
+            do
+                l = 1 << pick(r, 8);
+            while (kp % l);
+            dp->pass = pick(r, 3) == 0 ? kp : l;
+            dp->chain = pick(r, 3) == 0 ? LAD_SUM : LAD_CHAIN;
+            dp->c_anchor = pick(r, 4) != 0;
+            dp->acc_round = rounds[pick(r, 4)];
+            dp->d_round = rounds[pick(r, 4)];
+            dp->d_via_acc = pick(r, 3) == 0;
+            if (pick(r, 3) == 0)
+                dp->acc = e8m(lad_rng_range(r, 10, 23));
+            dp->overflow = pick(r, 3);
+        }
+        if (fm->vary & VARY_FLOORS) {
+            dp->anchor_min = pick(r, 2) ? LAD_NOFLOOR : lad_rng_range(r, -160, -126);
+            dp->zero_floor = pick(r, 3) ? LAD_NOFLOOR : lad_rng_range(r, -160, -126);
+        }
+        if (fm->vary & VARY_IN)
+            dp->in_round = (int[]){LAD_RZ, LAD_RNE, LAD_RNA}[pick(r, 3)];
+        if ((fm->vary & VARY_SCALE) && pick(r, 4) != 0) {
+            dp->window = lad_rng_range(r, 20, 42);
+            dp->align_round = aligns[pick(r, 3)];
+            int g = 1 << pick(r, 5);
+            dp->group = dp->scale_block % g ? 1 : g;
+            dp->scale_floor = pick(r, 3) ? lad_rng_range(r, 25, 45) : LAD_NOFLOOR;
+            dp->cdom_window = pick(r, 3) ? lad_rng_range(r, 25, 45) : 0;
+            dp->cdom_group = (int[]){4, 8, 16}[pick(r, 3)];
+            dp->cdom_per_group = pick(r, 2);
+            dp->c_anchor = 1;
+            dp->group_sub_floor = pick(r, 2) ? lad_rng_range(r, -185, -165) : LAD_NOFLOOR;
+        }
+        if (fm->vary & VARY_INT)
+            dp->saturate = pick(r, 2);
+        if (lad_datapath_check(dp, NULL) == LAD_OK)
+            return;
+    }
+    *dp = *p;
+}
+
+static long cases_per_family(void)
+{
+    const char *s = getenv("LADDER_RATIONAL_CASES");
+    long n = s && *s ? atol(s) : 1000000;
+    return n > 0 ? n : 1000000;
+}
+
+static void run_family(const family *fm, long ncases)
+{
+    lad_rng r;
+    lad_rng_seed(&r, 0x5241544e + (uint64_t)(fm - families));
+    int npre = 0;
+    while (fm->presets[npre])
+        npre++;
+    long per = (ncases + VARIANTS - 1) / VARIANTS, done = 0, bad = 0, illegal = 0;
+    char first[600] = "";
+    for (int v = 0; v < VARIANTS; v++) {
+        const lad_preset *p = lad_preset_find(fm->presets[v % npre]);
+        if (!p) {
+            snprintf(first, sizeof first, "no preset '%s'", fm->presets[v % npre]);
+            bad++;
+            continue;
+        }
+        lad_datapath dp;
+        draw(fm, &p->dp, &r, &dp);
+        uint64_t seed = lad_rng_next(&r);
+        for (long i = 0; i < per; i++) {
+            lad_case cs;
+            lad_gen_case_at(&dp, seed, 50, (uint64_t)i, &cs);
+            if (lad_sparse_check(&dp, &cs))
+                illegal++;
+            uint32_t want = rat_eval(&dp, &cs), got = lad_eval(&dp, &cs);
+            done++;
+            if (want == got)
+                continue;
+            if (bad++ == 0)
+                snprintf(first, sizeof first,
+                         "%s variant %d (window %d pass %d align %d c_anchor %d chain %d "
+                         "acc m%d accr %d dr %d via %d amin %d zf %d in %d grp %d sf %d cdom %d) "
+                         "case %ld: reference 0x%08x, model 0x%08x",
+                         dp.name, v, dp.window, dp.pass, dp.align_round, dp.c_anchor, dp.chain,
+                         dp.acc.mbits, dp.acc_round, dp.d_round, dp.d_via_acc, dp.anchor_min,
+                         dp.zero_floor, dp.in_round, dp.group, dp.scale_floor, dp.cdom_window, i,
+                         want, got);
+        }
+    }
+    char name[64];
+    snprintf(name, sizeof name, "rational-%s", fm->name);
+    test_check(bad == 0, name, "%ld of %ld cases differ; first: %s", bad, done, first);
+    snprintf(name, sizeof name, "rational-%s-legal-metadata", fm->name);
+    test_check(illegal == 0, name, "%ld generated cases carry illegal sparsity metadata", illegal);
+}
+
+/* Hand-checked roundings of the reference itself, so that a shared mistake
+** in both implementations cannot hide: values from the IEEE 754 rules. */
+static void reference_rounding(void)
+{
+    const lad_format *f32 = lad_format_find("f32"), *f16 = lad_format_find("f16");
+    rat_int m;
+    memset(&m, 0, sizeof m);
+    /* 1 + 2^-24 (a tie) to f32: RNE 1.0, RU 1+2^-23 */
+    m.n = 1;
+    m.l[0] = (1u << 24) | 1;
+    TEST_EQ_U32("rational-round-f32-tie-rne", 0x3f800000, rat_round(f32, &m, -24, LAD_RNE, LAD_OVF_INF));
+    TEST_EQ_U32("rational-round-f32-tie-ru", 0x3f800001, rat_round(f32, &m, -24, LAD_RU, LAD_OVF_INF));
+    m.neg = 1;
+    TEST_EQ_U32("rational-round-f32-neg-rd", 0xbf800001, rat_round(f32, &m, -24, LAD_RD, LAD_OVF_INF));
+    TEST_EQ_U32("rational-round-f32-neg-rz", 0xbf800000, rat_round(f32, &m, -24, LAD_RZ, LAD_OVF_INF));
+    /* 65520 = 0xfff0 rounds to f16 Inf under RNE, to 65504 under RZ (in
+    ** range); 65536 is past the range: Inf even toward zero, unless IEEE */
+    m.neg = 0;
+    m.l[0] = 0xfff0;
+    TEST_EQ_U32("rational-round-f16-overflow-rne", 0x7c00, rat_round(f16, &m, 0, LAD_RNE, LAD_OVF_INF));
+    TEST_EQ_U32("rational-round-f16-max-rz", 0x7bff, rat_round(f16, &m, 0, LAD_RZ, LAD_OVF_INF));
+    m.l[0] = 0x10000;
+    TEST_EQ_U32("rational-round-f16-overflow-ieee-rz", 0x7bff, rat_round(f16, &m, 0, LAD_RZ, LAD_OVF_IEEE));
+    TEST_EQ_U32("rational-round-f16-overflow-inf-rz", 0x7c00, rat_round(f16, &m, 0, LAD_RZ, LAD_OVF_INF));
+    TEST_EQ_U32("rational-round-f16-overflow-sat-ru", 0x7bff, rat_round(f16, &m, 0, LAD_RU, LAD_OVF_SAT));
+    /* 2^-150 to f32: RZ +0, RU the smallest subnormal; -2^-150 RZ is +0 */
+    m.l[0] = 1;
+    TEST_EQ_U32("rational-round-f32-tiny-ru", 0x00000001, rat_round(f32, &m, -150, LAD_RU, LAD_OVF_INF));
+    m.neg = 1;
+    TEST_EQ_U32("rational-round-f32-tiny-neg-rz", 0x00000000, rat_round(f32, &m, -150, LAD_RZ, LAD_OVF_INF));
+}
+
+void test_rational(void)
+{
+    reference_rounding();
+    long n = cases_per_family();
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
+        run_family(&families[i], n);
+        fflush(stdout);
+    }
+}
