@@ -39,6 +39,7 @@ void test_check(int ok, const char *name, const char *fmt, ...)
     X(recipe)     \
     X(probes)     \
     X(store)      \
+    X(rational)   \
     X(datapath)
 
 #define DECLARE(n) void test_##n(void);
