@@ -26,14 +26,42 @@ enum knob {
     K_IN_ROUND, K_DBITS, K_DROUND, K_ACCBITS, K_ACCROUND, K_DVIAACC,
     K_WINDOW, K_ALIGN, K_CANCHOR, K_CHAIN, K_PASS, K_ZFLOOR, K_AMIN,
     K_OVF, K_NAN, K_SFLOOR, K_GROUP, K_CDOMW, K_CDOMG, K_CDOMPG, K_GSUB,
-    K_SAT, K_COUNT
+    K_SAT, K_CLAST, K_ORDER, K_COUNT
 };
 
 static const char *const knob_name[K_COUNT] = {
     "in_round", "d", "d_round", "acc", "acc_round", "d_via_acc", "window",
     "align_round", "c_anchor", "chain", "pass", "zero_floor", "anchor_min",
     "overflow", "nan", "scale_floor", "group", "cdom_window", "cdom_group",
-    "cdom_per_group", "group_sub_floor", "saturate"};
+    "cdom_per_group", "group_sub_floor", "saturate", "c_last", "order"};
+
+/* Lane orders tried: 0 is physical order; r > 0 takes the lanes with
+** j % 2r < r first, then the others (fp8 mma.sync on sm_90a: r = 2). */
+static void set_order(lad_datapath *dp, int r)
+{
+    int n = lad_datapath_kphys(dp), at = 0;
+    dp->norder = 0;
+    if (r <= 0 || r >= n)
+        return;
+    for (int half = 0; half < 2; half++)
+        for (int j = 0; j < n; j++)
+            if ((j % (2 * r) < r) == (half == 0))
+                dp->order[at++] = (unsigned char)j;
+    dp->norder = n;
+}
+
+static int get_order(const lad_datapath *dp)
+{
+    if (dp->norder == 0)
+        return 0;
+    for (int r = 1; r < dp->norder; r *= 2) {
+        lad_datapath t = *dp;
+        set_order(&t, r);
+        if (memcmp(t.order, dp->order, (size_t)dp->norder) == 0)
+            return r;
+    }
+    return -1;
+}
 
 typedef struct fit {
     lad_datapath dp;            /* current model */
@@ -92,6 +120,8 @@ static int get(const fit *F, int k)
     case K_CDOMG: return dp->cdom_group;
     case K_CDOMPG: return dp->cdom_per_group;
     case K_GSUB: return dp->group_sub_floor;
+    case K_CLAST: return dp->c_last;
+    case K_ORDER: return get_order(dp);
     default: return dp->saturate;
     }
 }
@@ -121,6 +151,8 @@ static void set(fit *F, int k, int v)
     case K_CDOMG: dp->cdom_group = v; break;
     case K_CDOMPG: dp->cdom_per_group = v; break;
     case K_GSUB: dp->group_sub_floor = v; break;
+    case K_CLAST: dp->c_last = v; break;
+    case K_ORDER: set_order(dp, v); break;
     default: dp->saturate = v; break;
     }
 }
@@ -194,6 +226,11 @@ static void candidates(fit *F)
     add_cand(F, K_CANCHOR, 0);
     add_cand(F, K_CHAIN, LAD_CHAIN);
     add_cand(F, K_CHAIN, LAD_SUM);
+    add_cand(F, K_CLAST, 0);
+    add_cand(F, K_CLAST, 1);
+    add_cand(F, K_ORDER, 0);
+    for (int r = 1; r < kp; r *= 2)
+        add_cand(F, K_ORDER, r);
     add_cand(F, K_PASS, kp);
     add_range(F, K_PASS, 1, kp);
     add_cand(F, K_ZFLOOR, LAD_NOFLOOR);
@@ -277,6 +314,12 @@ static void value_text(const fit *F, int k, char *buf, size_t n)
         break;
     case K_CHAIN:
         snprintf(buf, n, "%s", lad_model_chain_names[v]);
+        break;
+    case K_ORDER:
+        if (v == 0)
+            snprintf(buf, n, "physical");
+        else
+            snprintf(buf, n, "lanes j %% %d < %d first", 2 * v, v);
         break;
     case K_OVF:
         snprintf(buf, n, "%s", lad_model_ovf_names[v]);
@@ -455,6 +498,8 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
         {K_ACCBITS, K_ACCROUND, K_DVIAACC, -1},
         {K_PASS, K_CHAIN, -1},
         {K_ACCBITS, K_ACCROUND, K_PASS, -1},
+        {K_PASS, K_CHAIN, K_CLAST, K_ORDER, -1},
+        {K_ACCBITS, K_ACCROUND, K_DROUND, K_CLAST, -1},
         {K_AMIN, -1},
         {K_ZFLOOR, -1},
         {K_SFLOOR, -1},

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NSERIES 11
+#define NSERIES 13
 
 /* Builds case s of the series for j; LAD_NO when not representable. */
 static int build(const lad_datapath *dp, lad_case *cs, int s, int j, int E, int Et, int db,
@@ -51,6 +51,12 @@ static int build(const lad_datapath *dp, lad_case *cs, int s, int j, int E, int 
         return lad_case_term(dp, cs, 0, 0, mt, Et - (mt > 1) - (mt > 3) - (mt > 7) - (mt > 15) - (mt > 31)) ||
                (s == 9 && lad_case_term(dp, cs, 1, 0, 1, Et - db - 1)) ||
                lad_case_c(dp, cs, s == 10, 1, Et - j) ? LAD_NO : LAD_OK;
+    case 11: /* products only, other lanes: a pass of lanes 0, 1, 4 or */
+    case 12: /* of lanes 0, 2, 4 (lane orders that interleave) */
+        if (lad_datapath_kphys(dp) < 5)
+            return LAD_NO;
+        return lad_case_term(dp, cs, 0, 0, 1, E) || lad_case_term(dp, cs, s == 11 ? 1 : 2, 1, 1, E) ||
+               lad_case_term(dp, cs, 4, 0, 1, E - j) ? LAD_NO : LAD_OK;
     default: /* the same with C the survivor (1.5*1.5 - 1.5*1.5 + C) */
         if (E ||!dp->a.sign || lad_word(&dp->a, 0, 3, -1, &a15) ||
             lad_word(&dp->b, 0, 3, -1, &b15))
@@ -63,7 +69,8 @@ static int build(const lad_datapath *dp, lad_case *cs, int s, int j, int E, int 
 
 static const char *const names[NSERIES] = {
     "p1-p1+c", "p1-p1-c", "-c1+p1+p", "c1-p1+p", "p1-p1+p", "p1-p1-p",
-    "-c2.25+p1.5^2+p", "c2.25-p1.5^2+p", "p1.5^2-p1.5^2+c", "tie+c", "p-c"};
+    "-c2.25+p1.5^2+p", "c2.25-p1.5^2+p", "p1.5^2-p1.5^2+c", "tie+c", "p-c", "p1-p1+p lanes 0,1,4",
+    "p1-p1+p lanes 0,2,4"};
 
 int lad_rung_internal(lad_probe *p)
 {
