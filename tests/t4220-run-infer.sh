@@ -22,8 +22,10 @@ for p in sm80-mma-f16-f32 sm80-mma-tf32-f32 sm89-mma-bf16-f32 sm89-mma-e4m3-f32 
     "$LADDER" model show "$p" >"$TMP/p.yaml"
     "$LADDER" model show "$TMP/m.yaml" >"$TMP/i.yaml" 2>"$err"
     bad=""
-    for f in d window pass chain c_anchor align_round in_round d_round nan saturate anchor_min \
-             zero_floor overflow; do
+    fields="d window pass chain c_anchor align_round in_round d_round nan anchor_min zero_floor overflow"
+    # an integer datapath has one arithmetic parameter; the float ones are unused
+    [ "$(field integer "$TMP/p.yaml")" = true ] && fields="integer saturate"
+    for f in $fields; do
         [ "$(field $f "$TMP/p.yaml")" = "$(field $f "$TMP/i.yaml")" ] || bad="$bad $f"
     done
     if [ -z "$bad" ]; then ok infer-$p-fields; else fail infer-$p-fields "differ:$bad"; fi
