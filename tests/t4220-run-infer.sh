@@ -33,6 +33,23 @@ for p in sm80-mma-f16-f32 sm80-mma-tf32-f32 sm89-mma-bf16-f32 sm89-mma-e4m3-f32 
     expect_rc infer-$p-validate-rc 0
 done
 
+# A format declared only by name and width: the decode rung finds it (the
+# device is e4m3: 4 exponent bits, 3 fraction bits, bias 7, no Inf, NaN only
+# at S.1111.111).
+sh "$TESTS_DATA/recipe-gen.sh" "$LADDER" sm89-mma-e4m3-f32 256 |
+    sed 's/^  a: e4m3/  a: myfp8/; s/^  b: e4m3/  b: myfp8/; s/^recipe: 1/recipe: 1\nformats:\n  - {name: myfp8, width: 8}/' >"$TMP/u.yaml"
+run_ladder run "$TMP/u.yaml" --db "$db"
+expect_rc infer-userfmt-run-rc 0
+expect_out infer-userfmt-decode-rung '^decode +512 cases'
+run_id=$((run_id + 1))
+run_ladder infer $run_id --db "$db" -o "$TMP/m.yaml"
+expect_rc infer-userfmt-rc 0
+a=$(field a "$TMP/m.yaml")
+case "$a" in
+*"sign: 1, ebits: 4, mbits: 3, bias: 7, sub: ieee, inf: none, nan: ones"*) ok infer-userfmt-e4m3 ;;
+*) fail infer-userfmt-e4m3 "a: $a" ;;
+esac
+
 # Observations that disagree are named, not guessed: a run whose answers
 # come from two different datapaths cannot be fitted.
 sh "$TESTS_DATA/recipe-gen.sh" "$LADDER" sm90-mma-bf16-f32 256 >"$TMP/r.yaml"
