@@ -402,6 +402,8 @@ static void blackwell_tcgen05(void)
             dp = tc(hw, kinds[v], "UTCOMMA", "e2m1", "e2m1", "f32", 64,
                     sp ? LAD_SPARSE_PAIRS8 : 0, "%s", names[v]);
             dp->scale_block = v >= 2 ? 16 : 32;
+            if (v >= 2)  /* scale_vec::4X shows in the opcode */
+                snprintf(dp->sass, sizeof dp->sass, "UTCOMMA.4X");
             dp->window = 39;
             dp->scale_floor = 35;
             dp->cdom_window = 35;
