@@ -19,8 +19,25 @@
 #define NSERIES 13
 
 /* Builds case s of the series for j; LAD_NO when not representable. */
-static int build(const lad_datapath *dp, lad_case *cs, int s, int j, int E, int Et, int db,
-                 uint64_t mt)
+/* The base of the tie series: n lanes of m * 2^x, whose sum has its
+** leading bit at 2^top; top < -1000 when none was found. */
+typedef struct tie {
+    int n, x, top;
+    uint64_t m;
+} tie;
+
+static int bitlen(uint64_t v)
+{
+    int n = 0;
+    while (v) {
+        n++;
+        v >>= 1;
+    }
+    return n;
+}
+
+static int build(const lad_datapath *dp, lad_case *cs, int s, int j, int E, const tie *t,
+                 int db)
 {
     lad_case_base(dp, cs);
     uint32_t a15, b15;
@@ -46,11 +63,13 @@ static int build(const lad_datapath *dp, lad_case *cs, int s, int j, int E, int 
         return lad_case_term(dp, cs, 1, 0, 1, -j);
     case 9: /* 2^Et plus half a result ulp (a tie), C = 2^(Et-j) tips it */
     case 10: /* 2^Et and C = -2^(Et-j): one ulp less when C is kept */
-        if (E || Et < -1000)
+        if (E || t->top < -1000)
             return LAD_NO;
-        return lad_case_term(dp, cs, 0, 0, mt, Et - (mt > 1) - (mt > 3) - (mt > 7) - (mt > 15) - (mt > 31)) ||
-               (s == 9 && lad_case_term(dp, cs, 1, 0, 1, Et - db - 1)) ||
-               lad_case_c(dp, cs, s == 10, 1, Et - j) ? LAD_NO : LAD_OK;
+        for (int l = 0; l < t->n; l++)
+            if (lad_case_term(dp, cs, l, 0, t->m, t->x))
+                return LAD_NO;
+        return (s == 9 && lad_case_term(dp, cs, t->n, 0, 1, t->top - db - 1)) ||
+               lad_case_c(dp, cs, s == 10, 1, t->top - j) ? LAD_NO : LAD_OK;
     case 11: /* products only, other lanes: a pass of lanes 0, 1, 4 or */
     case 12: /* of lanes 0, 2, 4 (lane orders that interleave) */
         if (lad_datapath_kphys(dp) < 5)
@@ -88,30 +107,47 @@ int lad_rung_internal(lad_probe *p)
     int E1 = 1 - dp->d.bias + 30;
     /* for the tie series: the largest 2^Et whose half result ulp is also a
     ** product, so that narrow products and a narrow C still show F */
-    int db = p->facts.dbits > 0 ? p->facts.dbits : dp->d.mbits, Et = -100000;
-    uint64_t mt = 1;
+    int db = p->facts.dbits > 0 ? p->facts.dbits : dp->d.mbits, kp = lad_datapath_kphys(dp);
+    tie t = {1, 0, -100000, 1}, big = {1, 0, -100000, 1};
     static const uint64_t mags[] = {1, 3, 9, 5, 15, 25, 7, 49};
-    for (int e = 40; e >= 0 && Et < -1000; e--)
-        for (int i = 0; i < 8 && Et < -1000; i++) {
+    for (int e = 40; e >= -40 && t.top < -1000; e--)
+        for (int i = 0; i < 8 && t.top < -1000; i++) {
             /* the value mags[i] * 2^x whose leading bit is 2^e */
-            int lb = 0;
-            while ((mags[i] >> (lb + 1)) != 0)
-                lb++;
-            lad_case t;
-            lad_case_base(dp, &t);
-            if (lad_case_term(dp, &t, 0, 0, mags[i], e - lb) == LAD_OK &&
-                lad_case_term(dp, &t, 1, 0, 1, e - db - 1) == LAD_OK) {
-                Et = e;
-                mt = mags[i];
+            int x = e - (bitlen(mags[i]) - 1);
+            lad_case c;
+            lad_case_base(dp, &c);
+            if (lad_case_term(dp, &c, 0, 0, mags[i], x) != LAD_OK)
+                continue;
+            if (big.top < -1000) {
+                big.m = mags[i];
+                big.x = x;
+                big.top = e;
+            }
+            if (e >= 0 && lad_case_term(dp, &c, 1, 0, 1, e - db - 1) == LAD_OK) {
+                t.m = mags[i];
+                t.x = x;
+                t.top = e;
             }
         }
+    /* narrow products: several lanes of the largest product reach a sum
+    ** whose half ulp is itself a product (e2m1: 16 * 36 and 0.25) */
+    for (int n = 2; n < kp && t.top < -1000 && big.top > -1000; n++) {
+        int top = bitlen((uint64_t)n * big.m) - 1 + big.x;
+        lad_case c;
+        lad_case_base(dp, &c);
+        if (lad_case_term(dp, &c, 0, 0, 1, top - db - 1) == LAD_OK) {
+            t = big;
+            t.n = n;
+            t.top = top;
+        }
+    }
     for (int j0 = 1; j0 <= maxj; j0 += 8) {
         lad_batch b = {0};
         for (int j = j0; j < j0 + 8 && j <= maxj; j++)
             for (int s = 0; s < 2 * NSERIES; s++) {
                 lad_case cs;
                 int E = s < NSERIES ? 0 : E1;
-                if ((s < NSERIES || E1 > 0) && build(dp, &cs, s % NSERIES, j, E, Et, db, mt) == LAD_OK &&
+                if ((s < NSERIES || E1 > 0) && build(dp, &cs, s % NSERIES, j, E, &t, db) == LAD_OK &&
                     (rc = lad_batch_add(&b, &cs, "%s j=%d%s", names[s % NSERIES], j,
                                         E ? " high" : ""))) {
                     lad_batch_free(&b);
