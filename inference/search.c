@@ -758,7 +758,7 @@ int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
     if (o.beam == 0)
         o.beam = 16;
     if (o.max_equal == 0)
-        o.max_equal = 400;
+        o.max_equal = 200;
     if (o.beam < 1 || o.beam > MAXBEAM || o.max_equal < 1 || n == 0 || o.nseeds < 0)
         return lad_errf(err, LAD_EUSAGE, "bad search options (beam 1..%d, cases >= 1)", MAXBEAM);
     int rc = lad_datapath_check(base, err);

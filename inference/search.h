@@ -82,7 +82,7 @@ enum lad_order {
 typedef struct lad_search_opts {
     size_t prefix;           /* cases of the first active set (0: 128) */
     int beam;                /* models kept per round, 1..64 (0: 16) */
-    int max_equal;           /* models explored for "undetermined" (0: 400) */
+    int max_equal;           /* models explored for "undetermined" (0: 200) */
     uint32_t fixed;          /* bit d set: dimension d keeps base's value */
     const lad_datapath *seeds; /* extra starting models (same formats, K) */
     int nseeds;

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Blind recovery: for every preset and for random draws from the parameter
+# space (tests/data/model-random.sh, user-defined formats among them), the
+# full ladder runs against an exec device (`ladder eval --model <file>` over
+# pipes: the inference code never sees the model behind it), `ladder infer`
+# fits a model from the stored words, and `ladder validate` compares that
+# model with the same device on random cases. Every one must end with 0
+# mismatches. The recipe says only what an experimenter knows: the
+# instruction's names, K, the formats' names and widths, scales, sparsity.
+#
+# Sizes (environment): LADDER_BLIND_DRAWS random draws (default 200),
+# LADDER_BLIND_CASES validation cases each (default 10000; the first
+# LADDER_BLIND_BIG draws get 1,000,000, default 3), LADDER_BLIND_JOBS in
+# parallel (default 2). Check names: blind-<model>. The work for one model
+# is tests/data/blind-one.sh.
+. tests/lib.sh
+
+DRAWS=${LADDER_BLIND_DRAWS:-200}
+CASES=${LADDER_BLIND_CASES:-10000}
+BIG=${LADDER_BLIND_BIG:-3}
+JOBS=${LADDER_BLIND_JOBS:-2}
+
+# The work list: every preset, then the random draws.
+: >"$TMP/list"
+"$LADDER" presets | awk 'NF && $1 !~ /^#/ && $1 ~ /^sm/ {print $1}' >"$TMP/presets"
+while read -r p; do echo "$p $CASES" >>"$TMP/list"; done <"$TMP/presets"
+i=1
+while [ "$i" -le "$DRAWS" ]; do
+    f=$TMP/random-$i.yaml
+    sh "$TESTS_DATA/model-random.sh" "$LADDER" "$i" >"$f"
+    if ! "$LADDER" model check "$f" >/dev/null 2>&1; then
+        fail "blind-random-$i-draw" "the draw is not a valid model: $("$LADDER" model check "$f" 2>&1 | head -1)"
+    elif [ "$i" -le "$BIG" ]; then
+        echo "$f 1000000" >>"$TMP/list"
+    else
+        echo "$f $CASES" >>"$TMP/list"
+    fi
+    i=$((i + 1))
+done
+[ -s "$TMP/presets" ] && ok blind-presets-listed || fail blind-presets-listed "ladder presets listed nothing"
+
+start=$(date +%s)
+xargs -P "$JOBS" -L 1 sh "$TESTS_DATA/blind-one.sh" "$LADDER" "$TMP" <"$TMP/list" >"$TMP/results" 2>&1
+end=$(date +%s)
+cat "$TMP/results"
+TEST_PASSED=$((TEST_PASSED + $(grep -c '^ok   ' "$TMP/results")))
+TEST_FAILED=$((TEST_FAILED + $(grep -c '^FAIL ' "$TMP/results")))
+total=$(wc -l <"$TMP/list")
+done_n=$(grep -c -E '^(ok   |FAIL )' "$TMP/results")
+[ "$done_n" -eq "$total" ] && ok blind-all-reported || fail blind-all-reported "$done_n of $total models reported"
+if [ -s "$TMP/targeted" ]; then
+    awk '{ s += $2; if ($2 > m) m = $2; n++ } END { printf "# targeted probe cases per datapath: mean %.0f, max %d over %d models; %d s\n", s / n, m, n, '"$((end - start))"' }' "$TMP/targeted"
+fi
+test_done
