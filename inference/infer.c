@@ -524,9 +524,6 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
                 while (groups[g][ng] >= 0)
                     ng++;
                 changed |= search(F, groups[g], ng, &best);
-                if (getenv("LADDER_INFER_DEBUG"))
-                    fprintf(stderr, "%s sweep %d group %zu (%s): %zu wrong\n", rows[end - 1].rung,
-                            sweep, g, knob_name[groups[g][0]], best);
             }
             if (!changed)
                 break;
