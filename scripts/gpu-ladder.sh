@@ -104,7 +104,7 @@ if [ "$DEVICE" != sim ]; then
         esac
     done
     echo "# replayed on $DEVICE (logs/replay.txt):" >> "$table"
-    grep 'mismatches' "$log/replay.txt" | sed 's|^.*/||; s/^/#   /' >> "$table"
+    grep 'mismatches' "$log/replay.txt" | sed 's|^[^ ]*/\([^/ ]*: \)|\1|; s/^/#   /' >> "$table"
 fi
 echo "# total $(( $(date +%s) - start )) s" >> "$table"
 
