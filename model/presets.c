@@ -205,9 +205,15 @@ static void pre_blackwell(void)
     /* Hopper: 25 fraction bits, 16 products per pass, tf32 4. */
     mma("vectors h100-f16-f32.vec", "sm90", "sm_90a", "mma", "f16", "f32", 25, 16);
     mma("vectors h100-f16-f16.vec", "sm90", "sm_90a", "mma", "f16", "f16", 25, 16);
-    mma("vectors h100-bf16-f32.vec", "sm90", "sm_90a", "mma", "bf16", "f32", 25, 16);
+    /* bf16 and tf32 on Hopper floor the anchor at -133, as the B200 does:
+    ** the H200 ladder's zeros rung (results/h200) */
+    dp = mma("vectors h100-bf16-f32.vec; H200 ladder (results/h200)", "sm90", "sm_90a", "mma",
+             "bf16", "f32", 25, 16);
+    dp->anchor_min = -133;
     /* tf32 vectors hold 4 products; MMA-Sim fuses all 8 on Hopper */
-    mma("vectors h100-tf32-f32.vec", "sm90", "sm_90a", "mma", "tf32", "f32", 25, 8);
+    dp = mma("vectors h100-tf32-f32.vec; H200 ladder (results/h200)", "sm90", "sm_90a", "mma",
+             "tf32", "f32", 25, 8);
+    dp->anchor_min = -133;
     for (int i = 0; i < 2; i++) {
         char ev[160];
         snprintf(ev, sizeof ev, "vectors h100-%s-f32.vec", fp8[i]);
@@ -280,8 +286,12 @@ static void pre_blackwell(void)
 
     /* wgmma f16/bf16/tf32 on Hopper: assumed to share mma.sync's datapath. */
     mma("H200 captures (results/h200/captures); same datapath as sm90-mma-f16-f32", "sm90", "sm_90a", "wgmma", "f16", "f32", 25, 16);
-    mma("H200 captures (results/h200/captures); same datapath as sm90-mma-bf16-f32", "sm90", "sm_90a", "wgmma", "bf16", "f32", 25, 16);
-    mma("H200 captures (results/h200/captures); same datapath as sm90-mma-tf32-f32", "sm90", "sm_90a", "wgmma", "tf32", "f32", 25, 8);
+    dp = mma("H200 captures and ladder (results/h200); same datapath as sm90-mma-bf16-f32",
+             "sm90", "sm_90a", "wgmma", "bf16", "f32", 25, 16);
+    dp->anchor_min = -133;
+    dp = mma("H200 captures and ladder (results/h200); same datapath as sm90-mma-tf32-f32",
+             "sm90", "sm_90a", "wgmma", "tf32", "f32", 25, 8);
+    dp->anchor_min = -133;
     mma("H200 captures (results/h200/captures); same datapath as sm90-mma-f16-f16", "sm90", "sm_90a", "wgmma", "f16", "f16", 25, 16);
 
     /* Blackwell mma.sync. */
