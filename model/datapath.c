@@ -593,221 +593,171 @@ static uint32_t eval_integer(const lad_datapath *dp, const lad_case *cs)
 
 /* ---- the fast path ---------------------------------------------------------
 **
-** Most datapaths (every unscaled one) need only part of the machinery
-** above: one product per window term, no scale floor, no C-dominant merge,
-** chained passes. eval_fast computes exactly what the general code does for
-** them (tests/unit/test_rational.c compares both with an exact reference on
-** millions of cases) with the decode inlined and the lanes kept in small
-** flat arrays: the general code spends most of its time copying decoded
-** values through memory.
+** Most evaluations are unscaled, finite, and their window sums fit in 64 bits
+** (window + 2 + log2 K <= 62). For those, decoding needs no branches (IEEE
+** subnormals: field 0 has no hidden bit and the raw exponent 1 - bias), a
+** product's exponent is its raw exponent minus the two fraction widths, and
+** the alignment is one 64-bit shift. Results of formats with IEEE subnormals
+** and infinities round toward zero without the general rounding code. A case
+** with a NaN or Inf anywhere goes to the general code, which decides it; the rational reference test
+** and `ladder check` prove the two agree word for word.
 */
 
-/* A float format's fields, unpacked once per evaluation. */
+/* One operand format, decoded branch-free (IEEE subnormals). */
 typedef struct fdec {
-    int pad, mb, eb, bias, sub, sign;
-    uint32_t fmask, emax;
-    int nan_ieee, nan_ones, inf_ieee;
+    int pad, mb, eb, bias;
+    uint32_t fmask, emax, smask; /* fraction and exponent masks; sign bit */
+    uint32_t topneed;            /* fraction bits a top-exponent code needs
+                                    set to be special: none (IEEE: every
+                                    one is Inf or NaN), or all (NaN only
+                                    at all-ones, as in e4m3) */
+    int topspecial;              /* the top exponent holds any special */
 } fdec;
 
-static inline void fdec_init(fdec *d, const lad_format *f)
+static void fdec_init(fdec *d, const lad_format *f)
 {
     d->pad = f->pad;
     d->mb = f->mbits;
     d->eb = f->ebits;
     d->bias = f->bias;
-    d->sub = f->sub;
-    d->sign = f->sign;
     d->fmask = (1u << f->mbits) - 1;
     d->emax = (1u << f->ebits) - 1;
-    d->nan_ieee = f->nan == LAD_NAN_IEEE;
-    d->nan_ones = f->nan == LAD_NAN_ONES;
-    d->inf_ieee = f->inf == LAD_INF_IEEE;
+    d->smask = f->sign ? 1u << (f->mbits + f->ebits) : 0;
+    d->topspecial = f->nan != LAD_NAN_NONE || f->inf != LAD_INF_NONE;
+    d->topneed = f->nan == LAD_NAN_ONES && f->inf == LAD_INF_NONE ? d->fmask : 0;
 }
 
-/* lad_decode (format.c) of a float word, inlined: the class, and for
-** finite values the significand, the exponent of its last bit and the raw
-** exponent. */
-static inline int fdecode(const fdec *d, uint32_t word, int *neg, uint64_t *mag,
-                          int *exp, int *raw)
-{
-    uint32_t x = word >> d->pad;
-    uint32_t frac = x & d->fmask;
-    uint32_t ef = (x >> d->mb) & d->emax;
-    *neg = d->sign ? (int)((x >> (d->mb + d->eb)) & 1) : 0;
-    if (__builtin_expect(ef == d->emax, 0)) {
-        if ((d->nan_ieee && frac != 0) || (d->nan_ones && frac == d->fmask))
-            return LAD_NAN;
-        if (d->inf_ieee && frac == 0)
-            return LAD_INFINITE;
-    }
-    int sub = ef == 0 && d->sub != LAD_SUB_NONE;
-    /* field 0: 0.f * 2^(1-bias), or zero when flushed */
-    *raw = sub ? 1 - d->bias : (int)ef - d->bias;
-    *exp = *raw - d->mb;
-    *mag = sub ? (d->sub == LAD_SUB_FLUSH ? 0 : frac) : ((uint64_t)1 << d->mb) | frac;
-    return *mag == 0 ? LAD_ZERO : sub ? LAD_SUBNORMAL : LAD_NORMAL;
-}
-
-/* Products of the physical lanes, flat. */
-typedef struct flanes {
-    int n;
-    unsigned char cls[LAD_KMAX];   /* LAD_ZERO, LAD_NORMAL, LAD_INFINITE, LAD_NAN */
-    unsigned char neg[LAD_KMAX];
-    int exp[LAD_KMAX], raw[LAD_KMAX];
-    uint64_t mag[LAD_KMAX];        /* at most 48 bits: two 24-bit significands */
-} flanes;
-
-/* align() for a 64-bit magnitude, the common shifts done in 64 bits. */
-static inline i128 align64(uint64_t mag, int neg, int e, int q, int mode)
-{
-    int sh = q - e;
-    if (sh <= 0) {
-        lad_u128 up = (lad_u128)mag << -sh;   /* e - q < 100: it fits */
-        return neg ? -(i128)up : (i128)up;
-    }
-    if (sh >= 64)  /* mag < 2^48: nothing reaches the unit or its half */
-        return mode == LAD_RD && neg ? -1 : 0;
-    uint64_t m = mag >> sh, rem = mag & ((((uint64_t)1) << sh) - 1);
-    if (mode == LAD_RD) {
-        if (neg && rem)
-            m++;
-    } else if (mode == LAD_RNE) {
-        uint64_t half = (uint64_t)1 << (sh - 1);
-        if (rem > half || (rem == half && (m & 1)))
-            m++;
-    }
-    return neg ? -(i128)m : (i128)m;
-}
-
-/* round_units with lad_decode's zero test inlined. */
-static inline uint32_t round_fast(const lad_format *f, i128 u, int q, int mode, int ovf)
-{
-    int neg = u < 0;
-    lad_u128 mag = neg ? (lad_u128)(-u) : (lad_u128)u;
-    if (mag == 0)
-        return 0;
-    uint32_t w = lad_round_value(f, neg, mag, q, 0, mode, ovf, NULL);
-    uint32_t x = w >> f->pad;
-    uint32_t frac = x & ((1u << f->mbits) - 1);
-    uint32_t ef = (x >> f->mbits) & ((1u << f->ebits) - 1);
-    if (ef == 0 && f->sub != LAD_SUB_NONE && (f->sub == LAD_SUB_FLUSH || frac == 0))
-        return 0;
-    return w;
-}
-
-/* pass_eval for group 1, no scale floor, no C-dominant merge. */
-static uint32_t pass_fast(const lad_datapath *dp, const flanes *L, int from, int to,
-                          const term *c, const lad_format *out, int mode, uint32_t nan)
-{
-    int pinf = 0, ninf = 0, any = 0, rp = LAD_NOFLOOR;
-    for (int j = from; j < to; j++) {
-        int cl = L->cls[j];
-        if (cl == LAD_NORMAL) {
-            any = 1;
-            if (L->raw[j] > rp)
-                rp = L->raw[j];
-        } else if (cl == LAD_NAN) {
-            return nan;
-        } else if (cl == LAD_INFINITE) {
-            if (L->neg[j])
-                ninf = 1;
-            else
-                pinf = 1;
-        }
-    }
-    if (c->cls == LAD_NAN)
-        return nan;
-    if (c->cls == LAD_INFINITE)
-        *(c->neg ? &ninf : &pinf) = 1;
-    if (pinf && ninf)
-        return nan;
-    if (pinf || ninf)
-        return lad_format_inf(out, ninf);
-    if (dp->zero_floor != LAD_NOFLOOR && dp->zero_floor > rp) {
-        for (int j = from; j < to; j++)
-            if (L->cls[j] != LAD_NORMAL) {
-                rp = dp->zero_floor;
-                break;
-            }
-    }
-    if (!any)
-        return add_round(out, 0, 0, c, mode, dp->overflow);
-    int cnz = c->cls != LAD_ZERO;
-    int r = rp;
-    if (dp->c_anchor && cnz && c->raw > r)
-        r = c->raw;
-    if (r < dp->anchor_min)
-        r = dp->anchor_min;
-    int q = r - dp->window, am = dp->align_round;
-    i128 sum = 0;
-    for (int j = from; j < to; j++)
-        if (L->cls[j] == LAD_NORMAL)
-            sum += align64(L->mag[j], L->neg[j], L->exp[j], q, am);
-    if (dp->c_anchor && cnz) {
-        sum += align(c->mag, c->neg, c->exp, q, am);
-        return round_fast(out, sum, q, mode, dp->overflow);
-    }
-    if (!cnz)
-        return round_fast(out, sum, q, mode, dp->overflow);
-    return add_round(out, sum, q, c, mode, dp->overflow);
-}
-
-/* Whether eval_fast computes dp exactly as the general code does. */
+/* Whether the fast path computes dp exactly as the general code. */
 static int fast_ok(const lad_datapath *dp)
 {
+    int kbits = 0;
+    while ((1 << kbits) < lad_datapath_kphys(dp))
+        kbits++;
     return !dp->integer && dp->scale_block == 0 && dp->group == 1 && dp->cdom_window == 0 &&
            dp->group_sub_floor == LAD_NOFLOOR && dp->scale_floor == LAD_NOFLOOR &&
-           dp->chain == LAD_CHAIN && dp->a.kind == LAD_FLOAT && dp->b.kind == LAD_FLOAT &&
-           dp->a.mbits <= 24 && dp->b.mbits <= 24 && !dp->norder && !dp->c_last;
+           dp->chain == LAD_CHAIN && !dp->norder && !dp->c_last && dp->c_anchor &&
+           dp->a.kind == LAD_FLOAT && dp->b.kind == LAD_FLOAT &&
+           dp->a.sub == LAD_SUB_IEEE && dp->b.sub == LAD_SUB_IEEE &&
+           dp->align_round == LAD_RZ && dp->window + 2 + kbits <= 62;
 }
+
+/* s * 2^q rounded into f; toward zero inline for formats with IEEE
+** subnormals and infinities (f32, e8m13), anything else by the general code.
+** Like round_units, a result of zero is +0. */
+static uint32_t round64(const lad_format *f, int64_t s, int q, int mode, int ovf)
+{
+    if (s == 0)
+        return 0;
+    if (mode != LAD_RZ || f->sub != LAD_SUB_IEEE || f->inf != LAD_INF_IEEE ||
+        ovf != LAD_OVF_INF)
+        return round_units(f, s, q, 0, mode, ovf);
+    uint32_t sign = s < 0 ? 1u << (f->ebits + f->mbits) : 0;
+    uint64_t m = s < 0 ? 0 - (uint64_t)s : (uint64_t)s;
+    int bl = 64 - __builtin_clzll(m);
+    int e = bl - 1 + q, emin = 1 - f->bias;
+    int emax = (int)((1u << f->ebits) - 2) - f->bias;
+    if (e > emax)
+        return (sign | (((1u << f->ebits) - 1) << f->mbits)) << f->pad;
+    if (e >= emin) {
+        int sh = bl - 1 - f->mbits;
+        uint64_t mant = sh >= 0 ? m >> sh : m << -sh;
+        return (sign | ((uint32_t)(e + f->bias) << f->mbits) |
+                ((uint32_t)mant & ((1u << f->mbits) - 1))) << f->pad;
+    }
+    int sh = emin - f->mbits - q;  /* units of the subnormal grid */
+    uint64_t u = sh >= 64 ? 0 : sh >= 0 ? m >> sh : m << -sh;
+    return u ? (sign | (uint32_t)u) << f->pad : 0;
+}
+
+static uint32_t eval_general(const lad_datapath *dp, const lad_case *cs);
 
 static uint32_t eval_fast(const lad_datapath *dp, const lad_case *cs)
 {
     fdec da, db;
     fdec_init(&da, &dp->a);
     fdec_init(&db, &dp->b);
-    flanes L;
-    int lanes[LAD_KMAX], n;
+    uint64_t mag[LAD_KMAX];
+    int raw[LAD_KMAX];
+    int lanes[LAD_KMAX], n = dp->k;
+    const int *ln = NULL;
     if (dp->sparse) {
         n = select_lanes(dp, cs, lanes);
-    } else {
-        n = dp->k;
-        for (int j = 0; j < n; j++)
-            lanes[j] = j;
+        ln = lanes;
     }
-    L.n = n;
     int cut = dp->in_round != LAD_RZ;
+    uint32_t special = 0;
     for (int j = 0; j < n; j++) {
-        uint32_t wa = cs->a[lanes[j]], wb = cs->b[lanes[j]];
+        int l = ln ? ln[j] : j;
+        uint32_t wa = cs->a[l], wb = cs->b[l];
         if (cut) {
             wa = cut_word(&dp->a, dp->in_round, wa);
             wb = cut_word(&dp->b, dp->in_round, wb);
         }
-        int na = 0, nb = 0, ea = 0, eb = 0, ra = 0, rb = 0;
-        uint64_t ma = 0, mb = 0;
-        int ca = fdecode(&da, wa, &na, &ma, &ea, &ra);
-        int cb = fdecode(&db, wb, &nb, &mb, &eb, &rb);
-        L.neg[j] = (unsigned char)(na ^ nb);
-        L.mag[j] = ma * mb;
-        L.exp[j] = ea + eb;
-        L.raw[j] = ra + rb;
-        L.cls[j] = L.mag[j] ? LAD_NORMAL : LAD_ZERO;
-        if (__builtin_expect(ca >= LAD_INFINITE || cb >= LAD_INFINITE, 0)) {
-            if (ca == LAD_NAN || cb == LAD_NAN)
-                L.cls[j] = LAD_NAN;
-            else
-                L.cls[j] = (ca == LAD_ZERO || cb == LAD_ZERO) ? LAD_NAN : LAD_INFINITE;
-        }
+        uint32_t xa = wa >> da.pad, xb = wb >> db.pad;
+        uint32_t fa = xa & da.fmask, fb = xb & db.fmask;
+        uint32_t ea = (xa >> da.mb) & da.emax, eb = (xb >> db.mb) & db.emax;
+        special |= (uint32_t)(ea == da.emax && da.topspecial && (fa & da.topneed) == da.topneed) |
+                   (uint32_t)(eb == db.emax && db.topspecial && (fb & db.topneed) == db.topneed);
+        uint64_t ma = fa | ((uint64_t)(ea != 0) << da.mb);
+        uint64_t mb = fb | ((uint64_t)(eb != 0) << db.mb);
+        int neg = ((xa & da.smask) != 0) ^ ((xb & db.smask) != 0);
+        uint64_t m = ma * mb;
+        mag[j] = neg ? 0 - m : m;  /* two's complement; 0 stays 0 */
+        raw[j] = (int)ea - da.bias + (ea == 0) + (int)eb - db.bias + (eb == 0);
     }
+    if (special)
+        return eval_general(dp, cs);
     term acc = decode_term(&dp->c, cs->c);
+    if (acc.cls >= LAD_INFINITE)
+        return eval_general(dp, cs);
+    int off = da.mb + db.mb;  /* product exponent = raw - off */
     uint32_t acc_nan = lad_format_nan(&dp->acc);
     int npass = n > 0 ? (n + dp->pass - 1) / dp->pass : 1;
     for (int p = 0; p < npass; p++) {
         int from = p * dp->pass, to = from + dp->pass < n ? from + dp->pass : n;
+        int last = p == npass - 1 && !dp->d_via_acc;
+        const lad_format *out = last ? &dp->d : &dp->acc;
+        int mode = last ? dp->d_round : dp->acc_round;
+        int r = INT32_MIN, zeros = 0;
+        for (int j = from; j < to; j++) {
+            int rj = mag[j] ? raw[j] : INT32_MIN;
+            r = rj > r ? rj : r;
+            zeros |= mag[j] == 0;
+        }
+        uint32_t w;
+        if (r == INT32_MIN) {
+            /* no product: the addend alone (exact zero: +0) */
+            w = add_round(out, 0, 0, &acc, mode, dp->overflow);
+        } else {
+            if (zeros && dp->zero_floor != LAD_NOFLOOR && dp->zero_floor > r)
+                r = dp->zero_floor;
+            if (acc.cls != LAD_ZERO && acc.raw > r)
+                r = acc.raw;
+            if (r < dp->anchor_min)
+                r = dp->anchor_min;
+            int q = r - dp->window;
+            int64_t sum = 0;
+            for (int j = from; j < to; j++) {
+                int64_t v = (int64_t)mag[j];
+                uint64_t a = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+                int sh = raw[j] - off - q;
+                a = sh >= 0 ? a << sh : -sh < 64 ? a >> -sh : 0;
+                sum += v < 0 ? -(int64_t)a : (int64_t)a;
+            }
+            if (acc.cls != LAD_ZERO) {
+                int sh = acc.exp - q;
+                uint64_t a = sh >= 0 ? (uint64_t)acc.mag << sh
+                                     : -sh < 64 ? (uint64_t)acc.mag >> -sh : 0;
+                sum += acc.neg ? -(int64_t)a : (int64_t)a;
+            }
+            w = round64(out, sum, q, mode, dp->overflow);
+        }
         if (p == npass - 1 && !dp->d_via_acc)
-            return pass_fast(dp, &L, from, to, &acc, &dp->d, dp->d_round, dp->nan);
-        acc = decode_term(&dp->acc, pass_fast(dp, &L, from, to, &acc, &dp->acc,
-                                              dp->acc_round, acc_nan));
+            return w;
+        /* a pass result that overflowed to Inf is decided by the general code */
+        acc = decode_term(&dp->acc, w);
+        if (acc.cls >= LAD_INFINITE || w == acc_nan)
+            return eval_general(dp, cs);
     }
     term zero = {LAD_ZERO, 0, 0, 0, 0};
     return add_terms(dp, &dp->d, &acc, &zero, dp->d_round, dp->nan);
@@ -819,6 +769,12 @@ uint32_t lad_eval(const lad_datapath *dp, const lad_case *cs)
         return eval_integer(dp, cs);
     if (fast_ok(dp))
         return eval_fast(dp, cs);
+    return eval_general(dp, cs);
+}
+
+/* Every datapath, every case: lad_eval's reference implementation. */
+static uint32_t eval_general(const lad_datapath *dp, const lad_case *cs)
+{
     operands op;
     products(dp, cs, &op);
     if (dp->norder && op.n == dp->norder) {
@@ -867,6 +823,20 @@ uint32_t lad_eval(const lad_datapath *dp, const lad_case *cs)
 void lad_eval_batch(const lad_datapath *dp, const lad_case *cs, size_t n,
                     uint32_t *d)
 {
-    for (size_t i = 0; i < n; i++)
+    /* A case is 1.1 KB of which a K=16 evaluation reads a few lines far
+    ** apart; fetching the next cases' lines ahead keeps a batch larger than
+    ** the caches from stalling on memory. */
+    const size_t ahead = 4;
+    int kb = dp->k * (int)sizeof(uint32_t);
+    for (size_t i = 0; i < n; i++) {
+        if (i + ahead < n) {
+            const lad_case *nx = &cs[i + ahead];
+            for (int off = 0; off < kb; off += 64) {
+                __builtin_prefetch((const char *)nx->a + off);
+                __builtin_prefetch((const char *)nx->b + off);
+            }
+            __builtin_prefetch(&nx->c);
+        }
         d[i] = lad_eval(dp, &cs[i]);
+    }
 }
