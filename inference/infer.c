@@ -63,6 +63,8 @@ static int get_order(const lad_datapath *dp)
     return -1;
 }
 
+#define HOT 64
+
 typedef struct fit {
     lad_datapath dp;            /* current model */
     lad_format d0, acc0;        /* declared result format, f32 for acc */
@@ -76,6 +78,9 @@ typedef struct fit {
     int def[K_COUNT];           /* lad_datapath_init's value: what a knob no
                                    case can see keeps */
     uint32_t *scratch;
+    size_t hot[HOT];            /* cases that failed lately: scored first */
+    int nhot, hotnext;
+    unsigned char *ishot;       /* per case: in hot[] */
 } fit;
 
 /* A float format with m fraction bits cut from base (the low bits become
@@ -157,14 +162,38 @@ static void set(fit *F, int k, int v)
     }
 }
 
-/* Stored cases the current model gets wrong, counting no further than
-** limit. */
-static size_t score(const fit *F, size_t limit)
+/* Stored cases [0, F->n) the current model gets wrong, counting no further
+** than limit. The cases that failed most recently are tried first (a wrong
+** value usually fails the same few cases), so most candidates are turned
+** down after a handful of evaluations. */
+static size_t score(fit *F, size_t limit)
 {
     size_t bad = 0;
-    for (size_t i = 0; i < F->n && bad < limit; i++)
-        if (lad_eval(&F->dp, &F->rows[i].cs) != F->rows[i].d)
+    for (int h = 0; h < F->nhot && bad < limit; h++)
+        if (F->hot[h] < F->n && lad_eval(&F->dp, &F->rows[F->hot[h]].cs) != F->rows[F->hot[h]].d) {
             bad++;
+            if (h > 0) { /* one step to the front: frequent failures come first */
+                size_t t = F->hot[h - 1];
+                F->hot[h - 1] = F->hot[h];
+                F->hot[h] = t;
+            }
+        }
+    for (size_t i = 0; i < F->n && bad < limit; i++) {
+        if (F->ishot[i])
+            continue;
+        if (lad_eval(&F->dp, &F->rows[i].cs) != F->rows[i].d) {
+            bad++;
+            /* remember it in place of the oldest */
+            if (F->nhot < HOT) {
+                F->hot[F->nhot++] = i;
+            } else {
+                F->ishot[F->hot[F->hotnext]] = 0;
+                F->hot[F->hotnext] = i;
+                F->hotnext = (F->hotnext + 1) % HOT;
+            }
+            F->ishot[i] = 1;
+        }
+    }
     return bad;
 }
 
@@ -383,6 +412,19 @@ static void decide(fit *F, int k, lad_infer_result *out)
                  "unobservable: no stored case tells it from its alternatives; default kept");
 }
 
+/* Whether two cases belong to one stage of the fit: the same rung, and for
+** the scaling rung the same family (the label's first word: floor, window,
+** group, cdom, ...), each of which decides its own parameters in turn. */
+static int same_stage(const lad_case_row *x, const lad_case_row *y)
+{
+    if (strcmp(x->rung, y->rung))
+        return 0;
+    if (strcmp(x->rung, "scaling"))
+        return 1;
+    size_t a = strcspn(x->label, " "), b = strcspn(y->label, " ");
+    return a == b && strncmp(x->label, y->label, a) == 0;
+}
+
 /* The recipe text of a run, malloc'd, or NULL. */
 static char *recipe_text(lad_store *st, int64_t run, char *path, size_t n)
 {
@@ -485,6 +527,11 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
     F->acc0 = *lad_format_find("f32");
     F->rows = rows;
     F->n = n;
+    F->ishot = calloc(n + 1, 1);
+    if (F->ishot == NULL) {
+        rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
+        goto done;
+    }
     candidates(F);
 
     /* dependency order; each line a group searched jointly */
@@ -500,33 +547,68 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
         {K_ACCBITS, K_ACCROUND, K_PASS, -1},
         {K_PASS, K_CHAIN, K_CLAST, K_ORDER, -1},
         {K_ACCBITS, K_ACCROUND, K_DROUND, K_CLAST, -1},
+        {K_GSUB, -1},       /* before the anchor minimum, which cuts every
+                               term where it drops only lower-scale groups */
         {K_AMIN, -1},
         {K_ZFLOOR, -1},
         {K_SFLOOR, -1},
         {K_GROUP, -1},
         {K_CDOMW, K_CDOMG, K_CDOMPG, -1},
-        {K_GSUB, -1},
         {K_WINDOW, K_SFLOOR, -1},
+    };
+    /* the parameters each family of the scaling rung is designed for
+    ** (probes/rung_scaling.c), in the order the rung runs them */
+    static const int q_floor[][5] = {{K_WINDOW, K_SFLOOR, -1}, {K_ALIGN, -1}};
+    static const int q_group[][5] = {{K_GROUP, -1}};
+    static const int q_cdom[][5] = {{K_CDOMW, K_CDOMG, K_CDOMPG, -1}};
+    static const int q_sub[][5] = {{K_GSUB, -1}};
+    static const struct {
+        const char *name;
+        const int(*groups)[5];
+        size_t n;
+    } families[] = {
+        {"floor", q_floor, 2}, {"window", q_floor, 2}, {"group", q_group, 1},
+        {"cdom", q_cdom, 1}, {"cdomg", q_cdom, 1}, {"pergroup", q_cdom, 1},
+        {"sub", q_sub, 1},
     };
     /* Stages: the cases through the end of each rung, in the order the run
     ** climbed them, so that each rung's cases are explained by the
     ** parameters before it is asked about the next; a stage whose cases
-    ** all fit needs no search. */
+    ** all fit needs no search. A family of the scaling rung is first
+    ** explained by the parameters it was designed for (sweeps over the
+    ** others can walk into a value that explains part of it, such as a pass
+    ** boundary inside the last block); only what they leave open goes to
+    ** every group. */
     for (size_t end = 1; end <= n; end++) {
-        if (end < n && strcmp(rows[end].rung, rows[end - 1].rung) == 0)
+        if (end < n && same_stage(&rows[end], &rows[end - 1]))
             continue;
         F->n = end;
         size_t best = score(F, (size_t)-1);
-        for (int sweep = 0; sweep < 8 && best > 0; sweep++) {
-            int changed = 0;
-            for (size_t g = 0; g < sizeof groups / sizeof groups[0] && best > 0; g++) {
-                int ng = 0;
-                while (groups[g][ng] >= 0)
-                    ng++;
-                changed |= search(F, groups[g], ng, &best);
+        const int(*own)[5] = NULL;
+        size_t nown = 0;
+        if (strcmp(rows[end - 1].rung, "scaling") == 0)
+            for (size_t f = 0; f < sizeof families / sizeof families[0] && !own; f++) {
+                size_t l = strlen(families[f].name);
+                if (strncmp(rows[end - 1].label, families[f].name, l) == 0 &&
+                    rows[end - 1].label[l] == ' ') {
+                    own = families[f].groups;
+                    nown = families[f].n;
+                }
             }
-            if (!changed)
-                break;
+        for (int pass = own ? 0 : 1; pass < 2 && best > 0; pass++) {
+            const int(*gs)[5] = pass ? groups : own;
+            size_t ngs = pass ? sizeof groups / sizeof groups[0] : nown;
+            for (int sweep = 0; sweep < 8 && best > 0; sweep++) {
+                int changed = 0;
+                for (size_t g = 0; g < ngs && best > 0; g++) {
+                    int ng = 0;
+                    while (gs[g][ng] >= 0)
+                        ng++;
+                    changed |= search(F, gs[g], ng, &best);
+                }
+                if (!changed)
+                    break;
+            }
         }
     }
     F->n = n;
@@ -608,6 +690,7 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
         lad_errf(err, LAD_NO, "%s", out->conflict);
 done:
     free(rows);
+    free(F->ishot);
     free(F);
     lad_recipe_free(&r);
     return rc;
