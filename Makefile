@@ -71,9 +71,23 @@ deps $(DEPS_STAMP):
 	@sh scripts/deps.sh build
 	@mkdir -p build && touch $(DEPS_STAMP)
 
+# Under sanitizers everything runs three to five times slower, so the heavy
+# tests run the same checks on less: 50,000 random cases per family instead
+# of 1,000,000, one vector file per generation for fit, a handful of blind
+# recoveries (docs/testing.md). `make test-long` runs the long sweeps.
+ifneq ($(SANITIZER),)
+TEST_ENV := LADDER_TEST_QUICK=1 LADDER_RATIONAL_CASES=50000
+endif
+
+.PHONY: test-long
 test: $(BUILD)/ladder $(BUILD)/unit
 	@sh scripts/deps.sh test
-	@LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
+	@$(TEST_ENV) LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
+
+test-long: $(BUILD)/ladder $(BUILD)/unit
+	@sh scripts/deps.sh test
+	@LADDER_BLIND_PRESETS=1 LADDER_BLIND_DRAWS=200 LADDER_BLIND_BIG=3 \
+	    LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
 
 bench: $(BUILD)/bench $(BUILD)/ladder
 	@$(BUILD)/bench

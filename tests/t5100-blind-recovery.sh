@@ -8,21 +8,32 @@
 # mismatches. The recipe says only what an experimenter knows: the
 # instruction's names, K, the formats' names and widths, scales, sparsity.
 #
-# Sizes (environment): LADDER_BLIND_DRAWS random draws (default 200),
-# LADDER_BLIND_CASES validation cases each (default 10000; the first
-# LADDER_BLIND_BIG draws get 1,000,000, default 3), LADDER_BLIND_JOBS in
-# parallel (default 2). Check names: blind-<model>. The work for one model
-# is tests/data/blind-one.sh.
+# Sizes (environment): LADDER_BLIND_PRESETS, every how many presets one is
+# taken (1: all; default 8, starting with the first), LADDER_BLIND_DRAWS
+# random draws (default 20), LADDER_BLIND_CASES validation cases each
+# (default 10000; the first LADDER_BLIND_BIG draws get 1,000,000, default 1),
+# LADDER_BLIND_JOBS in parallel (default 2). `make test-long` runs every
+# preset and 200 draws; LADDER_TEST_QUICK (sanitizer builds) a handful.
+# Check names: blind-<model>. The work for one model is
+# tests/data/blind-one.sh.
 . tests/lib.sh
 
-DRAWS=${LADDER_BLIND_DRAWS:-200}
-CASES=${LADDER_BLIND_CASES:-10000}
-BIG=${LADDER_BLIND_BIG:-3}
+if [ -n "${LADDER_TEST_QUICK:-}" ]; then
+    STRIDE=${LADDER_BLIND_PRESETS:-60}
+    DRAWS=${LADDER_BLIND_DRAWS:-3}
+    CASES=${LADDER_BLIND_CASES:-2000}
+    BIG=${LADDER_BLIND_BIG:-0}
+else
+    STRIDE=${LADDER_BLIND_PRESETS:-8}
+    DRAWS=${LADDER_BLIND_DRAWS:-20}
+    CASES=${LADDER_BLIND_CASES:-10000}
+    BIG=${LADDER_BLIND_BIG:-1}
+fi
 JOBS=${LADDER_BLIND_JOBS:-2}
 
 # The work list: every preset, then the random draws.
 : >"$TMP/list"
-"$LADDER" presets | awk 'NF && $1 !~ /^#/ && $1 ~ /^sm/ {print $1}' >"$TMP/presets"
+"$LADDER" presets | awk -v stride="$STRIDE" 'NF && $1 ~ /^sm/ && n++ % stride == 0 {print $1}' >"$TMP/presets"
 while read -r p; do echo "$p $CASES" >>"$TMP/list"; done <"$TMP/presets"
 i=1
 while [ "$i" -le "$DRAWS" ]; do
