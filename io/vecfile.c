@@ -226,17 +226,6 @@ static const char *const field_names[NFIELDS] = {
     "b_words", "c_word", "scale_a", "scale_b", "sparse_metadata",
     "expected_d"};
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Parses a comma-separated list of at most `max` words of at most `digits`
 ** hex digits. An empty field is an empty list. */
 static int frozen_list(const char *s, size_t len, int col, int f, int max,
@@ -249,7 +238,7 @@ static int frozen_list(const char *s, size_t len, int col, int f, int max,
         size_t start = i;
         uint32_t v = 0;
         while (i < len && s[i] != ',') {
-            int h = hexval((unsigned char)s[i]);
+            int h = lad_hexval((unsigned char)s[i]);
             if (h < 0)
                 return lad_errf_at(err, LAD_EDATA, loc->file, loc->line,
                                    col + (int)i, "bad hex digit '%c' in %s",

@@ -11,7 +11,7 @@
 
 #define MAXFIELDS 8
 
-static int hexval(int c)
+int lad_hexval(int c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -32,7 +32,7 @@ static const char *parse_hex(const char *s, size_t len, int maxdigits,
         return "empty word";
     uint32_t x = 0;
     for (size_t i = 0; i < len; i++) {
-        int h = hexval((unsigned char)s[i]);
+        int h = lad_hexval((unsigned char)s[i]);
         if (h < 0) {
             *bad = i;
             return "bad hex digit";

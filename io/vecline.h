@@ -56,6 +56,9 @@ int lad_vecline_parse(const lad_datapath *dp, int k, const char *line,
 ** hex digits (0: the format's native digits), value below 2^width.
 ** Returns 0 and sets *w, or a static message saying what is wrong.
 */
+/* The value of a hex digit character, or -1. */
+int lad_hexval(int c);
+
 const char *lad_vecline_word(const lad_format *f, const char *s, size_t len,
                              int digits, uint32_t *w);
 
