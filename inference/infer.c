@@ -21,6 +21,7 @@
 #include "../io/modelfile.h"
 #include "../probes/ladder.h"
 #include "../probes/recipe.h"
+#include "search.h"
 
 enum knob {
     K_IN_ROUND, K_DBITS, K_DROUND, K_ACCBITS, K_ACCROUND, K_DVIAACC,
@@ -425,6 +426,43 @@ static int same_stage(const lad_case_row *x, const lad_case_row *y)
     return a == b && strncmp(x->label, y->label, a) == 0;
 }
 
+/*
+** When the elimination ends with cases it cannot explain, it is stuck
+** where no one group of knobs can move alone (the window and the
+** alignment together with the pass and final roundings, say): the model
+** search (search.h), seeded with the model found, varies every parameter
+** at once. Its answer replaces the current model when it explains
+** strictly more cases. Unscaled datapaths only. Returns 1 when it did.
+*/
+static int rescue(fit *F)
+{
+    size_t now = score(F, (size_t)-1);
+    if (now == 0 || F->dp.scale_block > 0 || F->dp.integer)
+        return 0;
+    lad_case *cs = malloc(F->n * sizeof *cs);
+    uint32_t *d = malloc(F->n * sizeof *d);
+    lad_search_result *res = malloc(sizeof *res);
+    int took = 0;
+    if (cs && d && res) {
+        for (size_t i = 0; i < F->n; i++) {
+            cs[i] = F->rows[i].cs;
+            d[i] = F->rows[i].d;
+        }
+        lad_search_opts so = {0};
+        so.seeds = &F->dp;
+        so.nseeds = 1;
+        if (lad_search(&F->dp, cs, d, F->n, &so, res, NULL) == LAD_OK && res->nbest > 0 &&
+            res->best[0].mismatches < now) {
+            F->dp = res->best[0].dp;
+            took = 1;
+        }
+    }
+    free(cs);
+    free(d);
+    free(res);
+    return took;
+}
+
 /* The recipe text of a run, malloc'd, or NULL. */
 static char *recipe_text(lad_store *st, int64_t run, char *path, size_t n)
 {
@@ -612,6 +650,7 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
         }
     }
     F->n = n;
+    rescue(F);
     /* Occam: a knob whose first (default) candidate explains the cases as
     ** well as its fitted value takes the default. */
     {

@@ -105,6 +105,14 @@ int lad_rung_internal(lad_probe *p)
     /* a second anchor for narrow results, so that survivors far below
     ** 1.0 stay normal results (f16: 2^16 shows 2^-j down to j = 30) */
     int E1 = 1 - dp->d.bias + 30;
+    /* narrow products cannot reach it: the highest power of two below it
+    ** that is a product (e4m3fn times itself: 2^14) */
+    for (; E1 > 0; E1--) {
+        lad_case c;
+        lad_case_base(dp, &c);
+        if (lad_case_term(dp, &c, 0, 0, 1, E1) == LAD_OK)
+            break;
+    }
     /* for the tie series: the largest 2^Et whose half result ulp is also a
     ** product, so that narrow products and a narrow C still show F */
     int db = p->facts.dbits > 0 ? p->facts.dbits : dp->d.mbits, kp = lad_datapath_kphys(dp);
@@ -191,6 +199,17 @@ int lad_rung_internal(lad_probe *p)
     }
     if (last[4])
         w = last[4];
+    /* a series still surviving at the end of the sweep crossed a pass
+    ** boundary (pass < 3, or C added outside the window): the window is
+    ** then the longest of the series with the anchor and the survivor in
+    ** one pass that did stop */
+    if (w >= maxj) {
+        static const int inpass[] = {2, 3, 6, 7, 11, 12};
+        w = -1;
+        for (int i = 0; i < 6; i++)
+            if (last[inpass[i]] > w && last[inpass[i]] < maxj)
+                w = last[inpass[i]];
+    }
     p->facts.window = w;
     snprintf(p->summary, sizeof p->summary,
              "survivors of -x + x + 2^-j: products %d, C %d, C anchor %d, C above %d", last[4],

@@ -7,6 +7,11 @@
 ** 2^-(q+k)) that only a single rounding sees as above half. Alignment
 ** rounding acts at the window's quantum, final rounding at the result's:
 ** these cases separate align_round, d_round, acc_round and d_via_acc.
+** Two more series reach them where the simple ones cannot: sums grown by
+** n lanes of the widest product, so that the result's last place lies
+** inside a window narrower than the result; and fractions of the window's
+** quantum as products beside the anchor in one pass, at a high anchor
+** for narrow results.
 */
 #include "ladder.h"
 #include "case.h"
@@ -20,6 +25,16 @@ static int log2ceil(int x)
     while ((1 << l) < x)
         l++;
     return l;
+}
+
+static int bitlen64(uint64_t v)
+{
+    int n = 0;
+    while (v) {
+        n++;
+        v >>= 1;
+    }
+    return n;
 }
 
 int lad_rung_ulp(lad_probe *p)
@@ -86,6 +101,75 @@ int lad_rung_ulp(lad_probe *p)
                         if (ok && (rc = lad_batch_add(&b, &cs, "q=%d %s%s%s half+2^-%d", q,
                                                       bneg ? "-" : "+", odd ? "odd " : "",
                                                       where ? "p" : "c", q + k)))
+                            goto out;
+                    }
+                }
+    }
+    /* Sums that grow: n lanes of the widest product near 1.0 carry the
+    ** sum's leading bit above the anchor, so that C's fractions of the
+    ** result's last place fall inside a window narrower than the result
+    ** (the final and the pass rounding show only there) */
+    int kp = lad_datapath_kphys(dp), ma = dp->a.mbits > 0 ? dp->a.mbits : 0;
+    for (int n = 2; n <= kp; n *= 2)
+        for (int odd = 0; odd < 2; odd++)
+            for (int bneg = 0; bneg < 2; bneg++)
+                for (int fi = 1; fi <= steps + steps / 2; fi++) {
+                    if (fi == steps || (fi > steps && fi != steps + steps / 2))
+                        continue;
+                    for (int fneg = 0; fneg < 2; fneg++) {
+                        lad_case cs;
+                        lad_case_base(dp, &cs);
+                        uint64_t mag = ((uint64_t)1 << (ma + 1)) - 1;
+                        int x = -ma, ok = 1;
+                        if (lad_case_term(dp, &cs, 0, bneg, mag, x)) {
+                            mag = 1;
+                            x = 0;
+                        }
+                        for (int j = 0; j < n && ok; j++)
+                            ok = !lad_case_term(dp, &cs, j, bneg, mag, x);
+                        int top = bitlen64(mag * (uint64_t)n) - 1 + x;
+                        uint64_t fm = (uint64_t)(odd * steps + fi);
+                        ok = ok && !lad_case_c(dp, &cs, bneg ^ fneg, fm, top - db - ls);
+                        if (ok && (rc = lad_batch_add(&b, &cs, "grown n=%d %s%s c%s%d/%d", n,
+                                                      bneg ? "-" : "+", odd ? "odd " : "",
+                                                      fneg ? "-" : "+", fi, steps)))
+                            goto out;
+                    }
+                }
+    /* Fractions of the window's quantum as products in the same pass as
+    ** the anchor, at 1.0 and at a high anchor (so that a quantum far below
+    ** 1.0 is still a product and a result): 2^E - 2^E + f (lanes 0, 1, 2),
+    ** 2^E + f (lanes 0, 1), C = -2^E with 2^E + f */
+    int E1 = 1 - dp->d.bias + 30;
+    for (; E1 > 0; E1--) {
+        lad_case c;
+        lad_case_base(dp, &c);
+        if (lad_case_term(dp, &c, 0, 0, 1, E1) == LAD_OK)
+            break;
+    }
+    for (int iq = 0; iq < nq; iq++) {
+        int q = uq[iq];
+        if (q < w - 1 || q > w + 1)
+            continue;
+        for (int hi = 0; hi < 2 && (hi == 0 || E1 > 0); hi++)
+            for (int v = 0; v < 3; v++)
+                for (int fi = 1; fi <= steps + steps / 2; fi++) {
+                    if (fi == steps || (fi > steps && fi != steps + steps / 2))
+                        continue;
+                    for (int fneg = 0; fneg < 2; fneg++) {
+                        int E = hi ? E1 : 0, fl = v == 0 ? 2 : 1;
+                        lad_case cs;
+                        lad_case_base(dp, &cs);
+                        int ok = !lad_case_term(dp, &cs, 0, 0, 1, E);
+                        if (v == 0)
+                            ok = ok && !lad_case_term(dp, &cs, 1, 1, 1, E);
+                        if (v == 2)
+                            ok = ok && !lad_case_c(dp, &cs, 1, 1, E);
+                        ok = ok && kp > fl &&
+                             !lad_case_term(dp, &cs, fl, fneg, (uint64_t)fi, E - q - ls);
+                        if (ok && (rc = lad_batch_add(&b, &cs, "q=%d %s2^%d %s%d/%d", q,
+                                                      v == 0 ? "pair " : v == 2 ? "c-pair " : "", E,
+                                                      fneg ? "-" : "+", fi, steps)))
                             goto out;
                     }
                 }

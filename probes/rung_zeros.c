@@ -6,7 +6,9 @@
 ** another lane; and a lone product 2^e (1 + 2^-m) with a zero product. A
 ** floor under the anchor shows as the exponent below which the negative
 ** term stops being kept; a zero product that takes part in the anchor
-** moves that exponent. Decides zero_floor and anchor_min.
+** moves that exponent. Below min_exp, lone products 2^e with and without
+** a zero product, which only a directed result rounding shows. Decides
+** zero_floor and anchor_min.
 */
 #include "ladder.h"
 #include "case.h"
@@ -84,6 +86,32 @@ int lad_rung_zeros(lad_probe *p)
                 goto out;
         }
     }
+    /* below the result's range a kept term shows only as a nonzero result
+    ** under directed rounding (ru: the smallest subnormal, else +0): a lone
+    ** product 2^e, beside the smallest product (no zero product) or a
+    ** zero product, and negated, for e
+    ** down to the lowest quantum a floor at min_exp can set (windows up to
+    ** 60 and a few bits more) */
+    for (int e = minexp - 1; e >= minexp - 64 && e >= tiny; e--)
+        for (int v = 0; v < 3; v++) {
+            lad_case cs;
+            lad_case_base(dp, &cs);
+            int ok = !lad_case_term(dp, &cs, 0, v == 2, 1, e);
+            if (v > 0 && ok && n >= 2) {
+                uint32_t zb;
+                ok = !lad_word(&dp->b, 0, 1, 0, &zb);
+                lad_case_words(dp, &cs, 1, 0, zb);
+            } else if (v > 0 || (n > 1 && tiny >= e)) {
+                ok = 0;
+            } else {
+                /* no zero product: the smallest product in every other lane */
+                for (int j = 1; j < n; j++)
+                    lad_case_term(dp, &cs, j, 0, 1, tiny);
+            }
+            if (ok && (rc = lad_batch_add(&b, &cs, "%sp 2^%d%s", v == 2 ? "-" : "", e,
+                                          v ? " zero" : "")))
+                goto out;
+        }
     if ((rc = lad_probe_eval(p, &b, NULL, NULL)))
         goto out;
     rc = lad_probe_observe(p, "cases", NULL, 0, "%zu", b.n);
