@@ -33,6 +33,7 @@ void test_check(int ok, const char *name, const char *fmt, ...)
 #define TESTS(X)  \
     X(format)     \
     X(device)     \
+    X(layout)     \
     X(vecline)    \
     X(yaml)       \
     X(modelfile)  \
