@@ -150,6 +150,20 @@ int lad_rung_specials(lad_probe *p)
         if ((rc = lad_batch_add(&b, &cs, "c max + max product %s", sg ? "neg" : "pos")))
             goto out;
     }
+    /* products that overflow the result format on their own, brought back
+    ** by C: 2^emax + 2^emax - 2^emax. Finite when C joins the sum before
+    ** the one rounding; Inf when the products are rounded first (a pass
+    ** result, or C added by a second rounded addition) */
+    {
+        const lad_format *fd = &dp->d;
+        int emax = (int)((1u << fd->ebits) - 2) - fd->bias;
+        lad_case cs;
+        lad_case_base(dp, &cs);
+        if (lad_datapath_kphys(dp) >= 2 && !lad_case_term(dp, &cs, 0, 0, 1, emax) &&
+            !lad_case_term(dp, &cs, 1, 0, 1, emax) && !lad_case_c(dp, &cs, 1, 1, emax) &&
+            (rc = lad_batch_add(&b, &cs, "overflow 2^%d + 2^%d - 2^%d", emax, emax, emax)))
+            goto out;
+    }
     /* overflow between passes: +max*max in lane 0 cancelled by -max*max in
     ** lane m; a pass result that overflows its format does not come back */
     for (int m = 1; m < lad_datapath_kphys(dp); m = m * 2 < lad_datapath_kphys(dp) - 1 || m ==
