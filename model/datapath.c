@@ -159,6 +159,11 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
         if (dp->scale_block > 0 && dp->scale_block % g)
             return lad_errf(err, LAD_EDATA, "groups (%d lanes) must not straddle scale blocks (%d)",
                             g, dp->scale_block);
+        if (dp->norder)
+            return lad_errf(err, LAD_EDATA, "a lane order cannot go with exact group sums");
+        if (dp->pass % g && dp->pass != lad_datapath_kphys(dp))
+            return lad_errf(err, LAD_EDATA, "groups (%d lanes) must not straddle passes (%d)",
+                            g, dp->pass);
         if (format_span(&dp->a) + format_span(&dp->b) > 80)
             return lad_errf(err, LAD_EDATA, "exact group sums need formats of narrow range (a %s, b %s)",
                             dp->a.name, dp->b.name);
@@ -739,6 +744,8 @@ static uint32_t eval_fast(const lad_datapath *dp, const lad_case *cs)
             int64_t sum = 0;
             for (int j = from; j < to; j++) {
                 int64_t v = (int64_t)mag[j];
+                if (v == 0)
+                    continue;  /* a zero product's raw exponent means nothing */
                 uint64_t a = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
                 int sh = raw[j] - off - q;
                 a = sh >= 0 ? a << sh : -sh < 64 ? a >> -sh : 0;

@@ -45,11 +45,10 @@ int lad_rung_zeros(lad_probe *p)
                     lad_case cs;
                     lad_case_base(dp, &cs);
                     int ok;
-                    if (ue >= e && big == 0)
+                    /* C = (2^(e-ue) + 1) ulps needs 0 < e - ue <= 60 */
+                    if (big == 0 && (ue >= e || e - ue > 60))
                         continue;
-                    uint64_t m = ((uint64_t)1 << (e - ue)) + 1;
-                    if (e - ue > 60 && big == 0)
-                        continue;
+                    uint64_t m = big ? 0 : ((uint64_t)1 << (e - ue)) + 1;
                     /* C with a last bit, or a product 2^e (C = 0: the
                     ** anchor is the products' alone, and a kept negative
                     ** term shows as one unit less under truncation) */
