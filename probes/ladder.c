@@ -76,6 +76,15 @@ done:
     return rc;
 }
 
+int lad_probe_run(lad_probe *p, const lad_batch *b, uint32_t **d, int64_t **ids)
+{
+    *d = malloc((b->n + 1) * sizeof **d);
+    *ids = malloc((b->n + 1) * sizeof **ids);
+    if (*d == NULL || *ids == NULL)
+        return lad_errf(p->err, LAD_EINTERNAL, "out of memory");
+    return lad_probe_eval(p, b, *d, *ids);
+}
+
 int lad_probe_observe(lad_probe *p, const char *key, const int64_t *ids,
                       size_t n, const char *fmt, ...)
 {

@@ -80,6 +80,10 @@ void lad_batch_free(lad_batch *b);
 int lad_probe_eval(lad_probe *p, const lad_batch *b, uint32_t *d,
                    int64_t *ids);
 
+/* lad_probe_eval into fresh arrays: *d receives the D words and *ids the
+** case ids, b->n each. The caller frees both, also when it fails. */
+int lad_probe_run(lad_probe *p, const lad_batch *b, uint32_t **d, int64_t **ids);
+
 /* Records an observation of the current rung: key = printf(fmt, ...), with
 ** the ids of the cases that show it. */
 int lad_probe_observe(lad_probe *p, const char *key, const int64_t *ids,

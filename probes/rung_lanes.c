@@ -58,13 +58,7 @@ int lad_rung_lanes(lad_probe *p)
                 goto out;
         }
     }
-    d = malloc((b.n + 1) * sizeof *d);
-    ids = malloc((b.n + 1) * sizeof *ids);
-    if (d == NULL || ids == NULL) {
-        rc = lad_errf(p->err, LAD_EINTERNAL, "out of memory");
-        goto out;
-    }
-    if ((rc = lad_probe_eval(p, &b, d, ids)))
+    if ((rc = lad_probe_run(p, &b, &d, &ids)))
         goto out;
     size_t bad = 0;
     int64_t *badids = ids; /* compacted in place after use */

@@ -170,16 +170,6 @@ static edge read_edge(const lad_batch *b, const uint32_t *dw, const int64_t *ids
     return e;
 }
 
-/* Runs and stores a batch; dw and ids receive its words and case ids. */
-static int run_batch(lad_probe *p, lad_batch *b, uint32_t **dw, int64_t **ids)
-{
-    *dw = malloc((b->n + 1) * sizeof **dw);
-    *ids = malloc((b->n + 1) * sizeof **ids);
-    if (*dw == NULL || *ids == NULL)
-        return lad_errf(p->err, LAD_EINTERNAL, "out of memory");
-    return lad_probe_eval(p, b, *dw, *ids);
-}
-
 /* The pairs of the group families: half a quantum 2^(q-1) in lanes g-1 and
 ** g of the last block (both signs), besides what base() put in. */
 static int group_pairs(const lad_datapath *dp, lad_batch *b, const lad_case *base, int q,
@@ -248,7 +238,7 @@ int lad_rung_scaling(lad_probe *p)
                 if (ok && (rc = lad_batch_add(&b, &cs, "floor S=%d d=%d%s", S[si], d, v ? " neg" : "")))
                     goto out;
             }
-    if ((rc = run_batch(p, &b, &dw, &ids)))
+    if ((rc = lad_probe_run(p, &b, &dw, &ids)))
         goto out;
     int Sx = S[0], D = -1;
     for (int si = 0; si < ns; si++) {
@@ -312,7 +302,7 @@ int lad_rung_scaling(lad_probe *p)
             if ((rc = lad_batch_add(&b, &cs, "cdom R=%d d=%d%s", R, d, v ? " neg" : "")))
                 goto out;
         }
-    if ((rc = run_batch(p, &b, &dw, &ids)))
+    if ((rc = lad_probe_run(p, &b, &dw, &ids)))
         goto out;
     int Dc = -1;
     {
@@ -400,7 +390,7 @@ int lad_rung_scaling(lad_probe *p)
         if ((rc = lad_batch_add(&b, &cs, "sub carry S=%d y=%d", s, y)))
             goto out;
     }
-    if ((rc = run_batch(p, &b, &dw, &ids)))
+    if ((rc = lad_probe_run(p, &b, &dw, &ids)))
         goto out;
     {
         edge e = read_edge(&b, dw, ids, "pergroup");

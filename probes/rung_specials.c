@@ -179,15 +179,9 @@ int lad_rung_specials(lad_probe *p)
             break;
     }
 run:;
-    uint32_t *d = malloc((b.n + 1) * sizeof *d);
-    int64_t *ids = malloc((b.n + 1) * sizeof *ids);
-    if (d == NULL || ids == NULL) {
-        free(d);
-        free(ids);
-        rc = lad_errf(p->err, LAD_EINTERNAL, "out of memory");
-        goto out;
-    }
-    if ((rc = lad_probe_eval(p, &b, d, ids)) == LAD_OK) {
+    uint32_t *d = NULL;
+    int64_t *ids = NULL;
+    if ((rc = lad_probe_run(p, &b, &d, &ids)) == LAD_OK) {
         for (size_t i = 0; i < b.n && rc == LAD_OK; i++)
             if (strncmp(b.label[i], "nan ", 4) == 0 || strcmp(b.label[i], "inf*0") == 0 ||
                 strncmp(b.label[i], "overflow", 8) == 0 || strcmp(b.label[i], "c -0") == 0 ||

@@ -74,15 +74,9 @@ int lad_rung_truncation(lad_probe *p)
     for (int op = 0; op < 3; op++)
         if ((which == 0 || which == op + 1) && (rc = operand(p, &b, op)))
             goto out;
-    uint32_t *d = malloc((b.n + 1) * sizeof *d);
-    int64_t *ids = malloc((b.n + 1) * sizeof *ids);
-    if (d == NULL || ids == NULL) {
-        free(d);
-        free(ids);
-        rc = lad_errf(p->err, LAD_EINTERNAL, "out of memory");
-        goto out;
-    }
-    if ((rc = lad_probe_eval(p, &b, d, ids)) == LAD_OK) {
+    uint32_t *d = NULL;
+    int64_t *ids = NULL;
+    if ((rc = lad_probe_run(p, &b, &d, &ids)) == LAD_OK) {
         /* the lowest flipped bit of each operand that moved the result */
         const char *nm[3] = {"a", "b", "c"};
         for (int op = 0; op < 3 && rc == LAD_OK; op++) {

@@ -40,15 +40,9 @@ int lad_rung_visible(lad_probe *p)
             if (ok && (rc = lad_batch_add(&b, &cs, "%s j=%d", nm[s], j)))
                 goto out;
         }
-    uint32_t *d = malloc((b.n + 1) * sizeof *d);
-    int64_t *ids = malloc((b.n + 1) * sizeof *ids);
-    if (d == NULL || ids == NULL) {
-        free(d);
-        free(ids);
-        rc = lad_errf(p->err, LAD_EINTERNAL, "out of memory");
-        goto out;
-    }
-    if ((rc = lad_probe_eval(p, &b, d, ids)) == LAD_OK) {
+    uint32_t *d = NULL;
+    int64_t *ids = NULL;
+    if ((rc = lad_probe_run(p, &b, &d, &ids)) == LAD_OK) {
         uint32_t one = 0;
         lad_word(&dp->d, 0, 1, 0, &one);
         int last = 0;
