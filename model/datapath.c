@@ -18,6 +18,7 @@
 */
 #include "datapath.h"
 
+#include <stddef.h>
 #include <string.h>
 
 typedef __int128 i128;
@@ -598,38 +599,63 @@ static uint32_t eval_integer(const lad_datapath *dp, const lad_case *cs)
 
 /* ---- the fast path ---------------------------------------------------------
 **
-** Most evaluations are unscaled, finite, and their window sums fit in 64 bits
+** Most evaluations are unscaled and their window sums fit in 64 bits
 ** (window + 2 + log2 K <= 62). For those, decoding needs no branches (IEEE
 ** subnormals: field 0 has no hidden bit and the raw exponent 1 - bias), a
 ** product's exponent is its raw exponent minus the two fraction widths, and
-** the alignment is one 64-bit shift. Results of formats with IEEE subnormals
-** and infinities round toward zero without the general rounding code. A case
-** with a NaN or Inf anywhere goes to the general code, which decides it; the rational reference test
-** and `ladder check` prove the two agree word for word.
+** alignment toward zero is two shifts of the magnitude: up by the window's
+** reach above the products' lowest bit, then down by the distance to the
+** anchor, with no data-dependent branch. Lanes decode four at a time, with
+** every shift and mask an immediate for the common formats. Results of
+** formats with IEEE subnormals and infinities round toward zero or to
+** nearest without the general rounding code. A single pass with a NaN or
+** Inf decides it from the classes alone; anything rarer goes to the general
+** code. The rational reference test and `ladder check` prove the two agree
+** word for word.
 */
 
-/* One operand format, decoded branch-free (IEEE subnormals). */
-typedef struct fdec {
-    int pad, mb, eb, bias;
-    uint32_t fmask, emax, smask; /* fraction and exponent masks; sign bit */
-    uint32_t topneed;            /* fraction bits a top-exponent code needs
-                                    set to be special: none (IEEE: every
-                                    one is Inf or NaN), or all (NaN only
-                                    at all-ones, as in e4m3) */
-    int topspecial;              /* the top exponent holds any special */
-} fdec;
+/* How a format's top exponent decodes, when the fast path can tell. */
+enum fspec {
+    FS_OTHER = 0,  /* any other mix: every top-exponent code goes general */
+    FS_IEEE,       /* zero fraction Inf, any other NaN */
+    FS_ONES,       /* NaN only at all-ones fraction, no Inf (e4m3) */
+    FS_NONE        /* every code is a number (e2m1) */
+};
 
-static void fdec_init(fdec *d, const lad_format *f)
+static lad_opfmt opfmt_of(const lad_format *f)
 {
-    d->pad = f->pad;
-    d->mb = f->mbits;
-    d->eb = f->ebits;
-    d->bias = f->bias;
-    d->fmask = (1u << f->mbits) - 1;
-    d->emax = (1u << f->ebits) - 1;
-    d->smask = f->sign ? 1u << (f->mbits + f->ebits) : 0;
-    d->topspecial = f->nan != LAD_NAN_NONE || f->inf != LAD_INF_NONE;
-    d->topneed = f->nan == LAD_NAN_ONES && f->inf == LAD_INF_NONE ? d->fmask : 0;
+    lad_opfmt d;
+    int top = f->nan != LAD_NAN_NONE || f->inf != LAD_INF_NONE;
+    d.pad = (uint32_t)f->pad;
+    d.mb = (uint32_t)f->mbits;
+    d.fmask = (1u << f->mbits) - 1;
+    d.emax = (1u << f->ebits) - 1;
+    d.smask = f->sign ? 1u << (f->mbits + f->ebits) : 0;
+    d.etop = top ? d.emax : 0xffffffffu;  /* never equal: no special */
+    d.need = f->nan == LAD_NAN_ONES && f->inf == LAD_INF_NONE ? d.fmask : 0;
+    d.bias = f->bias;
+    d.spec = f->nan == LAD_NAN_IEEE && f->inf == LAD_INF_IEEE   ? FS_IEEE
+             : f->nan == LAD_NAN_ONES && f->inf == LAD_INF_NONE ? FS_ONES
+             : f->nan == LAD_NAN_NONE && f->inf == LAD_INF_NONE ? FS_NONE
+                                                                : FS_OTHER;
+    return d;
+}
+
+/* A word of an IEEE-subnormal format whose specials the fast path can tell
+** (spec != FS_OTHER) as a term: what lad_decode gives. */
+static term opfmt_term(const lad_opfmt *d, uint32_t w)
+{
+    uint32_t x = w >> d->pad;
+    uint32_t f = x & d->fmask, e = (x >> d->mb) & d->emax;
+    term t;
+    t.neg = (x & d->smask) != 0;
+    t.raw = (int)e - d->bias + (e == 0);
+    t.exp = t.raw - (int)d->mb;
+    t.mag = f | ((lad_u128)(e != 0) << d->mb);
+    t.cls = t.mag == 0 ? LAD_ZERO : e == 0 ? LAD_SUBNORMAL : LAD_NORMAL;
+    if (e == d->etop && (f & d->need) == d->need)
+        t.cls = d->spec == FS_IEEE && f == 0 ? LAD_INFINITE : LAD_NAN;
+    return t;
 }
 
 /* Whether the fast path computes dp exactly as the general code. */
@@ -646,94 +672,326 @@ static int fast_ok(const lad_datapath *dp)
            dp->align_round == LAD_RZ && dp->window + 2 + kbits <= 62;
 }
 
-/* s * 2^q rounded into f; toward zero inline for formats with IEEE
-** subnormals and infinities (f32, e8m13), anything else by the general code.
-** Like round_units, a result of zero is +0. */
 static uint32_t round64(const lad_format *f, int64_t s, int q, int mode, int ovf)
 {
     if (s == 0)
         return 0;
-    if (mode != LAD_RZ || f->sub != LAD_SUB_IEEE || f->inf != LAD_INF_IEEE ||
-        ovf != LAD_OVF_INF)
+    if ((mode != LAD_RZ && mode != LAD_RNE) || f->sub != LAD_SUB_IEEE ||
+        f->inf != LAD_INF_IEEE || ovf != LAD_OVF_INF)
         return round_units(f, s, q, 0, mode, ovf);
     uint32_t sign = s < 0 ? 1u << (f->ebits + f->mbits) : 0;
     uint64_t m = s < 0 ? 0 - (uint64_t)s : (uint64_t)s;
     int bl = 64 - __builtin_clzll(m);
     int e = bl - 1 + q, emin = 1 - f->bias;
     int emax = (int)((1u << f->ebits) - 2) - f->bias;
-    if (e > emax)
-        return (sign | (((1u << f->ebits) - 1) << f->mbits)) << f->pad;
-    if (e >= emin) {
-        int sh = bl - 1 - f->mbits;
-        uint64_t mant = sh >= 0 ? m >> sh : m << -sh;
-        return (sign | ((uint32_t)(e + f->bias) << f->mbits) |
-                ((uint32_t)mant & ((1u << f->mbits) - 1))) << f->pad;
+    /* the units kept: the significand, or the subnormal grid below emin */
+    int sh = e >= emin ? bl - 1 - f->mbits : emin - f->mbits - q;
+    uint64_t u;
+    if (sh <= 0) {
+        u = m << -sh;  /* exact: m has at most mbits + 1 bits here */
+    } else {
+        u = sh >= 64 ? 0 : m >> sh;
+        if (mode == LAD_RNE) {
+            uint64_t rem = sh >= 64 ? m : m & (((uint64_t)1 << sh) - 1);
+            uint64_t half = sh > 64 ? 0 : (uint64_t)1 << (sh - 1);
+            if (sh <= 64 && (rem > half || (rem == half && (u & 1))))
+                u++;
+        }
     }
-    int sh = emin - f->mbits - q;  /* units of the subnormal grid */
-    uint64_t u = sh >= 64 ? 0 : sh >= 0 ? m >> sh : m << -sh;
-    return u ? (sign | (uint32_t)u) << f->pad : 0;
+    /* u is the significand with its hidden bit, or a subnormal count; a
+    ** carry out of either moves the value one binade up, which the field
+    ** arithmetic below does by itself */
+    uint32_t w;
+    if (e >= emin) {
+        if (u >> (f->mbits + 1)) {
+            u >>= 1;
+            e++;
+        }
+        if (e > emax)
+            return (sign | (((1u << f->ebits) - 1) << f->mbits)) << f->pad;
+        w = ((uint32_t)(e + f->bias) << f->mbits) | ((uint32_t)u & ((1u << f->mbits) - 1));
+    } else {
+        w = (uint32_t)u;  /* 1 << mbits: the smallest normal, exactly */
+    }
+    return w ? (sign | w) << f->pad : 0;
 }
 
 static uint32_t eval_general(const lad_datapath *dp, const lad_case *cs);
 
-static uint32_t eval_fast(const lad_datapath *dp, const lad_case *cs)
+/* The class of a word of an IEEE-subnormal format whose specials the fast
+** path can tell: LAD_NAN, LAD_INFINITE, LAD_ZERO, or LAD_NORMAL for any
+** other number. */
+static int opfmt_class(const lad_opfmt *d, uint32_t w)
 {
-    fdec da, db;
-    fdec_init(&da, &dp->a);
-    fdec_init(&db, &dp->b);
-    uint64_t mag[LAD_KMAX];
-    int raw[LAD_KMAX];
-    int lanes[LAD_KMAX], n = dp->k;
-    const int *ln = NULL;
-    if (dp->sparse) {
-        n = select_lanes(dp, cs, lanes);
-        ln = lanes;
-    }
-    int cut = dp->in_round != LAD_RZ;
-    uint32_t special = 0;
-    for (int j = 0; j < n; j++) {
-        int l = ln ? ln[j] : j;
-        uint32_t wa = cs->a[l], wb = cs->b[l];
-        if (cut) {
-            wa = cut_word(&dp->a, dp->in_round, wa);
-            wb = cut_word(&dp->b, dp->in_round, wb);
+    uint32_t x = w >> d->pad;
+    uint32_t f = x & d->fmask, e = (x >> d->mb) & d->emax;
+    if (e == d->etop && (f & d->need) == d->need)
+        return d->spec == FS_IEEE && f == 0 ? LAD_INFINITE : LAD_NAN;
+    return (e | f) ? LAD_NORMAL : LAD_ZERO;
+}
+
+/* A single pass with a NaN or Inf among its words (pa, pb: cut, in lane
+** order; sgn: the products' signs from decode_pass): the classes decide. */
+static uint32_t fast_special(const lad_plan *p, const uint32_t *pa, const uint32_t *pb,
+                             const uint32_t *sgn, int n, const term *c)
+{
+    int nan = c->cls == LAD_NAN, pinf = 0, ninf = 0;
+    for (int j = 0; j < n && !nan; j++) {
+        int a = opfmt_class(&p->a, pa[j]), b = opfmt_class(&p->b, pb[j]);
+        if (a == LAD_NAN || b == LAD_NAN)
+            nan = 1;
+        else if (a == LAD_INFINITE || b == LAD_INFINITE) {
+            if (a == LAD_ZERO || b == LAD_ZERO)
+                nan = 1;
+            else
+                *(sgn[j] ? &ninf : &pinf) = 1;
         }
-        uint32_t xa = wa >> da.pad, xb = wb >> db.pad;
-        uint32_t fa = xa & da.fmask, fb = xb & db.fmask;
-        uint32_t ea = (xa >> da.mb) & da.emax, eb = (xb >> db.mb) & db.emax;
-        special |= (uint32_t)(ea == da.emax && da.topspecial && (fa & da.topneed) == da.topneed) |
-                   (uint32_t)(eb == db.emax && db.topspecial && (fb & db.topneed) == db.topneed);
-        uint64_t ma = fa | ((uint64_t)(ea != 0) << da.mb);
-        uint64_t mb = fb | ((uint64_t)(eb != 0) << db.mb);
-        int neg = ((xa & da.smask) != 0) ^ ((xb & db.smask) != 0);
-        uint64_t m = ma * mb;
-        mag[j] = neg ? 0 - m : m;  /* two's complement; 0 stays 0 */
-        raw[j] = (int)ea - da.bias + (ea == 0) + (int)eb - db.bias + (eb == 0);
     }
-    if (special)
-        return eval_general(dp, cs);
-    term acc = decode_term(&dp->c, cs->c);
-    if (acc.cls >= LAD_INFINITE)
-        return eval_general(dp, cs);
-    int off = da.mb + db.mb;  /* product exponent = raw - off */
-    uint32_t acc_nan = lad_format_nan(&dp->acc);
-    int npass = n > 0 ? (n + dp->pass - 1) / dp->pass : 1;
+    if (c->cls == LAD_INFINITE)
+        *(c->neg ? &ninf : &pinf) = 1;
+    if (nan || (pinf && ninf))
+        return p->dp->nan;
+    return lad_format_inf(&p->dp->d, ninf);
+}
+
+/*
+** Decodes lanes [from, to) of a pass: mag[j] = the exact product's integer
+** significand, raw[j] = its raw exponent plus both biases (at least 2),
+** sgn[j] = all ones for a negative product, else 0. *rmax gets the largest raw[j] of a
+** nonzero product (0: none), *zeros whether any product is zero; returns
+** nonzero when a word is special. One lane at a time, 64-bit products.
+*/
+static inline __attribute__((always_inline)) uint32_t
+decode_lanes(const uint32_t *pa, const uint32_t *pb, int from, int to, const lad_opfmt A,
+             const lad_opfmt B, uint64_t *mag, uint32_t *raw, uint32_t *sgn, uint32_t *rmax,
+             uint32_t *zeros)
+{
+    uint32_t rm = 0, zs = 0, special = 0;
+    for (int j = from; j < to; j++) {
+        uint32_t xa = pa[j] >> A.pad, xb = pb[j] >> B.pad;
+        uint32_t fa = xa & A.fmask, fb = xb & B.fmask;
+        uint32_t ea = (xa >> A.mb) & A.emax, eb = (xb >> B.mb) & B.emax;
+        special |= ((ea == A.etop) & ((fa & A.need) == A.need)) |
+                   ((eb == B.etop) & ((fb & B.need) == B.need));
+        uint32_t ma = fa | ((uint32_t)(ea != 0) << A.mb);
+        uint32_t mb = fb | ((uint32_t)(eb != 0) << B.mb);
+        uint32_t nz = (ma != 0) & (mb != 0);
+        uint32_t rw = ea + eb + (ea == 0) + (eb == 0);
+        mag[j] = (uint64_t)ma * mb;
+        raw[j] = rw;
+        sgn[j] = 0 - (uint32_t)(((xa & A.smask) != 0) ^ ((xb & B.smask) != 0));
+        rw = nz ? rw : 0;
+        rm = rw > rm ? rw : rm;
+        zs |= nz ^ 1;
+    }
+    *rmax = rm;
+    *zeros = zs;
+    return special;
+}
+
+/*
+** The same for formats whose products fit 32 bits (significands of 16 bits
+** or fewer), four lanes at a time in GNU C vector types (SSE2 on x86-64,
+** NEON on arm64; elsewhere the compiler splits them), the last lanes one by
+** one. mag32[j] is the product.
+*/
+typedef uint32_t v4u __attribute__((vector_size(16)));
+typedef int32_t v4i __attribute__((vector_size(16)));
+
+static inline __attribute__((always_inline)) uint32_t
+decode_lanes4(const uint32_t *pa, const uint32_t *pb, int from, int to, const lad_opfmt A,
+              const lad_opfmt B, int up, uint32_t *mag32, uint32_t *raw, uint32_t *sgn,
+              uint32_t *rmax, uint32_t *zeros)
+{
+    v4u rm = {0, 0, 0, 0}, zs = rm, sp = rm;
+    int j = from;
+    for (; j + 4 <= to; j += 4) {
+        v4u xa, xb;
+        memcpy(&xa, pa + j, sizeof xa);
+        memcpy(&xb, pb + j, sizeof xb);
+        xa >>= A.pad;
+        xb >>= B.pad;
+        v4u fa = xa & A.fmask, fb = xb & B.fmask;
+        v4u ea = (xa >> A.mb) & A.emax, eb = (xb >> B.mb) & B.emax;
+        sp |= (v4u)((ea == A.etop) & ((fa & A.need) == A.need)) |
+              (v4u)((eb == B.etop) & ((fb & B.need) == B.need));
+        v4u ma = fa | ((v4u)(ea != 0) & (1u << A.mb));
+        v4u mb = fb | ((v4u)(eb != 0) & (1u << B.mb));
+        v4u nz = (v4u)((ma != 0) & (mb != 0));            /* all ones or 0 */
+        v4u rw = ea + eb - (v4u)(ea == 0) - (v4u)(eb == 0);  /* a mask is -1 */
+        v4u m = (ma * mb) << up;
+        v4u sg = (v4u)((xa & A.smask) != 0) ^ (v4u)((xb & B.smask) != 0);
+        memcpy(mag32 + j, &m, sizeof m);
+        memcpy(raw + j, &rw, sizeof rw);
+        memcpy(sgn + j, &sg, sizeof sg);
+        rw &= nz;
+        v4u gt = (v4u)((v4i)rw > (v4i)rm);              /* raw < 2^31 */
+        rm = (rw & gt) | (rm & ~gt);
+        zs |= ~nz;
+    }
+    uint32_t r = 0, z = 0, special = 0;
+    for (int i = 0; i < 4; i++) {
+        r = rm[i] > r ? rm[i] : r;
+        z |= zs[i];
+        special |= sp[i];
+    }
+    for (; j < to; j++) {
+        uint32_t xa = pa[j] >> A.pad, xb = pb[j] >> B.pad;
+        uint32_t fa = xa & A.fmask, fb = xb & B.fmask;
+        uint32_t ea = (xa >> A.mb) & A.emax, eb = (xb >> B.mb) & B.emax;
+        special |= ((ea == A.etop) & ((fa & A.need) == A.need)) |
+                   ((eb == B.etop) & ((fb & B.need) == B.need));
+        uint32_t ma = fa | ((uint32_t)(ea != 0) << A.mb);
+        uint32_t mb = fb | ((uint32_t)(eb != 0) << B.mb);
+        uint32_t nz = (ma != 0) & (mb != 0);
+        uint32_t rw = ea + eb + (ea == 0) + (eb == 0);
+        mag32[j] = (ma * mb) << up;
+        raw[j] = rw;
+        sgn[j] = 0 - (uint32_t)(((xa & A.smask) != 0) ^ ((xb & B.smask) != 0));
+        rw = nz ? rw : 0;
+        r = rw > r ? rw : r;
+        z |= nz ^ 1;
+    }
+    *rmax = r;
+    *zeros = z != 0;
+    return special;
+}
+
+/* The common formats, A and B alike (IEEE specials, or NaN at all ones):
+** the shapes decode_pass has an inlined decoder for. */
+#define OPFMT(pad, mb, eb, need) \
+    {pad, mb, (1u << (mb)) - 1, (1u << (eb)) - 1, 1u << ((mb) + (eb)), (1u << (eb)) - 1, need, 0, 0}
+static const lad_opfmt SHAPES[] = {
+    OPFMT(0, 7, 8, 0),     /* 1: bf16 */
+    OPFMT(0, 10, 5, 0),    /* 2: f16 */
+    OPFMT(13, 10, 8, 0),   /* 3: tf32 */
+    OPFMT(0, 3, 4, 7),     /* 4: e4m3 */
+    OPFMT(0, 2, 5, 0),     /* 5: e5m2 */
+};
+enum { SHAPE_WIDE = -1, SHAPE_NARROW = 0 };  /* generic decoders */
+
+/* The decoder shape of A x B: a common format (index + 1), else whether
+** the products fit 32 bits (decode_lanes4) or not. */
+static int shape_of(const lad_opfmt *A, const lad_opfmt *B)
+{
+    size_t key = offsetof(lad_opfmt, bias);  /* the fields decoding uses */
+    for (size_t i = 0; i < sizeof SHAPES / sizeof SHAPES[0]; i++)
+        if (!memcmp(A, &SHAPES[i], key) && !memcmp(B, &SHAPES[i], key))
+            return (int)i + 1;
+    return A->mb + B->mb + 2 <= 32 ? SHAPE_NARROW : SHAPE_WIDE;
+}
+
+/* Decodes a pass with the plan's decoder; the products land in mag32 (every
+** shape but SHAPE_WIDE) or mag. */
+static uint32_t decode_pass(const lad_plan *p, const uint32_t *pa, const uint32_t *pb,
+                            int from, int to, uint64_t *mag, uint32_t *mag32, uint32_t *raw,
+                            uint32_t *sgn, uint32_t *rmax, uint32_t *zeros)
+{
+    switch (p->shape) {
+#define SHAPE(i) \
+    case i: \
+        return decode_lanes4(pa, pb, from, to, SHAPES[i - 1], SHAPES[i - 1], p->preup, mag32, \
+                             raw, sgn, rmax, zeros)
+        SHAPE(1);
+        SHAPE(2);
+        SHAPE(3);
+        SHAPE(4);
+        SHAPE(5);
+#undef SHAPE
+    case SHAPE_NARROW:
+        return decode_lanes4(pa, pb, from, to, p->a, p->b, p->preup, mag32, raw, sgn, rmax,
+                             zeros);
+    default:
+        return decode_lanes(pa, pb, from, to, p->a, p->b, mag, raw, sgn, rmax, zeros);
+    }
+}
+
+/* The exact sum of lanes [from, to) aligned toward zero to units of
+** 2^(r - window); base is r + both biases + down (lad_plan_init). */
+static inline __attribute__((always_inline)) uint64_t
+sum_lanes(const uint64_t *mag, const uint32_t *mag32, const uint32_t *raw,
+          const uint32_t *sgn, int from, int to, uint32_t base, int up)
+{
+    uint64_t sum = 0;
+    for (int j = from; j < to; j++) {
+        /* base - raw[j] >= down for a nonzero product; a zero one shifts
+        ** 0 by anything */
+        uint32_t d = base - raw[j];
+        d = d > 63 ? 63 : d;
+        uint64_t a = ((mag32 ? mag32[j] : mag[j]) << up) >> d;
+        uint64_t s = (uint64_t)(int64_t)(int32_t)sgn[j];  /* 0 or all ones */
+        sum += (a ^ s) - s;
+    }
+    return sum;
+}
+
+void lad_plan_init(lad_plan *p, const lad_datapath *dp)
+{
+    memset(p, 0, sizeof *p);
+    p->dp = dp;
+    p->path = dp->integer ? LAD_PATH_INTEGER : fast_ok(dp) ? LAD_PATH_FAST : LAD_PATH_GENERAL;
+    if (p->path != LAD_PATH_FAST)
+        return;
+    p->a = opfmt_of(&dp->a);
+    p->b = opfmt_of(&dp->b);
+    p->c = opfmt_of(&dp->c);
+    p->acc = opfmt_of(&dp->acc);
+    p->shape = shape_of(&p->a, &p->b);
+    p->simple = p->a.spec != FS_OTHER && p->b.spec != FS_OTHER;
+    p->fast_c = dp->c.kind == LAD_FLOAT && dp->c.sub == LAD_SUB_IEEE && p->c.spec != FS_OTHER;
+    p->fast_acc = dp->acc.sub == LAD_SUB_IEEE && p->acc.spec != FS_OTHER;
+    p->acc_nan = lad_format_nan(&dp->acc);
+    /* a product m * 2^(raw - off) in units of 2^(r - window) is
+    ** (m << up) >> (r - raw + down): one of up, down is zero */
+    int off = (int)(p->a.mb + p->b.mb);
+    p->up = dp->window > off ? dp->window - off : 0;
+    p->down = dp->window < off ? off - dp->window : 0;
+    p->bias = p->a.bias + p->b.bias;
+    p->npass = (dp->k + dp->pass - 1) / dp->pass;
+    /* products < 2^(off + 2) shifted up stay below 2^(window + 2) */
+    if (p->shape != SHAPE_WIDE && dp->window + 2 <= 32)
+        p->preup = p->up;
+}
+
+static uint32_t eval_fast(const lad_plan *pl, const lad_case *cs)
+{
+    const lad_datapath *dp = pl->dp;
+    uint64_t mag[LAD_KMAX];
+    uint32_t mag32[LAD_KMAX], raw[LAD_KMAX], sgn[LAD_KMAX];
+    uint32_t wa[LAD_KMAX], wb[LAD_KMAX];
+    int n = dp->k;
+    const uint32_t *pa = cs->a, *pb = cs->b;
+    if (dp->sparse || dp->in_round != LAD_RZ) {
+        /* the words that take part, cut to their formats, in lane order */
+        int lanes[LAD_KMAX];
+        n = select_lanes(dp, cs, lanes);
+        for (int j = 0; j < n; j++) {
+            wa[j] = cut_word(&dp->a, dp->in_round, cs->a[lanes[j]]);
+            wb[j] = cut_word(&dp->b, dp->in_round, cs->b[lanes[j]]);
+        }
+        pa = wa;
+        pb = wb;
+    }
+    term acc = pl->fast_c ? opfmt_term(&pl->c, cs->c) : decode_term(&dp->c, cs->c);
+    int npass = n == dp->k ? pl->npass : n > 0 ? (n + dp->pass - 1) / dp->pass : 1;
     for (int p = 0; p < npass; p++) {
         int from = p * dp->pass, to = from + dp->pass < n ? from + dp->pass : n;
         int last = p == npass - 1 && !dp->d_via_acc;
         const lad_format *out = last ? &dp->d : &dp->acc;
         int mode = last ? dp->d_round : dp->acc_round;
-        int r = INT32_MIN, zeros = 0;
-        for (int j = from; j < to; j++) {
-            int rj = mag[j] ? raw[j] : INT32_MIN;
-            r = rj > r ? rj : r;
-            zeros |= mag[j] == 0;
+        uint32_t rmax, zeros;
+        uint32_t special = decode_pass(pl, pa, pb, from, to, mag, mag32, raw, sgn, &rmax, &zeros);
+        if (special || acc.cls >= LAD_INFINITE) {
+            if (npass == 1 && !dp->d_via_acc && pl->simple)
+                return fast_special(pl, pa, pb, sgn, n, &acc);
+            return eval_general(dp, cs);
         }
         uint32_t w;
-        if (r == INT32_MIN) {
+        if (rmax == 0) {
             /* no product: the addend alone (exact zero: +0) */
             w = add_round(out, 0, 0, &acc, mode, dp->overflow);
         } else {
+            int r = (int)rmax - pl->bias;
             if (zeros && dp->zero_floor != LAD_NOFLOOR && dp->zero_floor > r)
                 r = dp->zero_floor;
             if (acc.cls != LAD_ZERO && acc.raw > r)
@@ -741,42 +999,50 @@ static uint32_t eval_fast(const lad_datapath *dp, const lad_case *cs)
             if (r < dp->anchor_min)
                 r = dp->anchor_min;
             int q = r - dp->window;
-            int64_t sum = 0;
-            for (int j = from; j < to; j++) {
-                int64_t v = (int64_t)mag[j];
-                if (v == 0)
-                    continue;  /* a zero product's raw exponent means nothing */
-                uint64_t a = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-                int sh = raw[j] - off - q;
-                a = sh >= 0 ? a << sh : -sh < 64 ? a >> -sh : 0;
-                sum += v < 0 ? -(int64_t)a : (int64_t)a;
-            }
+            uint32_t base = (uint32_t)(r + pl->bias + pl->down);
+            uint64_t sum;
+            if (pl->shape == SHAPE_WIDE)
+                sum = sum_lanes(mag, NULL, raw, sgn, from, to, base, pl->up);
+            else if (pl->preup == pl->up)  /* shifted by the decoder, or not at all */
+                sum = sum_lanes(NULL, mag32, raw, sgn, from, to, base, 0);
+            else
+                sum = sum_lanes(NULL, mag32, raw, sgn, from, to, base, pl->up);
             if (acc.cls != LAD_ZERO) {
                 int sh = acc.exp - q;
                 uint64_t a = sh >= 0 ? (uint64_t)acc.mag << sh
                                      : -sh < 64 ? (uint64_t)acc.mag >> -sh : 0;
-                sum += acc.neg ? -(int64_t)a : (int64_t)a;
+                sum += acc.neg ? 0 - a : a;
             }
-            w = round64(out, sum, q, mode, dp->overflow);
+            w = round64(out, (int64_t)sum, q, mode, dp->overflow);
         }
         if (p == npass - 1 && !dp->d_via_acc)
             return w;
         /* a pass result that overflowed to Inf is decided by the general code */
-        acc = decode_term(&dp->acc, w);
-        if (acc.cls >= LAD_INFINITE || w == acc_nan)
+        acc = pl->fast_acc ? opfmt_term(&pl->acc, w) : decode_term(&dp->acc, w);
+        if (acc.cls >= LAD_INFINITE || w == pl->acc_nan)
             return eval_general(dp, cs);
     }
     term zero = {LAD_ZERO, 0, 0, 0, 0};
     return add_terms(dp, &dp->d, &acc, &zero, dp->d_round, dp->nan);
 }
 
+uint32_t lad_plan_eval(const lad_plan *p, const lad_case *cs)
+{
+    switch (p->path) {
+    case LAD_PATH_FAST:
+        return eval_fast(p, cs);
+    case LAD_PATH_INTEGER:
+        return eval_integer(p->dp, cs);
+    default:
+        return eval_general(p->dp, cs);
+    }
+}
+
 uint32_t lad_eval(const lad_datapath *dp, const lad_case *cs)
 {
-    if (dp->integer)
-        return eval_integer(dp, cs);
-    if (fast_ok(dp))
-        return eval_fast(dp, cs);
-    return eval_general(dp, cs);
+    lad_plan p;
+    lad_plan_init(&p, dp);
+    return lad_plan_eval(&p, cs);
 }
 
 /* Every datapath, every case: lad_eval's reference implementation. */
@@ -833,17 +1099,22 @@ void lad_eval_batch(const lad_datapath *dp, const lad_case *cs, size_t n,
     /* A case is 1.1 KB of which a K=16 evaluation reads a few lines far
     ** apart; fetching the next cases' lines ahead keeps a batch larger than
     ** the caches from stalling on memory. */
-    const size_t ahead = 4;
+    lad_plan p;
+    lad_plan_init(&p, dp);
+    const size_t ahead = 8;
     int kb = dp->k * (int)sizeof(uint32_t);
     for (size_t i = 0; i < n; i++) {
         if (i + ahead < n) {
-            const lad_case *nx = &cs[i + ahead];
-            for (int off = 0; off < kb; off += 64) {
-                __builtin_prefetch((const char *)nx->a + off);
-                __builtin_prefetch((const char *)nx->b + off);
+            /* every line of the next case's A and B words (a case is not
+            ** line aligned), and C */
+            const char *a = (const char *)cs[i + ahead].a, *b = (const char *)cs[i + ahead].b;
+            for (int off = 0; off < kb + 63; off += 64) {
+                int o = off < kb ? off : kb - 1;
+                __builtin_prefetch(a + o);
+                __builtin_prefetch(b + o);
             }
-            __builtin_prefetch(&nx->c);
+            __builtin_prefetch(&cs[i + ahead].c);
         }
-        d[i] = lad_eval(dp, &cs[i]);
+        d[i] = lad_plan_eval(&p, &cs[i]);
     }
 }

@@ -158,4 +158,44 @@ uint32_t lad_eval(const lad_datapath *dp, const lad_case *cs);
 void lad_eval_batch(const lad_datapath *dp, const lad_case *cs, size_t n,
                     uint32_t *d);
 
+/* One float operand format as the fast evaluator decodes it: a word shifted
+** down by pad gives the fraction (& fmask), the exponent field ((>> mb) &
+** emax) and the sign (& smask); a code is special when its exponent field
+** equals etop and its fraction holds all of need. */
+typedef struct lad_opfmt {
+    uint32_t pad, mb, fmask, emax, smask, etop, need;
+    int bias;
+    int spec;            /* how the top exponent decodes (datapath.c) */
+} lad_opfmt;
+
+/*
+** A datapath prepared for many evaluations: what lad_eval works out from the
+** parameters on every call (which code path applies, the decoding
+** constants), worked out once. Like a prepared statement: lad_plan_init,
+** then lad_plan_eval for each case; the datapath must not change while a
+** plan of it is in use. The fields below dp are the evaluator's own.
+*/
+enum lad_path {
+    LAD_PATH_GENERAL = 0,  /* the reference code: every datapath */
+    LAD_PATH_FAST,         /* unscaled float datapaths whose sums fit 64 bits */
+    LAD_PATH_INTEGER       /* integer MMA */
+};
+
+typedef struct lad_plan {
+    const lad_datapath *dp;
+    int path;            /* enum lad_path */
+    int shape;           /* which lane decoder the fast path runs */
+    lad_opfmt a, b, c, acc;
+    int up, down, bias;  /* alignment of the products into the window */
+    int npass;           /* passes of a dense case */
+    int preup;           /* up, when the lane decoder applies it */
+    int simple;          /* a's and b's NaN and Inf are decided fast */
+    int fast_c, fast_acc;/* c and acc words decoded by the fast path */
+    uint32_t acc_nan;    /* the NaN word of acc */
+} lad_plan;
+
+void lad_plan_init(lad_plan *p, const lad_datapath *dp);
+/* lad_eval(p->dp, cs), the same word. */
+uint32_t lad_plan_eval(const lad_plan *p, const lad_case *cs);
+
 #endif

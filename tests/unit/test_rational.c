@@ -13,6 +13,7 @@
 #include "model/presets.h"
 #include "probes/gen.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +30,8 @@ enum {
     VARY_FLOORS = 2,   /* anchor_min, zero_floor */
     VARY_IN = 4,       /* in_round */
     VARY_SCALE = 8,    /* group, scale_floor, cdom_*, group_sub_floor */
-    VARY_INT = 16      /* saturate */
+    VARY_INT = 16,     /* saturate */
+    VARY_FORMATS = 32  /* a and b: random user-defined float formats */
 };
 
 static const family families[] = {
@@ -46,6 +48,8 @@ static const family families[] = {
     {"sparse", {"sm100-tcgen05-sp-bf16-f32", "sm100-tcgen05-sp-tf32-f32", "sm100-tcgen05-sp-e4m3-f32",
                 "sm100-tcgen05-sp-mxf4-e2m1-f32", "sm100-tcgen05-sp-mxf4nvf4-ue4m3-f32", NULL},
      VARY_CORE},
+    {"user-formats", {"sm90-mma-bf16-f32", "sm89-mma-e5m2-f16", "sm100-tcgen05-e4m3-f32",
+                      "sm100-tcgen05-sp-bf16-f32", NULL}, VARY_CORE | VARY_FLOORS | VARY_FORMATS},
     {"integer", {"sm100-tcgen05-s8xs8-s32", "sm100-tcgen05-u8xs8-s32-sat", "sm100-tcgen05-u8xu8-s32",
                  NULL}, VARY_INT},
 };
@@ -62,6 +66,30 @@ static lad_format e8m(int n)
 static int pick(lad_rng *r, int n)
 {
     return (int)lad_rng_below(r, (uint32_t)n);
+}
+
+/* A random float format of 32 bits or fewer, as a user may define one:
+** any sign, exponent and fraction width, bias, padding below, subnormal,
+** Inf and NaN rule (significands past 16 bits now and then). */
+static lad_format random_format(lad_rng *r, const char *name)
+{
+    for (;;) {
+        lad_format f;
+        memset(&f, 0, sizeof f);
+        snprintf(f.name, sizeof f.name, "%s", name);
+        f.kind = LAD_FLOAT;
+        f.sign = pick(r, 5) != 0;
+        f.ebits = lad_rng_range(r, 2, 8);
+        f.mbits = pick(r, 4) == 0 ? lad_rng_range(r, 11, 20) : lad_rng_range(r, 0, 10);
+        f.pad = pick(r, 4) == 0 ? lad_rng_range(r, 1, 8) : 0;
+        f.width = f.pad + f.sign + f.ebits + f.mbits;
+        f.bias = (1 << (f.ebits - 1)) - 1 + lad_rng_range(r, -2, 2);
+        f.sub = pick(r, 4) == 0 ? pick(r, 3) : LAD_SUB_IEEE;
+        f.inf = pick(r, 2);
+        f.nan = pick(r, 3);
+        if (f.width <= 32 && !lad_format_check(&f))
+            return f;
+    }
 }
 
 /* One random draw of the family's parameters around preset p. */
@@ -109,6 +137,17 @@ static void draw(const family *fm, const lad_datapath *p, lad_rng *r, lad_datapa
         }
         if (fm->vary & VARY_INT)
             dp->saturate = pick(r, 2);
+        if (fm->vary & VARY_FORMATS) {
+            dp->a = random_format(r, "ua");
+            dp->b = pick(r, 2) ? dp->a : random_format(r, "ub");
+            if (pick(r, 2)) {
+                /* half the draws within the model's fast path */
+                dp->a.sub = dp->b.sub = LAD_SUB_IEEE;
+                dp->align_round = LAD_RZ;
+                dp->chain = LAD_CHAIN;
+                dp->c_anchor = 1;
+            }
+        }
         if (lad_datapath_check(dp, NULL) == LAD_OK)
             return;
     }
@@ -130,6 +169,7 @@ static void run_family(const family *fm, long ncases)
     while (fm->presets[npre])
         npre++;
     long per = (ncases + VARIANTS - 1) / VARIANTS, done = 0, bad = 0, illegal = 0;
+    int fast = 0;  /* variants the model evaluates on its fast path */
     char first[600] = "";
     for (int v = 0; v < VARIANTS; v++) {
         const lad_preset *p = lad_preset_find(fm->presets[v % npre]);
@@ -141,6 +181,9 @@ static void run_family(const family *fm, long ncases)
         lad_datapath dp;
         draw(fm, &p->dp, &r, &dp);
         uint64_t seed = lad_rng_next(&r);
+        lad_plan plan;
+        lad_plan_init(&plan, &dp);
+        fast += plan.path == LAD_PATH_FAST;
         for (long i = 0; i < per; i++) {
             lad_case cs;
             lad_gen_case_at(&dp, seed, 50, (uint64_t)i, &cs);
@@ -164,6 +207,11 @@ static void run_family(const family *fm, long ncases)
     char name[64];
     snprintf(name, sizeof name, "rational-%s", fm->name);
     test_check(bad == 0, name, "%ld of %ld cases differ; first: %s", bad, done, first);
+    if (fm->vary & VARY_FORMATS) {
+        snprintf(name, sizeof name, "rational-%s-fast-path", fm->name);
+        test_check(fast >= VARIANTS / 4, name, "only %d of %d variants ran the fast path", fast,
+                   VARIANTS);
+    }
     snprintf(name, sizeof name, "rational-%s-legal-metadata", fm->name);
     test_check(illegal == 0, name, "%ld generated cases carry illegal sparsity metadata", illegal);
 }
