@@ -352,6 +352,11 @@ static uint32_t add_round(const lad_format *f, i128 xu, int xq, const term *y,
     return round_units(f, s, xq - g, sticky, mode, ovf);
 }
 
+static term decode_term(const lad_format *f, uint32_t w);
+static lad_opfmt opfmt_of(const lad_format *f);
+static int opfmt_usable(const lad_format *f, const lad_opfmt *d);
+static inline term opfmt_term(const lad_opfmt *d, uint32_t w);
+
 /* Decoded operands of one evaluation, physical lane order. */
 typedef struct operands {
     int n;                       /* physical lanes */
@@ -365,10 +370,19 @@ static void products(const lad_datapath *dp, const lad_case *cs, operands *op)
     int lanes[LAD_KMAX];
     int n = select_lanes(dp, cs, lanes);
     op->n = n;
+    lad_value scale_a[LAD_SCALEMAX], scale_b[LAD_SCALEMAX];
+    for (int i = 0; i < lad_datapath_nscales(dp); i++) {
+        scale_a[i] = lad_decode(&dp->sa, cs->sa[i]);
+        scale_b[i] = lad_decode(&dp->sb, cs->sb[i]);
+    }
+    lad_opfmt fa = opfmt_of(&dp->a), fb = opfmt_of(&dp->b);
+    int qa = opfmt_usable(&dp->a, &fa), qb = opfmt_usable(&dp->b, &fb);
     for (int j = 0; j < n; j++) {
         int l = lanes[j];
-        lad_value a = lad_decode(&dp->a, cut_word(&dp->a, dp->in_round, cs->a[l]));
-        lad_value b = lad_decode(&dp->b, cut_word(&dp->b, dp->in_round, cs->b[l]));
+        uint32_t wa = cut_word(&dp->a, dp->in_round, cs->a[l]);
+        uint32_t wb = cut_word(&dp->b, dp->in_round, cs->b[l]);
+        term a = qa ? opfmt_term(&fa, wa) : decode_term(&dp->a, wa);
+        term b = qb ? opfmt_term(&fb, wb) : decode_term(&dp->b, wb);
         term *t = &op->p[j];
         t->neg = a.neg ^ b.neg;
         op->sraw[j] = 0;
@@ -378,15 +392,14 @@ static void products(const lad_datapath *dp, const lad_case *cs, operands *op)
         } else if (a.cls == LAD_INFINITE || b.cls == LAD_INFINITE) {
             t->cls = (a.cls == LAD_ZERO || b.cls == LAD_ZERO) ? LAD_NAN : LAD_INFINITE;
         } else {
-            t->mag = (lad_u128)a.mag * b.mag;
+            t->mag = (lad_u128)(uint64_t)a.mag * (uint64_t)b.mag;
             t->exp = a.exp + b.exp;
             t->raw = a.raw + b.raw;
             t->cls = t->mag ? LAD_NORMAL : LAD_ZERO;
         }
         if (dp->scale_block > 0) {
             int blk = j / dp->scale_block;
-            lad_value sa = lad_decode(&dp->sa, cs->sa[blk]);
-            lad_value sb = lad_decode(&dp->sb, cs->sb[blk]);
+            const lad_value sa = scale_a[blk], sb = scale_b[blk];
             if (sa.cls == LAD_NAN || sb.cls == LAD_NAN) {
                 op->snan[j] = 1;
                 continue;
@@ -641,9 +654,16 @@ static lad_opfmt opfmt_of(const lad_format *f)
     return d;
 }
 
-/* A word of an IEEE-subnormal format whose specials the fast path can tell
-** (spec != FS_OTHER) as a term: what lad_decode gives. */
-static term opfmt_term(const lad_opfmt *d, uint32_t w)
+/* Whether opfmt_term decodes words of f (f's opfmt d) as lad_decode does:
+** floats with IEEE subnormals whose specials the fast path can tell. */
+static int opfmt_usable(const lad_format *f, const lad_opfmt *d)
+{
+    return f->kind == LAD_FLOAT && f->sub == LAD_SUB_IEEE && d->spec != FS_OTHER;
+}
+
+/* A word of a format opfmt_usable says yes to, as a term: what lad_decode
+** gives. */
+static inline __attribute__((always_inline)) term opfmt_term(const lad_opfmt *d, uint32_t w)
 {
     uint32_t x = w >> d->pad;
     uint32_t f = x & d->fmask, e = (x >> d->mb) & d->emax;
@@ -938,8 +958,8 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     p->acc = opfmt_of(&dp->acc);
     p->shape = shape_of(&p->a, &p->b);
     p->simple = p->a.spec != FS_OTHER && p->b.spec != FS_OTHER;
-    p->fast_c = dp->c.kind == LAD_FLOAT && dp->c.sub == LAD_SUB_IEEE && p->c.spec != FS_OTHER;
-    p->fast_acc = dp->acc.sub == LAD_SUB_IEEE && p->acc.spec != FS_OTHER;
+    p->fast_c = opfmt_usable(&dp->c, &p->c);
+    p->fast_acc = opfmt_usable(&dp->acc, &p->acc);
     p->acc_nan = lad_format_nan(&dp->acc);
     /* a product m * 2^(raw - off) in units of 2^(r - window) is
     ** (m << up) >> (r - raw + down): one of up, down is zero */
