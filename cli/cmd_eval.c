@@ -68,6 +68,8 @@ int cmd_eval(int argc, char **argv)
     const char *line;
     lad_vecloc loc;
     static lad_frozen fz;
+    lad_plan pl;
+    lad_plan_init(&pl, &dp);
     while ((rc = lad_vecfile_next(vf, &line, &loc, &err)) == LAD_OK) {
         lad_case cs;
         uint32_t d;
@@ -83,7 +85,7 @@ int cmd_eval(int argc, char **argv)
         if (rc != LAD_OK)
             break;
         char hex[12];
-        lad_vecline_hex(&dp.d, lad_eval(&dp, &cs), hex);
+        lad_vecline_hex(&dp.d, lad_plan_eval(&pl, &cs), hex);
         printf("%s\n", hex);
         fflush(stdout);
     }

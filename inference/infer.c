@@ -170,8 +170,10 @@ static void set(fit *F, int k, int v)
 static size_t score(fit *F, size_t limit)
 {
     size_t bad = 0;
+    lad_plan pl;
+    lad_plan_init(&pl, &F->dp);
     for (int h = 0; h < F->nhot && bad < limit; h++)
-        if (F->hot[h] < F->n && lad_eval(&F->dp, &F->rows[F->hot[h]].cs) != F->rows[F->hot[h]].d) {
+        if (F->hot[h] < F->n && lad_plan_eval(&pl, &F->rows[F->hot[h]].cs) != F->rows[F->hot[h]].d) {
             bad++;
             if (h > 0) { /* one step to the front: frequent failures come first */
                 size_t t = F->hot[h - 1];
@@ -182,7 +184,7 @@ static size_t score(fit *F, size_t limit)
     for (size_t i = 0; i < F->n && bad < limit; i++) {
         if (F->ishot[i])
             continue;
-        if (lad_eval(&F->dp, &F->rows[i].cs) != F->rows[i].d) {
+        if (lad_plan_eval(&pl, &F->rows[i].cs) != F->rows[i].d) {
             bad++;
             /* remember it in place of the oldest */
             if (F->nhot < HOT) {
@@ -391,8 +393,10 @@ static void decide(fit *F, int k, lad_infer_result *out)
         set(F, k, v);
         if (lad_datapath_check(&F->dp, NULL) == LAD_OK) {
             nalt++;
+            lad_plan pl;
+            lad_plan_init(&pl, &F->dp);
             for (size_t c = 0; c < F->n; c++)
-                if (!hit[c] && lad_eval(&F->dp, &F->rows[c].cs) != F->rows[c].d)
+                if (!hit[c] && lad_plan_eval(&pl, &F->rows[c].cs) != F->rows[c].d)
                     hit[c] = 1;
         }
         set(F, k, v0);
@@ -676,8 +680,10 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
     out->dp = F->dp;
     out->ncases = n;
     out->nmismatch = 0;
+    lad_plan pl;
+    lad_plan_init(&pl, &F->dp);
     for (size_t i = 0; i < n; i++)
-        if (lad_eval(&F->dp, &rows[i].cs) != rows[i].d) {
+        if (lad_plan_eval(&pl, &rows[i].cs) != rows[i].d) {
             if (out->nbad < LAD_INFER_MAXIDS) {
                 out->bad[out->nbad] = rows[i].id;
                 snprintf(out->bad_rung[out->nbad++], 64, "%s", rows[i].rung);

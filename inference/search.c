@@ -433,9 +433,11 @@ static uint64_t score_on(ctx *x, const lad_datapath *dp, const size_t *idx,
                          size_t m, uint64_t limit, uint64_t *miss)
 {
     uint64_t s = 0, mm = 0;
+    lad_plan pl;
+    lad_plan_init(&pl, dp);
     for (size_t i = 0; i < m; i++) {
         size_t c = idx[i];
-        uint32_t got = lad_eval(dp, &x->cs[c]);
+        uint32_t got = lad_plan_eval(&pl, &x->cs[c]);
         x->evals++;
         if (got != x->d[c]) {
             mm++;
@@ -597,8 +599,10 @@ uint64_t lad_search_count(const lad_datapath *dp, const lad_case *cs,
                           const uint32_t *d, size_t n)
 {
     uint64_t m = 0;
+    lad_plan pl;
+    lad_plan_init(&pl, dp);
     for (size_t i = 0; i < n; i++)
-        if (lad_eval(dp, &cs[i]) != d[i])
+        if (lad_plan_eval(&pl, &cs[i]) != d[i])
             m++;
     return m;
 }
@@ -718,9 +722,11 @@ static void explore_equal(ctx *x, const pvec *best, uint64_t target, int cap,
                 if (lad_datapath_check(&dp, NULL) != LAD_OK)
                     continue;
                 uint64_t miss = 0;
+                lad_plan pl;
+                lad_plan_init(&pl, &dp);
                 for (size_t i = 0; i < no && miss <= target; i++) {
                     x->evals++;
-                    if (lad_eval(&dp, &x->cs[order[i]]) != x->d[order[i]])
+                    if (lad_plan_eval(&pl, &x->cs[order[i]]) != x->d[order[i]])
                         miss++;
                 }
                 if (miss > target)
@@ -824,8 +830,10 @@ int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
             apply(x, &x->beam[i].p, &dp);
             scored s = {x->beam[i].p, 0, 0};
             size_t mine = 0;
+            lad_plan pl;
+            lad_plan_init(&pl, &dp);
             for (size_t c = 0; c < n; c++) {
-                uint32_t got = lad_eval(&dp, &cs[c]);
+                uint32_t got = lad_plan_eval(&pl, &cs[c]);
                 x->evals++;
                 if (got == d[c])
                     continue;
