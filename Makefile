@@ -66,6 +66,10 @@ $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# The model's evaluator is the inner loop of every simulated run, of
+# inference and of validation: -O3 is worth about 12% there (make bench).
+$(BUILD)/model/datapath.o: CFLAGS += -O3
+
 # Debian packages the build needs; installed on first use (scripts/deps.sh).
 deps $(DEPS_STAMP):
 	@sh scripts/deps.sh build
