@@ -945,15 +945,217 @@ sum_lanes(const uint64_t *mag, const uint32_t *mag32, const uint32_t *raw,
     return sum;
 }
 
+/* ---- the fast path of block-scaled kinds -----------------------------------
+**
+** pass_eval's block-scaled algorithm for one pass in 64-bit integers, when
+** the bounds below hold: the products of a group share their scales, so a
+** group's exact sum is the sum of its A x B products times one scale
+** product; A and B decode four lanes at a time as on the unscaled path. A
+** NaN or Inf anywhere, or any other shape, goes to the general code.
+*/
+
+/* Whether eval_scaled computes dp exactly as the general code. */
+static int scaled_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
+{
+    int kp = lad_datapath_kphys(dp), kbits = 0, gbits = 0;
+    while ((1 << kbits) < kp + 1)
+        kbits++;
+    int g = dp->group > dp->cdom_group ? dp->group : dp->cdom_group;
+    while ((1 << gbits) < g)
+        gbits++;
+    int w = dp->window > dp->cdom_window ? dp->window : dp->cdom_window;
+    /* a group's exact sum: exponents spread over both formats' binades,
+    ** significands of A, B and the two scales, g terms */
+    int span = (1 << dp->a.ebits) + (1 << dp->b.ebits) + dp->a.mbits + dp->b.mbits + 2 +
+               dp->sa.mbits + dp->sb.mbits + 2 + gbits;
+    return dp->scale_block > 0 && !dp->integer && dp->pass >= kp && dp->chain == LAD_CHAIN &&
+           !dp->d_via_acc &&
+           !dp->c_last && dp->c_anchor && !dp->norder && opfmt_usable(&dp->a, a) &&
+           opfmt_usable(&dp->b, b) && a->mb + b->mb + 2 <= 32 && span <= 62 &&
+           w + 4 + kbits <= 62;  /* every term below 2^(w + 4) units, kp + 1 of them */
+}
+
+/* v * 2^e (|v| < 2^62) in units of 2^q, rounded with mode when e < q: align()
+** in 64 bits. */
+static int64_t align64(int64_t v, int e, int q, int mode)
+{
+    if (v == 0)
+        return 0;
+    if (e >= q)
+        return v * ((int64_t)1 << (e - q));  /* in range: the callers' bounds */
+    int neg = v < 0, sh = q - e;
+    uint64_t m = neg ? 0 - (uint64_t)v : (uint64_t)v, r;
+    if (sh >= 64) {
+        r = mode == LAD_RD && neg;  /* m < 2^62: below half of one unit */
+    } else {
+        r = m >> sh;
+        uint64_t rem = m & (((uint64_t)1 << sh) - 1), half = (uint64_t)1 << (sh - 1);
+        if (mode == LAD_RD && neg && rem)
+            r++;
+        else if (mode == LAD_RNE && (rem > half || (rem == half && (r & 1))))
+            r++;
+    }
+    return neg ? -(int64_t)r : (int64_t)r;
+}
+
+/* The exact sum of the nonzero products in [from, to) as units of 2^*e (the
+** smallest exponent among them); 0 when all are zero. */
+static int64_t group_sum64(const int64_t *m, const int *ex, int from, int to, int *e)
+{
+    int lo = INT32_MAX;
+    for (int j = from; j < to; j++) {
+        int x = m[j] ? ex[j] : INT32_MAX;
+        lo = x < lo ? x : lo;
+    }
+    uint64_t s = 0;
+    for (int j = from; j < to; j++) {
+        int d = m[j] ? ex[j] - lo : 0;  /* a zero shifts by nothing */
+        s += (uint64_t)m[j] << d;       /* two's complement: exact below 2^63 */
+    }
+    *e = lo;
+    return (int64_t)s;
+}
+
+static uint32_t eval_scaled(const lad_plan *pl, const lad_case *cs)
+{
+    const lad_datapath *dp = pl->dp;
+    uint32_t mag32[LAD_KMAX], raw[LAD_KMAX], sgn[LAD_KMAX];
+    uint32_t wa[LAD_KMAX], wb[LAD_KMAX];
+    int n = dp->k;
+    const uint32_t *pa = cs->a, *pb = cs->b;
+    if (dp->sparse || dp->in_round != LAD_RZ) {
+        int lanes[LAD_KMAX];
+        n = select_lanes(dp, cs, lanes);
+        for (int j = 0; j < n; j++) {
+            wa[j] = cut_word(&dp->a, dp->in_round, cs->a[lanes[j]]);
+            wb[j] = cut_word(&dp->b, dp->in_round, cs->b[lanes[j]]);
+        }
+        pa = wa;
+        pb = wb;
+    }
+    uint32_t rmax, zeros;
+    if (decode_pass(pl, pa, pb, 0, n, NULL, mag32, raw, sgn, &rmax, &zeros))
+        return eval_general(dp, cs);
+    term c = pl->fast_c ? opfmt_term(&pl->c, cs->c) : decode_term(&dp->c, cs->c);
+    if (c.cls >= LAD_INFINITE)
+        return eval_general(dp, cs);
+
+    /* the scales of the blocks that have lanes */
+    int nb = (n + dp->scale_block - 1) / dp->scale_block;
+    uint64_t smag[LAD_SCALEMAX];
+    int sexp[LAD_SCALEMAX], sraw[LAD_SCALEMAX];
+    for (int i = 0; i < nb; i++) {
+        lad_value sa = lad_decode(&dp->sa, cs->sa[i]), sb = lad_decode(&dp->sb, cs->sb[i]);
+        if (sa.cls == LAD_NAN || sb.cls == LAD_NAN)
+            return eval_general(dp, cs);
+        smag[i] = sa.mag * sb.mag;
+        sexp[i] = sa.exp + sb.exp;
+        sraw[i] = sa.raw + sb.raw;
+    }
+
+    /* products with their scales: value m[j] * 2^ex[j], raw exponent rt[j] */
+    int64_t m[LAD_KMAX];
+    int ex[LAD_KMAX], rt[LAD_KMAX];
+    int off = (int)(pl->a.mb + pl->b.mb);
+    int rp = LAD_NOFLOOR, smax = LAD_NOFLOOR, any = 0, anyzero = 0;
+    for (int blk = 0, from = 0; from < n; blk++, from += dp->scale_block) {
+        int to = from + dp->scale_block < n ? from + dp->scale_block : n, bany = 0;
+        for (int j = from; j < to; j++) {
+            uint64_t v = (uint64_t)mag32[j] * smag[blk];
+            uint64_t sg = (uint64_t)(int64_t)(int32_t)sgn[j];  /* 0 or all ones */
+            m[j] = (int64_t)((v ^ sg) - sg);
+            ex[j] = (int)raw[j] - pl->bias - off + sexp[blk];
+            rt[j] = (int)raw[j] - pl->bias + sraw[blk];
+            int x = v ? rt[j] : LAD_NOFLOOR;
+            rp = x > rp ? x : rp;
+            bany |= v != 0;
+            anyzero |= v == 0;
+        }
+        any |= bany;
+        if (bany && sraw[blk] > smax)
+            smax = sraw[blk];
+    }
+    if (anyzero && dp->zero_floor != LAD_NOFLOOR && dp->zero_floor > rp)
+        rp = dp->zero_floor;
+    if (!any)  /* no product: the addend alone, rounded (exact zero: +0) */
+        return add_round(&dp->d, 0, 0, &c, dp->d_round, dp->overflow);
+
+    int cnz = c.cls != LAD_ZERO;
+    int64_t cv = cnz ? (c.neg ? -(int64_t)c.mag : (int64_t)c.mag) : 0;
+    int r = cnz && c.raw > rp ? c.raw : rp;
+    if (r < dp->anchor_min)
+        r = dp->anchor_min;
+    int mode = dp->align_round, q, e;
+    int64_t sum = 0;
+    if (dp->cdom_window > 0 && cnz && c.raw >= rp) {
+        /* C-dominant merge: C sets a coarser quantum; groups summed exactly */
+        q = c.raw - dp->cdom_window;
+        for (int g = 0; g < n; g += dp->cdom_group) {
+            int end = g + dp->cdom_group < n ? g + dp->cdom_group : n;
+            int64_t s = group_sum64(m, ex, g, end, &e);
+            sum += align64(s, e, q, mode);
+        }
+        sum += align64(cv, c.exp, q, mode);
+        return round64(&dp->d, sum, q, dp->d_round, dp->overflow);
+    }
+    q = r - dp->window;
+    if (dp->scale_floor != LAD_NOFLOOR && smax - dp->scale_floor > q)
+        q = smax - dp->scale_floor;
+    int64_t cu = align64(cv, c.exp, q, mode);
+    int64_t gu[LAD_KMAX];
+    int gsraw[LAD_KMAX], gnz[LAD_KMAX], ng = 0;
+    for (int g = 0; g < n; g += dp->group, ng++) {
+        int end = g + dp->group < n ? g + dp->group : n, rg = LAD_NOFLOOR;
+        gnz[ng] = 0;
+        gsraw[ng] = sraw[g / dp->scale_block];  /* a group shares its block */
+        for (int j = g; j < end; j++) {
+            int x = m[j] ? rt[j] : LAD_NOFLOOR;
+            rg = x > rg ? x : rg;
+            gnz[ng] |= m[j] != 0;
+        }
+        if (dp->group == 1) {
+            gu[ng] = align64(m[g], ex[g], q, mode);
+        } else {
+            int64_t s = group_sum64(m, ex, g, end, &e);
+            int qg = q;
+            if (dp->cdom_per_group && cnz && gnz[ng] && c.raw >= rg &&
+                c.raw - dp->cdom_window > q)
+                qg = c.raw - dp->cdom_window;
+            gu[ng] = align64(s, e, qg, mode) * ((int64_t)1 << (qg - q));
+        }
+        sum += gu[ng];
+    }
+    sum += cu;
+    uint32_t w = round64(&dp->d, sum, q, dp->d_round, dp->overflow);
+
+    /* Lower-scale groups that only reach a subnormal result are dropped. */
+    if (dp->group_sub_floor != LAD_NOFLOOR && lad_decode(&dp->d, w).cls == LAD_SUBNORMAL) {
+        int t = dp->group_sub_floor - q;  /* threshold 2^t units (1 when t <= 0) */
+        int64_t s2 = cu;
+        for (int g = 0; g < ng; g++) {
+            uint64_t mag = gu[g] < 0 ? 0 - (uint64_t)gu[g] : (uint64_t)gu[g];
+            int below = t >= 63 || mag < ((uint64_t)1 << (t > 0 ? t : 0));
+            if (gnz[g] && gsraw[g] < smax && below)
+                continue;
+            s2 += gu[g];
+        }
+        w = round64(&dp->d, s2, q, dp->d_round, dp->overflow);
+    }
+    return w;
+}
+
 void lad_plan_init(lad_plan *p, const lad_datapath *dp)
 {
     memset(p, 0, sizeof *p);
     p->dp = dp;
-    p->path = dp->integer ? LAD_PATH_INTEGER : fast_ok(dp) ? LAD_PATH_FAST : LAD_PATH_GENERAL;
-    if (p->path != LAD_PATH_FAST)
-        return;
     p->a = opfmt_of(&dp->a);
     p->b = opfmt_of(&dp->b);
+    p->path = dp->integer                 ? LAD_PATH_INTEGER
+              : fast_ok(dp)               ? LAD_PATH_FAST
+              : scaled_ok(dp, &p->a, &p->b) ? LAD_PATH_SCALED
+                                          : LAD_PATH_GENERAL;
+    if (p->path == LAD_PATH_GENERAL || p->path == LAD_PATH_INTEGER)
+        return;
     p->c = opfmt_of(&dp->c);
     p->acc = opfmt_of(&dp->acc);
     p->shape = shape_of(&p->a, &p->b);
@@ -969,7 +1171,7 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     p->bias = p->a.bias + p->b.bias;
     p->npass = (dp->k + dp->pass - 1) / dp->pass;
     /* products < 2^(off + 2) shifted up stay below 2^(window + 2) */
-    if (p->shape != SHAPE_WIDE && dp->window + 2 <= 32)
+    if (p->path == LAD_PATH_FAST && p->shape != SHAPE_WIDE && dp->window + 2 <= 32)
         p->preup = p->up;
 }
 
@@ -1051,6 +1253,8 @@ uint32_t lad_plan_eval(const lad_plan *p, const lad_case *cs)
     switch (p->path) {
     case LAD_PATH_FAST:
         return eval_fast(p, cs);
+    case LAD_PATH_SCALED:
+        return eval_scaled(p, cs);
     case LAD_PATH_INTEGER:
         return eval_integer(p->dp, cs);
     default:

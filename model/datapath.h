@@ -178,6 +178,7 @@ typedef struct lad_opfmt {
 enum lad_path {
     LAD_PATH_GENERAL = 0,  /* the reference code: every datapath */
     LAD_PATH_FAST,         /* unscaled float datapaths whose sums fit 64 bits */
+    LAD_PATH_SCALED,       /* block-scaled single passes whose sums fit 64 bits */
     LAD_PATH_INTEGER       /* integer MMA */
 };
 

@@ -207,6 +207,45 @@ static void test_passes(void)
     TEST_EQ_U32("datapath-passes-lost-in-first", 0x00000000, lad_eval(&dp, &cs));
 }
 
+/* Evaluates cs on the general code, whatever path lad_eval would take. */
+static uint32_t eval_general(const lad_datapath *dp, const lad_case *cs)
+{
+    lad_plan p;
+    lad_plan_init(&p, dp);
+    p.path = LAD_PATH_GENERAL;
+    return lad_plan_eval(&p, cs);
+}
+
+/*
+** The subnormal group floor of the B200 mxf4 kinds
+** (../shared/docs/tcgen05-model-notes.md 7.3), worked by hand. Block 0
+** (scales 2^-70 * 2^-70, S = -140) holds 1 * 1 in lane 0; block 1 (2^-88 *
+** 2^-87, Sg = -175) holds -1 * 1 in lane 32. Rp = -140, so q = max(-140 -
+** 39, -140 - 35) = -175: the sum is 2^35 - 1 units, 2^-140 - 2^-175, a
+** subnormal f32 that RZ cuts to 0x1ff (2^-149 units). The lower-scale group
+** holds 1 unit, below T = 2^(-174 - q) = 2 units: dropped, the result is
+** 2^-140 exactly, 0x200. Without the floor it stays 0x1ff.
+*/
+static void test_block_scaled(void)
+{
+    lad_datapath dp = preset("sm100-tcgen05-mxf4-e2m1-f32");
+    lad_case cs;
+    zero_case(&cs);
+    cs.a[0] = 0x2; cs.b[0] = 0x2;             /* e2m1 1.0 * 1.0 */
+    cs.a[32] = 0xa; cs.b[32] = 0x2;           /* -1.0 * 1.0 */
+    cs.sa[0] = 57; cs.sb[0] = 57;             /* ue8m0 2^-70, 2^-70 */
+    cs.sa[1] = 39; cs.sb[1] = 40;             /* 2^-88, 2^-87 */
+    TEST_EQ_U32("datapath-mxf4-subnormal-group-dropped", 0x00000200, lad_eval(&dp, &cs));
+    TEST_EQ_U32("datapath-mxf4-subnormal-group-dropped-general", 0x00000200, eval_general(&dp, &cs));
+    lad_datapath nof = dp;
+    nof.group_sub_floor = LAD_NOFLOOR;
+    TEST_EQ_U32("datapath-mxf4-subnormal-group-kept", 0x000001ff, lad_eval(&nof, &cs));
+    TEST_EQ_U32("datapath-mxf4-subnormal-group-kept-general", 0x000001ff, eval_general(&nof, &cs));
+    lad_plan p;
+    lad_plan_init(&p, &dp);
+    TEST_EQ_U32("datapath-mxf4-scaled-path", LAD_PATH_SCALED, (uint32_t)p.path);
+}
+
 void test_datapath(void)
 {
     test_presets_consistent();
@@ -216,4 +255,5 @@ void test_datapath(void)
     test_integer();
     test_sparse();
     test_passes();
+    test_block_scaled();
 }
