@@ -1210,6 +1210,145 @@ static int grow(void **arr, size_t *cap, size_t need, size_t el)
     return 0;
 }
 
+/* Reads the current row of s into row (zeroed); returns LAD_OK, or an error
+** code with err filled. */
+typedef int (*row_reader)(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err);
+
+/*
+** Every list the store hands out is read the same way: step the bound
+** statement s to its end, append one element of size el to *arr per row
+** (zeroed, counted in *n, then filled by read), finalize s. On an error the
+** elements read so far stay in *arr for the caller's free function.
+*/
+static int read_rows(lad_store *st, sqlite3_stmt *s, void **arr, size_t *n, size_t el,
+                     row_reader read, lad_err *err)
+{
+    size_t cap = 0;
+    int code = LAD_OK, rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        if (grow(arr, &cap, *n + 1, el)) {
+            code = lad_errf(err, LAD_EINTERNAL, "out of memory");
+            break;
+        }
+        void *row = (char *)*arr + *n * el;
+        memset(row, 0, el);
+        (*n)++;
+        if ((code = read(st, s, row, err)) != LAD_OK)
+            break;
+    }
+    if (code == LAD_OK && rc != SQLITE_DONE)
+        code = sqlerr(st, err, "read");
+    sqlite3_finalize(s);
+    return code;
+}
+
+/* prepare() with ?1 bound to id. */
+static int query(lad_store *st, const char *sql, int64_t id, sqlite3_stmt **s, lad_err *err)
+{
+    int code = prepare(st, sql, s, err);
+    if (code == LAD_OK)
+        sqlite3_bind_int64(*s, 1, id);
+    return code;
+}
+
+static int read_run_row(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
+{
+    (void)err;
+    read_run(st, s, row);
+    return LAD_OK;
+}
+
+static int read_id(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
+{
+    (void)st;
+    (void)err;
+    *(int64_t *)row = sqlite3_column_int64(s, 0);
+    return LAD_OK;
+}
+
+static int oom_if(int missing, lad_err *err)
+{
+    return missing ? lad_errf(err, LAD_EINTERNAL, "out of memory") : LAD_OK;
+}
+
+static int read_rung(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
+{
+    (void)st;
+    (void)err;
+    lad_rung_row *g = row;
+    col_text(s, 0, g->name, sizeof g->name);
+    g->ncases = sqlite3_column_int64(s, 1);
+    g->first_case = sqlite3_column_int64(s, 2);
+    g->last_case = sqlite3_column_int64(s, 3);
+    return LAD_OK;
+}
+
+static int read_obs(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
+{
+    (void)st;
+    lad_obs_row *o = row;
+    o->id = sqlite3_column_int64(s, 0);
+    col_text(s, 1, o->rung, sizeof o->rung);
+    o->key = col_dup(s, 2);
+    o->value = col_dup(s, 3);
+    return oom_if(!o->key || !o->value, err);
+}
+
+static int read_inference(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
+{
+    (void)st;
+    lad_inference_row *f = row;
+    f->id = sqlite3_column_int64(s, 0);
+    f->parameter = col_dup(s, 1);
+    f->value = col_dup(s, 2);
+    f->method = col_dup(s, 3);
+    return oom_if(!f->parameter || !f->value || !f->method, err);
+}
+
+static int read_validation(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
+{
+    (void)st;
+    lad_validation_row *v = row;
+    v->id = sqlite3_column_int64(s, 0);
+    v->model = col_dup(s, 1);
+    v->generator = col_dup(s, 2);
+    v->seed = (uint64_t)sqlite3_column_int64(s, 3);
+    v->cases = sqlite3_column_int64(s, 4);
+    v->mismatches = sqlite3_column_int64(s, 5);
+    v->stored = sqlite3_column_int64(s, 6);
+    return oom_if(!v->model || !v->generator, err);
+}
+
+static int read_case(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
+{
+    lad_case_row *r = row;
+    r->id = sqlite3_column_int64(s, 0);
+    col_text(s, 1, r->rung, sizeof r->rung);
+    col_text(s, 2, r->label, sizeof r->label);
+    r->cs.c = (uint32_t)sqlite3_column_int64(s, 6);
+    r->d = (uint32_t)sqlite3_column_int64(s, 7);
+    uint32_t sa[LAD_SCALEMAX], sb[LAD_SCALEMAX];
+    int ka = parse_words((const char *)sqlite3_column_text(s, 4), r->cs.a, LAD_KMAX);
+    int kb = parse_words((const char *)sqlite3_column_text(s, 5), r->cs.b, LAD_KMAX);
+    int na = parse_words((const char *)sqlite3_column_text(s, 8), sa, LAD_SCALEMAX);
+    int nb = parse_words((const char *)sqlite3_column_text(s, 9), sb, LAD_SCALEMAX);
+    int nm = parse_words((const char *)sqlite3_column_text(s, 10), r->cs.meta, LAD_METAMAX);
+    if (ka < 0 || kb != ka || na < 0 || nb != na || nm < 0)
+        return lad_errf(err, LAD_EDATA, "'%s': case %lld has malformed words", st->path,
+                        (long long)r->id);
+    for (int i = 0; i < na; i++) {
+        if (sa[i] > 255 || sb[i] > 255)
+            return lad_errf(err, LAD_EDATA, "'%s': case %lld has a scale above 255",
+                            st->path, (long long)r->id);
+        r->cs.sa[i] = (uint8_t)sa[i];
+        r->cs.sb[i] = (uint8_t)sb[i];
+    }
+    r->k = ka;
+    r->nscale = na;
+    r->nmeta = nm;
+    return LAD_OK;
+}
+
 int lad_store_history(lad_store *st, const lad_history_filter *f,
                       lad_run_row **rows, size_t *n, lad_err *err)
 {
@@ -1233,18 +1372,7 @@ int lad_store_history(lad_store *st, const lad_history_filter *f,
     if (f && f->instruction)
         bind_text(s, 3, f->instruction);
     sqlite3_bind_int64(s, 4, f && f->limit > 0 ? f->limit : -1);
-    size_t cap = 0;
-    int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (grow((void **)rows, &cap, *n + 1, sizeof **rows)) {
-            code = lad_errf(err, LAD_EINTERNAL, "out of memory");
-            break;
-        }
-        read_run(st, s, &(*rows)[(*n)++]);
-    }
-    if (code == LAD_OK && rc != SQLITE_DONE)
-        code = sqlerr(st, err, "read");
-    sqlite3_finalize(s);
+    code = read_rows(st, s, (void **)rows, n, sizeof **rows, read_run_row, err);
     if (code) {
         free(*rows);
         *rows = NULL;
@@ -1279,22 +1407,9 @@ static int read_ids_list(lad_store *st, const char *sql, int64_t owner,
     *ids = NULL;
     *n = 0;
     sqlite3_stmt *s = NULL;
-    int code = prepare(st, sql, &s, err);
-    if (code)
-        return code;
-    sqlite3_bind_int64(s, 1, owner);
-    size_t cap = 0;
-    int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (grow((void **)ids, &cap, *n + 1, sizeof **ids)) {
-            code = lad_errf(err, LAD_EINTERNAL, "out of memory");
-            break;
-        }
-        (*ids)[(*n)++] = sqlite3_column_int64(s, 0);
-    }
-    if (code == LAD_OK && rc != SQLITE_DONE)
-        code = sqlerr(st, err, "read");
-    sqlite3_finalize(s);
+    int code = query(st, sql, owner, &s, err);
+    if (code == LAD_OK)
+        code = read_rows(st, s, (void **)ids, n, sizeof **ids, read_id, err);
     return code;
 }
 
@@ -1329,68 +1444,28 @@ int lad_store_show(lad_store *st, int64_t run, lad_show *out, lad_err *err)
     memset(out, 0, sizeof *out);
     int code = lad_store_run(st, run, &out->run, err);
     sqlite3_stmt *s = NULL;
-    size_t cap = 0;
-    int rc = SQLITE_DONE;
 
     /* Rungs with their case counts. */
     if (code == LAD_OK)
-        code = prepare(st,
-                       "SELECT g.name, count(c.id), coalesce(min(c.id), 0), "
-                       "coalesce(max(c.id), 0) FROM rungs AS g LEFT JOIN "
-                       "cases AS c ON c.run_id = g.run_id AND c.rung = "
-                       "g.name WHERE g.run_id = ?1 GROUP BY g.id ORDER BY "
-                       "g.id",
-                       &s, err);
-    if (code == LAD_OK) {
-        sqlite3_bind_int64(s, 1, run);
-        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-            if (grow((void **)&out->rungs, &cap, out->nrungs + 1,
-                     sizeof *out->rungs)) {
-                code = lad_errf(err, LAD_EINTERNAL, "out of memory");
-                break;
-            }
-            lad_rung_row *g = &out->rungs[out->nrungs++];
-            col_text(s, 0, g->name, sizeof g->name);
-            g->ncases = sqlite3_column_int64(s, 1);
-            g->first_case = sqlite3_column_int64(s, 2);
-            g->last_case = sqlite3_column_int64(s, 3);
-        }
-        if (code == LAD_OK && rc != SQLITE_DONE)
-            code = sqlerr(st, err, "read");
-    }
-    sqlite3_finalize(s);
-    s = NULL;
-
-    /* Observations. */
-    cap = 0;
+        code = query(st,
+                     "SELECT g.name, count(c.id), coalesce(min(c.id), 0), "
+                     "coalesce(max(c.id), 0) FROM rungs AS g LEFT JOIN "
+                     "cases AS c ON c.run_id = g.run_id AND c.rung = "
+                     "g.name WHERE g.run_id = ?1 GROUP BY g.id ORDER BY "
+                     "g.id",
+                     run, &s, err);
     if (code == LAD_OK)
-        code = prepare(st, "SELECT id, rung, key, value FROM observations "
-                           "WHERE run_id = ?1 ORDER BY id",
-                       &s, err);
-    if (code == LAD_OK) {
-        sqlite3_bind_int64(s, 1, run);
-        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-            if (grow((void **)&out->obs, &cap, out->nobs + 1,
-                     sizeof *out->obs)) {
-                code = lad_errf(err, LAD_EINTERNAL, "out of memory");
-                break;
-            }
-            lad_obs_row *o = &out->obs[out->nobs++];
-            memset(o, 0, sizeof *o);
-            o->id = sqlite3_column_int64(s, 0);
-            col_text(s, 1, o->rung, sizeof o->rung);
-            o->key = col_dup(s, 2);
-            o->value = col_dup(s, 3);
-            if (!o->key || !o->value) {
-                code = lad_errf(err, LAD_EINTERNAL, "out of memory");
-                break;
-            }
-        }
-        if (code == LAD_OK && rc != SQLITE_DONE)
-            code = sqlerr(st, err, "read");
-    }
-    sqlite3_finalize(s);
-    s = NULL;
+        code = read_rows(st, s, (void **)&out->rungs, &out->nrungs, sizeof *out->rungs,
+                         read_rung, err);
+
+    /* Observations, with the cases behind each. */
+    if (code == LAD_OK)
+        code = query(st, "SELECT id, rung, key, value FROM observations "
+                         "WHERE run_id = ?1 ORDER BY id",
+                     run, &s, err);
+    if (code == LAD_OK)
+        code = read_rows(st, s, (void **)&out->obs, &out->nobs, sizeof *out->obs, read_obs,
+                         err);
     for (size_t i = 0; code == LAD_OK && i < out->nobs; i++)
         code = read_ids_list(st,
                              "SELECT case_id FROM observation_cases WHERE "
@@ -1398,36 +1473,14 @@ int lad_store_show(lad_store *st, int64_t run, lad_show *out, lad_err *err)
                              out->obs[i].id, &out->obs[i].cases,
                              &out->obs[i].ncases, err);
 
-    /* Inferences. */
-    cap = 0;
+    /* Inferences, with the cases behind each. */
     if (code == LAD_OK)
-        code = prepare(st, "SELECT id, parameter, value, method FROM "
-                           "inferences WHERE run_id = ?1 ORDER BY id",
-                       &s, err);
-    if (code == LAD_OK) {
-        sqlite3_bind_int64(s, 1, run);
-        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-            if (grow((void **)&out->inf, &cap, out->ninf + 1,
-                     sizeof *out->inf)) {
-                code = lad_errf(err, LAD_EINTERNAL, "out of memory");
-                break;
-            }
-            lad_inference_row *f = &out->inf[out->ninf++];
-            memset(f, 0, sizeof *f);
-            f->id = sqlite3_column_int64(s, 0);
-            f->parameter = col_dup(s, 1);
-            f->value = col_dup(s, 2);
-            f->method = col_dup(s, 3);
-            if (!f->parameter || !f->value || !f->method) {
-                code = lad_errf(err, LAD_EINTERNAL, "out of memory");
-                break;
-            }
-        }
-        if (code == LAD_OK && rc != SQLITE_DONE)
-            code = sqlerr(st, err, "read");
-    }
-    sqlite3_finalize(s);
-    s = NULL;
+        code = query(st, "SELECT id, parameter, value, method FROM "
+                         "inferences WHERE run_id = ?1 ORDER BY id",
+                     run, &s, err);
+    if (code == LAD_OK)
+        code = read_rows(st, s, (void **)&out->inf, &out->ninf, sizeof *out->inf,
+                         read_inference, err);
     for (size_t i = 0; code == LAD_OK && i < out->ninf; i++)
         code = read_ids_list(st,
                              "SELECT case_id FROM inference_cases WHERE "
@@ -1436,41 +1489,17 @@ int lad_store_show(lad_store *st, int64_t run, lad_show *out, lad_err *err)
                              &out->inf[i].ncases, err);
 
     /* Validations. */
-    cap = 0;
     if (code == LAD_OK)
-        code = prepare(st,
-                       "SELECT v.id, v.model, v.generator, v.seed, "
-                       "coalesce(v.cases, -1), coalesce(v.mismatches, -1), "
-                       "(SELECT count(*) FROM mismatches AS m WHERE "
-                       "m.validation_id = v.id) FROM validations AS v "
-                       "WHERE v.run_id = ?1 ORDER BY v.id",
-                       &s, err);
-    if (code == LAD_OK) {
-        sqlite3_bind_int64(s, 1, run);
-        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-            if (grow((void **)&out->val, &cap, out->nval + 1,
-                     sizeof *out->val)) {
-                code = lad_errf(err, LAD_EINTERNAL, "out of memory");
-                break;
-            }
-            lad_validation_row *v = &out->val[out->nval++];
-            memset(v, 0, sizeof *v);
-            v->id = sqlite3_column_int64(s, 0);
-            v->model = col_dup(s, 1);
-            v->generator = col_dup(s, 2);
-            v->seed = (uint64_t)sqlite3_column_int64(s, 3);
-            v->cases = sqlite3_column_int64(s, 4);
-            v->mismatches = sqlite3_column_int64(s, 5);
-            v->stored = sqlite3_column_int64(s, 6);
-            if (!v->model || !v->generator) {
-                code = lad_errf(err, LAD_EINTERNAL, "out of memory");
-                break;
-            }
-        }
-        if (code == LAD_OK && rc != SQLITE_DONE)
-            code = sqlerr(st, err, "read");
-    }
-    sqlite3_finalize(s);
+        code = query(st,
+                     "SELECT v.id, v.model, v.generator, v.seed, "
+                     "coalesce(v.cases, -1), coalesce(v.mismatches, -1), "
+                     "(SELECT count(*) FROM mismatches AS m WHERE "
+                     "m.validation_id = v.id) FROM validations AS v "
+                     "WHERE v.run_id = ?1 ORDER BY v.id",
+                     run, &s, err);
+    if (code == LAD_OK)
+        code = read_rows(st, s, (void **)&out->val, &out->nval, sizeof *out->val,
+                         read_validation, err);
     if (code)
         lad_show_free(out);
     return code;
@@ -1492,56 +1521,7 @@ int lad_store_cases(lad_store *st, int64_t run, const char *rung,
     sqlite3_bind_int64(s, 1, run);
     if (rung)
         bind_text(s, 2, rung);
-    size_t cap = 0;
-    int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (grow((void **)rows, &cap, *n + 1, sizeof **rows)) {
-            code = lad_errf(err, LAD_EINTERNAL, "out of memory");
-            break;
-        }
-        lad_case_row *r = &(*rows)[(*n)++];
-        memset(r, 0, sizeof *r);
-        r->id = sqlite3_column_int64(s, 0);
-        col_text(s, 1, r->rung, sizeof r->rung);
-        col_text(s, 2, r->label, sizeof r->label);
-        r->cs.c = (uint32_t)sqlite3_column_int64(s, 6);
-        r->d = (uint32_t)sqlite3_column_int64(s, 7);
-        uint32_t sa[LAD_SCALEMAX], sb[LAD_SCALEMAX];
-        int ka = parse_words((const char *)sqlite3_column_text(s, 4),
-                             r->cs.a, LAD_KMAX);
-        int kb = parse_words((const char *)sqlite3_column_text(s, 5),
-                             r->cs.b, LAD_KMAX);
-        int na = parse_words((const char *)sqlite3_column_text(s, 8), sa,
-                             LAD_SCALEMAX);
-        int nb = parse_words((const char *)sqlite3_column_text(s, 9), sb,
-                             LAD_SCALEMAX);
-        int nm = parse_words((const char *)sqlite3_column_text(s, 10),
-                             r->cs.meta, LAD_METAMAX);
-        if (ka < 0 || kb != ka || na < 0 || nb != na || nm < 0) {
-            code = lad_errf(err, LAD_EDATA,
-                            "'%s': case %lld has malformed words", st->path,
-                            (long long)r->id);
-            break;
-        }
-        for (int i = 0; i < na; i++) {
-            if (sa[i] > 255 || sb[i] > 255) {
-                code = lad_errf(err, LAD_EDATA,
-                                "'%s': case %lld has a scale above 255",
-                                st->path, (long long)r->id);
-                break;
-            }
-            r->cs.sa[i] = (uint8_t)sa[i];
-            r->cs.sb[i] = (uint8_t)sb[i];
-        }
-        r->k = ka;
-        r->nscale = na;
-        r->nmeta = nm;
-        if (code)
-            break;
-    }
-    if (code == LAD_OK && rc != SQLITE_DONE)
-        code = sqlerr(st, err, "read");
-    sqlite3_finalize(s);
+    code = read_rows(st, s, (void **)rows, n, sizeof **rows, read_case, err);
     if (code) {
         free(*rows);
         *rows = NULL;
