@@ -3,8 +3,10 @@
 */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int vreport(int code, const char *fmt, va_list ap)
@@ -44,6 +46,23 @@ int cli_usage_error(const char *fmt, ...)
     vreport(LAD_EUSAGE, fmt, ap);
     va_end(ap);
     return LAD_EUSAGE;
+}
+
+int cli_number(const char *s, const char *what, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    char *end;
+    unsigned long long v = 0;
+    int ok = s && *s >= '0' && *s <= '9';
+    if (ok) {
+        errno = 0;
+        v = strtoull(s, &end, 0);
+        ok = !*end && errno == 0 && v >= lo && v <= hi;
+    }
+    if (!ok)
+        return cli_usage_error("%s must be %llu..%llu, not '%s'", what, (unsigned long long)lo,
+                               (unsigned long long)hi, s ? s : "");
+    *out = v;
+    return LAD_OK;
 }
 
 int cli_is_help(const char *s)

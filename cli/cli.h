@@ -17,6 +17,8 @@
 
 #include "model/err.h"
 
+#include <stdint.h>
+
 #define LADDER_VERSION "0.1.0"
 
 /* Prints "ladder: <err->msg>" on stderr and returns err->code (LAD_EINTERNAL
@@ -53,6 +55,11 @@ typedef struct cli_opt {
 */
 int cli_parse(int argc, char **argv, int first, const cli_opt *opts,
               const char *usage, char **pos, int *npos, int maxpos);
+
+/* Parses an option's value as a whole number in lo..hi (decimal, or hex
+** with 0x) into *out. Returns LAD_OK, or LAD_EUSAGE after printing
+** "<what> must be lo..hi, not '<s>'". */
+int cli_number(const char *s, const char *what, uint64_t lo, uint64_t hi, uint64_t *out);
 
 /* True when s is exactly one of the help spellings: --help, -h. */
 int cli_is_help(const char *s);

@@ -50,8 +50,8 @@ static const char usage[] =
 
 /* The instruction the file was captured from, arithmetic reset to the
 ** defaults of lad_datapath_init. */
-static int base_of(lad_vecfile *vf, const char *spec, const char *kopt,
-                   lad_datapath *base, lad_err *err)
+static int base_of(lad_vecfile *vf, const char *spec, int kopt, lad_datapath *base,
+                   lad_err *err)
 {
     lad_datapath src;
     int have = 0, rc;
@@ -108,13 +108,8 @@ static int base_of(lad_vecfile *vf, const char *spec, const char *kopt,
         base->integer = base->a.kind == LAD_INT;
         snprintf(base->arch, sizeof base->arch, "%s", vf->hdr.arch);
     }
-    if (kopt) {
-        char *end;
-        long k = strtol(kopt, &end, 10);
-        if (*end || k < 1 || k > LAD_KMAX)
-            return lad_errf(err, LAD_EUSAGE, "--k must be 1..%d, not '%s'", LAD_KMAX, kopt);
-        base->k = (int)k;
-    }
+    if (kopt)
+        base->k = kopt;
     if (base->k < 1)
         return lad_errf(err, LAD_EDATA, "%s: no k in the header; give --k", vf->path);
     if (base->d.kind == LAD_FLOAT) {
@@ -194,13 +189,12 @@ int cmd_fit(int argc, char **argv)
     if (npos != 1)
         return cli_usage_error("fit needs one vector file; see 'ladder fit --help'");
     lad_search_opts so = {0};
-    if (beam) {
-        char *end;
-        long b = strtol(beam, &end, 10);
-        if (*end || b < 1 || b > 64)
-            return cli_usage_error("--beam must be 1..64, not '%s'", beam);
-        so.beam = (int)b;
-    }
+    uint64_t b = 0, k = 0;
+    if (beam && (rc = cli_number(beam, "--beam", 1, 64, &b)))
+        return rc;
+    if (kopt && (rc = cli_number(kopt, "--k", 1, LAD_KMAX, &k)))
+        return rc;
+    so.beam = (int)b;
 
     lad_err err = {0};
     lad_vecfile *vf = NULL;
@@ -215,7 +209,7 @@ int cmd_fit(int argc, char **argv)
         rc = lad_errf(&err, LAD_EUSAGE, "'%s' is not a .vec file (fit reads one datapath "
                       "per file)", pos[0]);
     if (rc == LAD_OK)
-        rc = base_of(vf, spec, kopt, &base, &err);
+        rc = base_of(vf, spec, (int)k, &base, &err);
     if (rc == LAD_OK)
         rc = read_cases(vf, &base, &cs, &d, &n, &err);
     if (rc != LAD_OK)

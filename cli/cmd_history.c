@@ -31,18 +31,6 @@ static const char usage[] =
     "  --limit        the newest <n> runs only\n"
     "  --json         a JSON array of runs instead of the table\n";
 
-/* Parses a positive decimal count. */
-static int parse_limit(const char *s, int *v)
-{
-    char *end;
-    long n = strtol(s, &end, 10);
-    if (*s < '0' || *s > '9' || *end || n <= 0 || n > 1000000000)
-        return cli_usage_error("bad --limit '%s': expected a positive count",
-                               s);
-    *v = (int)n;
-    return LAD_OK;
-}
-
 /* Prints s in a column of width w, cut with '~' when longer. */
 static void column(const char *s, int w)
 {
@@ -76,8 +64,11 @@ int cmd_history(int argc, char **argv)
     if (code)
         return code;
     lad_history_filter f = {gpu, format, instruction, 0};
-    if (limit && (code = parse_limit(limit, &f.limit)) != LAD_OK)
+    uint64_t lim;
+    if (limit && (code = cli_number(limit, "--limit", 1, 1000000000, &lim)) != LAD_OK)
         return code;
+    if (limit)
+        f.limit = (int)lim;
 
     lad_store *st;
     if ((code = cli_store_open_existing(db, &st)) != LAD_OK)

@@ -62,20 +62,6 @@ static const char usage[] =
     "  --db <file>      the store (default ladder.db)\n"
     "  -q, --quiet      print only the result line\n";
 
-static int parse_u64(const char *s, const char *what, uint64_t lo, uint64_t hi,
-                     uint64_t *out)
-{
-    char *end;
-    if (!s || !*s || *s == '-')
-        return cli_usage_error("%s must be a number, not '%s'", what, s ? s : "");
-    unsigned long long v = strtoull(s, &end, 0);
-    if (*end || v < lo || v > hi)
-        return cli_usage_error("%s must be %llu..%llu, not '%s'", what,
-                               (unsigned long long)lo, (unsigned long long)hi, s);
-    *out = v;
-    return LAD_OK;
-}
-
 /* Appends "key: value\n" to a growing text. */
 static int append(char **text, size_t *len, size_t *cap, const char *key,
                   const char *value)
@@ -286,11 +272,11 @@ int cmd_validate(int argc, char **argv)
     if (model && !device)
         return cli_usage_error("--model needs --device");
     uint64_t ncases = DEFAULT_CASES, seed = 1, raw = 50;
-    if (cases && (rc = parse_u64(cases, "--cases", 1, 1000000000000ull, &ncases)))
+    if (cases && (rc = cli_number(cases, "--cases", 1, 1000000000000ull, &ncases)))
         return rc;
-    if (seeds && (rc = parse_u64(seeds, "--seed", 0, UINT64_MAX, &seed)))
+    if (seeds && (rc = cli_number(seeds, "--seed", 0, UINT64_MAX, &seed)))
         return rc;
-    if (raws && (rc = parse_u64(raws, "--raw", 0, 100, &raw)))
+    if (raws && (rc = cli_number(raws, "--raw", 0, 100, &raw)))
         return rc;
 
     lad_err err = {0};

@@ -46,4 +46,14 @@ while read -r c; do
     expect_usage_error "cli-bad-option-$c" "$c" --no-such-option
 done <"$TMP/commands"
 
+# Numeric options: a whole number in range, else one line naming the option
+# and its range, exit 2, before anything is opened or run.
+expect_usage_error cli-number-letters history --limit x --db "$TMP/none.db"
+expect_err cli-number-letters-message "^ladder: --limit must be 1\.\.1000000000, not 'x'$"
+expect_usage_error cli-number-negative validate --model sm90-mma-bf16-f32 --device sim:sm90-mma-bf16-f32 --cases -5
+expect_err cli-number-negative-message "^ladder: --cases must be 1\.\.1000000000000, not '-5'$"
+expect_usage_error cli-number-range fit --beam 65 "$TMP/none.vec"
+expect_usage_error cli-number-overflow validate --model sm90-mma-bf16-f32 --device sim:sm90-mma-bf16-f32 --seed 99999999999999999999999
+check cli-number-nothing-created test ! -e "$TMP/none.db"
+
 test_done
