@@ -190,6 +190,8 @@ typedef struct lad_plan {
     int up, down, bias;  /* alignment of the products into the window */
     int npass;           /* passes of a dense case */
     int preup;           /* up, when the lane decoder applies it */
+    int avx2;            /* 1: the fast path's AVX2 build (x86-64 CPUs that
+                            have it); 0: the generic one */
     int simple;          /* a's and b's NaN and Inf are decided fast */
     int fast_c, fast_acc;/* c and acc words decoded by the fast path */
     uint32_t acc_nan;    /* the NaN word of acc */
