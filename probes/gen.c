@@ -180,15 +180,17 @@ uint32_t lad_gen_finite_word(const lad_format *f, lad_rng *r, int raw)
     uint32_t w = pack(f, neg, field, frac);
     if (f->pad > 0)
         w |= (uint32_t)(bits >> 44) & ((1u << f->pad) - 1);
-    for (int tries = 0; !is_finite(f, w) && tries < 4; tries++) {
-        /* the top binade holds the specials: step down, or off all-ones */
+    /* the top exponent field holds the specials, if any: step down, or off
+    ** all-ones (no other field needs decoding) */
+    uint32_t etop = (1u << f->ebits) - 1;
+    for (int tries = 0; field == etop && !is_finite(f, w) && tries < 4; tries++) {
         if (frac > 0 && f->nan == LAD_NAN_ONES)
             frac--;
         else if (field > 0)
             field--;
         w = pack(f, neg, field, frac);
     }
-    return is_finite(f, w) ? w : 0;
+    return field != etop || is_finite(f, w) ? w : 0;
 }
 
 /* A zero word of f (random sign), or a finite word when f has no zero. */
