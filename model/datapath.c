@@ -694,8 +694,7 @@ static int fast_ok(const lad_datapath *dp)
         kbits++;
     return !dp->integer && dp->scale_block == 0 && dp->group == 1 && dp->cdom_window == 0 &&
            dp->group_sub_floor == LAD_NOFLOOR && dp->scale_floor == LAD_NOFLOOR &&
-           dp->chain == LAD_CHAIN && !dp->norder && !dp->c_last && dp->c_anchor &&
-           dp->a.kind == LAD_FLOAT && dp->b.kind == LAD_FLOAT &&
+           dp->chain == LAD_CHAIN && dp->c_anchor && dp->a.kind == LAD_FLOAT && dp->b.kind == LAD_FLOAT &&
            dp->a.sub == LAD_SUB_IEEE && dp->b.sub == LAD_SUB_IEEE &&
            dp->align_round == LAD_RZ && dp->window + 2 + kbits <= 62;
 }
@@ -952,20 +951,23 @@ sum_lanes(const uint64_t *mag, const uint32_t *mag32, const uint32_t *raw,
     return sum;
 }
 
-/* The A and B words that take part, in lane order, cut to their formats:
-** the case's own arrays when every lane takes part uncut, else copies in
-** wa and wb. Returns how many lanes. */
+/* The A and B words that take part, in the order they fill the passes
+** (physical lanes, or the datapath's order when every lane takes part),
+** cut to their formats: the case's own arrays when every lane takes part
+** uncut in order, else copies in wa and wb. Returns how many lanes. */
 static int lane_words(const lad_datapath *dp, const lad_case *cs, uint32_t *wa, uint32_t *wb,
                       const uint32_t **pa, const uint32_t **pb)
 {
     *pa = cs->a;
     *pb = cs->b;
-    if (!dp->sparse && dp->in_round == LAD_RZ)
+    if (!dp->sparse && dp->in_round == LAD_RZ && !dp->norder)
         return dp->k;
     int lanes[LAD_KMAX], n = select_lanes(dp, cs, lanes);
+    int order = dp->norder && n == dp->norder;
     for (int j = 0; j < n; j++) {
-        wa[j] = cut_word(&dp->a, dp->in_round, cs->a[lanes[j]]);
-        wb[j] = cut_word(&dp->b, dp->in_round, cs->b[lanes[j]]);
+        int l = lanes[order ? dp->order[j] : j];
+        wa[j] = cut_word(&dp->a, dp->in_round, cs->a[l]);
+        wb[j] = cut_word(&dp->b, dp->in_round, cs->b[l]);
     }
     *pa = wa;
     *pb = wb;
@@ -1204,17 +1206,20 @@ fast_body(const lad_plan *pl, const lad_case *cs)
     uint32_t wa[LAD_KMAX], wb[LAD_KMAX];
     const uint32_t *pa, *pb;
     int n = lane_words(dp, cs, wa, wb, &pa, &pb);
-    term acc = pl->fast_c ? opfmt_term(&pl->c, cs->c) : decode_term(&dp->c, cs->c);
+    term c = pl->fast_c ? opfmt_term(&pl->c, cs->c) : decode_term(&dp->c, cs->c);
+    term zero = {LAD_ZERO, 0, 0, 0, 0};
+    term acc = dp->c_last ? zero : c;  /* the running addend */
     int npass = n == dp->k ? pl->npass : n > 0 ? (n + dp->pass - 1) / dp->pass : 1;
+    int direct = !dp->d_via_acc && !dp->c_last;  /* the last pass rounds into d */
     for (int p = 0; p < npass; p++) {
         int from = p * dp->pass, to = from + dp->pass < n ? from + dp->pass : n;
-        int last = p == npass - 1 && !dp->d_via_acc;
+        int last = p == npass - 1 && direct;
         const lad_format *out = last ? &dp->d : &dp->acc;
         int mode = last ? dp->d_round : dp->acc_round;
         uint32_t rmax, zeros;
         uint32_t special = decode_pass(pl, pa, pb, from, to, mag, mag32, raw, sgn, &rmax, &zeros);
         if (special || acc.cls >= LAD_INFINITE) {
-            if (npass == 1 && !dp->d_via_acc && pl->simple)
+            if (npass == 1 && direct && pl->simple)
                 return fast_special(pl, pa, pb, sgn, n, &acc);
             return eval_general(dp, cs);
         }
@@ -1247,15 +1252,16 @@ fast_body(const lad_plan *pl, const lad_case *cs)
             }
             w = round64(out, (int64_t)sum, q, mode, dp->overflow);
         }
-        if (p == npass - 1 && !dp->d_via_acc)
+        if (last)
             return w;
         /* a pass result that overflowed to Inf is decided by the general code */
         acc = pl->fast_acc ? opfmt_term(&pl->acc, w) : decode_term(&dp->acc, w);
         if (acc.cls >= LAD_INFINITE || w == pl->acc_nan)
             return eval_general(dp, cs);
     }
-    term zero = {LAD_ZERO, 0, 0, 0, 0};
-    return add_terms(dp, &dp->d, &acc, &zero, dp->d_round, dp->nan);
+    /* acc holds the result in acc format: one more rounding into d, which
+    ** adds C when it comes last (specials of C included) */
+    return add_terms(dp, &dp->d, &acc, dp->c_last ? &c : &zero, dp->d_round, dp->nan);
 }
 
 /* The unscaled fast path, compiled for any CPU of the target and, on

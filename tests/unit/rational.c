@@ -648,21 +648,33 @@ uint32_t rat_eval(const lad_datapath *dp, const lad_case *cs)
             }
         }
     }
+    if (dp->norder && n == dp->norder) {
+        /* the passes take the lanes in the datapath's order */
+        rterm u[LAD_KMAX];
+        for (int j = 0; j < n; j++)
+            u[j] = t[dp->order[j]];
+        memcpy(t, u, sizeof(rterm) * (size_t)n);
+    }
     rval c = decode(&dp->c, cs->c), zero = {V_ZERO, 0, 0, 0, 0};
     uint32_t accnan = nan_word(&dp->acc);
     int npass = (n + dp->pass - 1) / dp->pass;
-    rval acc = dp->chain == LAD_CHAIN ? c : zero;
+    /* c_last: the passes start from +0 and C joins in the last addition */
+    rval acc = dp->chain == LAD_CHAIN && !dp->c_last ? c : zero;
     for (int p = 0; p < npass; p++) {
         int a = p * dp->pass, b = a + dp->pass < n ? a + dp->pass : n;
         if (dp->chain == LAD_CHAIN) {
-            if (p == npass - 1 && !dp->d_via_acc)
+            if (p == npass - 1 && !dp->d_via_acc && !dp->c_last)
                 return pass(dp, t, a, b, &acc, &dp->d, dp->d_round, dp->nan);
             acc = decode(&dp->acc, pass(dp, t, a, b, &acc, &dp->acc, dp->acc_round, accnan));
         } else {
             rval r = decode(&dp->acc, pass(dp, t, a, b, &zero, &dp->acc, dp->acc_round, accnan));
+            if (p == 0 && dp->c_last) {
+                acc = r;
+                continue;
+            }
             rval prev = p == 0 ? c : acc;
             acc = decode(&dp->acc, add(dp, &dp->acc, &prev, &r, dp->acc_round, accnan));
         }
     }
-    return add(dp, &dp->d, &acc, &zero, dp->d_round, dp->nan);
+    return add(dp, &dp->d, &acc, dp->c_last ? &c : &zero, dp->d_round, dp->nan);
 }

@@ -39,8 +39,10 @@ enum {
 
 static const family families[] = {
     {"f32-out", {"sm90-mma-bf16-f32", "sm80-mma-f16-f32", "sm70-mma-f16-f32", NULL}, VARY_CORE | VARY_FLOORS},
-    {"f16-out", {"sm90-mma-f16-f16", "sm70-mma-f16-f16", "sm100-tcgen05-e4m3-f16", NULL}, VARY_CORE},
-    {"fp8-e8m13", {"sm89-mma-e4m3-f32", "sm89-mma-e5m2-f32", "sm90-wgmma-e4m3-f32", NULL}, VARY_CORE},
+    {"f16-out", {"sm90-mma-f16-f16", "sm70-mma-f16-f16", "sm100-tcgen05-e4m3-f16",
+                 "sm90-mma-e4m3-f16", NULL}, VARY_CORE},
+    {"fp8-e8m13", {"sm89-mma-e4m3-f32", "sm89-mma-e5m2-f32", "sm90-wgmma-e4m3-f32",
+                   "sm90-mma-e5m2-f32", NULL}, VARY_CORE},
     {"tf32-floor", {"sm100-tcgen05-tf32-f32", "sm100-tcgen05-bf16-f32", "sm80-mma-tf32-f32", NULL},
      VARY_CORE | VARY_FLOORS | VARY_IN},
     {"mxf8f6f4", {"sm100-tcgen05-mxf8f6f4-e4m3-f32", "sm100-tcgen05-mxf8f6f4-e2m1-f32",
