@@ -31,8 +31,7 @@ typedef struct entry {
     uint64_t miss;    /* mismatches on the active set */
 } entry;
 
-#define VISIT_BITS 17
-#define VISIT_SIZE (1u << VISIT_BITS)
+#define VISIT_SIZE (1u << 17)  /* first size of the visited set; it doubles */
 #define MAXBEAM 64
 #define MAXITER 12
 #define MAXROUNDS 16
@@ -58,6 +57,8 @@ typedef struct ctx {
     size_t nactive;
     unsigned char *inactive;  /* 1: case i is in the active set */
     uint64_t *visit;     /* hashes of evaluated vectors, 0 = empty */
+    size_t nvslot;       /* slots of visit, a power of two */
+    size_t nvisit;       /* hashes in it; kept below half of nvslot */
     uint64_t evals;
     entry beam[MAXBEAM];
     int nbeam, beamcap;
@@ -287,21 +288,48 @@ static uint64_t phash(const pvec *p)
     return h ? h : 1;
 }
 
-/* Marks p visited; returns 1 when it was new. */
-static int visit(ctx *x, const pvec *p)
+/* Puts h into the open-addressed set of size slots (a power of two, not
+** full); returns 1 when it was new. */
+static int vset_put(uint64_t *set, size_t size, uint64_t h)
 {
-    uint64_t h = phash(p);
-    uint32_t i = (uint32_t)(h >> 20) & (VISIT_SIZE - 1);
-    for (uint32_t probe = 0; probe < VISIT_SIZE; probe++) {
-        uint64_t *slot = &x->visit[(i + probe) & (VISIT_SIZE - 1)];
-        if (*slot == h)
+    for (size_t i = (size_t)(h >> 20) & (size - 1);; i = (i + 1) & (size - 1)) {
+        if (set[i] == h)
             return 0;
-        if (*slot == 0) {
-            *slot = h;
+        if (set[i] == 0) {
+            set[i] = h;
             return 1;
         }
     }
-    return 1;  /* full: evaluate again rather than fail */
+}
+
+/* Forgets every visited vector. */
+static void visit_clear(ctx *x)
+{
+    memset(x->visit, 0, sizeof(uint64_t) * x->nvslot);
+    x->nvisit = 0;
+}
+
+/* Marks p visited; returns 1 when it was new. The set doubles when half
+** full, so that a probe stays short however long the search runs. */
+static int visit(ctx *x, const pvec *p)
+{
+    if (2 * (x->nvisit + 1) > x->nvslot) {
+        size_t size = 2 * x->nvslot;
+        uint64_t *set = calloc(size, sizeof(uint64_t));
+        if (set) {
+            for (size_t i = 0; i < x->nvslot; i++)
+                if (x->visit[i])
+                    vset_put(set, size, x->visit[i]);
+            free(x->visit);
+            x->visit = set;
+            x->nvslot = size;
+        } else if (x->nvisit + 1 >= x->nvslot) {
+            return 1;  /* out of memory and full: evaluate again rather than fail */
+        }
+    }
+    int fresh = vset_put(x->visit, x->nvslot, phash(p));
+    x->nvisit += (size_t)fresh;
+    return fresh;
 }
 
 static void add_val(ctx *x, int dim, int v)
@@ -697,7 +725,7 @@ static void explore_equal(ctx *x, const pvec *best, uint64_t target, int cap,
     for (size_t i = 0; i < x->n; i++)
         if (!x->inactive[i])
             order[no++] = i;
-    memset(x->visit, 0, sizeof(uint64_t) * VISIT_SIZE);
+    visit_clear(x);
     int nq = 0;
     pvec b = *best;
     canon(x, &b);
@@ -785,6 +813,7 @@ int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
     x->active = malloc(sizeof(size_t) * n);
     x->inactive = calloc(n, 1);
     x->visit = calloc(VISIT_SIZE, sizeof(uint64_t));
+    x->nvslot = VISIT_SIZE;
     if (!x->active || !x->inactive || !x->visit) {
         rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
         goto done;
@@ -803,7 +832,7 @@ int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
     scored best[LAD_SEARCH_KEEP];
     int nbest = 0;
     for (int iter = 0; iter < MAXITER; iter++) {
-        memset(x->visit, 0, sizeof(uint64_t) * VISIT_SIZE);
+        visit_clear(x);
         /* re-rank the previous beam on the grown active set */
         entry old[MAXBEAM];
         int nold = x->nbeam;
