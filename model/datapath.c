@@ -694,7 +694,7 @@ static int fast_ok(const lad_datapath *dp)
         kbits++;
     return !dp->integer && dp->scale_block == 0 && dp->group == 1 && dp->cdom_window == 0 &&
            dp->group_sub_floor == LAD_NOFLOOR && dp->scale_floor == LAD_NOFLOOR &&
-           dp->chain == LAD_CHAIN && dp->c_anchor && dp->a.kind == LAD_FLOAT && dp->b.kind == LAD_FLOAT &&
+           dp->a.kind == LAD_FLOAT && dp->b.kind == LAD_FLOAT &&
            dp->a.sub == LAD_SUB_IEEE && dp->b.sub == LAD_SUB_IEEE &&
            dp->align_round == LAD_RZ && dp->window + 2 + kbits <= 62;
 }
@@ -1208,31 +1208,35 @@ fast_body(const lad_plan *pl, const lad_case *cs)
     int n = lane_words(dp, cs, wa, wb, &pa, &pb);
     term c = pl->fast_c ? opfmt_term(&pl->c, cs->c) : decode_term(&dp->c, cs->c);
     term zero = {LAD_ZERO, 0, 0, 0, 0};
-    term acc = dp->c_last ? zero : c;  /* the running addend */
+    int chain = dp->chain == LAD_CHAIN;
+    /* the running value, in acc format between passes (eval_general) */
+    term acc = chain && !dp->c_last ? c : zero;
     int npass = n == dp->k ? pl->npass : n > 0 ? (n + dp->pass - 1) / dp->pass : 1;
-    int direct = !dp->d_via_acc && !dp->c_last;  /* the last pass rounds into d */
+    /* the last pass rounds into d itself */
+    int direct = chain && !dp->d_via_acc && !dp->c_last;
     for (int p = 0; p < npass; p++) {
         int from = p * dp->pass, to = from + dp->pass < n ? from + dp->pass : n;
         int last = p == npass - 1 && direct;
         const lad_format *out = last ? &dp->d : &dp->acc;
         int mode = last ? dp->d_round : dp->acc_round;
+        const term *add = chain ? &acc : &zero;  /* the pass's addend */
         uint32_t rmax, zeros;
         uint32_t special = decode_pass(pl, pa, pb, from, to, mag, mag32, raw, sgn, &rmax, &zeros);
-        if (special || acc.cls >= LAD_INFINITE) {
+        if (special || add->cls >= LAD_INFINITE) {
             if (npass == 1 && direct && pl->simple)
-                return fast_special(pl, pa, pb, sgn, n, &acc);
+                return fast_special(pl, pa, pb, sgn, n, add);
             return eval_general(dp, cs);
         }
         uint32_t w;
         if (rmax == 0) {
             /* no product: the addend alone (exact zero: +0) */
-            w = add_round(out, 0, 0, &acc, mode, dp->overflow);
+            w = add_round(out, 0, 0, add, mode, dp->overflow);
         } else {
-            int r = (int)rmax - pl->bias;
+            int r = (int)rmax - pl->bias, inwin = dp->c_anchor && add->cls != LAD_ZERO;
             if (zeros && dp->zero_floor != LAD_NOFLOOR && dp->zero_floor > r)
                 r = dp->zero_floor;
-            if (acc.cls != LAD_ZERO && acc.raw > r)
-                r = acc.raw;
+            if (inwin && add->raw > r)
+                r = add->raw;
             if (r < dp->anchor_min)
                 r = dp->anchor_min;
             int q = r - dp->window;
@@ -1244,20 +1248,35 @@ fast_body(const lad_plan *pl, const lad_case *cs)
                 sum = sum_lanes(NULL, mag32, raw, sgn, from, to, base, 0);
             else
                 sum = sum_lanes(NULL, mag32, raw, sgn, from, to, base, pl->up);
-            if (acc.cls != LAD_ZERO) {
-                int sh = acc.exp - q;
-                uint64_t a = sh >= 0 ? (uint64_t)acc.mag << sh
-                                     : -sh < 64 ? (uint64_t)acc.mag >> -sh : 0;
-                sum += acc.neg ? 0 - a : a;
+            if (inwin) {
+                /* the addend is a term of the window: at most r, so it fits */
+                int sh = add->exp - q;
+                uint64_t a = sh >= 0 ? (uint64_t)add->mag << sh
+                                     : -sh < 64 ? (uint64_t)add->mag >> -sh : 0;
+                sum += add->neg ? 0 - a : a;
+                w = round64(out, (int64_t)sum, q, mode, dp->overflow);
+            } else if (add->cls != LAD_ZERO) {
+                /* added exactly to the window sum before the rounding */
+                w = add_round(out, (i128)(int64_t)sum, q, add, mode, dp->overflow);
+            } else {
+                w = round64(out, (int64_t)sum, q, mode, dp->overflow);
             }
-            w = round64(out, (int64_t)sum, q, mode, dp->overflow);
         }
         if (last)
             return w;
-        /* a pass result that overflowed to Inf is decided by the general code */
-        acc = pl->fast_acc ? opfmt_term(&pl->acc, w) : decode_term(&dp->acc, w);
-        if (acc.cls >= LAD_INFINITE || w == pl->acc_nan)
+        /* a result that overflowed to Inf is decided by the general code */
+        term r = pl->fast_acc ? opfmt_term(&pl->acc, w) : decode_term(&dp->acc, w);
+        if (r.cls >= LAD_INFINITE || w == pl->acc_nan)
             return eval_general(dp, cs);
+        if (chain || (p == 0 && dp->c_last)) {
+            acc = r;
+        } else {
+            /* chain: sum: C (first) or the running sum, plus this pass */
+            w = add_terms(dp, &dp->acc, p == 0 ? &c : &acc, &r, dp->acc_round, pl->acc_nan);
+            acc = decode_term(&dp->acc, w);
+            if (acc.cls >= LAD_INFINITE || w == pl->acc_nan)
+                return eval_general(dp, cs);
+        }
     }
     /* acc holds the result in acc format: one more rounding into d, which
     ** adds C when it comes last (specials of C included) */
