@@ -624,9 +624,11 @@ static uint32_t eval_integer(const lad_datapath *dp, const lad_case *cs)
 ** (window + 2 + log2 K <= 62). For those, decoding needs no branches (IEEE
 ** subnormals: field 0 has no hidden bit and the raw exponent 1 - bias), a
 ** product's exponent is its raw exponent minus the two fraction widths, and
-** alignment toward zero is two shifts of the magnitude: up by the window's
-** reach above the products' lowest bit, then down by the distance to the
-** anchor, with no data-dependent branch. Lanes decode four at a time, with
+** alignment is two shifts of the magnitude: up by the window's reach above
+** the products' lowest bit, then down by the distance to the anchor, with
+** no data-dependent branch (the bits shifted out decide rd and rne). Every
+** pass structure (chain or sum, C in the window or not, C last, a lane
+** order) follows eval_general step by step. Lanes decode four at a time, with
 ** every shift and mask an immediate for the common formats. Results of
 ** formats with IEEE subnormals and infinities round toward zero or to
 ** nearest without the general rounding code. A single pass with a NaN or
@@ -696,7 +698,7 @@ static int fast_ok(const lad_datapath *dp)
            dp->group_sub_floor == LAD_NOFLOOR && dp->scale_floor == LAD_NOFLOOR &&
            dp->a.kind == LAD_FLOAT && dp->b.kind == LAD_FLOAT &&
            dp->a.sub == LAD_SUB_IEEE && dp->b.sub == LAD_SUB_IEEE &&
-           dp->align_round == LAD_RZ && dp->window + 2 + kbits <= 62;
+           dp->window + 2 + kbits <= 62;
 }
 
 static uint32_t round64(const lad_format *f, int64_t s, int q, int mode, int ovf)
@@ -932,23 +934,53 @@ decode_pass(const lad_plan *p, const uint32_t *pa, const uint32_t *pb,
     }
 }
 
-/* The exact sum of lanes [from, to) aligned toward zero to units of
-** 2^(r - window); base is r + both biases + down (lad_plan_init). */
+/* The exact sum of lanes [from, to), each aligned to units of 2^(r -
+** window) with align_round `mode`; base is r + both biases + down
+** (lad_plan_init). */
 static inline __attribute__((always_inline)) uint64_t
 sum_lanes(const uint64_t *mag, const uint32_t *mag32, const uint32_t *raw,
-          const uint32_t *sgn, int from, int to, uint32_t base, int up)
+          const uint32_t *sgn, int from, int to, uint32_t base, int up, int mode)
 {
     uint64_t sum = 0;
     for (int j = from; j < to; j++) {
         /* base - raw[j] >= down for a nonzero product; a zero one shifts
-        ** 0 by anything */
+        ** 0 by anything. Clamped at 63: the terms are below 2^62, so a
+        ** shift of 63 leaves what one of 64 or more would. */
         uint32_t d = base - raw[j];
         d = d > 63 ? 63 : d;
-        uint64_t a = ((mag32 ? mag32[j] : mag[j]) << up) >> d;
+        uint64_t m = (mag32 ? mag32[j] : mag[j]) << up;
+        uint64_t a = m >> d;
         uint64_t s = (uint64_t)(int64_t)(int32_t)sgn[j];  /* 0 or all ones */
+        if (mode != LAD_RZ) {
+            uint64_t rem = m & (((uint64_t)1 << d) - 1);
+            if (mode == LAD_RD)  /* a negative term's lost bits take one unit */
+                a += s & (rem != 0);
+            else {               /* to nearest, ties to even */
+                uint64_t half = ((uint64_t)1 << d) >> 1;
+                a += rem > half || (rem == half && rem && (a & 1));
+            }
+        }
         sum += (a ^ s) - s;
     }
     return sum;
+}
+
+/* sum_lanes with the plan's products and alignment rounding. */
+static inline __attribute__((always_inline)) uint64_t
+sum_pass(const lad_plan *pl, const uint64_t *mag, const uint32_t *mag32, const uint32_t *raw,
+         const uint32_t *sgn, int from, int to, uint32_t base)
+{
+    int mode = pl->dp->align_round;
+    if (pl->shape == SHAPE_WIDE)
+        return sum_lanes(mag, NULL, raw, sgn, from, to, base, pl->up, mode);
+    if (pl->preup != pl->up)
+        return sum_lanes(NULL, mag32, raw, sgn, from, to, base, pl->up, mode);
+    /* shifted by the decoder, or not at all: the common case, by mode */
+    if (mode == LAD_RZ)
+        return sum_lanes(NULL, mag32, raw, sgn, from, to, base, 0, LAD_RZ);
+    if (mode == LAD_RD)
+        return sum_lanes(NULL, mag32, raw, sgn, from, to, base, 0, LAD_RD);
+    return sum_lanes(NULL, mag32, raw, sgn, from, to, base, 0, LAD_RNE);
 }
 
 /* The A and B words that take part, in the order they fill the passes
@@ -1241,19 +1273,18 @@ fast_body(const lad_plan *pl, const lad_case *cs)
                 r = dp->anchor_min;
             int q = r - dp->window;
             uint32_t base = (uint32_t)(r + pl->bias + pl->down);
-            uint64_t sum;
-            if (pl->shape == SHAPE_WIDE)
-                sum = sum_lanes(mag, NULL, raw, sgn, from, to, base, pl->up);
-            else if (pl->preup == pl->up)  /* shifted by the decoder, or not at all */
-                sum = sum_lanes(NULL, mag32, raw, sgn, from, to, base, 0);
-            else
-                sum = sum_lanes(NULL, mag32, raw, sgn, from, to, base, pl->up);
+            uint64_t sum = sum_pass(pl, mag, mag32, raw, sgn, from, to, base);
             if (inwin) {
                 /* the addend is a term of the window: at most r, so it fits */
                 int sh = add->exp - q;
-                uint64_t a = sh >= 0 ? (uint64_t)add->mag << sh
-                                     : -sh < 64 ? (uint64_t)add->mag >> -sh : 0;
-                sum += add->neg ? 0 - a : a;
+                if (dp->align_round == LAD_RZ || sh >= 0) {
+                    uint64_t a = sh >= 0 ? (uint64_t)add->mag << sh
+                                         : -sh < 64 ? (uint64_t)add->mag >> -sh : 0;
+                    sum += add->neg ? 0 - a : a;
+                } else {
+                    sum += (uint64_t)(int64_t)align(add->mag, add->neg, add->exp, q,
+                                                     dp->align_round);
+                }
                 w = round64(out, (int64_t)sum, q, mode, dp->overflow);
             } else if (add->cls != LAD_ZERO) {
                 /* added exactly to the window sum before the rounding */
