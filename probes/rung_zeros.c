@@ -86,17 +86,23 @@ int lad_rung_zeros(lad_probe *p)
         }
     }
     /* below the result's range a kept term shows only as a nonzero result
-    ** under directed rounding (ru: the smallest subnormal, else +0): a lone
-    ** product 2^e, beside the smallest product (no zero product) or a
-    ** zero product, and negated, for e
+    ** under directed rounding (ru: the smallest subnormal, rd: its
+    ** negation, else +0): a lone product 2^e, beside the smallest product
+    ** (no zero product) or a zero product, and negated both ways, for e
     ** down to the lowest quantum a floor at min_exp can set (windows up to
     ** 60 and a few bits more) */
     for (int e = minexp - 1; e >= minexp - 64 && e >= tiny; e--)
-        for (int v = 0; v < 3; v++) {
+        for (int v = 0; v < 4; v++) {
             lad_case cs;
             lad_case_base(dp, &cs);
-            int ok = !lad_case_term(dp, &cs, 0, v == 2, 1, e);
-            if (v > 0 && ok && n >= 2) {
+            int ok = !lad_case_term(dp, &cs, 0, v >= 2, 1, e);
+            if (v == 3) {
+                /* negated, the smallest product in every other lane */
+                if (n > 1 && tiny >= e)
+                    ok = 0;
+                for (int j = 1; j < n && ok; j++)
+                    lad_case_term(dp, &cs, j, 0, 1, tiny);
+            } else if (v > 0 && ok && n >= 2) {
                 uint32_t zb;
                 ok = !lad_word(&dp->b, 0, 1, 0, &zb);
                 lad_case_words(dp, &cs, 1, 0, zb);
@@ -107,8 +113,8 @@ int lad_rung_zeros(lad_probe *p)
                 for (int j = 1; j < n; j++)
                     lad_case_term(dp, &cs, j, 0, 1, tiny);
             }
-            if (ok && (rc = lad_batch_add(&b, &cs, "%sp 2^%d%s", v == 2 ? "-" : "", e,
-                                          v ? " zero" : "")))
+            if (ok && (rc = lad_batch_add(&b, &cs, "%sp 2^%d%s", v >= 2 ? "-" : "", e,
+                                          v == 1 || v == 2 ? " zero" : "")))
                 goto out;
         }
     if ((rc = lad_probe_eval(p, &b, NULL, NULL)))
