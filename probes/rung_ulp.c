@@ -108,34 +108,40 @@ int lad_rung_ulp(lad_probe *p)
     /* Sums that grow: n lanes of the widest product near 1.0 carry the
     ** sum's leading bit above the anchor, so that C's fractions of the
     ** result's last place fall inside a window narrower than the result
-    ** (the final and the pass rounding show only there) */
+    ** (the final and the pass rounding show only there). The lanes are the
+    ** first n, then the last n: with several chained passes only the last
+    ** pass's result is rounded with d_round, the others with acc_round */
     int kp = lad_datapath_kphys(dp), ma = dp->a.mbits > 0 ? dp->a.mbits : 0;
     for (int n = 2; n <= kp; n *= 2)
-        for (int odd = 0; odd < 2; odd++)
-            for (int bneg = 0; bneg < 2; bneg++)
-                for (int fi = 1; fi <= steps + steps / 2; fi++) {
-                    if (fi == steps || (fi > steps && fi != steps + steps / 2))
-                        continue;
-                    for (int fneg = 0; fneg < 2; fneg++) {
-                        lad_case cs;
-                        lad_case_base(dp, &cs);
-                        uint64_t mag = ((uint64_t)1 << (ma + 1)) - 1;
-                        int x = -ma, ok = 1;
-                        if (lad_case_term(dp, &cs, 0, bneg, mag, x)) {
-                            mag = 1;
-                            x = 0;
+        for (int end = 0; end < 2 && (end == 0 || n < kp); end++)
+            for (int odd = 0; odd < 2; odd++)
+                for (int bneg = 0; bneg < 2; bneg++)
+                    for (int fi = 1; fi <= steps + steps / 2; fi++) {
+                        if (fi == steps || (fi > steps && fi != steps + steps / 2))
+                            continue;
+                        for (int fneg = 0; fneg < 2; fneg++) {
+                            lad_case cs;
+                            lad_case_base(dp, &cs);
+                            uint64_t mag = ((uint64_t)1 << (ma + 1)) - 1;
+                            int x = -ma, ok = 1;
+                            if (lad_case_term(dp, &cs, 0, bneg, mag, x)) {
+                                mag = 1;
+                                x = 0;
+                            }
+                            if (end)
+                                lad_case_base(dp, &cs);
+                            for (int j = end ? kp - n : 0; j < (end ? kp : n) && ok; j++)
+                                ok = !lad_case_term(dp, &cs, j, bneg, mag, x);
+                            int top = bitlen64(mag * (uint64_t)n) - 1 + x;
+                            uint64_t fm = (uint64_t)(odd * steps + fi);
+                            ok = ok && !lad_case_c(dp, &cs, bneg ^ fneg, fm, top - db - ls);
+                            if (ok && (rc = lad_batch_add(&b, &cs, "grown n=%d%s %s%s c%s%d/%d",
+                                                          n, end ? " last" : "",
+                                                          bneg ? "-" : "+", odd ? "odd " : "",
+                                                          fneg ? "-" : "+", fi, steps)))
+                                goto out;
                         }
-                        for (int j = 0; j < n && ok; j++)
-                            ok = !lad_case_term(dp, &cs, j, bneg, mag, x);
-                        int top = bitlen64(mag * (uint64_t)n) - 1 + x;
-                        uint64_t fm = (uint64_t)(odd * steps + fi);
-                        ok = ok && !lad_case_c(dp, &cs, bneg ^ fneg, fm, top - db - ls);
-                        if (ok && (rc = lad_batch_add(&b, &cs, "grown n=%d %s%s c%s%d/%d", n,
-                                                      bneg ? "-" : "+", odd ? "odd " : "",
-                                                      fneg ? "-" : "+", fi, steps)))
-                            goto out;
                     }
-                }
     /* Fractions of the window's quantum as products in the same pass as
     ** the anchor, at 1.0 and at a high anchor (so that a quantum far below
     ** 1.0 is still a product and a result): 2^E - 2^E + f (lanes 0, 1, 2),
