@@ -99,7 +99,7 @@ int lad_rung_internal(lad_probe *p)
     }
     const lad_datapath *dp = &p->dp;
     int maxj = p->rung ? (int)lad_rung_param(p->rung, "max_j") : 40;
-    int rc = LAD_OK, last[NSERIES] = {0};
+    int rc = LAD_OK, last[NSERIES] = {0}, lasthigh[NSERIES] = {0};
     int64_t lastid[NSERIES] = {0};
     uint32_t zero = 0;
     /* a second anchor for narrow results, so that survivors far below
@@ -175,8 +175,12 @@ int lad_rung_internal(lad_probe *p)
             sscanf(sp ? sp : "", " j=%d", &j);
             for (int s = 0; s < NSERIES; s++)
                 if (strncmp(b.label[i], names[s], strlen(names[s])) == 0 &&
-                    b.label[i][strlen(names[s])] == ' ' && d[i] != zero &&
-                    strstr(b.label[i], "high") == NULL) {
+                    b.label[i][strlen(names[s])] == ' ' && d[i] != zero) {
+                    if (strstr(b.label[i], "high") != NULL) {
+                        if (j > lasthigh[s])
+                            lasthigh[s] = j;
+                        continue;
+                    }
                     any = 1;
                     if (j > last[s]) {
                         last[s] = j;
@@ -199,6 +203,13 @@ int lad_rung_internal(lad_probe *p)
     }
     if (last[4])
         w = last[4];
+    /* survivors of 2^-j below 1.0 that reach the result's smallest ulp
+    ** stop there, not at the window (f16 results: j = 24): the high
+    ** anchor shows the window then */
+    int dlow = 1 - dp->d.bias - dp->d.mbits, wh = lasthigh[4] ? lasthigh[4]
+                                                 : lasthigh[2] ? lasthigh[2] : lasthigh[0];
+    if (E1 > 0 && w > 0 && -w <= dlow && wh > w && wh < maxj)
+        w = wh;
     /* a series still surviving at the end of the sweep crossed a pass
     ** boundary (pass < 3, or C added outside the window): the window is
     ** then the longest of the series with the anchor and the survivor in
