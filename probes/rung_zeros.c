@@ -7,8 +7,9 @@
 ** floor under the anchor shows as the exponent below which the negative
 ** term stops being kept; a zero product that takes part in the anchor
 ** moves that exponent. Below min_exp, lone products 2^e with and without
-** a zero product, which only a directed result rounding shows. Decides
-** zero_floor and anchor_min.
+** a zero product, which only a directed result rounding shows, or a C
+** added outside the window beside them. Decides zero_floor and
+** anchor_min.
 */
 #include "ladder.h"
 #include "case.h"
@@ -115,6 +116,32 @@ int lad_rung_zeros(lad_probe *p)
             }
             if (ok && (rc = lad_batch_add(&b, &cs, "%sp 2^%d%s", v >= 2 ? "-" : "", e,
                                           v == 1 || v == 2 ? " zero" : "")))
+                goto out;
+        }
+    /* the same lone products of the other sign than C = +-2^(1-bias), the
+    ** result's smallest normal: a C added to the window sum exactly
+    ** (c_anchor 0) shows a kept term as one unit less of a result rounded
+    ** toward zero, whatever the rounding direction; beside a zero product
+    ** and beside the smallest product */
+    int cmin = 1 - dp->d.bias;
+    for (int e = minexp - 1; e >= minexp - 64 && e >= tiny && n >= 2; e--)
+        for (int v = 0; v < 4; v++) {
+            int neg = v & 1, zero = v >> 1;
+            lad_case cs;
+            lad_case_base(dp, &cs);
+            int ok = !lad_case_c(dp, &cs, neg, 1, cmin) &&
+                     !lad_case_term(dp, &cs, 0, !neg, 1, e);
+            if (ok && zero) {
+                uint32_t zb;
+                ok = !lad_word(&dp->b, 0, 1, 0, &zb);
+                lad_case_words(dp, &cs, 1, 0, zb);
+            } else if (ok) {
+                ok = tiny < e - w - 8;
+                for (int j = 1; j < n && ok; j++)
+                    lad_case_term(dp, &cs, j, 0, 1, tiny);
+            }
+            if (ok && (rc = lad_batch_add(&b, &cs, "c%s2^%d %sp 2^%d%s", neg ? "-" : "+", cmin,
+                                          neg ? "+" : "-", e, zero ? " zero" : "")))
                 goto out;
         }
     if ((rc = lad_probe_eval(p, &b, NULL, NULL)))
