@@ -105,6 +105,17 @@ int lad_rung_internal(lad_probe *p)
     /* a second anchor for narrow results, so that survivors far below
     ** 1.0 stay normal results (f16: 2^16 shows 2^-j down to j = 30) */
     int E1 = 1 - dp->d.bias + 30;
+    /* and for narrow products under a wide result, whose survivors below
+    ** 1.0 stop at the smallest product (e4m3 times itself: 2^-18) */
+    int pmin = -400;
+    for (; pmin < 0; pmin++) {
+        lad_case c;
+        lad_case_base(dp, &c);
+        if (lad_case_term(dp, &c, 0, 0, 1, pmin) == LAD_OK)
+            break;
+    }
+    if (E1 <= 0 && pmin > -maxj)
+        E1 = 30;
     /* narrow products cannot reach it: the highest power of two below it
     ** that is a product (e4m3fn times itself: 2^14) */
     for (; E1 > 0; E1--) {
@@ -204,11 +215,11 @@ int lad_rung_internal(lad_probe *p)
     if (last[4])
         w = last[4];
     /* survivors of 2^-j below 1.0 that reach the result's smallest ulp
-    ** stop there, not at the window (f16 results: j = 24): the high
-    ** anchor shows the window then */
+    ** (f16 results: j = 24) or the smallest product stop there, not at
+    ** the window: the high anchor shows the window then */
     int dlow = 1 - dp->d.bias - dp->d.mbits, wh = lasthigh[4] ? lasthigh[4]
                                                  : lasthigh[2] ? lasthigh[2] : lasthigh[0];
-    if (E1 > 0 && w > 0 && -w <= dlow && wh > w && wh < maxj)
+    if (E1 > 0 && w > 0 && (-w <= dlow || -w <= pmin) && wh > w && wh < maxj)
         w = wh;
     /* a series still surviving at the end of the sweep crossed a pass
     ** boundary (pass < 3, or C added outside the window): the window is
