@@ -11,7 +11,8 @@
 ** n lanes of the widest product, so that the result's last place lies
 ** inside a window narrower than the result; and fractions of the window's
 ** quantum as products beside the anchor in one pass, at a high anchor
-** for narrow results.
+** for narrow results. C with low bits ahead of a product in the last
+** lane shows the rounding of pass results into acc.
 */
 #include "ladder.h"
 #include "case.h"
@@ -142,6 +143,23 @@ int lad_rung_ulp(lad_probe *p)
                                 goto out;
                         }
                     }
+    /* C with low bits through the passes before the last lane's product:
+    ** a pass without a nonzero product rounds C alone into acc, so that
+    ** C = +-(2 - 2^-i) (all ones down to bit i) and +-(1 + 2^-i) show
+    ** acc's precision and acc_round (a carry from the all-ones C) where
+    ** the last pass's window would hide them */
+    int mc = dp->c.mbits;
+    for (int i = 1; i <= mc && i < 62; i++)
+        for (int v = 0; v < 4; v++) {
+            int neg = v & 1, ones = v >> 1;
+            lad_case cs;
+            lad_case_base(dp, &cs);
+            uint64_t m = ones ? ((uint64_t)1 << (i + 1)) - 1 : ((uint64_t)1 << i) + 1;
+            int ok = !lad_case_c(dp, &cs, neg, m, -i) && !lad_case_term(dp, &cs, kp - 1, 0, 1, -2);
+            if (ok && (rc = lad_batch_add(&b, &cs, "c %s%s2^-%d p%d 2^-2", neg ? "-" : "+",
+                                          ones ? "2-" : "1+", i, kp - 1)))
+                goto out;
+        }
     /* Fractions of the window's quantum as products in the same pass as
     ** the anchor, at 1.0 and at a high anchor (so that a quantum far below
     ** 1.0 is still a product and a result): 2^E - 2^E + f (lanes 0, 1, 2),
