@@ -12,7 +12,8 @@
 ** inside a window narrower than the result; and fractions of the window's
 ** quantum as products beside the anchor in one pass, at a high anchor
 ** for narrow results. C with low bits ahead of a product in the last
-** lane shows the rounding of pass results into acc.
+** lane shows the rounding of pass results into acc; lone products with
+** low bits show a window that no other term anchors.
 */
 #include "ladder.h"
 #include "case.h"
@@ -158,6 +159,26 @@ int lad_rung_ulp(lad_probe *p)
             int ok = !lad_case_c(dp, &cs, neg, m, -i) && !lad_case_term(dp, &cs, kp - 1, 0, 1, -2);
             if (ok && (rc = lad_batch_add(&b, &cs, "c %s%s2^-%d p%d 2^-2", neg ? "-" : "+",
                                           ones ? "2-" : "1+", i, kp - 1)))
+                goto out;
+        }
+    /* Lone products with low bits, (1 + 2^-i)(1 + 2^-mb) near 1.0, in the
+    ** first and the last lane, C = 0: a product whose lowest bit falls
+    ** below the window is cut even when no other term anchors it (one
+    ** lane a pass, C added outside the window) */
+    int mb = dp->b.mbits;
+    for (int i = 1; i <= ma && ma > 0 && mb > 0; i++)
+        for (int v = 0; v < 4; v++) {
+            int neg = v & 1, j = v >> 1 ? kp - 1 : 0;
+            uint32_t wa, wb;
+            lad_case cs;
+            lad_case_base(dp, &cs);
+            if ((v >> 1 && kp < 2) ||
+                lad_word(&dp->a, neg, ((uint64_t)1 << i) + 1, -i, &wa) ||
+                lad_word(&dp->b, 0, ((uint64_t)1 << mb) + 1, -mb, &wb))
+                continue;
+            lad_case_words(dp, &cs, j, wa, wb);
+            if ((rc = lad_batch_add(&b, &cs, "lone %sp%d (1+2^-%d)(1+2^-%d)", neg ? "-" : "", j,
+                                    i, mb)))
                 goto out;
         }
     /* Fractions of the window's quantum as products in the same pass as
