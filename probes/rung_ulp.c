@@ -13,7 +13,9 @@
 ** quantum as products beside the anchor in one pass, at a high anchor
 ** for narrow results. C with low bits ahead of a product in the last
 ** lane shows the rounding of pass results into acc; lone products with
-** low bits show a window that no other term anchors.
+** low bits show a window that no other term anchors; a product of a
+** subnormal against C with low bits tells C added exactly from C cut by
+** the product's window.
 */
 #include "ladder.h"
 #include "case.h"
@@ -181,6 +183,23 @@ int lad_rung_ulp(lad_probe *p)
                                     i, mb)))
                 goto out;
         }
+    /* A product of A's smallest subnormal, whose raw exponent lies ma bits
+    ** above its leading bit, against C = -p (1 + 2^-i): the exact sum is
+    ** -p 2^-i, but a window anchored on the product's raw exponent cuts
+    ** C's low bits first (C inside the window or added after it) */
+    uint32_t wsub, wone;
+    if (ma > 0 && dp->a.sub == LAD_SUB_IEEE && !lad_word(&dp->b, 0, 1, 0, &wone))
+        for (int i = 1; i <= mc && i < 62; i++)
+            for (int neg = 0; neg < 2; neg++) {
+                lad_case cs;
+                lad_case_base(dp, &cs);
+                if (lad_word(&dp->a, neg, 1, 1 - dp->a.bias - ma, &wsub))
+                    continue;
+                lad_case_words(dp, &cs, 0, wsub, wone);
+                if (!lad_case_c(dp, &cs, !neg, ((uint64_t)1 << i) + 1, 1 - dp->a.bias - ma - i) &&
+                    (rc = lad_batch_add(&b, &cs, "sub %sp -c(1+2^-%d)", neg ? "-" : "+", i)))
+                    goto out;
+            }
     /* Fractions of the window's quantum as products in the same pass as
     ** the anchor, at 1.0 and at a high anchor (so that a quantum far below
     ** 1.0 is still a product and a result): 2^E - 2^E + f (lanes 0, 1, 2),
