@@ -118,11 +118,11 @@ int lad_rung_zeros(lad_probe *p)
                                           v == 1 || v == 2 ? " zero" : "")))
                 goto out;
         }
-    /* the same lone products of the other sign than C = +-2^(1-bias), the
-    ** result's smallest normal: a C added to the window sum exactly
-    ** (c_anchor 0) shows a kept term as one unit less of a result rounded
-    ** toward zero, whatever the rounding direction; beside a zero product
-    ** and beside the smallest product */
+    /* C = +-2^(1-bias), the result's smallest normal, and a lone product
+    ** 2^e of the other sign, beside a zero product or the smallest
+    ** products: when C is added to the window sum exactly (c_anchor 0), a
+    ** kept product takes one unit off a result rounded toward zero (or
+    ** toward the product's sign), so the floor shows under rz too */
     int cmin = 1 - dp->d.bias;
     for (int e = minexp - 1; e >= minexp - 64 && e >= tiny && n >= 2; e--)
         for (int v = 0; v < 4; v++) {
