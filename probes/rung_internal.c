@@ -99,12 +99,23 @@ int lad_rung_internal(lad_probe *p)
     }
     const lad_datapath *dp = &p->dp;
     int maxj = p->rung ? (int)lad_rung_param(p->rung, "max_j") : 40;
-    int rc = LAD_OK, last[NSERIES] = {0};
+    int rc = LAD_OK, last[NSERIES] = {0}, lasthigh[NSERIES] = {0};
     int64_t lastid[NSERIES] = {0};
     uint32_t zero = 0;
     /* a second anchor for narrow results, so that survivors far below
     ** 1.0 stay normal results (f16: 2^16 shows 2^-j down to j = 30) */
     int E1 = 1 - dp->d.bias + 30;
+    /* and for narrow products under a wide result, whose survivors below
+    ** 1.0 stop at the smallest product (e4m3 times itself: 2^-18) */
+    int pmin = -400;
+    for (; pmin < 0; pmin++) {
+        lad_case c;
+        lad_case_base(dp, &c);
+        if (lad_case_term(dp, &c, 0, 0, 1, pmin) == LAD_OK)
+            break;
+    }
+    if (E1 <= 0 && pmin > -maxj)
+        E1 = 30;
     /* narrow products cannot reach it: the highest power of two below it
     ** that is a product (e4m3fn times itself: 2^14) */
     for (; E1 > 0; E1--) {
@@ -175,8 +186,12 @@ int lad_rung_internal(lad_probe *p)
             sscanf(sp ? sp : "", " j=%d", &j);
             for (int s = 0; s < NSERIES; s++)
                 if (strncmp(b.label[i], names[s], strlen(names[s])) == 0 &&
-                    b.label[i][strlen(names[s])] == ' ' && d[i] != zero &&
-                    strstr(b.label[i], "high") == NULL) {
+                    b.label[i][strlen(names[s])] == ' ' && d[i] != zero) {
+                    if (strstr(b.label[i], "high") != NULL) {
+                        if (j > lasthigh[s])
+                            lasthigh[s] = j;
+                        continue;
+                    }
                     any = 1;
                     if (j > last[s]) {
                         last[s] = j;
@@ -199,6 +214,13 @@ int lad_rung_internal(lad_probe *p)
     }
     if (last[4])
         w = last[4];
+    /* survivors of 2^-j below 1.0 that reach the result's smallest ulp
+    ** (f16 results: j = 24) or the smallest product stop there, not at
+    ** the window: the high anchor shows the window then */
+    int dlow = 1 - dp->d.bias - dp->d.mbits, wh = lasthigh[4] ? lasthigh[4]
+                                                 : lasthigh[2] ? lasthigh[2] : lasthigh[0];
+    if (E1 > 0 && w > 0 && (-w <= dlow || -w <= pmin) && wh > w && wh < maxj)
+        w = wh;
     /* a series still surviving at the end of the sweep crossed a pass
     ** boundary (pass < 3, or C added outside the window): the window is
     ** then the longest of the series with the anchor and the survivor in

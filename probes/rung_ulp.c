@@ -11,7 +11,11 @@
 ** n lanes of the widest product, so that the result's last place lies
 ** inside a window narrower than the result; and fractions of the window's
 ** quantum as products beside the anchor in one pass, at a high anchor
-** for narrow results.
+** for narrow results. C with low bits ahead of a product in the last
+** lane shows the rounding of pass results into acc; lone products with
+** low bits show a window that no other term anchors; a product of a
+** subnormal against C with low bits tells C added exactly from C cut by
+** the product's window.
 */
 #include "ladder.h"
 #include "case.h"
@@ -108,34 +112,94 @@ int lad_rung_ulp(lad_probe *p)
     /* Sums that grow: n lanes of the widest product near 1.0 carry the
     ** sum's leading bit above the anchor, so that C's fractions of the
     ** result's last place fall inside a window narrower than the result
-    ** (the final and the pass rounding show only there) */
+    ** (the final and the pass rounding show only there). The lanes are the
+    ** first n, then the last n: with several chained passes only the last
+    ** pass's result is rounded with d_round, the others with acc_round */
     int kp = lad_datapath_kphys(dp), ma = dp->a.mbits > 0 ? dp->a.mbits : 0;
     for (int n = 2; n <= kp; n *= 2)
-        for (int odd = 0; odd < 2; odd++)
-            for (int bneg = 0; bneg < 2; bneg++)
-                for (int fi = 1; fi <= steps + steps / 2; fi++) {
-                    if (fi == steps || (fi > steps && fi != steps + steps / 2))
-                        continue;
-                    for (int fneg = 0; fneg < 2; fneg++) {
-                        lad_case cs;
-                        lad_case_base(dp, &cs);
-                        uint64_t mag = ((uint64_t)1 << (ma + 1)) - 1;
-                        int x = -ma, ok = 1;
-                        if (lad_case_term(dp, &cs, 0, bneg, mag, x)) {
-                            mag = 1;
-                            x = 0;
+        for (int end = 0; end < 2 && (end == 0 || n < kp); end++)
+            for (int odd = 0; odd < 2; odd++)
+                for (int bneg = 0; bneg < 2; bneg++)
+                    for (int fi = 1; fi <= steps + steps / 2; fi++) {
+                        if (fi == steps || (fi > steps && fi != steps + steps / 2))
+                            continue;
+                        for (int fneg = 0; fneg < 2; fneg++) {
+                            lad_case cs;
+                            lad_case_base(dp, &cs);
+                            uint64_t mag = ((uint64_t)1 << (ma + 1)) - 1;
+                            int x = -ma, ok = 1;
+                            if (lad_case_term(dp, &cs, 0, bneg, mag, x)) {
+                                mag = 1;
+                                x = 0;
+                            }
+                            if (end)
+                                lad_case_base(dp, &cs);
+                            for (int j = end ? kp - n : 0; j < (end ? kp : n) && ok; j++)
+                                ok = !lad_case_term(dp, &cs, j, bneg, mag, x);
+                            int top = bitlen64(mag * (uint64_t)n) - 1 + x;
+                            uint64_t fm = (uint64_t)(odd * steps + fi);
+                            ok = ok && !lad_case_c(dp, &cs, bneg ^ fneg, fm, top - db - ls);
+                            if (ok && (rc = lad_batch_add(&b, &cs, "grown n=%d%s %s%s c%s%d/%d",
+                                                          n, end ? " last" : "",
+                                                          bneg ? "-" : "+", odd ? "odd " : "",
+                                                          fneg ? "-" : "+", fi, steps)))
+                                goto out;
                         }
-                        for (int j = 0; j < n && ok; j++)
-                            ok = !lad_case_term(dp, &cs, j, bneg, mag, x);
-                        int top = bitlen64(mag * (uint64_t)n) - 1 + x;
-                        uint64_t fm = (uint64_t)(odd * steps + fi);
-                        ok = ok && !lad_case_c(dp, &cs, bneg ^ fneg, fm, top - db - ls);
-                        if (ok && (rc = lad_batch_add(&b, &cs, "grown n=%d %s%s c%s%d/%d", n,
-                                                      bneg ? "-" : "+", odd ? "odd " : "",
-                                                      fneg ? "-" : "+", fi, steps)))
-                            goto out;
                     }
-                }
+    /* C with low bits through the passes before the last lane's product:
+    ** a pass without a nonzero product rounds C alone into acc, so that
+    ** C = +-(2 - 2^-i) (all ones down to bit i) and +-(1 + 2^-i) show
+    ** acc's precision and acc_round (a carry from the all-ones C) where
+    ** the last pass's window would hide them */
+    int mc = dp->c.mbits;
+    for (int i = 1; i <= mc && i < 62; i++)
+        for (int v = 0; v < 4; v++) {
+            int neg = v & 1, ones = v >> 1;
+            lad_case cs;
+            lad_case_base(dp, &cs);
+            uint64_t m = ones ? ((uint64_t)1 << (i + 1)) - 1 : ((uint64_t)1 << i) + 1;
+            int ok = !lad_case_c(dp, &cs, neg, m, -i) && !lad_case_term(dp, &cs, kp - 1, 0, 1, -2);
+            if (ok && (rc = lad_batch_add(&b, &cs, "c %s%s2^-%d p%d 2^-2", neg ? "-" : "+",
+                                          ones ? "2-" : "1+", i, kp - 1)))
+                goto out;
+        }
+    /* Lone products with low bits, (1 + 2^-i)(1 + 2^-mb) near 1.0, in the
+    ** first and the last lane, C = 0: a product whose lowest bit falls
+    ** below the window is cut even when no other term anchors it (one
+    ** lane a pass, C added outside the window) */
+    int mb = dp->b.mbits;
+    for (int i = 1; i <= ma && ma > 0 && mb > 0; i++)
+        for (int v = 0; v < 4; v++) {
+            int neg = v & 1, j = v >> 1 ? kp - 1 : 0;
+            uint32_t wa, wb;
+            lad_case cs;
+            lad_case_base(dp, &cs);
+            if ((v >> 1 && kp < 2) ||
+                lad_word(&dp->a, neg, ((uint64_t)1 << i) + 1, -i, &wa) ||
+                lad_word(&dp->b, 0, ((uint64_t)1 << mb) + 1, -mb, &wb))
+                continue;
+            lad_case_words(dp, &cs, j, wa, wb);
+            if ((rc = lad_batch_add(&b, &cs, "lone %sp%d (1+2^-%d)(1+2^-%d)", neg ? "-" : "", j,
+                                    i, mb)))
+                goto out;
+        }
+    /* A product of A's smallest subnormal, whose raw exponent lies ma bits
+    ** above its leading bit, against C = -p (1 + 2^-i): the exact sum is
+    ** -p 2^-i, but a window anchored on the product's raw exponent cuts
+    ** C's low bits first (C inside the window or added after it) */
+    uint32_t wsub, wone;
+    if (ma > 0 && dp->a.sub == LAD_SUB_IEEE && !lad_word(&dp->b, 0, 1, 0, &wone))
+        for (int i = 1; i <= mc && i < 62; i++)
+            for (int neg = 0; neg < 2; neg++) {
+                lad_case cs;
+                lad_case_base(dp, &cs);
+                if (lad_word(&dp->a, neg, 1, 1 - dp->a.bias - ma, &wsub))
+                    continue;
+                lad_case_words(dp, &cs, 0, wsub, wone);
+                if (!lad_case_c(dp, &cs, !neg, ((uint64_t)1 << i) + 1, 1 - dp->a.bias - ma - i) &&
+                    (rc = lad_batch_add(&b, &cs, "sub %sp -c(1+2^-%d)", neg ? "-" : "+", i)))
+                    goto out;
+            }
     /* Fractions of the window's quantum as products in the same pass as
     ** the anchor, at 1.0 and at a high anchor (so that a quantum far below
     ** 1.0 is still a product and a result): 2^E - 2^E + f (lanes 0, 1, 2),

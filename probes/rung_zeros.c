@@ -7,8 +7,9 @@
 ** floor under the anchor shows as the exponent below which the negative
 ** term stops being kept; a zero product that takes part in the anchor
 ** moves that exponent. Below min_exp, lone products 2^e with and without
-** a zero product, which only a directed result rounding shows. Decides
-** zero_floor and anchor_min.
+** a zero product, which only a directed result rounding shows, or a C
+** added outside the window beside them. Decides zero_floor and
+** anchor_min.
 */
 #include "ladder.h"
 #include "case.h"
@@ -86,17 +87,23 @@ int lad_rung_zeros(lad_probe *p)
         }
     }
     /* below the result's range a kept term shows only as a nonzero result
-    ** under directed rounding (ru: the smallest subnormal, else +0): a lone
-    ** product 2^e, beside the smallest product (no zero product) or a
-    ** zero product, and negated, for e
+    ** under directed rounding (ru: the smallest subnormal, rd: its
+    ** negation, else +0): a lone product 2^e, beside the smallest product
+    ** (no zero product) or a zero product, and negated both ways, for e
     ** down to the lowest quantum a floor at min_exp can set (windows up to
     ** 60 and a few bits more) */
     for (int e = minexp - 1; e >= minexp - 64 && e >= tiny; e--)
-        for (int v = 0; v < 3; v++) {
+        for (int v = 0; v < 4; v++) {
             lad_case cs;
             lad_case_base(dp, &cs);
-            int ok = !lad_case_term(dp, &cs, 0, v == 2, 1, e);
-            if (v > 0 && ok && n >= 2) {
+            int ok = !lad_case_term(dp, &cs, 0, v >= 2, 1, e);
+            if (v == 3) {
+                /* negated, the smallest product in every other lane */
+                if (n > 1 && tiny >= e)
+                    ok = 0;
+                for (int j = 1; j < n && ok; j++)
+                    lad_case_term(dp, &cs, j, 0, 1, tiny);
+            } else if (v > 0 && ok && n >= 2) {
                 uint32_t zb;
                 ok = !lad_word(&dp->b, 0, 1, 0, &zb);
                 lad_case_words(dp, &cs, 1, 0, zb);
@@ -107,8 +114,34 @@ int lad_rung_zeros(lad_probe *p)
                 for (int j = 1; j < n; j++)
                     lad_case_term(dp, &cs, j, 0, 1, tiny);
             }
-            if (ok && (rc = lad_batch_add(&b, &cs, "%sp 2^%d%s", v == 2 ? "-" : "", e,
-                                          v ? " zero" : "")))
+            if (ok && (rc = lad_batch_add(&b, &cs, "%sp 2^%d%s", v >= 2 ? "-" : "", e,
+                                          v == 1 || v == 2 ? " zero" : "")))
+                goto out;
+        }
+    /* C = +-2^(1-bias), the result's smallest normal, and a lone product
+    ** 2^e of the other sign, beside a zero product or the smallest
+    ** products: when C is added to the window sum exactly (c_anchor 0), a
+    ** kept product takes one unit off a result rounded toward zero (or
+    ** toward the product's sign), so the floor shows under rz too */
+    int cmin = 1 - dp->d.bias;
+    for (int e = minexp - 1; e >= minexp - 64 && e >= tiny && n >= 2; e--)
+        for (int v = 0; v < 4; v++) {
+            int neg = v & 1, zero = v >> 1;
+            lad_case cs;
+            lad_case_base(dp, &cs);
+            int ok = !lad_case_c(dp, &cs, neg, 1, cmin) &&
+                     !lad_case_term(dp, &cs, 0, !neg, 1, e);
+            if (ok && zero) {
+                uint32_t zb;
+                ok = !lad_word(&dp->b, 0, 1, 0, &zb);
+                lad_case_words(dp, &cs, 1, 0, zb);
+            } else if (ok) {
+                ok = tiny < e - w - 8;
+                for (int j = 1; j < n && ok; j++)
+                    lad_case_term(dp, &cs, j, 0, 1, tiny);
+            }
+            if (ok && (rc = lad_batch_add(&b, &cs, "c%s2^%d %sp 2^%d%s", neg ? "-" : "+", cmin,
+                                          neg ? "+" : "-", e, zero ? " zero" : "")))
                 goto out;
         }
     if ((rc = lad_probe_eval(p, &b, NULL, NULL)))

@@ -12,7 +12,9 @@
 # taken (1: all; default 8, starting with the first), LADDER_BLIND_DRAWS
 # random draws (default 20), LADDER_BLIND_CASES validation cases each
 # (default 10000; the first LADDER_BLIND_BIG draws get 1,000,000, default 1),
-# LADDER_BLIND_JOBS in parallel (default 2). `make test-long` runs every
+# LADDER_BLIND_JOBS in parallel (default 2), LADDER_BLIND_EXTRA draws by
+# number beyond the first LADDER_BLIND_DRAWS (default: draws that once
+# failed, one for each rung fix; empty: none). `make test-long` runs every
 # preset and 200 draws; LADDER_TEST_QUICK (sanitizer builds) a handful.
 # Check names: blind-<model>. The work for one model is
 # tests/data/blind-one.sh.
@@ -23,11 +25,13 @@ if [ -n "${LADDER_TEST_QUICK:-}" ]; then
     DRAWS=${LADDER_BLIND_DRAWS:-3}
     CASES=${LADDER_BLIND_CASES:-2000}
     BIG=${LADDER_BLIND_BIG:-0}
+    EXTRA=${LADDER_BLIND_EXTRA:-}
 else
     STRIDE=${LADDER_BLIND_PRESETS:-8}
     DRAWS=${LADDER_BLIND_DRAWS:-20}
     CASES=${LADDER_BLIND_CASES:-10000}
     BIG=${LADDER_BLIND_BIG:-1}
+    EXTRA=${LADDER_BLIND_EXTRA-37 64 77 102 126 131 158 179}
 fi
 JOBS=${LADDER_BLIND_JOBS:-2}
 
@@ -35,18 +39,24 @@ JOBS=${LADDER_BLIND_JOBS:-2}
 : >"$TMP/list"
 "$LADDER" presets | awk -v stride="$STRIDE" 'NF && $1 ~ /^sm/ && n++ % stride == 0 {print $1}' >"$TMP/presets"
 while read -r p; do echo "$p $CASES" >>"$TMP/list"; done <"$TMP/presets"
-i=1
-while [ "$i" -le "$DRAWS" ]; do
-    f=$TMP/random-$i.yaml
-    sh "$TESTS_DATA/model-random.sh" "$LADDER" "$i" >"$f"
+draw() {
+    f=$TMP/random-$1.yaml
+    sh "$TESTS_DATA/model-random.sh" "$LADDER" "$1" >"$f"
     if ! "$LADDER" model check "$f" >/dev/null 2>&1; then
-        fail "blind-random-$i-draw" "the draw is not a valid model: $("$LADDER" model check "$f" 2>&1 | head -1)"
-    elif [ "$i" -le "$BIG" ]; then
+        fail "blind-random-$1-draw" "the draw is not a valid model: $("$LADDER" model check "$f" 2>&1 | head -1)"
+    elif [ "$1" -le "$BIG" ]; then
         echo "$f 1000000" >>"$TMP/list"
     else
         echo "$f $CASES" >>"$TMP/list"
     fi
+}
+i=1
+while [ "$i" -le "$DRAWS" ]; do
+    draw "$i"
     i=$((i + 1))
+done
+for i in $EXTRA; do
+    [ "$i" -gt "$DRAWS" ] && draw "$i"
 done
 [ -s "$TMP/presets" ] && ok blind-presets-listed || fail blind-presets-listed "ladder presets listed nothing"
 
