@@ -467,6 +467,21 @@ static int rescue(fit *F)
     return took;
 }
 
+/* Occam: a knob whose first (default) candidate explains the cases as well
+** as its fitted value takes the default. */
+static void occam(fit *F)
+{
+    size_t now = score(F, (size_t)-1);
+    for (int k = 0; k < K_COUNT; k++) {
+        if (F->ncand[k] == 0 || get(F, k) == F->def[k])
+            continue;
+        int keep = get(F, k);
+        set(F, k, F->def[k]);
+        if (lad_datapath_check(&F->dp, NULL) != LAD_OK || score(F, now + 1) > now)
+            set(F, k, keep);
+    }
+}
+
 /* The recipe text of a run, malloc'd, or NULL. */
 static char *recipe_text(lad_store *st, int64_t run, char *path, size_t n)
 {
@@ -654,19 +669,17 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
         }
     }
     F->n = n;
-    rescue(F);
-    /* Occam: a knob whose first (default) candidate explains the cases as
-    ** well as its fitted value takes the default. */
-    {
-        size_t now = score(F, (size_t)-1);
-        for (int k = 0; k < K_COUNT; k++) {
-            if (F->ncand[k] == 0 || get(F, k) == F->def[k])
-                continue;
-            int keep = get(F, k);
-            set(F, k, F->def[k]);
-            if (lad_datapath_check(&F->dp, NULL) != LAD_OK || score(F, now + 1) > now)
-                set(F, k, keep);
-        }
+    occam(F);
+    /* Stuck: the model search from there, then Occam again, while that
+    ** explains more (a search from a simpler model often reaches further:
+    ** the knobs Occam resets are the ones the stages guessed). */
+    for (int round = 0; round < 3; round++) {
+        size_t before = score(F, (size_t)-1);
+        if (before == 0 || !rescue(F))
+            break;
+        occam(F);
+        if (score(F, (size_t)-1) >= before)
+            break;
     }
     /* An accumulator no case can see takes the result's cut format when the
     ** result was cut (the fp8 paths round both to e8m13): equal words. */
