@@ -669,11 +669,12 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
         }
     }
     F->n = n;
+    rescue(F);
     occam(F);
-    /* Stuck: the model search from there, then Occam again, while that
-    ** explains more (a search from a simpler model often reaches further:
-    ** the knobs Occam resets are the ones the stages guessed). */
-    for (int round = 0; round < 3; round++) {
+    /* Still stuck: the model search again from the simpler model Occam
+    ** left, while that explains more (it often reaches further: the knobs
+    ** Occam resets are the ones the stages guessed). */
+    for (int round = 0; round < 2; round++) {
         size_t before = score(F, (size_t)-1);
         if (before == 0 || !rescue(F))
             break;
