@@ -15,7 +15,8 @@
 ** lane shows the rounding of pass results into acc; lone products with
 ** low bits show a window that no other term anchors; a product of a
 ** subnormal against C with low bits tells C added exactly from C cut by
-** the product's window.
+** the product's window; C cancelled in the last lane leaves the low bits
+** of the first pass's result in acc.
 */
 #include "ladder.h"
 #include "case.h"
@@ -238,6 +239,21 @@ int lad_rung_ulp(lad_probe *p)
                     }
                 }
     }
+    /* C = +-1 cancelled by the last lane's product, with 2^-i in the first
+    ** lane: when the two sit in different passes, what survives is the bit
+    ** i of the first pass's result, so the series reads acc's precision
+    ** even when C is added outside the window (one more exact bit than
+    ** the window would keep) */
+    for (int i = 1; i <= 30 && kp > 1; i++)
+        for (int neg = 0; neg < 2; neg++) {
+            lad_case cs;
+            lad_case_base(dp, &cs);
+            int ok = !lad_case_c(dp, &cs, neg, 1, 0) && !lad_case_term(dp, &cs, 0, neg, 1, -i) &&
+                     !lad_case_term(dp, &cs, kp - 1, !neg, 1, 0);
+            if (ok && (rc = lad_batch_add(&b, &cs, "cancel %sc p0 2^-%d p%d", neg ? "-" : "+", i,
+                                          kp - 1)))
+                goto out;
+        }
     if ((rc = lad_probe_eval(p, &b, NULL, NULL)))
         goto out;
     rc = lad_probe_observe(p, "cases", NULL, 0, "%zu", b.n);
