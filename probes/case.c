@@ -79,16 +79,6 @@ void lad_case_words(const lad_datapath *dp, lad_case *cs, int j, uint32_t a,
     cs->b[l] = b;
 }
 
-static int bitlen64(uint64_t x)
-{
-    int n = 0;
-    while (x) {
-        n++;
-        x >>= 1;
-    }
-    return n;
-}
-
 /* Tries m1*2^ea in f and (mag/m1)*2^(exp-ea) in g over the small divisors
 ** m1 of mag (normal words only when want_normal). */
 static int split(const lad_format *f, const lad_format *g, int neg,
@@ -122,7 +112,7 @@ int lad_case_term(const lad_datapath *dp, lad_case *cs, int j, int neg,
         return LAD_OK;
     }
     if (dp->integer) {
-        if (exp < 0 || exp > 40 || bitlen64(mag) + exp > 40 ||
+        if (exp < 0 || exp > 40 || lad_bitlen128(mag) + exp > 40 ||
             lad_word(&dp->a, neg, mag << exp, 0, &a) || lad_word(&dp->b, 0, 1, 0, &b))
             return LAD_NO;
         lad_case_words(dp, cs, j, a, b);

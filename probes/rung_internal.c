@@ -26,16 +26,6 @@ typedef struct tie {
     uint64_t m;
 } tie;
 
-static int bitlen(uint64_t v)
-{
-    int n = 0;
-    while (v) {
-        n++;
-        v >>= 1;
-    }
-    return n;
-}
-
 static int build(const lad_datapath *dp, lad_case *cs, int s, int j, int E, const tie *t,
                  int db)
 {
@@ -132,7 +122,7 @@ int lad_rung_internal(lad_probe *p)
     for (int e = 40; e >= -40 && t.top < -1000; e--)
         for (int i = 0; i < 8 && t.top < -1000; i++) {
             /* the value mags[i] * 2^x whose leading bit is 2^e */
-            int x = e - (bitlen(mags[i]) - 1);
+            int x = e - (lad_bitlen128(mags[i]) - 1);
             lad_case c;
             lad_case_base(dp, &c);
             if (lad_case_term(dp, &c, 0, 0, mags[i], x) != LAD_OK)
@@ -151,7 +141,7 @@ int lad_rung_internal(lad_probe *p)
     /* narrow products: several lanes of the largest product reach a sum
     ** whose half ulp is itself a product (e2m1: 16 * 36 and 0.25) */
     for (int n = 2; n < kp && t.top < -1000 && big.top > -1000; n++) {
-        int top = bitlen((uint64_t)n * big.m) - 1 + big.x;
+        int top = lad_bitlen128((uint64_t)n * big.m) - 1 + big.x;
         lad_case c;
         lad_case_base(dp, &c);
         if (lad_case_term(dp, &c, 0, 0, 1, top - db - 1) == LAD_OK) {

@@ -189,6 +189,18 @@ static int group_pairs(const lad_datapath *dp, lad_batch *b, const lad_case *bas
     return LAD_OK;
 }
 
+/* Ends one run of families: counts its cases into *total and frees the
+** batch and its words, ready for the next. */
+static void batch_done(lad_batch *b, uint32_t **dw, int64_t **ids, size_t *total)
+{
+    *total += b->n;
+    lad_batch_free(b);
+    free(*dw);
+    free(*ids);
+    *dw = NULL;
+    *ids = NULL;
+}
+
 int lad_rung_scaling(lad_probe *p)
 {
     const lad_datapath *dp = &p->dp;
@@ -253,12 +265,7 @@ int lad_rung_scaling(lad_probe *p)
             D = e.d;
         }
     }
-    total += b.n;
-    lad_batch_free(&b);
-    free(dw);
-    free(ids);
-    dw = NULL;
-    ids = NULL;
+    batch_done(&b, &dw, &ids, &total);
     if (D < 0 || last == 0 || !g.ok) {
         /* one block, or no edge seen: the floor cases are all there is */
         snprintf(p->summary, sizeof p->summary, "%zu scale cases (%d blocks of %d), quantum %s",
@@ -334,12 +341,7 @@ int lad_rung_scaling(lad_probe *p)
                                             "cut: %d", G)))
             goto out;
     }
-    total += b.n;
-    lad_batch_free(&b);
-    free(dw);
-    free(ids);
-    dw = NULL;
-    ids = NULL;
+    batch_done(&b, &dw, &ids, &total);
 
     if (Dc >= 0) {
         /* cdomg: the pairs on the C-dominant path */

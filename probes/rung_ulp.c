@@ -32,16 +32,6 @@ static int log2ceil(int x)
     return l;
 }
 
-static int bitlen64(uint64_t v)
-{
-    int n = 0;
-    while (v) {
-        n++;
-        v >>= 1;
-    }
-    return n;
-}
-
 int lad_rung_ulp(lad_probe *p)
 {
     if (p->dp.integer) {
@@ -137,7 +127,7 @@ int lad_rung_ulp(lad_probe *p)
                                 lad_case_base(dp, &cs);
                             for (int j = end ? kp - n : 0; j < (end ? kp : n) && ok; j++)
                                 ok = !lad_case_term(dp, &cs, j, bneg, mag, x);
-                            int top = bitlen64(mag * (uint64_t)n) - 1 + x;
+                            int top = lad_bitlen128(mag * (uint64_t)n) - 1 + x;
                             uint64_t fm = (uint64_t)(odd * steps + fi);
                             ok = ok && !lad_case_c(dp, &cs, bneg ^ fneg, fm, top - db - ls);
                             if (ok && (rc = lad_batch_add(&b, &cs, "grown n=%d%s %s%s c%s%d/%d",
