@@ -671,6 +671,18 @@ static int opfmt_usable(const lad_format *f, const lad_opfmt *d)
     return f->kind == LAD_FLOAT && f->sub == LAD_SUB_IEEE && d->spec != FS_OTHER;
 }
 
+/* The class of a word of an IEEE-subnormal format whose specials the fast
+** path can tell: LAD_NAN, LAD_INFINITE, LAD_ZERO, or LAD_NORMAL for any
+** other number. */
+static inline __attribute__((always_inline)) int opfmt_class(const lad_opfmt *d, uint32_t w)
+{
+    uint32_t x = w >> d->pad;
+    uint32_t f = x & d->fmask, e = (x >> d->mb) & d->emax;
+    if (e == d->etop && (f & d->need) == d->need)
+        return d->spec == FS_IEEE && f == 0 ? LAD_INFINITE : LAD_NAN;
+    return (e | f) ? LAD_NORMAL : LAD_ZERO;
+}
+
 /* A word of a format opfmt_usable says yes to, as a term: what lad_decode
 ** gives. */
 static inline __attribute__((always_inline)) term opfmt_term(const lad_opfmt *d, uint32_t w)
@@ -682,18 +694,25 @@ static inline __attribute__((always_inline)) term opfmt_term(const lad_opfmt *d,
     t.raw = (int)e - d->bias + (e == 0);
     t.exp = t.raw - (int)d->mb;
     t.mag = f | ((lad_u128)(e != 0) << d->mb);
-    t.cls = t.mag == 0 ? LAD_ZERO : e == 0 ? LAD_SUBNORMAL : LAD_NORMAL;
-    if (e == d->etop && (f & d->need) == d->need)
-        t.cls = d->spec == FS_IEEE && f == 0 ? LAD_INFINITE : LAD_NAN;
+    t.cls = opfmt_class(d, w);
+    if (t.cls == LAD_NORMAL && e == 0)
+        t.cls = LAD_SUBNORMAL;
     return t;
+}
+
+/* The least b with 2^b >= n. */
+static int ceil_log2(int n)
+{
+    int b = 0;
+    while ((1 << b) < n)
+        b++;
+    return b;
 }
 
 /* Whether the fast path computes dp exactly as the general code. */
 static int fast_ok(const lad_datapath *dp)
 {
-    int kbits = 0;
-    while ((1 << kbits) < lad_datapath_kphys(dp))
-        kbits++;
+    int kbits = ceil_log2(lad_datapath_kphys(dp));
     return !dp->integer && dp->scale_block == 0 && dp->group == 1 && dp->cdom_window == 0 &&
            dp->group_sub_floor == LAD_NOFLOOR && dp->scale_floor == LAD_NOFLOOR &&
            dp->a.kind == LAD_FLOAT && dp->b.kind == LAD_FLOAT &&
@@ -701,6 +720,10 @@ static int fast_ok(const lad_datapath *dp)
            dp->window + 2 + kbits <= 62;
 }
 
+/* s * 2^q rounded into f, as round_units does: toward zero or to nearest
+** even inline for formats with IEEE subnormals and infinities (f32, f16,
+** e8m13) under overflow to Inf, anything else by round_units itself. A
+** result of zero is +0. */
 static uint32_t round64(const lad_format *f, int64_t s, int q, int mode, int ovf)
 {
     if (s == 0)
@@ -746,18 +769,6 @@ static uint32_t round64(const lad_format *f, int64_t s, int q, int mode, int ovf
 }
 
 static uint32_t eval_general(const lad_datapath *dp, const lad_case *cs);
-
-/* The class of a word of an IEEE-subnormal format whose specials the fast
-** path can tell: LAD_NAN, LAD_INFINITE, LAD_ZERO, or LAD_NORMAL for any
-** other number. */
-static int opfmt_class(const lad_opfmt *d, uint32_t w)
-{
-    uint32_t x = w >> d->pad;
-    uint32_t f = x & d->fmask, e = (x >> d->mb) & d->emax;
-    if (e == d->etop && (f & d->need) == d->need)
-        return d->spec == FS_IEEE && f == 0 ? LAD_INFINITE : LAD_NAN;
-    return (e | f) ? LAD_NORMAL : LAD_ZERO;
-}
 
 /* A single pass with a NaN or Inf among its words (pa, pb: cut, in lane
 ** order; sgn: the products' signs from decode_pass): the classes decide. */
@@ -911,9 +922,9 @@ static int shape_of(const lad_opfmt *A, const lad_opfmt *B)
 /* Decodes a pass with the plan's decoder; the products land in mag32 (every
 ** shape but SHAPE_WIDE) or mag. */
 static inline __attribute__((always_inline)) uint32_t
-decode_pass(const lad_plan *p, const uint32_t *pa, const uint32_t *pb,
-                            int from, int to, uint64_t *mag, uint32_t *mag32, uint32_t *raw,
-                            uint32_t *sgn, uint32_t *rmax, uint32_t *zeros)
+decode_pass(const lad_plan *p, const uint32_t *pa, const uint32_t *pb, int from, int to,
+            uint64_t *mag, uint32_t *mag32, uint32_t *raw, uint32_t *sgn, uint32_t *rmax,
+            uint32_t *zeros)
 {
     switch (p->shape) {
 #define SHAPE(i) \
@@ -1018,12 +1029,8 @@ static int lane_words(const lad_datapath *dp, const lad_case *cs, uint32_t *wa, 
 /* Whether eval_scaled computes dp exactly as the general code. */
 static int scaled_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
 {
-    int kp = lad_datapath_kphys(dp), kbits = 0, gbits = 0;
-    while ((1 << kbits) < kp + 1)
-        kbits++;
-    int g = dp->group > dp->cdom_group ? dp->group : dp->cdom_group;
-    while ((1 << gbits) < g)
-        gbits++;
+    int kp = lad_datapath_kphys(dp), kbits = ceil_log2(kp + 1);
+    int gbits = ceil_log2(dp->group > dp->cdom_group ? dp->group : dp->cdom_group);
     int w = dp->window > dp->cdom_window ? dp->window : dp->cdom_window;
     /* a group's exact sum: exponents spread over both formats' binades,
     ** significands of A, B and the two scales, g terms */
@@ -1406,13 +1413,18 @@ static uint32_t eval_general(const lad_datapath *dp, const lad_case *cs)
 void lad_eval_batch(const lad_datapath *dp, const lad_case *cs, size_t n,
                     uint32_t *d)
 {
+    lad_plan p;
+    lad_plan_init(&p, dp);
+    lad_plan_eval_batch(&p, cs, n, d);
+}
+
+void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, uint32_t *d)
+{
     /* A case is 1.1 KB of which a K=16 evaluation reads a few lines far
     ** apart; fetching the next cases' lines ahead keeps a batch larger than
     ** the caches from stalling on memory. */
-    lad_plan p;
-    lad_plan_init(&p, dp);
     const size_t ahead = 8;
-    int kb = dp->k * (int)sizeof(uint32_t);
+    int kb = p->dp->k * (int)sizeof(uint32_t);
     for (size_t i = 0; i < n; i++) {
         if (i + ahead < n) {
             /* every line of the next case's A and B words (a case is not
@@ -1425,6 +1437,6 @@ void lad_eval_batch(const lad_datapath *dp, const lad_case *cs, size_t n,
             }
             __builtin_prefetch(&cs[i + ahead].c);
         }
-        d[i] = lad_plan_eval(&p, &cs[i]);
+        d[i] = lad_plan_eval(p, &cs[i]);
     }
 }

@@ -200,5 +200,7 @@ typedef struct lad_plan {
 void lad_plan_init(lad_plan *p, const lad_datapath *dp);
 /* lad_eval(p->dp, cs), the same word. */
 uint32_t lad_plan_eval(const lad_plan *p, const lad_case *cs);
+/* lad_eval_batch with a prepared plan. */
+void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, uint32_t *d);
 
 #endif

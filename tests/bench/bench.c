@@ -6,11 +6,13 @@
 **
 ** For each datapath, 4,096 cases from the validation generator (half raw
 ** bit patterns, half finite values) are evaluated over and over for about
-** a second (LADDER_BENCH_SECONDS, or the argument) by lad_eval_batch, as
-** the simulated device and `ladder validate` evaluate them, and the model's
-** rate is printed in cases per second, then the rate of the reference (one
-** case at a time) on the same cases and a check that both gave the same
-** words. Target (docs/performance.md):
+** a CPU second (LADDER_BENCH_SECONDS, or the argument) by
+** lad_plan_eval_batch, as the simulated device and `ladder validate`
+** evaluate them, and the model's rate is printed in cases per second; then
+** the rate of the same plan on the fast path's generic build, where this
+** CPU runs its AVX2 build; then the rate of the reference (one case at a
+** time) on the same cases, and a check that all gave the same words.
+** Target (docs/performance.md):
 ** 10 million bf16 K=16 cases per second per core.
 **
 ** When the ladder binary is at hand ($LADDER, default build/rel/ladder) and
@@ -52,9 +54,10 @@ static double cpu_now(void)
 typedef uint32_t (*evalfn)(const lad_datapath *, const lad_case *);
 
 /* Cases per second of fn over cs (one case at a time), or of
-** lad_eval_batch when fn is NULL, for about `secs` seconds. */
-static double rate(evalfn fn, const lad_datapath *dp, const lad_case *cs,
-                   size_t n, double secs, uint32_t *out)
+** lad_plan_eval_batch with plan when fn is NULL, for about `secs` CPU
+** seconds. */
+static double rate(evalfn fn, const lad_datapath *dp, const lad_plan *plan,
+                   const lad_case *cs, size_t n, double secs, uint32_t *out)
 {
     double t0 = cpu_now(), t;
     size_t done = 0;
@@ -64,7 +67,7 @@ static double rate(evalfn fn, const lad_datapath *dp, const lad_case *cs,
             for (size_t i = 0; i < n; i++)
                 out[i] = fn(dp, &cs[i]);
         } else {
-            lad_eval_batch(dp, cs, n, out);
+            lad_plan_eval_batch(plan, cs, n, out);
         }
         for (size_t i = 0; i < n; i++)
             x ^= out[i];
@@ -88,12 +91,15 @@ static void model_bench(double secs)
     };
     lad_case *cs = malloc(sizeof(lad_case) * NCASES);
     uint32_t *a = malloc(sizeof(uint32_t) * NCASES), *b = malloc(sizeof(uint32_t) * NCASES);
-    if (!cs || !a || !b) {
+    uint32_t *g = malloc(sizeof(uint32_t) * NCASES);
+    if (!cs || !a || !b || !g) {
         fprintf(stderr, "bench: out of memory\n");
         exit(1);
     }
-    printf("%-14s %-32s %16s %16s %8s  %s\n", "datapath", "preset", "model cases/s",
-           "naive cases/s", "speedup", "same words");
+    /* "generic": the same plan with the fast path's build for any CPU,
+    ** where this CPU runs its AVX2 build ("-" when it does not) */
+    printf("%-14s %-32s %16s %16s %16s %8s  %s\n", "datapath", "preset", "model cases/s",
+           "generic cases/s", "naive cases/s", "speedup", "same words");
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const lad_preset *p = lad_preset_find(rows[i].preset);
         if (!p) {
@@ -101,15 +107,26 @@ static void model_bench(double secs)
             continue;
         }
         lad_gen_cases(&p->dp, 2024, 50, 0, cs, NCASES);
-        double m = rate(NULL, &p->dp, cs, NCASES, secs, a);
-        double r = rate(rat_eval, &p->dp, cs, NCASES, secs / 4, b);
-        printf("%-14s %-32s %16.0f %16.0f %7.1fx  %s\n", rows[i].label, rows[i].preset, m, r,
-               m / r, memcmp(a, b, sizeof(uint32_t) * NCASES) ? "NO" : "yes");
+        lad_plan plan, generic;
+        lad_plan_init(&plan, &p->dp);
+        generic = plan;
+        generic.avx2 = 0;
+        double m = rate(NULL, &p->dp, &plan, cs, NCASES, secs, a);
+        double gm = plan.avx2 ? rate(NULL, &p->dp, &generic, cs, NCASES, secs, g) : 0;
+        double r = rate(rat_eval, &p->dp, NULL, cs, NCASES, secs / 4, b);
+        char gs[24] = "-";
+        if (plan.avx2)
+            snprintf(gs, sizeof gs, "%.0f", gm);
+        int same = !memcmp(a, b, sizeof(uint32_t) * NCASES) &&
+                   (!plan.avx2 || !memcmp(g, b, sizeof(uint32_t) * NCASES));
+        printf("%-14s %-32s %16.0f %16s %16.0f %7.1fx  %s\n", rows[i].label, rows[i].preset, m,
+               gs, r, m / r, same ? "yes" : "NO");
         fflush(stdout);
     }
     free(cs);
     free(a);
     free(b);
+    free(g);
 }
 
 /* Runs a shell command, returns its wall time in seconds or -1. */
