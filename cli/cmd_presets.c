@@ -37,7 +37,7 @@ static void formats_text(const lad_datapath *dp, char *fmts, size_t size)
                       dp->scale_block);
     if (dp->sparse && n > 0 && (size_t)n < size)
         snprintf(fmts + n, size - (size_t)n, " sparse %s",
-                 lad_model_sparse_names[dp->sparse]);
+                 lad_sparse_names[dp->sparse]);
 }
 
 /* The parameters worth a column, as short text. */

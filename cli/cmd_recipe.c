@@ -69,7 +69,7 @@ static void show(const lad_recipe *r)
         show_format("sb", &d->sb, 1);
         printf("  %-12s %d\n", "scale_block", d->scale_block);
     }
-    printf("  %-12s %s\n", "sparse", lad_model_sparse_names[d->sparse]);
+    printf("  %-12s %s\n", "sparse", lad_sparse_names[d->sparse]);
     for (int i = 0; i < r->nformats; i++) {
         if (i == 0)
             printf("formats\n");

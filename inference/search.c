@@ -1,19 +1,21 @@
 /*
-** The model search (search.h): a grid, a beam and an active set of cases.
+** The model search (search.h): one set of candidates and one scorer, two
+** strategies (the beam and the staged sweep).
 **
-** A model is a vector of dimension values (pvec) applied to the base
-** datapath. Dimensions that cannot change the result of a model (acc when
-** there is one pass and no double rounding, chain with one pass, in_round
-** for containers no wider than their format, scale parameters of unscaled
-** kinds) are reset to base's value, so that one model has one vector and
-** the visited set never evaluates it twice.
+** A model is a vector of value codes (pvec), one per registry row, applied
+** to the base datapath. Rows that cannot change the result of a model (the
+** row's `matters` rule: acc with one pass and no double rounding, scale
+** parameters of unscaled kinds, ...) are reset to base's value, so that one
+** model has one vector and the visited set never evaluates it twice.
 **
-** Scores: a case a model gets right scores 0; a wrong one scores 1 plus the
-** bit length of the distance between the two words read as ordered
-** integers (capped at 33). Summed over the active cases, this ranks "almost
-** right" above "wrong", which is what lets a one-dimension-at-a-time search
-** walk to the answer. Evaluation stops as soon as a model's score passes
-** the worst one the beam still keeps.
+** Scores: a case a model gets right scores 0; a wrong one scores 1, or for
+** the beam 1 plus the bit length of the distance between the two words
+** read as ordered integers (capped at 33). Summed over the cases, the
+** graded score ranks "almost right" above "wrong", which is what lets a
+** one-dimension-at-a-time search walk to the answer. Scoring stops as soon
+** as a model passes the limit it must beat; the staged sweep moves the
+** cases that fail to the front, so that most wrong candidates are turned
+** down after a handful of evaluations.
 */
 #include "search.h"
 
@@ -21,20 +23,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define NP LAD_NPARAMS_MAX
+#define MAXV LAD_PARAM_MAXCANDS
+
 typedef struct pvec {
-    int v[LAD_NDIM];
+    int v[NP];
 } pvec;
 
 typedef struct entry {
     pvec p;
     uint64_t score;   /* on the active set */
     uint64_t miss;    /* mismatches on the active set */
+    int cplx;         /* parameters away from their defaults */
 } entry;
 
 #define VISIT_SIZE (1u << 17)  /* first size of the visited set; it doubles */
 #define MAXBEAM 64
 #define MAXITER 12
 #define MAXROUNDS 16
+#define HOT 64                 /* front of the staged sweep's case order */
 
 typedef struct ctx {
     const lad_datapath *base;
@@ -42,17 +49,19 @@ typedef struct ctx {
     const uint32_t *d;
     size_t n;
     int kphys;
-    uint32_t fixed;
-    int nvals[LAD_NDIM];
-    int vals[LAD_NDIM][LAD_DIM_MAXVALS];
+    uint64_t fixed;
+    uint64_t dims;       /* bit i: registry row i is a dimension */
+    int nvals[NP];
+    int vals[NP][MAXV];
     pvec basep;
+    pvec defp;           /* lad_datapath_init's values for base's instruction */
     uint32_t nan;        /* the NaN word of the data (or base's) */
     int has_nan;
     /* distance reading of d words */
     int dsignbit;        /* bit of d's sign, -1 when none */
     int dint;            /* d is an integer format */
     uint32_t dmask;
-    /* the active set */
+    /* the beam's active set */
     size_t *active;
     size_t nactive;
     unsigned char *inactive;  /* 1: case i is in the active set */
@@ -64,224 +73,90 @@ typedef struct ctx {
     int nbeam, beamcap;
 } ctx;
 
-/* ---- dimensions ---------------------------------------------------------- */
-
-static const char *const dim_names[LAD_NDIM] = {
-    "window", "pass", "align_round", "d_round", "acc_round", "c_anchor",
-    "chain", "acc", "d_via_acc", "anchor_min", "zero_floor", "in_round",
-    "overflow", "group", "scale_floor", "cdom_window", "cdom_group",
-    "cdom_per_group", "group_sub_floor", "saturate", "c_last", "order",
-};
-
-const char *lad_dim_name(int dim)
+static const lad_param *row(int i)
 {
-    return dim >= 0 && dim < LAD_NDIM ? dim_names[dim] : "?";
+    return &lad_params[i];
 }
 
-/* 1 when f is f32 or f32 with fewer fraction bits (e8mN). */
-static int f32_family(const lad_format *f)
+static int row_of(const char *key)
 {
-    return f->kind == LAD_FLOAT && f->width == 32 && f->sign == 1 && f->ebits == 8 &&
-           f->bias == 127 && f->pad + f->mbits == 23 && f->sub == LAD_SUB_IEEE &&
-           f->inf == LAD_INF_IEEE && f->nan == LAD_NAN_IEEE && f->mbits >= 1;
+    const lad_param *p = lad_param_find(key);
+    return p ? lad_param_index(p) : -1;
 }
 
-static lad_format e8m(int n)
+/* ---- candidates ---------------------------------------------------------- */
+
+static void add_val(ctx *x, int i, int v)
 {
-    lad_format f = *lad_format_find("f32");
-    if (n != 23)
-        snprintf(f.name, sizeof f.name, "e8m%d", n);
-    f.mbits = n;
-    f.pad = 23 - n;
-    return f;
+    for (int j = 0; j < x->nvals[i]; j++)
+        if (x->vals[i][j] == v)
+            return;
+    if (x->nvals[i] < MAXV)
+        x->vals[i][x->nvals[i]++] = v;
 }
 
-/* Fills dp's lane order with pattern `which` (LAD_ORDER_*). */
-static void set_order(lad_datapath *dp, const lad_datapath *base, int which)
-{
-    int kp = lad_datapath_kphys(dp), n = 0;
-    if (which == LAD_ORDER_PHYSICAL) {
-        dp->norder = 0;
-        return;
-    }
-    if (which == LAD_ORDER_OTHER) {
-        dp->norder = base->norder;
-        memcpy(dp->order, base->order, sizeof dp->order);
-        return;
-    }
-    for (int first = 1; first >= 0; first--)
-        for (int k = 0; k < kp; k++) {
-            int in = which == LAD_ORDER_REG4 ? k % 4 < 2 : k % 2 == 0;
-            if (in == first)
-                dp->order[n++] = (unsigned char)k;
-        }
-    dp->norder = n;
-}
-
-/* Which LAD_ORDER_* pattern dp's order is. */
-static int get_order(const lad_datapath *dp)
-{
-    if (dp->norder == 0)
-        return LAD_ORDER_PHYSICAL;
-    lad_datapath t = *dp;
-    for (int w = LAD_ORDER_REG4; w <= LAD_ORDER_EVEN; w++) {
-        set_order(&t, dp, w);
-        if (t.norder == dp->norder && memcmp(t.order, dp->order, (size_t)t.norder) == 0)
-            return w;
-    }
-    return LAD_ORDER_OTHER;
-}
-
-int lad_dim_get(const lad_datapath *dp, int dim)
-{
-    switch (dim) {
-    case LAD_DIM_WINDOW: return dp->window;
-    case LAD_DIM_PASS: return dp->pass;
-    case LAD_DIM_ALIGN_ROUND: return dp->align_round;
-    case LAD_DIM_D_ROUND: return dp->d_round;
-    case LAD_DIM_ACC_ROUND: return dp->acc_round;
-    case LAD_DIM_C_ANCHOR: return dp->c_anchor;
-    case LAD_DIM_CHAIN: return dp->chain;
-    case LAD_DIM_ACC: return f32_family(&dp->acc) ? dp->acc.mbits : 0;
-    case LAD_DIM_D_VIA_ACC: return dp->d_via_acc;
-    case LAD_DIM_ANCHOR_MIN: return dp->anchor_min;
-    case LAD_DIM_ZERO_FLOOR: return dp->zero_floor;
-    case LAD_DIM_IN_ROUND: return dp->in_round;
-    case LAD_DIM_OVERFLOW: return dp->overflow;
-    case LAD_DIM_GROUP: return dp->group;
-    case LAD_DIM_SCALE_FLOOR: return dp->scale_floor;
-    case LAD_DIM_CDOM_WINDOW: return dp->cdom_window;
-    case LAD_DIM_CDOM_GROUP: return dp->cdom_group;
-    case LAD_DIM_CDOM_PER_GROUP: return dp->cdom_per_group;
-    case LAD_DIM_GROUP_SUB_FLOOR: return dp->group_sub_floor;
-    case LAD_DIM_SATURATE: return dp->saturate;
-    case LAD_DIM_C_LAST: return dp->c_last;
-    case LAD_DIM_ORDER: return get_order(dp);
-    default: return 0;
-    }
-}
-
-static void dim_set(lad_datapath *dp, const lad_datapath *base, int dim, int v)
-{
-    switch (dim) {
-    case LAD_DIM_WINDOW: dp->window = v; break;
-    case LAD_DIM_PASS: dp->pass = v; break;
-    case LAD_DIM_ALIGN_ROUND: dp->align_round = v; break;
-    case LAD_DIM_D_ROUND: dp->d_round = v; break;
-    case LAD_DIM_ACC_ROUND: dp->acc_round = v; break;
-    case LAD_DIM_C_ANCHOR: dp->c_anchor = v; break;
-    case LAD_DIM_CHAIN: dp->chain = v; break;
-    case LAD_DIM_ACC: dp->acc = v ? e8m(v) : base->acc; break;
-    case LAD_DIM_D_VIA_ACC: dp->d_via_acc = v; break;
-    case LAD_DIM_ANCHOR_MIN: dp->anchor_min = v; break;
-    case LAD_DIM_ZERO_FLOOR: dp->zero_floor = v; break;
-    case LAD_DIM_IN_ROUND: dp->in_round = v; break;
-    case LAD_DIM_OVERFLOW: dp->overflow = v; break;
-    case LAD_DIM_GROUP: dp->group = v; break;
-    case LAD_DIM_SCALE_FLOOR: dp->scale_floor = v; break;
-    case LAD_DIM_CDOM_WINDOW: dp->cdom_window = v; break;
-    case LAD_DIM_CDOM_GROUP: dp->cdom_group = v; break;
-    case LAD_DIM_CDOM_PER_GROUP: dp->cdom_per_group = v; break;
-    case LAD_DIM_GROUP_SUB_FLOOR: dp->group_sub_floor = v; break;
-    case LAD_DIM_SATURATE: dp->saturate = v; break;
-    case LAD_DIM_C_LAST: dp->c_last = v; break;
-    case LAD_DIM_ORDER: set_order(dp, base, v); break;
-    default: break;
-    }
-}
-
-const char *lad_dim_value(int dim, int value, char *buf, size_t size)
-{
-    static const char *const rounds[] = {"rz", "rne", "ru", "rd", "rna"};
-    static const char *const ovfs[] = {"inf", "sat", "ieee"};
-    switch (dim) {
-    case LAD_DIM_ALIGN_ROUND: case LAD_DIM_D_ROUND: case LAD_DIM_ACC_ROUND:
-    case LAD_DIM_IN_ROUND:
-        snprintf(buf, size, "%s", value >= 0 && value < 5 ? rounds[value] : "?");
-        break;
-    case LAD_DIM_OVERFLOW:
-        snprintf(buf, size, "%s", value >= 0 && value < 3 ? ovfs[value] : "?");
-        break;
-    case LAD_DIM_CHAIN:
-        snprintf(buf, size, "%s", value ? "sum" : "chain");
-        break;
-    case LAD_DIM_ORDER: {
-        static const char *const orders[] = {"physical", "k%4<2-first", "even-first", "given"};
-        snprintf(buf, size, "%s", value >= 0 && value < 4 ? orders[value] : "?");
-        break;
-    }
-    case LAD_DIM_ACC:
-        if (value == 0)
-            snprintf(buf, size, "base");
-        else if (value == 23)
-            snprintf(buf, size, "f32");
-        else
-            snprintf(buf, size, "e8m%d", value);
-        break;
-    case LAD_DIM_ANCHOR_MIN: case LAD_DIM_ZERO_FLOOR: case LAD_DIM_SCALE_FLOOR:
-    case LAD_DIM_GROUP_SUB_FLOOR:
-        if (value == LAD_NOFLOOR)
-            snprintf(buf, size, "none");
-        else
-            snprintf(buf, size, "%d", value);
-        break;
-    default:
-        snprintf(buf, size, "%d", value);
-        break;
-    }
-    return buf;
-}
-
-/* Whether dimension dim can change what the model computes. */
-static int relevant(const ctx *x, const pvec *p, int dim)
+/* The candidates of every row (the registry's), the NaN words the data
+** holds for nan, and base's own values. */
+static void build_cands(ctx *x)
 {
     const lad_datapath *b = x->base;
-    if (x->nvals[dim] < 2)
-        return 0;
-    if (b->integer)
-        return dim == LAD_DIM_SATURATE;
-    int multi = p->v[LAD_DIM_PASS] < x->kphys;
-    int scaled = b->scale_block > 0;
-    switch (dim) {
-    case LAD_DIM_SATURATE: return 0;
-    case LAD_DIM_CHAIN: return 1;  /* sum adds C after even one pass */
-    case LAD_DIM_ORDER: return multi;
-    case LAD_DIM_ACC: case LAD_DIM_ACC_ROUND:
-        return multi || p->v[LAD_DIM_D_VIA_ACC] || p->v[LAD_DIM_CHAIN] == LAD_SUM ||
-               p->v[LAD_DIM_C_LAST];
-    case LAD_DIM_IN_ROUND: return b->a.pad > 0 || b->b.pad > 0;
-    case LAD_DIM_GROUP: case LAD_DIM_SCALE_FLOOR: case LAD_DIM_CDOM_WINDOW:
-    case LAD_DIM_GROUP_SUB_FLOOR:
-        return scaled;
-    case LAD_DIM_CDOM_GROUP: return scaled && p->v[LAD_DIM_CDOM_WINDOW] > 0;
-    case LAD_DIM_CDOM_PER_GROUP:
-        return scaled && p->v[LAD_DIM_CDOM_WINDOW] > 0 && p->v[LAD_DIM_GROUP] > 1;
-    default: return 1;
+    for (int i = 0; i < lad_nparams && i < NP; i++) {
+        x->nvals[i] = lad_param_cands(row(i), b, x->vals[i], MAXV);
+        x->basep.v[i] = lad_param_get(row(i), b, b);
+        if (x->nvals[i] > 0)
+            add_val(x, i, x->basep.v[i]);
     }
+    int nan = row_of("nan");
+    if (x->nvals[nan] > 0)
+        for (size_t c = 0; c < x->n; c++)
+            if (lad_decode(&b->d, x->d[c]).cls == LAD_NAN)
+                add_val(x, nan, (int)x->d[c]);
 }
 
-/* Resets the dimensions that do not matter to base's values. */
-static void canon(const ctx *x, pvec *p)
-{
-    for (int d = 0; d < LAD_NDIM; d++)
-        if (!relevant(x, p, d))
-            p->v[d] = x->basep.v[d];
-}
+/* ---- models ------------------------------------------------------------- */
 
 static void apply(const ctx *x, const pvec *p, lad_datapath *dp)
 {
     *dp = *x->base;
-    for (int d = 0; d < LAD_NDIM; d++)
-        dim_set(dp, x->base, d, p->v[d]);
+    /* a row at base's value is base's field already */
+    for (int i = 0; i < lad_nparams; i++)
+        if ((x->dims >> i & 1) && p->v[i] != x->basep.v[i])
+            lad_param_set(row(i), dp, x->base, p->v[i]);
     if (x->has_nan)
         dp->nan = x->nan;
+}
+
+/* Whether row i can change what the model p computes. */
+static int relevant(const ctx *x, const lad_datapath *dp, int i)
+{
+    return (x->dims >> i & 1) && x->nvals[i] >= 2 && lad_param_matters(row(i), dp);
+}
+
+/* Resets the rows that do not matter to base's values. */
+static void canon(const ctx *x, pvec *p)
+{
+    lad_datapath dp;
+    apply(x, p, &dp);
+    for (int i = 0; i < lad_nparams; i++)
+        if (!relevant(x, &dp, i))
+            p->v[i] = x->basep.v[i];
+}
+
+/* How many rows of p differ from their defaults: among models that score
+** the same, the simpler one ranks first (Occam, inside the search). */
+static int complexity(const ctx *x, const pvec *p)
+{
+    int c = 0;
+    for (int i = 0; i < lad_nparams; i++)
+        c += (x->dims >> i & 1) && p->v[i] != x->defp.v[i];
+    return c;
 }
 
 static uint64_t phash(const pvec *p)
 {
     uint64_t h = 0xcbf29ce484222325ull;
-    for (int d = 0; d < LAD_NDIM; d++) {
-        h ^= (uint32_t)p->v[d];
+    for (int i = 0; i < lad_nparams; i++) {
+        h ^= (uint32_t)p->v[i];
         h *= 0x100000001b3ull;
         h ^= h >> 29;
     }
@@ -332,104 +207,6 @@ static int visit(ctx *x, const pvec *p)
     return fresh;
 }
 
-static void add_val(ctx *x, int dim, int v)
-{
-    for (int i = 0; i < x->nvals[dim]; i++)
-        if (x->vals[dim][i] == v)
-            return;
-    if (x->nvals[dim] < LAD_DIM_MAXVALS)
-        x->vals[dim][x->nvals[dim]++] = v;
-}
-
-/* Lowest raw exponent a nonzero product can have. */
-static int product_raw_lo(const lad_datapath *b)
-{
-    int lo = 0;
-    const lad_format *fs[4] = {&b->a, &b->b, &b->sa, &b->sb};
-    int nf = b->scale_block > 0 ? 4 : 2;
-    for (int i = 0; i < nf; i++) {
-        const lad_format *f = fs[i];
-        lo += f->sub == LAD_SUB_NONE ? -f->bias : 1 - f->bias;
-    }
-    return lo;
-}
-
-static void build_dims(ctx *x, const lad_search_opts *o)
-{
-    const lad_datapath *b = x->base;
-    for (int d = 0; d < LAD_NDIM; d++)
-        x->basep.v[d] = lad_dim_get(b, d);
-    for (int w = 8; w <= 40; w++)
-        add_val(x, LAD_DIM_WINDOW, w);
-    for (int l = 1; l <= x->kphys; l++)
-        if (x->kphys % l == 0)
-            add_val(x, LAD_DIM_PASS, l);
-    add_val(x, LAD_DIM_ALIGN_ROUND, LAD_RZ);
-    add_val(x, LAD_DIM_ALIGN_ROUND, LAD_RD);
-    add_val(x, LAD_DIM_ALIGN_ROUND, LAD_RNE);
-    int rounds[] = {LAD_RZ, LAD_RNE, LAD_RU, LAD_RD};
-    for (int i = 0; i < 4; i++) {
-        add_val(x, LAD_DIM_D_ROUND, rounds[i]);
-        add_val(x, LAD_DIM_ACC_ROUND, rounds[i]);
-    }
-    for (int i = 0; i < 2; i++) {
-        add_val(x, LAD_DIM_C_ANCHOR, i);
-        add_val(x, LAD_DIM_CHAIN, i);
-        add_val(x, LAD_DIM_D_VIA_ACC, i);
-        add_val(x, LAD_DIM_SATURATE, i);
-        add_val(x, LAD_DIM_C_LAST, i);
-    }
-    add_val(x, LAD_DIM_ORDER, LAD_ORDER_PHYSICAL);
-    if (x->kphys % 4 == 0 && x->kphys >= 4)
-        add_val(x, LAD_DIM_ORDER, LAD_ORDER_REG4);
-    if (x->kphys % 2 == 0 && x->kphys >= 2)
-        add_val(x, LAD_DIM_ORDER, LAD_ORDER_EVEN);
-    if (!f32_family(&b->acc))
-        add_val(x, LAD_DIM_ACC, 0);
-    for (int nb = 23; nb >= 10; nb--)
-        add_val(x, LAD_DIM_ACC, nb);
-    /* Floors only where they can bind: above the lowest product exponent. */
-    int plo = product_raw_lo(b);
-    add_val(x, LAD_DIM_ANCHOR_MIN, LAD_NOFLOOR);
-    add_val(x, LAD_DIM_ZERO_FLOOR, LAD_NOFLOOR);
-    for (int f = -126; f >= -160; f--)
-        if (f > plo) {
-            add_val(x, LAD_DIM_ANCHOR_MIN, f);
-            add_val(x, LAD_DIM_ZERO_FLOOR, f);
-        }
-    add_val(x, LAD_DIM_IN_ROUND, LAD_RZ);
-    add_val(x, LAD_DIM_IN_ROUND, LAD_RNE);
-    add_val(x, LAD_DIM_IN_ROUND, LAD_RNA);
-    add_val(x, LAD_DIM_OVERFLOW, LAD_OVF_INF);
-    add_val(x, LAD_DIM_OVERFLOW, LAD_OVF_SAT);
-    add_val(x, LAD_DIM_OVERFLOW, LAD_OVF_IEEE);
-    if (b->scale_block > 0) {
-        for (int g = 1; g <= 64 && g <= b->scale_block; g *= 2)
-            if (b->scale_block % g == 0) {
-                add_val(x, LAD_DIM_GROUP, g);
-                if (g >= 4)
-                    add_val(x, LAD_DIM_CDOM_GROUP, g);
-            }
-        add_val(x, LAD_DIM_SCALE_FLOOR, LAD_NOFLOOR);
-        add_val(x, LAD_DIM_CDOM_WINDOW, 0);
-        for (int f = 20; f <= 45; f++) {
-            add_val(x, LAD_DIM_SCALE_FLOOR, f);
-            add_val(x, LAD_DIM_CDOM_WINDOW, f);
-        }
-        add_val(x, LAD_DIM_CDOM_PER_GROUP, 0);
-        add_val(x, LAD_DIM_CDOM_PER_GROUP, 1);
-        add_val(x, LAD_DIM_GROUP_SUB_FLOOR, LAD_NOFLOOR);
-        for (int f = -165; f >= -185; f--)
-            add_val(x, LAD_DIM_GROUP_SUB_FLOOR, f);
-    }
-    /* base's and the seeds' own values always belong */
-    for (int d = 0; d < LAD_NDIM; d++) {
-        add_val(x, d, x->basep.v[d]);
-        for (int s = 0; s < o->nseeds; s++)
-            add_val(x, d, lad_dim_get(&o->seeds[s], d));
-    }
-}
-
 /* ---- scoring --------------------------------------------------------------- */
 
 static int64_t ordered(const ctx *x, uint32_t w)
@@ -455,27 +232,105 @@ static uint64_t case_score(const ctx *x, uint32_t got, uint32_t want)
     return 1 + (uint64_t)(bits > 32 ? 32 : bits);
 }
 
-/* Score of p over idx[0..m-1], stopping once it exceeds limit; *miss gets
-** the mismatches counted so far. */
-static uint64_t score_on(ctx *x, const lad_datapath *dp, const size_t *idx,
-                         size_t m, uint64_t limit, uint64_t *miss)
+/* How score() weighs and orders. */
+enum { COUNT = 0, GRADED = 1, REORDER = 2 };
+
+/*
+** The score of dp over the cases idx[0..m-1] that lie below end: a miss
+** counts 1 (COUNT) or its case_score (GRADED). Stops as soon as the score
+** exceeds limit. With REORDER, a missed case moves one place toward the
+** front of idx, or into its first HOT places (*hotnext says which one
+** next). *miss, when not NULL, gets the mismatches counted.
+*/
+static uint64_t score(ctx *x, const lad_datapath *dp, size_t *idx, size_t m, size_t end,
+                      uint64_t limit, int how, int *hotnext, uint64_t *miss)
 {
     uint64_t s = 0, mm = 0;
     lad_plan pl;
     lad_plan_init(&pl, dp);
     for (size_t i = 0; i < m; i++) {
         size_t c = idx[i];
+        if (c >= end)
+            continue;
         uint32_t got = lad_plan_eval(&pl, &x->cs[c]);
         x->evals++;
-        if (got != x->d[c]) {
-            mm++;
-            s += case_score(x, got, x->d[c]);
-            if (s > limit)
-                break;
+        if (got == x->d[c])
+            continue;
+        mm++;
+        s += how & GRADED ? case_score(x, got, x->d[c]) : 1;
+        if (how & REORDER && i > 0) {
+            size_t to = i < HOT ? i - 1 : (size_t)(*hotnext)++ % HOT;
+            idx[i] = idx[to];
+            idx[to] = c;
         }
+        if (s > limit)
+            break;
     }
-    *miss = mm;
+    if (miss)
+        *miss = mm;
     return s;
+}
+
+uint64_t lad_search_count(const lad_datapath *dp, const lad_case *cs,
+                          const uint32_t *d, size_t n)
+{
+    uint64_t m = 0;
+    lad_plan pl;
+    lad_plan_init(&pl, dp);
+    for (size_t i = 0; i < n; i++)
+        if (lad_plan_eval(&pl, &cs[i]) != d[i])
+            m++;
+    return m;
+}
+
+/* ---- the context ------------------------------------------------------------ */
+
+static ctx *ctx_new(const lad_datapath *base, const lad_case *cs, const uint32_t *d, size_t n)
+{
+    ctx *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    x->base = base;
+    x->cs = cs;
+    x->d = d;
+    x->n = n;
+    x->kphys = lad_datapath_kphys(base);
+    x->active = malloc(sizeof(size_t) * (n + 1));
+    x->inactive = calloc(n + 1, 1);
+    x->visit = calloc(VISIT_SIZE, sizeof(uint64_t));
+    x->nvslot = VISIT_SIZE;
+    if (!x->active || !x->inactive || !x->visit) {
+        free(x->active);
+        free(x->inactive);
+        free(x->visit);
+        free(x);
+        return NULL;
+    }
+    const lad_format *df = &base->d;
+    x->dint = df->kind == LAD_INT;
+    x->dmask = df->width >= 32 ? 0xffffffffu : (1u << df->width) - 1;
+    x->dsignbit = !df->sign ? -1 : x->dint ? df->width - 1 : df->pad + df->ebits + df->mbits;
+    build_cands(x);
+    lad_datapath def;
+    lad_datapath_init(&def);
+    for (int i = 0; i < lad_nparams; i++) {
+        const lad_param *p = row(i);
+        /* the instruction's own fields are base's; the arithmetic defaults */
+        x->defp.v[i] = p->cands ? lad_param_get(p, &def, base) : x->basep.v[i];
+        if (x->nvals[i] > 0)
+            x->dims |= 1ull << i;
+    }
+    return x;
+}
+
+static void ctx_free(ctx *x)
+{
+    if (!x)
+        return;
+    free(x->active);
+    free(x->inactive);
+    free(x->visit);
+    free(x);
 }
 
 /* ---- the beam -------------------------------------------------------------- */
@@ -518,8 +373,9 @@ static int try_candidate(ctx *x, pvec p)
         return 0;
     entry e;
     e.p = p;
+    e.cplx = complexity(x, &p);
     uint64_t lim = beam_limit(x);
-    e.score = score_on(x, &dp, x->active, x->nactive, lim, &e.miss);
+    e.score = score(x, &dp, x->active, x->nactive, x->n, lim, GRADED, NULL, &e.miss);
     if (e.score > lim)
         return 0;
     return beam_insert(x, &e);
@@ -530,7 +386,7 @@ static int try_candidate(ctx *x, pvec p)
 static int output_bits(const ctx *x)
 {
     const lad_format *f = &x->base->d;
-    if (f->kind != LAD_FLOAT || !f32_family(f))
+    if (f->kind != LAD_FLOAT || !lad_format_f32_family(f))
         return 0;
     int tz = f->mbits, seen = 0;
     for (size_t i = 0; i < x->n; i++) {
@@ -551,19 +407,19 @@ static int output_bits(const ctx *x)
 /* The grid over the dimensions that interact most. */
 static void grid(ctx *x)
 {
-    static const int gdims[] = {LAD_DIM_WINDOW, LAD_DIM_PASS, LAD_DIM_ALIGN_ROUND,
-                                LAD_DIM_D_ROUND, LAD_DIM_C_ANCHOR, LAD_DIM_CHAIN,
-                                LAD_DIM_ACC_ROUND, LAD_DIM_C_LAST};
-    enum { NG = sizeof gdims / sizeof gdims[0] };
+    static const char *const keys[] = {"window", "pass", "align_round", "d_round",
+                                       "c_anchor", "chain", "acc_round", "c_last"};
+    enum { NG = sizeof keys / sizeof keys[0] };
+    int acc = row_of("acc"), via = row_of("d_via_acc");
     int cut = output_bits(x);
     if (cut)
-        add_val(x, LAD_DIM_ACC, cut);
-    int nout = cut && !(x->fixed & (1u << LAD_DIM_ACC)) ? 2 : 1;
-    int cnt[NG], at[NG];
+        add_val(x, acc, cut);
+    int nout = cut && !(x->fixed >> acc & 1) ? 2 : 1;
+    int gd[NG], cnt[NG], at[NG];
     for (int g = 0; g < NG; g++) {
-        int d = gdims[g];
-        cnt[g] = (x->fixed & (1u << d)) || x->base->integer ? 1 : x->nvals[d];
-        at[g] = 0;
+        gd[g] = row_of(keys[g]);
+        int on = (x->dims >> gd[g] & 1) && !(x->fixed >> gd[g] & 1) && !x->base->integer;
+        cnt[g] = on ? x->nvals[gd[g]] : 1;
     }
     for (int out = 0; out < nout; out++) {
         for (int g = 0; g < NG; g++)
@@ -572,10 +428,10 @@ static void grid(ctx *x)
             pvec p = x->basep;
             for (int g = 0; g < NG; g++)
                 if (cnt[g] > 1)
-                    p.v[gdims[g]] = x->vals[gdims[g]][at[g]];
+                    p.v[gd[g]] = x->vals[gd[g]][at[g]];
             if (out) {
-                p.v[LAD_DIM_ACC] = cut;
-                p.v[LAD_DIM_D_VIA_ACC] = 1;
+                p.v[acc] = cut;
+                p.v[via] = 1;
             }
             try_candidate(x, p);
             int g = NG - 1;
@@ -595,15 +451,17 @@ static void descend(ctx *x)
         int ns = x->nbeam;
         memcpy(snap, x->beam, sizeof(entry) * (size_t)ns);
         int changed = 0;
-        for (int i = 0; i < ns; i++) {
-            for (int d = 0; d < LAD_NDIM; d++) {
-                if ((x->fixed & (1u << d)) || !relevant(x, &snap[i].p, d))
+        for (int e = 0; e < ns; e++) {
+            lad_datapath dp;
+            apply(x, &snap[e].p, &dp);
+            for (int i = 0; i < lad_nparams; i++) {
+                if ((x->fixed >> i & 1) || !relevant(x, &dp, i))
                     continue;
-                for (int j = 0; j < x->nvals[d]; j++) {
-                    pvec p = snap[i].p;
-                    if (p.v[d] == x->vals[d][j])
+                for (int j = 0; j < x->nvals[i]; j++) {
+                    pvec p = snap[e].p;
+                    if (p.v[i] == x->vals[i][j])
                         continue;
-                    p.v[d] = x->vals[d][j];
+                    p.v[i] = x->vals[i][j];
                     changed |= try_candidate(x, p);
                 }
             }
@@ -621,29 +479,18 @@ static void add_active(ctx *x, size_t c)
     x->active[x->nactive++] = c;
 }
 
-/* ---- the search ------------------------------------------------------------ */
-
-uint64_t lad_search_count(const lad_datapath *dp, const lad_case *cs,
-                          const uint32_t *d, size_t n)
-{
-    uint64_t m = 0;
-    lad_plan pl;
-    lad_plan_init(&pl, dp);
-    for (size_t i = 0; i < n; i++)
-        if (lad_plan_eval(&pl, &cs[i]) != d[i])
-            m++;
-    return m;
-}
-
 typedef struct scored {
     pvec p;
     uint64_t miss;    /* over every case */
     uint64_t score;
+    int cplx;
 } scored;
 
 static int scored_less(const scored *a, const scored *b)
 {
-    return a->miss != b->miss ? a->miss < b->miss : a->score < b->score;
+    if (a->miss != b->miss)
+        return a->miss < b->miss;
+    return a->score != b->score ? a->score < b->score : a->cplx < b->cplx;
 }
 
 /* Keeps the LAD_SEARCH_KEEP best distinct models seen on every case. */
@@ -696,15 +543,19 @@ static void data_nan(ctx *x)
     x->has_nan = 1;
 }
 
-/* Records the values of p's dimensions that matter. */
+/* Records the values of p's rows that matter. */
 static void mark(const ctx *x, const pvec *p, lad_search_result *res)
 {
-    for (int d = 0; d < LAD_NDIM; d++) {
-        if (!relevant(x, p, d))
+    lad_datapath dp;
+    apply(x, p, &dp);
+    for (int i = 0; i < lad_nparams; i++) {
+        if (!relevant(x, &dp, i))
             continue;
-        for (int j = 0; j < x->nvals[d]; j++)
-            if (x->vals[d][j] == p->v[d])
-                res->undet[d] |= 1ull << j;
+        for (int j = 0; j < x->nvals[i]; j++)
+            if (x->vals[i][j] == p->v[i] && !res->undet[i][j]) {
+                res->undet[i][j] = 1;
+                res->nundet[i]++;
+            }
     }
 }
 
@@ -734,14 +585,16 @@ static void explore_equal(ctx *x, const pvec *best, uint64_t target, int cap,
     mark(x, &b, res);
     for (int qi = 0; qi < nq; qi++) {
         pvec cur = queue[qi];
-        for (int d = 0; d < LAD_NDIM; d++) {
-            if ((x->fixed & (1u << d)) || !relevant(x, &cur, d))
+        lad_datapath cdp;
+        apply(x, &cur, &cdp);
+        for (int i = 0; i < lad_nparams; i++) {
+            if ((x->fixed >> i & 1) || !relevant(x, &cdp, i))
                 continue;
-            for (int j = 0; j < x->nvals[d]; j++) {
+            for (int j = 0; j < x->nvals[i]; j++) {
                 pvec p = cur;
-                if (p.v[d] == x->vals[d][j])
+                if (p.v[i] == x->vals[i][j])
                     continue;
-                p.v[d] = x->vals[d][j];
+                p.v[i] = x->vals[i][j];
                 canon(x, &p);
                 if (!visit(x, &p))
                     continue;
@@ -749,14 +602,8 @@ static void explore_equal(ctx *x, const pvec *best, uint64_t target, int cap,
                 apply(x, &p, &dp);
                 if (lad_datapath_check(&dp, NULL) != LAD_OK)
                     continue;
-                uint64_t miss = 0;
-                lad_plan pl;
-                lad_plan_init(&pl, &dp);
-                for (size_t i = 0; i < no && miss <= target; i++) {
-                    x->evals++;
-                    if (lad_plan_eval(&pl, &x->cs[order[i]]) != x->d[order[i]])
-                        miss++;
-                }
+                uint64_t miss;
+                score(x, &dp, order, no, x->n, target, COUNT, NULL, &miss);
                 if (miss > target)
                     continue;
                 queue[nq++] = p;
@@ -771,13 +618,31 @@ static void explore_equal(ctx *x, const pvec *best, uint64_t target, int cap,
         }
     }
 out:
-    /* a dimension with one value among them is determined */
-    for (int d = 0; d < LAD_NDIM; d++)
-        if (__builtin_popcountll(res->undet[d]) < 2)
-            res->undet[d] = 0;
+    /* a row with one value among them is determined */
+    for (int i = 0; i < lad_nparams; i++)
+        if (res->nundet[i] < 2) {
+            res->nundet[i] = 0;
+            memset(res->undet[i], 0, sizeof res->undet[i]);
+        }
     res->nequal = nq;
     free(order);
     free(queue);
+}
+
+/* The beam's dimensions: every searchable row but d and nan (search.h). */
+static void beam_dims(ctx *x)
+{
+    x->dims &= ~(1ull << row_of("d"));
+    x->dims &= ~(1ull << row_of("nan"));
+}
+
+static pvec pvec_of(const ctx *x, const lad_datapath *dp)
+{
+    pvec p = x->basep;
+    for (int i = 0; i < lad_nparams; i++)
+        if (x->dims >> i & 1)
+            p.v[i] = lad_param_get(row(i), dp, x->base);
+    return p;
 }
 
 int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
@@ -799,30 +664,17 @@ int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
     if (rc)
         return rc;
     memset(res, 0, sizeof *res);
-
-    ctx *x = calloc(1, sizeof *x);
+    ctx *x = ctx_new(base, cs, d, n);
     if (!x)
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
-    x->base = base;
-    x->cs = cs;
-    x->d = d;
-    x->n = n;
-    x->kphys = lad_datapath_kphys(base);
     x->fixed = o.fixed;
     x->beamcap = o.beam;
-    x->active = malloc(sizeof(size_t) * n);
-    x->inactive = calloc(n, 1);
-    x->visit = calloc(VISIT_SIZE, sizeof(uint64_t));
-    x->nvslot = VISIT_SIZE;
-    if (!x->active || !x->inactive || !x->visit) {
-        rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
-        goto done;
-    }
-    const lad_format *df = &base->d;
-    x->dint = df->kind == LAD_INT;
-    x->dmask = df->width >= 32 ? 0xffffffffu : (1u << df->width) - 1;
-    x->dsignbit = !df->sign ? -1 : x->dint ? df->width - 1 : df->pad + df->ebits + df->mbits;
-    build_dims(x, &o);
+    beam_dims(x);
+    /* the seeds' own values always belong */
+    for (int s = 0; s < o.nseeds; s++)
+        for (int i = 0; i < lad_nparams; i++)
+            if (x->dims >> i & 1)
+                add_val(x, i, lad_param_get(row(i), &o.seeds[s], base));
     data_nan(x);
 
     size_t p0 = o.prefix < n ? o.prefix : n;
@@ -842,12 +694,8 @@ int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
             try_candidate(x, old[i].p);
         if (iter == 0) {
             try_candidate(x, x->basep);
-            for (int s = 0; s < o.nseeds; s++) {
-                pvec p;
-                for (int dd = 0; dd < LAD_NDIM; dd++)
-                    p.v[dd] = lad_dim_get(&o.seeds[s], dd);
-                try_candidate(x, p);
-            }
+            for (int s = 0; s < o.nseeds; s++)
+                try_candidate(x, pvec_of(x, &o.seeds[s]));
             grid(x);
         }
         descend(x);
@@ -857,7 +705,7 @@ int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
         for (int i = 0; i < x->nbeam; i++) {
             lad_datapath dp;
             apply(x, &x->beam[i].p, &dp);
-            scored s = {x->beam[i].p, 0, 0};
+            scored s = {x->beam[i].p, 0, 0, x->beam[i].cplx};
             size_t mine = 0;
             lad_plan pl;
             lad_plan_init(&pl, &dp);
@@ -887,29 +735,315 @@ int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
         res->best[i].mismatches = best[i].miss;
     }
     res->nbest = nbest;
-    memcpy(res->nvals, x->nvals, sizeof res->nvals);
-    memcpy(res->vals, x->vals, sizeof res->vals);
+    res->base = *base;
+    for (int i = 0; i < lad_nparams; i++)
+        if (x->dims >> i & 1) {
+            res->nvals[i] = x->nvals[i];
+            memcpy(res->vals[i], x->vals[i], sizeof res->vals[i]);
+        }
     if (nbest > 0)
         explore_equal(x, &best[0].p, best[0].miss, o.max_equal, res);
     res->evals = x->evals;
     res->active = x->nactive;
+    ctx_free(x);
+    return LAD_OK;
+}
+
+/* ---- the staged sweep ---------------------------------------------------- */
+
+#define MAXGROUP 8   /* rows in one joint group */
+
+typedef struct group {
+    int row[MAXGROUP];
+    int n;
+} group;
+
+typedef struct sweep {
+    ctx *x;
+    pvec cur;            /* the current model */
+    pvec def;            /* the starting values: what a row no case can see keeps */
+    size_t *order;       /* every case, those that failed lately first */
+    int hotnext;
+    size_t end;          /* cases [0, end) take part */
+} sweep;
+
+/* Parses "window align_round c_anchor" into g. */
+static int parse_group(const char *s, group *g, lad_err *err)
+{
+    g->n = 0;
+    while (*s) {
+        size_t l = strcspn(s, " ");
+        char key[40];
+        if (l > 0) {
+            snprintf(key, sizeof key, "%.*s", (int)l, s);
+            int r = row_of(key);
+            if (r < 0 || g->n == MAXGROUP)
+                return lad_errf(err, LAD_EDATA, "bad parameter group '%s'", s);
+            g->row[g->n++] = r;
+        }
+        s += l;
+        while (*s == ' ')
+            s++;
+    }
+    return LAD_OK;
+}
+
+static uint64_t sweep_score(sweep *w, const pvec *p, uint64_t limit)
+{
+    lad_datapath dp;
+    apply(w->x, p, &dp);
+    return score(w->x, &dp, w->order, w->x->n, w->end, limit, COUNT | REORDER, &w->hotnext, NULL);
+}
+
+static int legal(const sweep *w, const pvec *p)
+{
+    lad_datapath dp;
+    apply(w->x, p, &dp);
+    return lad_datapath_check(&dp, NULL) == LAD_OK;
+}
+
+/* Searches the rows of g jointly over their candidates; returns 1 when a
+** value changed. *best holds the current score on entry and exit. */
+static int sweep_group(sweep *w, const group *g, uint64_t *best)
+{
+    const ctx *x = w->x;
+    int idx[MAXGROUP] = {0};
+    for (int i = 0; i < g->n; i++)
+        if (x->nvals[g->row[i]] == 0)
+            return 0;
+    pvec bestp = w->cur;
+    int changed = 0;
+    for (;;) {
+        pvec p = w->cur;
+        for (int i = 0; i < g->n; i++)
+            p.v[g->row[i]] = x->vals[g->row[i]][idx[i]];
+        if (legal(w, &p)) {
+            uint64_t s = sweep_score(w, &p, *best - 1);
+            if (s < *best) {
+                *best = s;
+                bestp = p;
+                changed = 1;
+            }
+        }
+        int i = 0;
+        while (i < g->n && ++idx[i] == x->nvals[g->row[i]])
+            idx[i++] = 0;
+        if (i == g->n)
+            break;
+    }
+    w->cur = bestp;
+    return changed;
+}
+
+/* Runs the groups gs[0..ng-1] in turn until a whole sweep changes nothing
+** or the cases all fit. */
+static void sweep_groups(sweep *w, const group *gs, int ng, uint64_t *best)
+{
+    for (int round = 0; round < 8 && *best > 0; round++) {
+        int changed = 0;
+        for (int g = 0; g < ng && *best > 0; g++)
+            changed |= sweep_group(w, &gs[g], best);
+        if (!changed)
+            break;
+    }
+}
+
+/* Occam: a row whose starting value explains the cases as well as its
+** fitted value takes the starting value. */
+static void occam(sweep *w)
+{
+    uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
+    for (int i = 0; i < lad_nparams; i++) {
+        if (w->x->nvals[i] == 0 || w->cur.v[i] == w->def.v[i])
+            continue;
+        pvec p = w->cur;
+        p.v[i] = w->def.v[i];
+        if (legal(w, &p) && sweep_score(w, &p, now) <= now)
+            w->cur = p;
+    }
+}
+
+/*
+** When the groups end with cases they cannot explain, the sweep is stuck
+** where no one group can move alone (the window and the alignment together
+** with the pass and final roundings, say): the beam, seeded with the model
+** found, varies every parameter at once. Its answer replaces the current
+** model when it explains strictly more cases. Unscaled datapaths only.
+** Returns 1 when it did.
+*/
+static int rescue(sweep *w)
+{
+    ctx *x = w->x;
+    uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
+    if (now == 0 || x->base->scale_block > 0 || x->base->integer)
+        return 0;
+    lad_search_result *res = malloc(sizeof *res);
+    int took = 0;
+    lad_datapath seed;
+    apply(x, &w->cur, &seed);
+    if (res) {
+        lad_search_opts so = {0};
+        so.seeds = &seed;
+        so.nseeds = 1;
+        if (lad_search(&seed, x->cs, x->d, x->n, &so, res, NULL) == LAD_OK && res->nbest > 0 &&
+            res->best[0].mismatches < now) {
+            pvec p = pvec_of(x, &res->best[0].dp);
+            /* the beam's values may lie outside the sweep's candidates
+            ** (its NaN word from the data): take them as they are */
+            for (int i = 0; i < lad_nparams; i++)
+                add_val(x, i, p.v[i]);
+            w->cur = p;
+            took = 1;
+        }
+    }
+    free(res);
+    return took;
+}
+
+/* Dependency order; each string one group searched jointly. */
+static const char *const sweep_order[] = {
+    "saturate",
+    "in_round",
+    "d d_round",
+    "nan",
+    "overflow",
+    "window align_round c_anchor chain",
+    "acc acc_round d_via_acc",
+    "pass chain",
+    "acc acc_round pass",
+    "pass chain c_last order",
+    "acc acc_round d_round c_last",
+    "group_sub_floor", /* before the anchor minimum, which cuts every term
+                          where it drops only lower-scale groups */
+    "anchor_min",
+    "zero_floor",
+    "scale_floor",
+    "group",
+    "cdom_window cdom_group cdom_per_group",
+    "window scale_floor",
+};
+
+int lad_search_staged(const lad_datapath *start, const lad_case *cs, const uint32_t *d,
+                      size_t n, const lad_stage *stages, size_t nstages, lad_datapath *out,
+                      lad_err *err)
+{
+    enum { NORDER = sizeof sweep_order / sizeof sweep_order[0] };
+    group order[NORDER];
+    int rc;
+    for (int g = 0; g < NORDER; g++)
+        if ((rc = parse_group(sweep_order[g], &order[g], err)))
+            return rc;
+    if ((rc = lad_datapath_check(start, err)))
+        return rc;
+    *out = *start;
+    if (n == 0)
+        return LAD_OK;
+    sweep w = {0};
+    w.x = ctx_new(start, cs, d, n);
+    w.order = malloc(sizeof(size_t) * n);
+    if (!w.x || !w.order) {
+        ctx_free(w.x);
+        free(w.order);
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    }
+    ctx *x = w.x;
+    for (size_t i = 0; i < n; i++)
+        w.order[i] = i;
+    w.cur = w.def = x->basep;
+    w.end = n;
     rc = LAD_OK;
-done:
-    free(x->active);
-    free(x->inactive);
-    free(x->visit);
-    free(x);
+    /* Each stage's cases are explained by the parameters before the next
+    ** stage is asked about; a stage whose cases all fit needs no search. A
+    ** stage's own groups go first (sweeps over the others can walk into a
+    ** value that explains part of it, such as a pass boundary inside the
+    ** last block); only what they leave open goes to every group. */
+    for (size_t s = 0; s < nstages && rc == LAD_OK; s++) {
+        w.end = stages[s].end < n ? stages[s].end : n;
+        uint64_t best = sweep_score(&w, &w.cur, UINT64_MAX);
+        group own[8];
+        int nown = 0;
+        for (int i = 0; stages[s].own && stages[s].own[i] && nown < 8 && rc == LAD_OK; i++)
+            rc = parse_group(stages[s].own[i], &own[nown++], err);
+        if (rc)
+            break;
+        if (nown)
+            sweep_groups(&w, own, nown, &best);
+        sweep_groups(&w, order, NORDER, &best);
+    }
+    if (rc == LAD_OK) {
+        w.end = n;
+        rescue(&w);
+        occam(&w);
+        /* Still stuck: the beam again from the simpler model Occam left,
+        ** while that explains more (it often reaches further: the rows
+        ** Occam resets are the ones the stages guessed). */
+        for (int round = 0; round < 2; round++) {
+            uint64_t before = sweep_score(&w, &w.cur, UINT64_MAX);
+            if (before == 0 || !rescue(&w))
+                break;
+            occam(&w);
+            if (sweep_score(&w, &w.cur, UINT64_MAX) >= before)
+                break;
+        }
+        /* An accumulator no case can see takes the result's cut format when
+        ** the result was cut (the fp8 paths round both to e8m13): equal
+        ** words. */
+        lad_datapath dp;
+        apply(x, &w.cur, &dp);
+        if (!dp.integer && dp.d.mbits < start->d.mbits && start->d.width == 32) {
+            uint64_t before = sweep_score(&w, &w.cur, UINT64_MAX);
+            pvec p = w.cur;
+            p.v[row_of("acc")] = dp.d.mbits;
+            if (legal(&w, &p) && sweep_score(&w, &p, before) <= before)
+                w.cur = p;
+        }
+        apply(x, &w.cur, out);
+    }
+    ctx_free(x);
+    free(w.order);
     return rc;
+}
+
+int lad_search_decide(const lad_datapath *dp, const lad_datapath *base, const lad_param *p,
+                      const lad_case *cs, const uint32_t *d, size_t n, unsigned char *hit,
+                      int *nearest)
+{
+    ctx *x = ctx_new(base, cs, d, n);
+    if (!x)
+        return -1;
+    int i = lad_param_index(p), nalt = 0, nv = x->nvals[i];
+    int v0 = lad_param_get(p, dp, base);
+    int range = nv > 16;
+    *nearest = range;
+    for (int j = 0; j < nv; j++) {
+        int v = x->vals[i][j];
+        if (v == v0)
+            continue;
+        /* wide ranges: only the neighbours and "none" */
+        if (range && v != LAD_NOFLOOR && v0 != LAD_NOFLOOR && (v < v0 - 2 || v > v0 + 2))
+            continue;
+        if (range && v0 == LAD_NOFLOOR && j > 12)
+            continue;
+        lad_datapath t = *dp;
+        lad_param_set(p, &t, base, v);
+        if (lad_datapath_check(&t, NULL) != LAD_OK)
+            continue;
+        nalt++;
+        lad_plan pl;
+        lad_plan_init(&pl, &t);
+        for (size_t c = 0; c < n; c++)
+            if (!hit[c] && lad_plan_eval(&pl, &cs[c]) != d[c])
+                hit[c] = 1;
+    }
+    ctx_free(x);
+    return nalt;
 }
 
 /* ---- reporting ------------------------------------------------------------- */
 
-static int is_numeric_dim(int d)
+static int is_numeric(const lad_param *p)
 {
-    return d == LAD_DIM_WINDOW || d == LAD_DIM_PASS || d == LAD_DIM_ACC ||
-           d == LAD_DIM_ANCHOR_MIN || d == LAD_DIM_ZERO_FLOOR || d == LAD_DIM_GROUP ||
-           d == LAD_DIM_SCALE_FLOOR || d == LAD_DIM_CDOM_WINDOW || d == LAD_DIM_CDOM_GROUP ||
-           d == LAD_DIM_GROUP_SUB_FLOOR;
+    return p->type == LAD_PT_INT || p->type == LAD_PT_FLOOR;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -924,28 +1058,29 @@ int lad_search_undetermined(const lad_search_result *res, char *buf, size_t size
     int count = 0;
     if (size)
         buf[0] = 0;
-    for (int d = 0; d < LAD_NDIM; d++) {
-        if (!res->undet[d])
+    for (int r = 0; r < lad_nparams; r++) {
+        if (!res->nundet[r])
             continue;
+        const lad_param *p = row(r);
         count++;
-        int v[LAD_DIM_MAXVALS], nv = 0;
-        for (int i = 0; i < res->nvals[d]; i++)
-            if (res->undet[d] >> i & 1)
-                v[nv++] = res->vals[d][i];
-        if (is_numeric_dim(d))
+        int v[MAXV], nv = 0;
+        for (int i = 0; i < res->nvals[r]; i++)
+            if (res->undet[r][i])
+                v[nv++] = res->vals[r][i];
+        if (is_numeric(p))
             qsort(v, (size_t)nv, sizeof v[0], cmp_int);
         char line[512];
-        int ll = snprintf(line, sizeof line, "%s: ", lad_dim_name(d));
+        int ll = snprintf(line, sizeof line, "%s: ", p->key);
         for (int i = 0; i < nv && ll < (int)sizeof line - 40;) {
             int j = i;
             /* runs of consecutive integers (none sorts first, apart) */
-            if (is_numeric_dim(d) && v[i] != LAD_NOFLOOR)
+            if (is_numeric(p) && v[i] != LAD_NOFLOOR)
                 while (j + 1 < nv && v[j + 1] == v[j] + 1)
                     j++;
-            char a[24], b[24];
-            lad_dim_value(d, v[i], a, sizeof a);
+            char a[40], b[40];
+            lad_param_code_text(p, &res->base, v[i], a, sizeof a);
             if (j >= i + 2) {
-                lad_dim_value(d, v[j], b, sizeof b);
+                lad_param_code_text(p, &res->base, v[j], b, sizeof b);
                 ll += snprintf(line + ll, sizeof line - (size_t)ll, "%s%s..%s",
                                i ? "|" : "", a, b);
             } else {

@@ -2,33 +2,37 @@
 ** The model search: finds the parameters of the datapath model that
 ** reproduce a set of (case, D) pairs, without a device.
 **
-** It serves `ladder fit` (captured vectors of a GPU one does not own) and the
-** last step of `ladder infer` (the probe answers of a run): the caller fixes
-** what the instruction is (formats, K, scales, sparsity: the `base`
-** datapath) and the search varies the arithmetic, one dimension per
-** parameter of model/datapath.h:
+** The caller fixes what the instruction is (formats, K, scales, sparsity:
+** the `base` datapath); the search varies the arithmetic, one dimension per
+** searchable row of the parameter registry (model/params.h), over the
+** row's candidate values, skipping a dimension while the row says it
+** cannot matter to the model at hand. Candidates, the "can it matter"
+** rules and the scoring are one machinery with two strategies:
 **
-**   window 8..40, pass (each divisor of the physical K), align_round
-**   (rz rd rne), d_round and acc_round (rz rne ru rd), c_anchor, chain,
-**   acc (f32 or f32 cut to e8mN, N 10..23), d_via_acc, anchor_min and
-**   zero_floor (none or -126..-160, where they can matter), in_round (rz rne
-**   rna, for containers wider than their format), overflow (inf sat ieee);
-**   for scaled kinds group, scale_floor, cdom_window, cdom_group,
-**   cdom_per_group, group_sub_floor; for integers saturate; c_last, and
-**   the lane order of the passes (physical, k%4<2 first, even first). The
-**   NaN word comes from the data.
+**   lad_search, the beam (`ladder fit`, and the rescue step of the staged
+**   sweep): a grid over the dimensions that interact most (window, pass,
+**   roundings, c_anchor, chain, c_last, and a narrower output when every D
+**   word ends in zero bits), then a beam of the best models improved one
+**   dimension at a time, all on a small active set of cases; the survivors
+**   run on every case, the cases they miss join the active set, and the
+**   loop repeats until a model reproduces everything or nothing new is
+**   learned. Models are ranked by mismatches and, to guide the search, by
+**   how far the wrong words are (the bit length of their distance in
+**   ulps). Finally the models whose mismatch count equals the best's are
+**   explored one change at a time; a parameter that takes several values
+**   among them is "undetermined" by the data. The beam does not vary d (a
+**   narrower result is acc cut with d_via_acc) or nan (the data's most
+**   frequent NaN word is taken).
 **
-** How: a grid over the dimensions that interact most (window, pass,
-** roundings, c_anchor, chain, and a narrower output when every D word ends
-** in zero bits), then a beam of the best models improved one dimension at a
-** time, all on a small active set of cases; the survivors are run on every
-** case, the cases they miss join the active set, and the loop repeats until
-** a model reproduces everything or nothing new is learned. Models are
-** ranked by mismatches and, to guide the search, by how far the wrong words
-** are (the bit length of their distance in ulps). Finally the models whose
-** mismatch count equals the best's are explored one change at a time from
-** the best; a parameter that takes several values among them is
-** "undetermined" by the data.
+**   lad_search_staged, the staged sweep (`ladder infer`): the cases come in
+**   stages (a run's rungs, in the order it climbed them); at each stage the
+**   groups of parameters that stage's cases were designed for are searched
+**   jointly first, then every group in dependency order, until a sweep
+**   changes nothing. A candidate replaces the current value only when it
+**   reproduces strictly more cases, so a parameter no case can see keeps
+**   its value. Then the beam from the model found, Occam (a parameter
+**   whose default explains as much takes it), and the beam again while
+**   that explains more.
 **
 ** Cost: a few hundred thousand model evaluations for 5,000 cases (a second
 ** or two on one core); nothing is allocated per case.
@@ -39,51 +43,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../model/datapath.h"
+#include "../model/params.h"
 
-/* Dimensions of the search, one per model parameter. */
-enum lad_dim {
-    LAD_DIM_WINDOW = 0,
-    LAD_DIM_PASS,
-    LAD_DIM_ALIGN_ROUND,
-    LAD_DIM_D_ROUND,
-    LAD_DIM_ACC_ROUND,
-    LAD_DIM_C_ANCHOR,
-    LAD_DIM_CHAIN,
-    LAD_DIM_ACC,          /* fraction bits N of the accumulator e8mN */
-    LAD_DIM_D_VIA_ACC,
-    LAD_DIM_ANCHOR_MIN,
-    LAD_DIM_ZERO_FLOOR,
-    LAD_DIM_IN_ROUND,
-    LAD_DIM_OVERFLOW,
-    LAD_DIM_GROUP,
-    LAD_DIM_SCALE_FLOOR,
-    LAD_DIM_CDOM_WINDOW,
-    LAD_DIM_CDOM_GROUP,
-    LAD_DIM_CDOM_PER_GROUP,
-    LAD_DIM_GROUP_SUB_FLOOR,
-    LAD_DIM_SATURATE,
-    LAD_DIM_C_LAST,
-    LAD_DIM_ORDER,        /* lane order of the passes (LAD_ORDER_*) */
-    LAD_NDIM
-};
-
-/* Lane orders the search knows (lad_datapath.order). */
-enum lad_order {
-    LAD_ORDER_PHYSICAL = 0, /* lanes fill the passes in physical order */
-    LAD_ORDER_REG4 = 1,     /* lanes k % 4 < 2 first (the low halves of
-                               32-bit registers: fp8 mma.sync on sm_90a) */
-    LAD_ORDER_EVEN = 2,     /* even lanes first */
-    LAD_ORDER_OTHER = 3     /* an order none of the above (kept as given) */
-};
-
-#define LAD_DIM_MAXVALS 64   /* values one dimension may take */
 #define LAD_SEARCH_KEEP 8    /* best models returned */
 
 typedef struct lad_search_opts {
     size_t prefix;           /* cases of the first active set (0: 128) */
     int beam;                /* models kept per round, 1..64 (0: 16) */
     int max_equal;           /* models explored for "undetermined" (0: 200) */
-    uint32_t fixed;          /* bit d set: dimension d keeps base's value */
+    uint64_t fixed;          /* bit i set: registry row i keeps base's value */
     const lad_datapath *seeds; /* extra starting models (same formats, K) */
     int nseeds;
 } lad_search_opts;
@@ -96,12 +64,15 @@ typedef struct lad_search_model {
 typedef struct lad_search_result {
     lad_search_model best[LAD_SEARCH_KEEP]; /* fewest mismatches first */
     int nbest;
-    /* The values of each dimension, and which of them some model with the
-    ** best's mismatch count takes (bit i: vals[d][i]). A dimension that
-    ** matters to none of the explored models has undet[d] == 0. */
-    int nvals[LAD_NDIM];
-    int vals[LAD_NDIM][LAD_DIM_MAXVALS];
-    uint64_t undet[LAD_NDIM];
+    /* The candidate value codes of each registry row, and which of them
+    ** some model with the best's mismatch count takes (undet[i][j] for
+    ** vals[i][j]). A row that matters to none of the explored models, or
+    ** takes one value among them, has nundet[i] == 0. */
+    int nvals[LAD_NPARAMS_MAX];
+    int vals[LAD_NPARAMS_MAX][LAD_PARAM_MAXCANDS];
+    unsigned char undet[LAD_NPARAMS_MAX][LAD_PARAM_MAXCANDS];
+    int nundet[LAD_NPARAMS_MAX];
+    lad_datapath base;       /* the base the codes are read against */
     int nequal;              /* models found with the best's count */
     int equal_capped;        /* 1: exploration stopped at max_equal */
     uint64_t evals;          /* model evaluations spent */
@@ -109,33 +80,56 @@ typedef struct lad_search_result {
 } lad_search_result;
 
 /*
-** Searches for models of base's instruction reproducing d[i] for cs[i],
-** i < n (n >= 1). base must pass lad_datapath_check. Returns LAD_OK with
-** res filled (res->best[0] is the answer), LAD_EUSAGE for bad options, or
-** LAD_EDATA when base is unusable.
+** The beam: searches for models of base's instruction reproducing d[i] for
+** cs[i], i < n (n >= 1). base must pass lad_datapath_check. Returns LAD_OK
+** with res filled (res->best[0] is the answer), LAD_EUSAGE for bad options,
+** LAD_EDATA when base is unusable, LAD_EINTERNAL when out of memory.
 */
 int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
                size_t n, const lad_search_opts *opts, lad_search_result *res,
                lad_err *err);
 
+/* One stage of the staged sweep: the cases [0, end) take part (ends
+** increase, the last is n); own lists the joint groups the stage's newest
+** cases were designed for, each a string of registry keys separated by
+** spaces ("window scale_floor"), NULL-terminated; NULL: none. */
+typedef struct lad_stage {
+    size_t end;
+    const char *const *own;
+} lad_stage;
+
+/*
+** The staged sweep from start (the instruction as declared, every
+** parameter at its default) over the cases: the best model into *out.
+** Returns LAD_OK (whether or not the model reproduces every case: count
+** with lad_search_count), LAD_EDATA for an unusable start or a group that
+** names no registry row, LAD_EINTERNAL when out of memory.
+*/
+int lad_search_staged(const lad_datapath *start, const lad_case *cs,
+                      const uint32_t *d, size_t n, const lad_stage *stages,
+                      size_t nstages, lad_datapath *out, lad_err *err);
+
+/*
+** Which cases decide registry row p of model dp: marks hit[i] = 1 (hit has
+** n bytes, zeroed by the caller) for each case some alternative candidate
+** value of p gets wrong. Rows with many candidates (more than 16) try only
+** the values next to dp's and `none`; *nearest is set to 1 then. base gives
+** the declared formats. Returns the number of alternatives tried (0 when p
+** has none), or -1 when out of memory.
+*/
+int lad_search_decide(const lad_datapath *dp, const lad_datapath *base,
+                      const lad_param *p, const lad_case *cs,
+                      const uint32_t *d, size_t n, unsigned char *hit,
+                      int *nearest);
+
 /* Counts the mismatches of dp on the cases (every one). */
 uint64_t lad_search_count(const lad_datapath *dp, const lad_case *cs,
                           const uint32_t *d, size_t n);
 
-/* The model-file key of a dimension ("window", "acc", ...). */
-const char *lad_dim_name(int dim);
-
-/* A dimension's value as a model file writes it ("rz", "none", "e8m13",
-** "25") into buf (at least 16 bytes); returns buf. */
-const char *lad_dim_value(int dim, int value, char *buf, size_t size);
-
-/* The value of dimension dim in dp. */
-int lad_dim_get(const lad_datapath *dp, int dim);
-
 /*
-** Writes the undetermined dimensions of res as "key: v1|v2|..." (runs of
+** Writes the undetermined parameters of res as "key: v1|v2|..." (runs of
 ** consecutive integers as "lo..hi"), one per line, into buf. Returns the
-** number of undetermined dimensions (0: the data determines every
+** number of undetermined parameters (0: the data determines every
 ** parameter that matters).
 */
 int lad_search_undetermined(const lad_search_result *res, char *buf,

@@ -2,10 +2,10 @@
 ** Model files: reading and writing a lad_datapath as YAML; see
 ** modelfile.h and docs/model-files.md.
 **
-** One table lists every key with its field, its type and the comment the
-** writer puts above it; the reader and the writer both walk that table, so
-** a field added to lad_datapath needs one line here to be read, written and
-** round-trip tested.
+** The reader and the writer both walk the parameter registry
+** (model/params.h): its rows give every key with its field, its type, its
+** legal range and the comment the writer puts above it, so a parameter is
+** read, written and round-trip tested once it has its row there.
 */
 #include "modelfile.h"
 
@@ -15,91 +15,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../model/params.h"
 #include "../model/presets.h"
 
-const char *const lad_model_round_names[] = {"rz", "rne", "ru", "rd", "rna",
-                                             NULL};
-const char *const lad_model_ovf_names[] = {"inf", "sat", "ieee", NULL};
-const char *const lad_model_chain_names[] = {"chain", "sum", NULL};
-const char *const lad_model_sparse_names[] = {"none", "1of2", "2of4",
-                                              "pairs8", NULL};
 static const char *const sub_names[] = {"ieee", "flush", "none", NULL};
 static const char *const inf_names[] = {"none", "ieee", NULL};
 static const char *const nan_names[] = {"none", "ieee", "ones", NULL};
 static const char *const kind_names[] = {"float", "int", NULL};
-
-enum ftype {
-    T_STR,    /* char array; may be "" (written quoted) */
-    T_FMT,    /* lad_format */
-    T_INT,    /* int within lo..hi */
-    T_BOOL,   /* int 0/1, written true/false */
-    T_ROUND,  /* enum lad_round */
-    T_OVF,    /* enum lad_ovf */
-    T_CHAIN,  /* enum lad_chain */
-    T_SPARSE, /* enum lad_sparse */
-    T_FLOOR,  /* int, or LAD_NOFLOOR written `none` */
-    T_HEX,    /* uint32_t written 0x%08x */
-    T_ORDER   /* lane order: a sequence of lanes, or `none` (norder 0) */
-};
-
-typedef struct field {
-    const char *key;
-    int type;        /* enum ftype */
-    size_t off;      /* offset in lad_datapath */
-    size_t size;     /* T_STR: array size */
-    int lo, hi;      /* T_INT, T_FLOOR: range */
-    const char *doc; /* the writer's comment line */
-} field;
-
-#define OFF(f) offsetof(lad_datapath, f)
-#define STR(f, d) {#f, T_STR, OFF(f), sizeof(((lad_datapath *)0)->f), 0, 0, d}
-#define FMT(f, d) {#f, T_FMT, OFF(f), 0, 0, 0, d}
-#define INT(f, lo, hi, d) {#f, T_INT, OFF(f), 0, lo, hi, d}
-#define TYP(f, t, d) {#f, t, OFF(f), 0, 0, 0, d}
-#define FLOOR(f, d) {#f, T_FLOOR, OFF(f), 0, -10000, 10000, d}
-
-static const field fields[] = {
-    STR(name, "preset name: <arch>-<instr>-<ab>-<d>"),
-    STR(arch, "target architecture"),
-    STR(instr, "PTX instruction"),
-    STR(kind, "tcgen05 kind, \"\" otherwise"),
-    STR(shape, "instruction shape"),
-    STR(sass, "tensor opcode the instruction compiles to"),
-    FMT(a, "format of A elements"),
-    FMT(b, "format of B elements"),
-    FMT(c, "format of the addend C"),
-    FMT(d, "format of the result D"),
-    INT(k, 1, LAD_KMAX, "products per instruction, logical (before sparsity)"),
-    TYP(in_round, T_ROUND, "how A/B words are cut to their format: rz rne rna"),
-    TYP(integer, T_BOOL, "integer MMA: exact sum, wrap or saturate"),
-    TYP(saturate, T_BOOL, "integer: clamp to the s32 range at the end"),
-    INT(window, 0, 64, "fraction bits kept below the anchor"),
-    TYP(align_round, T_ROUND, "rounding of each term into the window: rz rd rne"),
-    FLOOR(zero_floor, "raw exponent a zero term gives the anchor, or none"),
-    FLOOR(anchor_min, "lowest anchor exponent, or none"),
-    TYP(c_anchor, T_BOOL, "the addend takes part in the anchor and alignment"),
-    INT(pass, 1, LAD_KMAX, "products fused per pass"),
-    TYP(chain, T_CHAIN, "how passes combine: chain or sum"),
-    FMT(acc, "format of each pass result"),
-    TYP(acc_round, T_ROUND, "rounding of a pass result into acc"),
-    TYP(d_round, T_ROUND, "rounding of the last result into d"),
-    TYP(d_via_acc, T_BOOL, "the last result is rounded into acc, then into d"),
-    TYP(c_last, T_BOOL, "passes start from +0; C is added last, rounded into d"),
-    TYP(order, T_ORDER, "physical lanes in the order they fill the passes, or none"),
-    TYP(overflow, T_OVF, "overflow of acc and d: inf sat ieee"),
-    TYP(nan, T_HEX, "the NaN word every NaN result gets"),
-    FMT(sa, "scale format of A (scaled kinds)"),
-    FMT(sb, "scale format of B (scaled kinds)"),
-    INT(scale_block, 0, LAD_KMAX, "lanes per scale; 0: unscaled"),
-    INT(group, 1, LAD_KMAX, "lanes summed exactly before windowing"),
-    FLOOR(scale_floor, "quantum floor below the top scale pair, or none"),
-    INT(cdom_window, 0, 1000, "C-dominant merge window; 0: off"),
-    INT(cdom_group, 0, LAD_KMAX, "lanes per exact group on the C-dominant path"),
-    TYP(cdom_per_group, T_BOOL, "groups C outranks are cut at rC - cdom_window"),
-    FLOOR(group_sub_floor, "exponent below which groups leave a subnormal result, or none"),
-    TYP(sparse, T_SPARSE, "sparsity pattern: none 1of2 2of4 pairs8"),
-};
-#define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
 
 /* ---- formats ---- */
 
@@ -214,7 +136,7 @@ static int read_str(const lad_ydoc *doc, const lad_ynode *v, const char *key,
     return lad_ystr(doc, v, key, buf, size, err);
 }
 
-static int read_field(const lad_ydoc *doc, const lad_ynode *v, const field *fd,
+static int read_field(const lad_ydoc *doc, const lad_ynode *v, const lad_param *fd,
                       lad_datapath *dp, lad_err *err)
 {
     char *p = (char *)dp + fd->off;
@@ -222,27 +144,21 @@ static int read_field(const lad_ydoc *doc, const lad_ynode *v, const field *fd,
     long long x;
     int rc, known;
     switch (fd->type) {
-    case T_STR:
+    case LAD_PT_STR:
         return read_str(doc, v, fd->key, p, fd->size, err);
-    case T_FMT:
+    case LAD_PT_FMT:
         return lad_model_read_format(doc, v, fd->key, 0, (lad_format *)p,
                                      &known, err);
-    case T_INT:
+    case LAD_PT_INT:
         rc = lad_yint(doc, v, fd->key, fd->lo, fd->hi, &x, err);
         if (rc == LAD_OK)
             *ip = (int)x;
         return rc;
-    case T_BOOL:
+    case LAD_PT_BOOL:
         return lad_ybool(doc, v, fd->key, ip, err);
-    case T_ROUND:
-        return lad_yenum(doc, v, fd->key, lad_model_round_names, ip, err);
-    case T_OVF:
-        return lad_yenum(doc, v, fd->key, lad_model_ovf_names, ip, err);
-    case T_CHAIN:
-        return lad_yenum(doc, v, fd->key, lad_model_chain_names, ip, err);
-    case T_SPARSE:
-        return lad_yenum(doc, v, fd->key, lad_model_sparse_names, ip, err);
-    case T_FLOOR:
+    case LAD_PT_ENUM:
+        return lad_yenum(doc, v, fd->key, fd->names, ip, err);
+    case LAD_PT_FLOOR:
         if (v->kind == LAD_YSCALAR && v->plain && strcmp(v->str, "none") == 0) {
             *ip = LAD_NOFLOOR;
             return LAD_OK;
@@ -256,14 +172,14 @@ static int read_field(const lad_ydoc *doc, const lad_ynode *v, const field *fd,
         if (rc == LAD_OK)
             *ip = (int)x;
         return rc;
-    case T_HEX: {
+    case LAD_PT_HEX: {
         unsigned u;
         rc = lad_yhex32(doc, v, fd->key, &u, err);
         if (rc == LAD_OK)
             *(uint32_t *)p = u;
         return rc;
     }
-    case T_ORDER:
+    case LAD_PT_ORDER:
         if (v->kind == LAD_YSCALAR && v->plain && strcmp(v->str, "none") == 0) {
             dp->norder = 0;
             return LAD_OK;
@@ -290,11 +206,12 @@ int lad_model_from_node(const lad_ydoc *doc, const lad_ynode *map,
                         lad_datapath *dp, char *evidence, size_t size,
                         lad_err *err)
 {
-    const char *allowed[NFIELDS + 2];
-    for (int i = 0; i < NFIELDS; i++)
-        allowed[i] = fields[i].key;
-    allowed[NFIELDS] = "evidence";
-    allowed[NFIELDS + 1] = NULL;
+    const char *allowed[LAD_NPARAMS_MAX + 2];
+    int na = 0;
+    for (int i = 0; i < lad_nparams && i < LAD_NPARAMS_MAX; i++)
+        allowed[na++] = lad_params[i].key;
+    allowed[na++] = "evidence";
+    allowed[na] = NULL;
     lad_datapath_init(dp);
     if (evidence && size)
         evidence[0] = 0;
@@ -304,9 +221,9 @@ int lad_model_from_node(const lad_ydoc *doc, const lad_ynode *map,
     int rc = lad_ymap_check_keys(doc, map, allowed, err);
     if (rc)
         return rc;
-    for (int i = 0; i < NFIELDS; i++) {
-        const lad_ynode *v = lad_ymap_get(map, fields[i].key);
-        if (v && (rc = read_field(doc, v, &fields[i], dp, err)))
+    for (int i = 0; i < lad_nparams; i++) {
+        const lad_ynode *v = lad_ymap_get(map, lad_params[i].key);
+        if (v && (rc = read_field(doc, v, &lad_params[i], dp, err)))
             return rc;
     }
     const lad_ynode *ev = lad_ymap_get(map, "evidence");
@@ -456,52 +373,21 @@ static void put_format(sbuf *b, const lad_format *f)
         f->nan >= 0 && f->nan <= 2 ? nan_names[f->nan] : "?");
 }
 
-static const char *enum_name(const char *const *names, int n, int v)
-{
-    return v >= 0 && v < n ? names[v] : "?";
-}
-
 char *lad_model_write(const lad_datapath *dp, const char *evidence)
 {
     sbuf b = {.s = malloc(4096), .cap = 4096};
     b.oom = b.s == NULL;
     put(&b, "# ladder model file (docs/model-files.md)\n");
-    for (int i = 0; i < NFIELDS; i++) {
-        const field *fd = &fields[i];
-        const char *p = (const char *)dp + fd->off;
-        int v = fd->type == T_ORDER || fd->type == T_STR || fd->type == T_FMT
-                    ? 0 : *(const int *)p;
+    for (int i = 0; i < lad_nparams; i++) {
+        const lad_param *fd = &lad_params[i];
+        char text[LAD_KMAX * 5 + 8];
         put(&b, "# %s\n%s: ", fd->doc, fd->key);
-        switch (fd->type) {
-        case T_STR: {
-            char s[128];
-            snprintf(s, sizeof s, "%.*s", (int)fd->size, p);
-            put_str(&b, s);
-            break;
-        }
-        case T_FMT: put_format(&b, (const lad_format *)p); break;
-        case T_INT: put(&b, "%d", v); break;
-        case T_BOOL: put(&b, "%s", v ? "true" : "false"); break;
-        case T_ROUND: put(&b, "%s", enum_name(lad_model_round_names, 5, v)); break;
-        case T_OVF: put(&b, "%s", enum_name(lad_model_ovf_names, 3, v)); break;
-        case T_CHAIN: put(&b, "%s", enum_name(lad_model_chain_names, 2, v)); break;
-        case T_SPARSE: put(&b, "%s", enum_name(lad_model_sparse_names, 4, v)); break;
-        case T_FLOOR:
-            if (v == LAD_NOFLOOR)
-                put(&b, "none");
-            else
-                put(&b, "%d", v);
-            break;
-        case T_HEX: put(&b, "0x%08x", (unsigned)*(const uint32_t *)p); break;
-        case T_ORDER:
-            if (dp->norder == 0)
-                put(&b, "none");
-            for (int j = 0; j < dp->norder; j++)
-                put(&b, "%s%d", j ? ", " : "[", dp->order[j]);
-            if (dp->norder)
-                put(&b, "]");
-            break;
-        }
+        if (fd->type == LAD_PT_STR)
+            put_str(&b, lad_param_text(fd, dp, text, sizeof text));
+        else if (fd->type == LAD_PT_FMT)
+            put_format(&b, (const lad_format *)((const char *)dp + fd->off));
+        else
+            put(&b, "%s", lad_param_text(fd, dp, text, sizeof text));
         put(&b, "\n");
     }
     if (evidence) {

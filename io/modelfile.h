@@ -57,11 +57,8 @@ int lad_model_read_format(const lad_ydoc *doc, const lad_ynode *node,
                           const char *what, int partial, lad_format *f,
                           int *known, lad_err *err);
 
-/* Names of the enums as model files spell them, NULL-terminated and indexed
-** by value. */
-extern const char *const lad_model_round_names[];    /* rz rne ru rd rna */
-extern const char *const lad_model_ovf_names[];      /* inf sat ieee */
-extern const char *const lad_model_chain_names[];    /* chain sum */
-extern const char *const lad_model_sparse_names[];   /* none 1of2 2of4 pairs8 */
+/* The enums' names as model files spell them are the registry's
+** (lad_round_names and others, model/params.h). */
+#include "../model/params.h"
 
 #endif

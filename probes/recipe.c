@@ -262,7 +262,7 @@ static int read_datapath(const lad_ydoc *doc, const lad_ynode *root,
         d->m_scale_block = mark_of(v);
     }
     if ((v = lad_ymap_get(map, "sparse"))) {
-        if ((rc = lad_yenum(doc, v, "sparse", lad_model_sparse_names,
+        if ((rc = lad_yenum(doc, v, "sparse", lad_sparse_names,
                             &d->sparse, err)))
             return rc;
         d->m_sparse = mark_of(v);

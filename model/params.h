@@ -1,0 +1,111 @@
+/*
+** The datapath's parameters: one row per field of lad_datapath, the single
+** definition that everything which names, reads, writes, prints, searches
+** or documents a parameter is made from (as SQLite's pragma table is):
+**
+**   - io/modelfile.c reads and writes model files by walking the rows
+**     (key, type, legal range, enum names, the comment line);
+**   - inference (inference/search.c) varies the searchable rows over their
+**     candidate values, asks a row whether it can matter to a model, and
+**     prints values with the row's printer;
+**   - `ladder model params` and docs/model-files.md list them.
+**
+** Adding a parameter is adding its field to lad_datapath, a row here, and
+** the model code that uses it.
+**
+** A searchable parameter has an integer "value code" (lad_param_get/set):
+** the field itself for integers, booleans, enums and floors; for the
+** formats acc and d the fraction bits of a cut format (LAD_PV_* for the
+** others); for the lane order the stride r of "lanes j with j % 2r < r
+** first" (0: physical order); for nan the word. Codes are read and set
+** against a base datapath: the instruction as declared (its formats).
+*/
+#ifndef LADDER_MODEL_PARAMS_H
+#define LADDER_MODEL_PARAMS_H
+
+#include <stddef.h>
+#include "datapath.h"
+
+enum lad_ptype {
+    LAD_PT_STR,    /* char array; may be "" */
+    LAD_PT_FMT,    /* lad_format */
+    LAD_PT_INT,    /* int within lo..hi */
+    LAD_PT_BOOL,   /* int 0/1, written true/false */
+    LAD_PT_ENUM,   /* int indexing names[] */
+    LAD_PT_FLOOR,  /* int within lo..hi, or LAD_NOFLOOR written `none` */
+    LAD_PT_HEX,    /* uint32_t written 0x%08x */
+    LAD_PT_ORDER   /* lane order: norder and order[] */
+};
+
+/* Value codes of a format parameter that is not a cut of its reference. */
+#define LAD_PV_BASE 0     /* the base datapath's format */
+#define LAD_PV_F16 (-1)
+#define LAD_PV_BF16 (-2)
+#define LAD_PV_DECL_D (-3) /* the declared result format (acc only) */
+#define LAD_PV_OTHER (-1000) /* order: a permutation no stride gives */
+
+#define LAD_PARAM_MAXCANDS 160 /* candidate values of one parameter */
+#define LAD_NPARAMS_MAX 64     /* rows the registry may have */
+
+typedef struct lad_param lad_param;
+struct lad_param {
+    const char *key;            /* the model-file key, also the field name */
+    int type;                   /* enum lad_ptype */
+    size_t off, size;           /* the field in lad_datapath */
+    int lo, hi;                 /* INT, FLOOR: legal values in a model file */
+    const char *const *names;   /* ENUM: names by value, NULL-terminated */
+    /* Searchable rows: the candidate values for a datapath of base's
+    ** instruction, most plausible first (ties go to the first); 0 when the
+    ** parameter can never matter to it. NULL: not searched. */
+    int (*cands)(const lad_param *p, const lad_datapath *base, int *v, int max);
+    /* Whether the parameter can change what dp computes, given dp's other
+    ** parameters; NULL: always. */
+    int (*matters)(const lad_datapath *dp);
+    const char *doc;            /* one line: the model file's comment */
+};
+
+extern const lad_param lad_params[];
+extern const int lad_nparams;
+
+/* Names by value, NULL-terminated. */
+extern const char *const lad_round_names[];    /* rz rne ru rd rna */
+extern const char *const lad_ovf_names[];      /* inf sat ieee */
+extern const char *const lad_chain_names[];    /* chain sum */
+extern const char *const lad_sparse_names[];   /* none 1of2 2of4 pairs8 */
+
+/* The row of key, or NULL. */
+const lad_param *lad_param_find(const char *key);
+/* The row's index in lad_params. */
+int lad_param_index(const lad_param *p);
+
+/* The value code of p in dp (see above); base gives the declared formats. */
+int lad_param_get(const lad_param *p, const lad_datapath *dp,
+                  const lad_datapath *base);
+/* Sets p in dp to value code v. */
+void lad_param_set(const lad_param *p, lad_datapath *dp,
+                   const lad_datapath *base, int v);
+/* p's candidate values for base's instruction into v[0..max-1]; returns
+** how many (0 for rows that are not searched or cannot matter). */
+int lad_param_cands(const lad_param *p, const lad_datapath *base, int *v,
+                    int max);
+/* Whether p can change what dp computes. */
+int lad_param_matters(const lad_param *p, const lad_datapath *dp);
+
+/* p's value in dp as a model file writes a scalar ("25", "rne", "none",
+** "0x7fffffff", "e8m13", "true"); a format by its name, a lane order as
+** "[0, 1, ...]" or "none". Returns buf. */
+const char *lad_param_text(const lad_param *p, const lad_datapath *dp,
+                           char *buf, size_t size);
+/* Value code v of p, said briefly ("25", "rne", "e8m13", "j%4<2"). */
+const char *lad_param_code_text(const lad_param *p, const lad_datapath *base,
+                                int v, char *buf, size_t size);
+
+/* A float format with m fraction bits cut from f (the low bits become
+** padding): e8m13 from f32. */
+lad_format lad_format_cut(const lad_format *f, int m);
+/* 1 when f is f32 or f32 with fewer fraction bits (e8mN). */
+int lad_format_f32_family(const lad_format *f);
+/* Sets dp's lane order to stride r (0: physical order; see above). */
+void lad_order_set_stride(lad_datapath *dp, int r);
+
+#endif
