@@ -33,7 +33,7 @@ CFLAGS += -DLADDER_GIT_COMMIT='"$(GIT_COMMIT)"' -DLADDER_GIT_DIRTY=$(GIT_DIRTY)
 # PROG_SRC are programs of their own beside the code they test (the GPU
 # self-test, kernels/kernels.mk), not library code.
 PROG_SRC := devices/cuda_selftest.c
-LIB_SRC := $(filter-out $(PROG_SRC),$(sort $(wildcard model/*.c io/*.c probes/*.c devices/*.c inference/*.c db/*.c)))
+LIB_SRC := $(filter-out $(PROG_SRC),$(sort $(wildcard util/*.c model/*.c io/*.c probes/*.c devices/*.c inference/*.c db/*.c)))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/unit/*.c))
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))

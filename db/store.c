@@ -9,7 +9,7 @@
 ** put_u32: no word ever passes through a double.
 */
 #include "store.h"
-#include "sha256.h"
+#include "../util/sha256.h"
 
 #include <errno.h>
 #include <signal.h>
