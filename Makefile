@@ -69,9 +69,10 @@ $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-# The model's evaluator is the inner loop of every simulated run, of
+# The model's evaluator (the parameters' lane selection, the reference and
+# the plan's fast paths) is the inner loop of every simulated run, of
 # inference and of validation: -O3 is worth about 12% there (make bench).
-$(BUILD)/model/datapath.o: CFLAGS += -O3
+$(BUILD)/model/datapath.o $(BUILD)/model/eval.o $(BUILD)/model/plan.o: CFLAGS += -O3
 
 # Debian packages the build needs; installed on first use (scripts/deps.sh).
 deps $(DEPS_STAMP):
