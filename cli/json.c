@@ -1,5 +1,5 @@
 /*
-** JSON output helpers: see json.h. Strings go through the one escaper
+** JSON output for the commands: see json.h. Strings go through the one escaper
 ** (util/json.c), the same the store's argv column is written with.
 */
 #include "json.h"

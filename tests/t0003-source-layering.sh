@@ -2,7 +2,7 @@
 # The layering of the source folders: each folder's #include lines reach
 # only the folders below it, so data flows one way and model/ builds alone.
 #
-#   util/      libc-only helpers: nothing of the project
+#   util/      libc-only modules: nothing of the project
 #   model/     util/ at most (it is libladder: libc only)
 #   kernels/   model/, util/
 #   io/        model/, util/

@@ -6,7 +6,7 @@
 ** Why util/: both the recipe loader (probes/recipe.c, which hashes the text
 ** it read) and the store (db/store.c, which hashes a recipe it is handed
 ** without one) need it, and neither may include the other's folder from
-** below. util/ holds such libc-only helpers and includes nothing of the
+** below. util/ holds such libc-only modules and includes nothing of the
 ** project, so every layer can use it. Not model/: a hash is no part of the
 ** datapath model, and libladder should not carry it.
 */
