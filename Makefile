@@ -30,7 +30,10 @@ GIT_DIRTY := $(shell test -z "$$(git status --porcelain --untracked-files=no 2>/
 CFLAGS += -DLADDER_GIT_COMMIT='"$(GIT_COMMIT)"' -DLADDER_GIT_DIRTY=$(GIT_DIRTY)
 
 # Everything but cli/ is library code; cli/ is the command table and commands.
-LIB_SRC := $(sort $(wildcard model/*.c io/*.c probes/*.c devices/*.c inference/*.c db/*.c report/*.c))
+# PROG_SRC are programs of their own beside the code they test (the GPU
+# self-test, kernels/kernels.mk), not library code.
+PROG_SRC := devices/cuda_selftest.c
+LIB_SRC := $(filter-out $(PROG_SRC),$(sort $(wildcard util/*.c model/*.c io/*.c probes/*.c devices/*.c inference/*.c db/*.c)))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/unit/*.c))
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
@@ -66,9 +69,10 @@ $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-# The model's evaluator is the inner loop of every simulated run, of
+# The model's evaluator (the parameters' lane selection, the reference and
+# the plan's fast paths) is the inner loop of every simulated run, of
 # inference and of validation: -O3 is worth about 12% there (make bench).
-$(BUILD)/model/datapath.o: CFLAGS += -O3
+$(BUILD)/model/datapath.o $(BUILD)/model/eval.o $(BUILD)/model/plan.o: CFLAGS += -O3
 
 # Debian packages the build needs; installed on first use (scripts/deps.sh).
 deps $(DEPS_STAMP):

@@ -1,25 +1,17 @@
 /*
-** JSON output helpers: see json.h.
+** JSON output for the commands: see json.h. Strings go through the one escaper
+** (util/json.c), the same the store's argv column is written with.
 */
 #include "json.h"
+#include "util/json.h"
 
 void cli_json_str(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", f);
-        else if (c == '\t')
-            fputs("\\t", f);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
+    lad_buf b = {0};
+    lad_json_str(&b, s);
+    /* out of memory for one string: an empty string keeps the output JSON */
+    fputs(b.oom ? "\"\"" : b.p, f);
+    lad_buf_free(&b);
 }
 
 void cli_json_key(FILE *f, const char *key, int first)

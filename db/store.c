@@ -9,7 +9,8 @@
 ** put_u32: no word ever passes through a double.
 */
 #include "store.h"
-#include "sha256.h"
+#include "../util/json.h"
+#include "../util/sha256.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -408,55 +409,6 @@ static int writable(lad_store *st, lad_err *err)
 
 /* ---- text helpers ------------------------------------------------------------ */
 
-/* A growable string. */
-typedef struct sbuf {
-    char *p;
-    size_t n, cap;
-    int oom;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (b->n + n + 1 > cap)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (p == NULL) {
-            b->oom = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
-
-/* Appends s as a JSON string. */
-static void sb_json_str(sbuf *b, const char *s)
-{
-    sb_put(b, "\"", 1);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        char esc[8];
-        if (ch == '"' || ch == '\\') {
-            esc[0] = '\\';
-            esc[1] = (char)ch;
-            sb_put(b, esc, 2);
-        } else if (ch < 0x20) {
-            snprintf(esc, sizeof esc, "\\u%04x", ch);
-            sb_put(b, esc, 6);
-        } else {
-            sb_put(b, s, 1);
-        }
-    }
-    sb_put(b, "\"", 1);
-}
-
 /* Writes v in decimal at p; returns the end. */
 static char *put_u32(char *p, uint32_t v)
 {
@@ -612,14 +564,14 @@ int lad_store_begin_run(lad_store *st, const lad_run_info *info,
     if (code)
         return code;
 
-    sbuf argv = {0};
-    sb_put(&argv, "[", 1);
+    lad_buf argv = {0};
+    lad_buf_puts(&argv, "[");
     for (int i = 0; i < info->argc; i++) {
         if (i)
-            sb_put(&argv, ",", 1);
-        sb_json_str(&argv, info->argv[i] ? info->argv[i] : "");
+            lad_buf_puts(&argv, ",");
+        lad_json_str(&argv, info->argv[i] ? info->argv[i] : "");
     }
-    sb_put(&argv, "]", 1);
+    lad_buf_puts(&argv, "]");
     if (argv.oom) {
         free(argv.p);
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
@@ -1122,7 +1074,7 @@ int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
 /*
 ** Copies the JSON array of strings t into buf; when it does not fit, keeps
 ** the leading elements that do and ends the array with "...", so that the
-** copy is still a JSON array. Strings are as sb_json_str writes them.
+** copy is still a JSON array. Strings are as lad_json_str writes them.
 */
 static void copy_argv(const char *t, char *buf, size_t size)
 {

@@ -66,14 +66,15 @@ int lad_cuda_open(int index, const lad_datapath *dp, lad_device **out,
     if (!lad_cuda_built())
         return lad_errf(err, LAD_EDEVICE, "no CUDA device support built "
                         "(this ladder was built without nvcc)");
+    /* An instruction no kernel implements is the caller's mistake on any
+    ** machine, so it is told before a GPU is looked for. The kernel table
+    ** calls it bad data; here it is a usage error, code and message alike. */
+    lad_err why = {0};
+    if (lad_kernel_for(dp, &k, &why) != LAD_OK)
+        return lad_errf(err, LAD_EUSAGE, "%s", why.msg);
     rc = lad_gpu_open(index, &gpu, &gi, err);
     if (rc != LAD_OK)
         return rc;
-    rc = lad_kernel_for(dp, &k, err);
-    if (rc != LAD_OK) {
-        lad_gpu_close(gpu);
-        return LAD_EUSAGE;
-    }
     rc = lad_gpu_check(gpu, k, &target, err);
     if (rc != LAD_OK) {
         lad_gpu_close(gpu);

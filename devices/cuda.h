@@ -12,7 +12,8 @@
 /* Opens GPU number `index` (as CUDA counts them) to run the instruction dp.
 ** Returns LAD_OK; LAD_EDEVICE when there is no such GPU, no driver, or no
 ** kernel for dp on that GPU's architecture; LAD_EUSAGE when dp is not an
-** instruction the kernels implement. */
+** instruction the kernels implement, told before any GPU is looked for, so
+** on any machine. err->code is always the code returned. */
 int lad_cuda_open(int index, const lad_datapath *dp, lad_device **out,
                   lad_err *err);
 

@@ -17,6 +17,7 @@
 
 #include "../model/params.h"
 #include "../model/presets.h"
+#include "../util/buf.h"
 
 static const char *const sub_names[] = {"ieee", "flush", "none", NULL};
 static const char *const inf_names[] = {"none", "ieee", NULL};
@@ -286,44 +287,19 @@ int lad_model_resolve(const char *spec, lad_datapath *dp, lad_err *err)
 
 /* ---- writing ---- */
 
-typedef struct sbuf {
-    char *s;
-    size_t len, cap;
-    int oom;
-} sbuf;
-
-static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(sbuf *b, const char *fmt, ...)
+/* The writer appends to a growable text (util/buf.h); put is its printf. */
+static void put(lad_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(lad_buf *b, const char *fmt, ...)
 {
-    if (b->oom)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->oom = 1;
-            return;
-        }
-        if ((size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = b->cap * 2 + (size_t)n + 64;
-        char *s = realloc(b->s, cap);
-        if (s == NULL) {
-            b->oom = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    lad_buf_vprintf(b, fmt, ap);
+    va_end(ap);
 }
 
 /* Writes a string plain when that reads back as the same string in any
 ** YAML reader, double-quoted otherwise. */
-static void put_str(sbuf *b, const char *s)
+static void put_str(lad_buf *b, const char *s)
 {
     int plain = s[0] != 0 && strchr("-.+0123456789", s[0]) == NULL;
     for (const char *p = s; *p && plain; p++)
@@ -351,7 +327,7 @@ static void put_str(sbuf *b, const char *s)
     put(b, "\"");
 }
 
-static void put_format(sbuf *b, const lad_format *f)
+static void put_format(lad_buf *b, const lad_format *f)
 {
     if (is_zero_format(f)) {
         put(b, "none");
@@ -375,8 +351,7 @@ static void put_format(sbuf *b, const lad_format *f)
 
 char *lad_model_write(const lad_datapath *dp, const char *evidence)
 {
-    sbuf b = {.s = malloc(4096), .cap = 4096};
-    b.oom = b.s == NULL;
+    lad_buf b = {0};
     put(&b, "# ladder model file (docs/model-files.md)\n");
     for (int i = 0; i < lad_nparams; i++) {
         const lad_param *fd = &lad_params[i];
@@ -395,9 +370,5 @@ char *lad_model_write(const lad_datapath *dp, const char *evidence)
         put_str(&b, evidence);
         put(&b, "\n");
     }
-    if (b.oom || b.s == NULL) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
+    return lad_buf_take(&b);
 }

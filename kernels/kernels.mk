@@ -68,12 +68,14 @@ $(CUDA_TOOLS):
 	@sh scripts/cuobjdump.sh build >/dev/null || \
 	    echo "kernels: cuobjdump unavailable; 'ladder sass' and the opcode test need it (sh scripts/cuobjdump.sh)"
 
-# The hardware self-test (kernels/selftest.c); needs only libc and libdl,
-# so the binary runs on a GPU machine that lacks libyaml and SQLite.
-SELFTEST_OBJ := $(BUILD)/kernels/selftest.o $(filter $(BUILD)/model/%,$(LIB_OBJ)) \
+# The hardware self-test (devices/cuda_selftest.c: it tests the kernels and
+# the cuda device above them); needs only libc and libdl, so the binary runs
+# on a GPU machine that lacks libyaml and SQLite.
+SELFTEST_OBJ := $(BUILD)/devices/cuda_selftest.o $(filter $(BUILD)/model/%,$(LIB_OBJ)) \
                 $(KERNEL_C_OBJ) $(KERNEL_OBJ) $(BUILD)/devices/cuda.o
 $(BUILD)/kernels/selftest: $(SELFTEST_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ -ldl -lm
+-include $(BUILD)/devices/cuda_selftest.d
 
 .PHONY: kernels kernels-selftest
 kernels: $(CUBINS)

@@ -165,7 +165,7 @@ void lad_eval_batch(const lad_datapath *dp, const lad_case *cs, size_t n,
 typedef struct lad_opfmt {
     uint32_t pad, mb, fmask, emax, smask, etop, need;
     int bias;
-    int spec;            /* how the top exponent decodes (datapath.c) */
+    int spec;            /* how the top exponent decodes (datapath_int.h) */
 } lad_opfmt;
 
 /*

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../io/modelfile.h"
-#include "../db/sha256.h"
+#include "../util/sha256.h"
 #include "../io/yaml.h"
 
 /* ---- rungs and their parameters ---- */

@@ -94,6 +94,14 @@ static void test_specs(void)
     rc = lad_device_open("cuda:0", &dp, &dev, &err);
     test_check(rc == LAD_EDEVICE && has(&err, "without CUDA"),
                "device-cuda-not-built", "rc %d, '%s'", rc, err.msg);
+#else
+    /* dp is no instruction of the kernel table: a usage error, with or
+    ** without a GPU, and err records the code that is returned. */
+    lad_err_clear(&err);
+    rc = lad_device_open("cuda:0", &dp, &dev, &err);
+    test_check(rc == LAD_EUSAGE && err.code == rc && dev == NULL &&
+                   has(&err, "no CUDA kernel for"),
+               "device-cuda-no-kernel", "rc %d, code %d, '%s'", rc, err.code, err.msg);
 #endif
     lad_err_clear(&err);
     rc = lad_device_open("sim:no-such-model", &dp, &dev, &err);

@@ -6,7 +6,7 @@
 ** examples.
 */
 #include "test.h"
-#include "db/sha256.h"
+#include "util/sha256.h"
 #include "model/presets.h"
 #include "probes/recipe.h"
 

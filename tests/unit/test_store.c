@@ -1,5 +1,5 @@
 /*
-** Tests of the evidence store (db/store.c, db/sha256.c) through its public
+** Tests of the evidence store (db/store.c, util/sha256.c) through its public
 ** interface and through plain SQL on the file it writes, which is the other
 ** interface it promises (docs/queries/). The oracle for SHA-256 is the
 ** examples of FIPS 180-2; the oracle for the words is what was written.
@@ -9,7 +9,7 @@
 ** integrity_check and shows the run as interrupted.
 */
 #include "test.h"
-#include "db/sha256.h"
+#include "util/sha256.h"
 #include "db/store.h"
 
 #include <signal.h>

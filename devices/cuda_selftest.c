@@ -1,6 +1,10 @@
 /*
-** The kernels' hardware self-test: run every kernel the GPU can execute
-** against answers known without any model, then against the presets.
+** The hardware self-test of the cuda device: run every kernel the GPU can
+** execute against answers known without any model, then against the
+** presets, then the device itself. It lives here, beside devices/cuda.c,
+** because it tests both layers: kernels/ stays below devices/ and never
+** includes it. A program of its own, not library code (the Makefile keeps
+** it out of LIB_SRC; kernels/kernels.mk builds it).
 **
 **   make kernels-selftest && build/rel/kernels/selftest [GPU] [OUTDIR]
 **
@@ -20,9 +24,9 @@
 ** batch through lad_device's interface. Exit status 0 when 1-3 and the
 ** device pass, 1 otherwise, 4 when there is no GPU.
 */
-#include "kernels.h"
-#include "cubin.h"
-#include "../devices/cuda.h"
+#include "cuda.h"
+#include "../kernels/kernels.h"
+#include "../kernels/cubin.h"
 #include "../model/presets.h"
 
 #include <stdarg.h>

@@ -1,0 +1,138 @@
+/*
+** The datapath model's internals, shared by its three files and by nothing
+** else (datapath.h is the model's one public header):
+**
+**   datapath.c  the parameters and their checks, sparsity selection
+**   eval.c      the reference evaluator, lad_eval: every datapath, exactly
+**   plan.c      the prepared plan and its fast paths (generic and AVX2)
+**
+** The small decoders every evaluation runs lane by lane are static inline
+** here, so that the fast paths still inline them; the functions declared
+** below are the few each file calls in another.
+*/
+#ifndef LADDER_MODEL_DATAPATH_INT_H
+#define LADDER_MODEL_DATAPATH_INT_H
+
+#include "datapath.h"
+
+typedef __int128 i128;
+
+/* x * 2^n for a signed x (n >= 0): a left shift of a negative value is
+** undefined in C, a multiplication is not. Callers keep the result in range. */
+static inline i128 shl(i128 x, int n)
+{
+    return x * ((i128)1 << n);
+}
+
+/* A finite value m * 2^e with sign, or a special. raw: see lad_value. */
+typedef struct term {
+    int cls;        /* enum lad_class */
+    int neg;
+    lad_u128 mag;
+    int exp;
+    int raw;
+} term;
+
+static inline term to_term(lad_value v)
+{
+    term t = {v.cls, v.neg, v.mag, v.exp, v.raw};
+    return t;
+}
+
+static inline term decode_term(const lad_format *f, uint32_t w)
+{
+    return to_term(lad_decode(f, w));
+}
+
+/* Cuts a container word to its format with in_round (tf32 from an f32
+** word). Rounding acts on the integer word: an increment at the cut, which
+** carries into the exponent as IEEE rounding does. NaN and Inf stay. */
+static inline uint32_t cut_word(const lad_format *f, int mode, uint32_t w)
+{
+    if (f->pad == 0 || mode == LAD_RZ || f->kind != LAD_FLOAT)
+        return w;
+    uint32_t emask = ((1u << f->ebits) - 1) << (f->mbits + f->pad);
+    if ((w & emask) == emask)
+        return w;
+    uint32_t half = 1u << (f->pad - 1), low = w & ((half << 1) - 1);
+    uint32_t up = mode == LAD_RNA ? low >= half
+                                  : (low > half || (low == half && ((w >> f->pad) & 1)));
+    return up ? w + (half << 1) : w;
+}
+
+/* How a format's top exponent decodes, when the fast path can tell. */
+enum fspec {
+    FS_OTHER = 0,  /* any other mix: every top-exponent code goes general */
+    FS_IEEE,       /* zero fraction Inf, any other NaN */
+    FS_ONES,       /* NaN only at all-ones fraction, no Inf (e4m3) */
+    FS_NONE        /* every code is a number (e2m1) */
+};
+
+/* The class of a word of an IEEE-subnormal format whose specials the fast
+** path can tell: LAD_NAN, LAD_INFINITE, LAD_ZERO, or LAD_NORMAL for any
+** other number. */
+static inline __attribute__((always_inline)) int opfmt_class(const lad_opfmt *d, uint32_t w)
+{
+    uint32_t x = w >> d->pad;
+    uint32_t f = x & d->fmask, e = (x >> d->mb) & d->emax;
+    if (e == d->etop && (f & d->need) == d->need)
+        return d->spec == FS_IEEE && f == 0 ? LAD_INFINITE : LAD_NAN;
+    return (e | f) ? LAD_NORMAL : LAD_ZERO;
+}
+
+/* A word of a format opfmt_usable says yes to, as a term: what lad_decode
+** gives. */
+static inline __attribute__((always_inline)) term opfmt_term(const lad_opfmt *d, uint32_t w)
+{
+    uint32_t x = w >> d->pad;
+    uint32_t f = x & d->fmask, e = (x >> d->mb) & d->emax;
+    term t;
+    t.neg = (x & d->smask) != 0;
+    t.raw = (int)e - d->bias + (e == 0);
+    t.exp = t.raw - (int)d->mb;
+    t.mag = f | ((lad_u128)(e != 0) << d->mb);
+    t.cls = opfmt_class(d, w);
+    if (t.cls == LAD_NORMAL && e == 0)
+        t.cls = LAD_SUBNORMAL;
+    return t;
+}
+
+/* ---- datapath.c */
+
+/* Fills lanes[] with the logical lanes that take part, ascending; returns
+** how many (kphys, fewer when a selector is illegal: its chunk adds none). */
+int lad_select_lanes(const lad_datapath *dp, const lad_case *cs, int *lanes);
+
+/* ---- eval.c: the reference's exact arithmetic, and the reference itself */
+
+/* x * 2^(e - q) as a signed integer, rounded with align_round when e < q.
+** Caller guarantees e - q < 100 (the value fits). */
+i128 lad_align(lad_u128 mag, int neg, int e, int q, int mode);
+
+/* Rounds the signed integer u * 2^q into format f; an exact zero is +0 and
+** so is anything that rounds to zero (the tensor cores drop the sign). */
+uint32_t lad_round_units(const lad_format *f, i128 u, int q, int sticky, int mode, int ovf);
+
+/* xu * 2^xq + y, exactly, rounded into f (y finite). */
+uint32_t lad_add_round(const lad_format *f, i128 xu, int xq, const term *y, int mode, int ovf);
+
+/* x + y rounded into f, specials included (one IEEE addition). */
+uint32_t lad_add_terms(const lad_datapath *dp, const lad_format *f, const term *x,
+                       const term *y, int mode, uint32_t nan);
+
+/* Every datapath, every case: lad_eval's reference implementation. */
+uint32_t lad_eval_general(const lad_datapath *dp, const lad_case *cs);
+
+/* An integer datapath's exact sum, wrapped or saturated into d. */
+uint32_t lad_eval_integer(const lad_datapath *dp, const lad_case *cs);
+
+/* ---- plan.c */
+
+/* The fast decoder's constants of float format f. */
+lad_opfmt lad_opfmt_of(const lad_format *f);
+
+/* Whether opfmt_term decodes words of f (f's opfmt d) as lad_decode does:
+** floats with IEEE subnormals whose specials the fast path can tell. */
+int lad_opfmt_usable(const lad_format *f, const lad_opfmt *d);
+
+#endif

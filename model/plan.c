@@ -1,0 +1,743 @@
+/*
+** The prepared plan of a datapath (lad_plan_*): which code path a datapath
+** takes, worked out once, and the fast paths themselves: the unscaled one
+** (built twice on x86-64, for any CPU and for AVX2) and the block-scaled
+** one, both in 64-bit integers, falling back to the reference evaluator
+** (eval.c) for whatever they do not handle. Every path gives the
+** reference's words exactly.
+*/
+#include "datapath_int.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* The fast path has an AVX2 build beside the generic one on x86-64 (GCC
+** and clang: the target attribute and __builtin_cpu_supports). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define LAD_AVX2_CLONE 1
+#else
+#define LAD_AVX2_CLONE 0
+#endif
+
+/* ---- the fast path ---------------------------------------------------------
+**
+** Most evaluations are unscaled and their window sums fit in 64 bits
+** (window + 2 + log2 K <= 62). For those, decoding needs no branches (IEEE
+** subnormals: field 0 has no hidden bit and the raw exponent 1 - bias), a
+** product's exponent is its raw exponent minus the two fraction widths, and
+** alignment is two shifts of the magnitude: up by the window's reach above
+** the products' lowest bit, then down by the distance to the anchor, with
+** no data-dependent branch (the bits shifted out decide rd and rne). Every
+** pass structure (chain or sum, C in the window or not, C last, a lane
+** order) follows the reference (lad_eval_general) step by step. Lanes
+** decode four at a time, with every shift and mask an immediate for the
+** common formats. Results of
+** formats with IEEE subnormals and infinities round toward zero or to
+** nearest without the general rounding code. A single pass with a NaN or
+** Inf decides it from the classes alone; anything rarer goes to the general
+** code. The rational reference test and `ladder check` prove the two agree
+** word for word.
+*/
+
+lad_opfmt lad_opfmt_of(const lad_format *f)
+{
+    lad_opfmt d;
+    int top = f->nan != LAD_NAN_NONE || f->inf != LAD_INF_NONE;
+    d.pad = (uint32_t)f->pad;
+    d.mb = (uint32_t)f->mbits;
+    d.fmask = (1u << f->mbits) - 1;
+    d.emax = (1u << f->ebits) - 1;
+    d.smask = f->sign ? 1u << (f->mbits + f->ebits) : 0;
+    d.etop = top ? d.emax : 0xffffffffu;  /* never equal: no special */
+    d.need = f->nan == LAD_NAN_ONES && f->inf == LAD_INF_NONE ? d.fmask : 0;
+    d.bias = f->bias;
+    d.spec = f->nan == LAD_NAN_IEEE && f->inf == LAD_INF_IEEE   ? FS_IEEE
+             : f->nan == LAD_NAN_ONES && f->inf == LAD_INF_NONE ? FS_ONES
+             : f->nan == LAD_NAN_NONE && f->inf == LAD_INF_NONE ? FS_NONE
+                                                                : FS_OTHER;
+    return d;
+}
+
+/* Whether opfmt_term decodes words of f (f's opfmt d) as lad_decode does:
+** floats with IEEE subnormals whose specials the fast path can tell. */
+int lad_opfmt_usable(const lad_format *f, const lad_opfmt *d)
+{
+    return f->kind == LAD_FLOAT && f->sub == LAD_SUB_IEEE && d->spec != FS_OTHER;
+}
+
+/* The least b with 2^b >= n. */
+static int ceil_log2(int n)
+{
+    int b = 0;
+    while ((1 << b) < n)
+        b++;
+    return b;
+}
+
+/* Whether the fast path computes dp exactly as the general code. */
+static int fast_ok(const lad_datapath *dp)
+{
+    int kbits = ceil_log2(lad_datapath_kphys(dp));
+    return !dp->integer && dp->scale_block == 0 && dp->group == 1 && dp->cdom_window == 0 &&
+           dp->group_sub_floor == LAD_NOFLOOR && dp->scale_floor == LAD_NOFLOOR &&
+           dp->a.kind == LAD_FLOAT && dp->b.kind == LAD_FLOAT &&
+           dp->a.sub == LAD_SUB_IEEE && dp->b.sub == LAD_SUB_IEEE &&
+           dp->window + 2 + kbits <= 62;
+}
+
+/* s * 2^q rounded into f, as lad_round_units does: toward zero or to nearest
+** even inline for formats with IEEE subnormals and infinities (f32, f16,
+** e8m13) under overflow to Inf, anything else by lad_round_units itself. A
+** result of zero is +0. */
+static uint32_t round64(const lad_format *f, int64_t s, int q, int mode, int ovf)
+{
+    if (s == 0)
+        return 0;
+    if ((mode != LAD_RZ && mode != LAD_RNE) || f->sub != LAD_SUB_IEEE ||
+        f->inf != LAD_INF_IEEE || ovf != LAD_OVF_INF)
+        return lad_round_units(f, s, q, 0, mode, ovf);
+    uint32_t sign = s < 0 ? 1u << (f->ebits + f->mbits) : 0;
+    uint64_t m = s < 0 ? 0 - (uint64_t)s : (uint64_t)s;
+    int bl = 64 - __builtin_clzll(m);
+    int e = bl - 1 + q, emin = 1 - f->bias;
+    int emax = (int)((1u << f->ebits) - 2) - f->bias;
+    /* the units kept: the significand, or the subnormal grid below emin */
+    int sh = e >= emin ? bl - 1 - f->mbits : emin - f->mbits - q;
+    uint64_t u;
+    if (sh <= 0) {
+        u = m << -sh;  /* exact: m has at most mbits + 1 bits here */
+    } else {
+        u = sh >= 64 ? 0 : m >> sh;
+        if (mode == LAD_RNE) {
+            uint64_t rem = sh >= 64 ? m : m & (((uint64_t)1 << sh) - 1);
+            uint64_t half = sh > 64 ? 0 : (uint64_t)1 << (sh - 1);
+            if (sh <= 64 && (rem > half || (rem == half && (u & 1))))
+                u++;
+        }
+    }
+    /* u is the significand with its hidden bit, or a subnormal count; a
+    ** carry out of either moves the value one binade up, which the field
+    ** arithmetic below does by itself */
+    uint32_t w;
+    if (e >= emin) {
+        if (u >> (f->mbits + 1)) {
+            u >>= 1;
+            e++;
+        }
+        if (e > emax)
+            return (sign | (((1u << f->ebits) - 1) << f->mbits)) << f->pad;
+        w = ((uint32_t)(e + f->bias) << f->mbits) | ((uint32_t)u & ((1u << f->mbits) - 1));
+    } else {
+        w = (uint32_t)u;  /* 1 << mbits: the smallest normal, exactly */
+    }
+    return w ? (sign | w) << f->pad : 0;
+}
+
+
+/* A single pass with a NaN or Inf among its words (pa, pb: cut, in lane
+** order; sgn: the products' signs from decode_pass): the classes decide. */
+static uint32_t fast_special(const lad_plan *p, const uint32_t *pa, const uint32_t *pb,
+                             const uint32_t *sgn, int n, const term *c)
+{
+    int nan = c->cls == LAD_NAN, pinf = 0, ninf = 0;
+    for (int j = 0; j < n && !nan; j++) {
+        int a = opfmt_class(&p->a, pa[j]), b = opfmt_class(&p->b, pb[j]);
+        if (a == LAD_NAN || b == LAD_NAN)
+            nan = 1;
+        else if (a == LAD_INFINITE || b == LAD_INFINITE) {
+            if (a == LAD_ZERO || b == LAD_ZERO)
+                nan = 1;
+            else
+                *(sgn[j] ? &ninf : &pinf) = 1;
+        }
+    }
+    if (c->cls == LAD_INFINITE)
+        *(c->neg ? &ninf : &pinf) = 1;
+    if (nan || (pinf && ninf))
+        return p->dp->nan;
+    return lad_format_inf(&p->dp->d, ninf);
+}
+
+/* One lane: *m = the exact product's integer significand, *rw = its raw
+** exponent plus both biases (at least 2), *sg = all ones for a negative
+** product, else 0; returns 1 when a word is special. */
+static inline __attribute__((always_inline)) uint32_t
+decode_one(uint32_t wa, uint32_t wb, const lad_opfmt A, const lad_opfmt B, uint64_t *m,
+           uint32_t *rw, uint32_t *sg)
+{
+    uint32_t xa = wa >> A.pad, xb = wb >> B.pad;
+    uint32_t fa = xa & A.fmask, fb = xb & B.fmask;
+    uint32_t ea = (xa >> A.mb) & A.emax, eb = (xb >> B.mb) & B.emax;
+    uint32_t ma = fa | ((uint32_t)(ea != 0) << A.mb);
+    uint32_t mb = fb | ((uint32_t)(eb != 0) << B.mb);
+    *m = (uint64_t)ma * mb;
+    *rw = ea + eb + (ea == 0) + (eb == 0);
+    *sg = 0 - (uint32_t)(((xa & A.smask) != 0) ^ ((xb & B.smask) != 0));
+    return ((ea == A.etop) & ((fa & A.need) == A.need)) |
+           ((eb == B.etop) & ((fb & B.need) == B.need));
+}
+
+/*
+** Decodes lanes [from, to) of a pass into mag[j], raw[j], sgn[j] (as
+** decode_one). *rmax gets the largest raw[j] of a nonzero product (0:
+** none), *zeros whether any product is zero; returns nonzero when a word
+** is special. One lane at a time, 64-bit products.
+*/
+static inline __attribute__((always_inline)) uint32_t
+decode_lanes(const uint32_t *pa, const uint32_t *pb, int from, int to, const lad_opfmt A,
+             const lad_opfmt B, uint64_t *mag, uint32_t *raw, uint32_t *sgn, uint32_t *rmax,
+             uint32_t *zeros)
+{
+    uint32_t rm = 0, zs = 0, special = 0;
+    for (int j = from; j < to; j++) {
+        special |= decode_one(pa[j], pb[j], A, B, &mag[j], &raw[j], &sgn[j]);
+        uint32_t rw = mag[j] ? raw[j] : 0;
+        rm = rw > rm ? rw : rm;
+        zs |= mag[j] == 0;
+    }
+    *rmax = rm;
+    *zeros = zs;
+    return special;
+}
+
+/*
+** The same for formats whose products fit 32 bits (significands of 16 bits
+** or fewer), four lanes at a time in GNU C vector types (SSE2 on x86-64,
+** NEON on arm64; elsewhere the compiler splits them), the last lanes one by
+** one. mag32[j] is the product.
+*/
+typedef uint32_t v4u __attribute__((vector_size(16)));
+typedef int32_t v4i __attribute__((vector_size(16)));
+
+static inline __attribute__((always_inline)) uint32_t
+decode_lanes4(const uint32_t *pa, const uint32_t *pb, int from, int to, const lad_opfmt A,
+              const lad_opfmt B, int up, uint32_t *mag32, uint32_t *raw, uint32_t *sgn,
+              uint32_t *rmax, uint32_t *zeros)
+{
+    v4u rm = {0, 0, 0, 0}, zs = rm, sp = rm;
+    int j = from;
+    for (; j + 4 <= to; j += 4) {
+        v4u xa, xb;
+        memcpy(&xa, pa + j, sizeof xa);
+        memcpy(&xb, pb + j, sizeof xb);
+        xa >>= A.pad;
+        xb >>= B.pad;
+        v4u fa = xa & A.fmask, fb = xb & B.fmask;
+        v4u ea = (xa >> A.mb) & A.emax, eb = (xb >> B.mb) & B.emax;
+        sp |= (v4u)((ea == A.etop) & ((fa & A.need) == A.need)) |
+              (v4u)((eb == B.etop) & ((fb & B.need) == B.need));
+        v4u ma = fa | ((v4u)(ea != 0) & (1u << A.mb));
+        v4u mb = fb | ((v4u)(eb != 0) & (1u << B.mb));
+        v4u nz = (v4u)((ma != 0) & (mb != 0));            /* all ones or 0 */
+        v4u rw = ea + eb - (v4u)(ea == 0) - (v4u)(eb == 0);  /* a mask is -1 */
+        v4u m = (ma * mb) << up;
+        v4u sg = (v4u)((xa & A.smask) != 0) ^ (v4u)((xb & B.smask) != 0);
+        memcpy(mag32 + j, &m, sizeof m);
+        memcpy(raw + j, &rw, sizeof rw);
+        memcpy(sgn + j, &sg, sizeof sg);
+        rw &= nz;
+        v4u gt = (v4u)((v4i)rw > (v4i)rm);              /* raw < 2^31 */
+        rm = (rw & gt) | (rm & ~gt);
+        zs |= ~nz;
+    }
+    uint32_t r = 0, z = 0, special = 0;
+    for (int i = 0; i < 4; i++) {
+        r = rm[i] > r ? rm[i] : r;
+        z |= zs[i];
+        special |= sp[i];
+    }
+    for (; j < to; j++) {
+        uint64_t m;
+        special |= decode_one(pa[j], pb[j], A, B, &m, &raw[j], &sgn[j]);
+        mag32[j] = (uint32_t)m << up;
+        uint32_t rw = m ? raw[j] : 0;
+        r = rw > r ? rw : r;
+        z |= m == 0;
+    }
+    *rmax = r;
+    *zeros = z != 0;
+    return special;
+}
+
+/* The common formats, A and B alike (IEEE specials, or NaN at all ones):
+** the shapes decode_pass has an inlined decoder for. */
+#define OPFMT(pad, mb, eb, need) \
+    {pad, mb, (1u << (mb)) - 1, (1u << (eb)) - 1, 1u << ((mb) + (eb)), (1u << (eb)) - 1, need, 0, 0}
+static const lad_opfmt SHAPES[] = {
+    OPFMT(0, 7, 8, 0),     /* 1: bf16 */
+    OPFMT(0, 10, 5, 0),    /* 2: f16 */
+    OPFMT(13, 10, 8, 0),   /* 3: tf32 */
+    OPFMT(0, 3, 4, 7),     /* 4: e4m3 */
+    OPFMT(0, 2, 5, 0),     /* 5: e5m2 */
+};
+enum { SHAPE_WIDE = -1, SHAPE_NARROW = 0 };  /* generic decoders */
+
+/* The decoder shape of A x B: a common format (index + 1), else whether
+** the products fit 32 bits (decode_lanes4) or not. */
+static int shape_of(const lad_opfmt *A, const lad_opfmt *B)
+{
+    size_t key = offsetof(lad_opfmt, bias);  /* the fields decoding uses */
+    for (size_t i = 0; i < sizeof SHAPES / sizeof SHAPES[0]; i++)
+        if (!memcmp(A, &SHAPES[i], key) && !memcmp(B, &SHAPES[i], key))
+            return (int)i + 1;
+    return A->mb + B->mb + 2 <= 32 ? SHAPE_NARROW : SHAPE_WIDE;
+}
+
+/* Decodes a pass with the plan's decoder; the products land in mag32 (every
+** shape but SHAPE_WIDE) or mag. */
+static inline __attribute__((always_inline)) uint32_t
+decode_pass(const lad_plan *p, const uint32_t *pa, const uint32_t *pb, int from, int to,
+            uint64_t *mag, uint32_t *mag32, uint32_t *raw, uint32_t *sgn, uint32_t *rmax,
+            uint32_t *zeros)
+{
+    switch (p->shape) {
+#define SHAPE(i) \
+    case i: \
+        return decode_lanes4(pa, pb, from, to, SHAPES[i - 1], SHAPES[i - 1], p->preup, mag32, \
+                             raw, sgn, rmax, zeros)
+        SHAPE(1);
+        SHAPE(2);
+        SHAPE(3);
+        SHAPE(4);
+        SHAPE(5);
+#undef SHAPE
+    case SHAPE_NARROW:
+        return decode_lanes4(pa, pb, from, to, p->a, p->b, p->preup, mag32, raw, sgn, rmax,
+                             zeros);
+    default:
+        return decode_lanes(pa, pb, from, to, p->a, p->b, mag, raw, sgn, rmax, zeros);
+    }
+}
+
+/* The exact sum of lanes [from, to), each aligned to units of 2^(r -
+** window) with align_round `mode`; base is r + both biases + down
+** (lad_plan_init). */
+static inline __attribute__((always_inline)) uint64_t
+sum_lanes(const uint64_t *mag, const uint32_t *mag32, const uint32_t *raw,
+          const uint32_t *sgn, int from, int to, uint32_t base, int up, int mode)
+{
+    uint64_t sum = 0;
+    for (int j = from; j < to; j++) {
+        /* base - raw[j] >= down for a nonzero product; a zero one shifts
+        ** 0 by anything. Clamped at 63: the terms are below 2^62, so a
+        ** shift of 63 leaves what one of 64 or more would. */
+        uint32_t d = base - raw[j];
+        d = d > 63 ? 63 : d;
+        uint64_t m = (mag32 ? mag32[j] : mag[j]) << up;
+        uint64_t a = m >> d;
+        uint64_t s = (uint64_t)(int64_t)(int32_t)sgn[j];  /* 0 or all ones */
+        if (mode != LAD_RZ) {
+            uint64_t rem = m & (((uint64_t)1 << d) - 1);
+            if (mode == LAD_RD)  /* a negative term's lost bits take one unit */
+                a += s & (rem != 0);
+            else {               /* to nearest, ties to even */
+                uint64_t half = ((uint64_t)1 << d) >> 1;
+                a += rem > half || (rem == half && rem && (a & 1));
+            }
+        }
+        sum += (a ^ s) - s;
+    }
+    return sum;
+}
+
+/* sum_lanes with the plan's products and alignment rounding. */
+static inline __attribute__((always_inline)) uint64_t
+sum_pass(const lad_plan *pl, const uint64_t *mag, const uint32_t *mag32, const uint32_t *raw,
+         const uint32_t *sgn, int from, int to, uint32_t base)
+{
+    int mode = pl->dp->align_round;
+    if (pl->shape == SHAPE_WIDE)
+        return sum_lanes(mag, NULL, raw, sgn, from, to, base, pl->up, mode);
+    if (pl->preup != pl->up)
+        return sum_lanes(NULL, mag32, raw, sgn, from, to, base, pl->up, mode);
+    /* shifted by the decoder, or not at all: the common case, by mode */
+    if (mode == LAD_RZ)
+        return sum_lanes(NULL, mag32, raw, sgn, from, to, base, 0, LAD_RZ);
+    if (mode == LAD_RD)
+        return sum_lanes(NULL, mag32, raw, sgn, from, to, base, 0, LAD_RD);
+    return sum_lanes(NULL, mag32, raw, sgn, from, to, base, 0, LAD_RNE);
+}
+
+/* The A and B words that take part, in the order they fill the passes
+** (physical lanes, or the datapath's order when every lane takes part),
+** cut to their formats: the case's own arrays when every lane takes part
+** uncut in order, else copies in wa and wb. Returns how many lanes. */
+static int lane_words(const lad_datapath *dp, const lad_case *cs, uint32_t *wa, uint32_t *wb,
+                      const uint32_t **pa, const uint32_t **pb)
+{
+    *pa = cs->a;
+    *pb = cs->b;
+    if (!dp->sparse && dp->in_round == LAD_RZ && !dp->norder)
+        return dp->k;
+    int lanes[LAD_KMAX], n = lad_select_lanes(dp, cs, lanes);
+    int order = dp->norder && n == dp->norder;
+    for (int j = 0; j < n; j++) {
+        int l = lanes[order ? dp->order[j] : j];
+        wa[j] = cut_word(&dp->a, dp->in_round, cs->a[l]);
+        wb[j] = cut_word(&dp->b, dp->in_round, cs->b[l]);
+    }
+    *pa = wa;
+    *pb = wb;
+    return n;
+}
+
+/* ---- the fast path of block-scaled kinds -----------------------------------
+**
+** pass_eval's block-scaled algorithm for one pass in 64-bit integers, when
+** the bounds below hold: the products of a group share their scales, so a
+** group's exact sum is the sum of its A x B products times one scale
+** product; A and B decode four lanes at a time as on the unscaled path. A
+** NaN or Inf anywhere, or any other shape, goes to the general code.
+*/
+
+/* Whether eval_scaled computes dp exactly as the general code. */
+static int scaled_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
+{
+    int kp = lad_datapath_kphys(dp), kbits = ceil_log2(kp + 1);
+    int gbits = ceil_log2(dp->group > dp->cdom_group ? dp->group : dp->cdom_group);
+    int w = dp->window > dp->cdom_window ? dp->window : dp->cdom_window;
+    /* a group's exact sum: exponents spread over both formats' binades,
+    ** significands of A, B and the two scales, g terms */
+    int span = (1 << dp->a.ebits) + (1 << dp->b.ebits) + dp->a.mbits + dp->b.mbits + 2 +
+               dp->sa.mbits + dp->sb.mbits + 2 + gbits;
+    return dp->scale_block > 0 && !dp->integer && dp->pass >= kp && dp->chain == LAD_CHAIN &&
+           !dp->d_via_acc &&
+           !dp->c_last && dp->c_anchor && !dp->norder && lad_opfmt_usable(&dp->a, a) &&
+           lad_opfmt_usable(&dp->b, b) && a->mb + b->mb + 2 <= 32 && span <= 62 &&
+           w + 4 + kbits <= 62;  /* every term below 2^(w + 4) units, kp + 1 of them */
+}
+
+/* v * 2^e (|v| < 2^62) in units of 2^q, rounded with mode when e < q: lad_align()
+** in 64 bits. */
+static int64_t align64(int64_t v, int e, int q, int mode)
+{
+    if (v == 0)
+        return 0;
+    if (e >= q)
+        return v * ((int64_t)1 << (e - q));  /* in range: the callers' bounds */
+    int neg = v < 0, sh = q - e;
+    uint64_t m = neg ? 0 - (uint64_t)v : (uint64_t)v, r;
+    if (sh >= 64) {
+        r = mode == LAD_RD && neg;  /* m < 2^62: below half of one unit */
+    } else {
+        r = m >> sh;
+        uint64_t rem = m & (((uint64_t)1 << sh) - 1), half = (uint64_t)1 << (sh - 1);
+        if (mode == LAD_RD && neg && rem)
+            r++;
+        else if (mode == LAD_RNE && (rem > half || (rem == half && (r & 1))))
+            r++;
+    }
+    return neg ? -(int64_t)r : (int64_t)r;
+}
+
+/* The exact sum of the nonzero products in [from, to) as units of 2^*e (the
+** smallest exponent among them); 0 when all are zero. */
+static int64_t group_sum64(const int64_t *m, const int *ex, int from, int to, int *e)
+{
+    int lo = INT32_MAX;
+    for (int j = from; j < to; j++) {
+        int x = m[j] ? ex[j] : INT32_MAX;
+        lo = x < lo ? x : lo;
+    }
+    uint64_t s = 0;
+    for (int j = from; j < to; j++) {
+        int d = m[j] ? ex[j] - lo : 0;  /* a zero shifts by nothing */
+        s += (uint64_t)m[j] << d;       /* two's complement: exact below 2^63 */
+    }
+    *e = lo;
+    return (int64_t)s;
+}
+
+static uint32_t eval_scaled(const lad_plan *pl, const lad_case *cs)
+{
+    const lad_datapath *dp = pl->dp;
+    uint32_t mag32[LAD_KMAX], raw[LAD_KMAX], sgn[LAD_KMAX];
+    uint32_t wa[LAD_KMAX], wb[LAD_KMAX];
+    const uint32_t *pa, *pb;
+    int n = lane_words(dp, cs, wa, wb, &pa, &pb);
+    uint32_t rmax, zeros;
+    if (decode_pass(pl, pa, pb, 0, n, NULL, mag32, raw, sgn, &rmax, &zeros))
+        return lad_eval_general(dp, cs);
+    term c = pl->fast_c ? opfmt_term(&pl->c, cs->c) : decode_term(&dp->c, cs->c);
+    if (c.cls >= LAD_INFINITE)
+        return lad_eval_general(dp, cs);
+
+    /* the scales of the blocks that have lanes */
+    int nb = (n + dp->scale_block - 1) / dp->scale_block;
+    uint64_t smag[LAD_SCALEMAX];
+    int sexp[LAD_SCALEMAX], sraw[LAD_SCALEMAX];
+    for (int i = 0; i < nb; i++) {
+        lad_value sa = lad_decode(&dp->sa, cs->sa[i]), sb = lad_decode(&dp->sb, cs->sb[i]);
+        if (sa.cls == LAD_NAN || sb.cls == LAD_NAN)
+            return lad_eval_general(dp, cs);
+        smag[i] = sa.mag * sb.mag;
+        sexp[i] = sa.exp + sb.exp;
+        sraw[i] = sa.raw + sb.raw;
+    }
+
+    /* products with their scales: value m[j] * 2^ex[j], raw exponent rt[j] */
+    int64_t m[LAD_KMAX];
+    int ex[LAD_KMAX], rt[LAD_KMAX];
+    int off = (int)(pl->a.mb + pl->b.mb);
+    int rp = LAD_NOFLOOR, smax = LAD_NOFLOOR, any = 0, anyzero = 0;
+    for (int blk = 0, from = 0; from < n; blk++, from += dp->scale_block) {
+        int to = from + dp->scale_block < n ? from + dp->scale_block : n, bany = 0;
+        for (int j = from; j < to; j++) {
+            uint64_t v = (uint64_t)mag32[j] * smag[blk];
+            uint64_t sg = (uint64_t)(int64_t)(int32_t)sgn[j];  /* 0 or all ones */
+            m[j] = (int64_t)((v ^ sg) - sg);
+            ex[j] = (int)raw[j] - pl->bias - off + sexp[blk];
+            rt[j] = (int)raw[j] - pl->bias + sraw[blk];
+            int x = v ? rt[j] : LAD_NOFLOOR;
+            rp = x > rp ? x : rp;
+            bany |= v != 0;
+            anyzero |= v == 0;
+        }
+        any |= bany;
+        if (bany && sraw[blk] > smax)
+            smax = sraw[blk];
+    }
+    if (anyzero && dp->zero_floor != LAD_NOFLOOR && dp->zero_floor > rp)
+        rp = dp->zero_floor;
+    if (!any)  /* no product: the addend alone, rounded (exact zero: +0) */
+        return lad_add_round(&dp->d, 0, 0, &c, dp->d_round, dp->overflow);
+
+    int cnz = c.cls != LAD_ZERO;
+    int64_t cv = cnz ? (c.neg ? -(int64_t)c.mag : (int64_t)c.mag) : 0;
+    int r = cnz && c.raw > rp ? c.raw : rp;
+    if (r < dp->anchor_min)
+        r = dp->anchor_min;
+    int mode = dp->align_round, q, e;
+    int64_t sum = 0;
+    if (dp->cdom_window > 0 && cnz && c.raw >= rp) {
+        /* C-dominant merge: C sets a coarser quantum; groups summed exactly */
+        q = c.raw - dp->cdom_window;
+        for (int g = 0; g < n; g += dp->cdom_group) {
+            int end = g + dp->cdom_group < n ? g + dp->cdom_group : n;
+            int64_t s = group_sum64(m, ex, g, end, &e);
+            sum += align64(s, e, q, mode);
+        }
+        sum += align64(cv, c.exp, q, mode);
+        return round64(&dp->d, sum, q, dp->d_round, dp->overflow);
+    }
+    q = r - dp->window;
+    if (dp->scale_floor != LAD_NOFLOOR && smax - dp->scale_floor > q)
+        q = smax - dp->scale_floor;
+    int64_t cu = align64(cv, c.exp, q, mode);
+    int64_t gu[LAD_KMAX];
+    int gsraw[LAD_KMAX], gnz[LAD_KMAX], ng = 0;
+    for (int g = 0; g < n; g += dp->group, ng++) {
+        int end = g + dp->group < n ? g + dp->group : n, rg = LAD_NOFLOOR;
+        gnz[ng] = 0;
+        gsraw[ng] = sraw[g / dp->scale_block];  /* a group shares its block */
+        for (int j = g; j < end; j++) {
+            int x = m[j] ? rt[j] : LAD_NOFLOOR;
+            rg = x > rg ? x : rg;
+            gnz[ng] |= m[j] != 0;
+        }
+        if (dp->group == 1) {
+            gu[ng] = align64(m[g], ex[g], q, mode);
+        } else {
+            int64_t s = group_sum64(m, ex, g, end, &e);
+            int qg = q;
+            if (dp->cdom_per_group && cnz && gnz[ng] && c.raw >= rg &&
+                c.raw - dp->cdom_window > q)
+                qg = c.raw - dp->cdom_window;
+            gu[ng] = align64(s, e, qg, mode) * ((int64_t)1 << (qg - q));
+        }
+        sum += gu[ng];
+    }
+    sum += cu;
+    uint32_t w = round64(&dp->d, sum, q, dp->d_round, dp->overflow);
+
+    /* Lower-scale groups that only reach a subnormal result are dropped. */
+    if (dp->group_sub_floor != LAD_NOFLOOR && lad_decode(&dp->d, w).cls == LAD_SUBNORMAL) {
+        int t = dp->group_sub_floor - q;  /* threshold 2^t units (1 when t <= 0) */
+        int64_t s2 = cu;
+        for (int g = 0; g < ng; g++) {
+            uint64_t mag = gu[g] < 0 ? 0 - (uint64_t)gu[g] : (uint64_t)gu[g];
+            int below = t >= 63 || mag < ((uint64_t)1 << (t > 0 ? t : 0));
+            if (gnz[g] && gsraw[g] < smax && below)
+                continue;
+            s2 += gu[g];
+        }
+        w = round64(&dp->d, s2, q, dp->d_round, dp->overflow);
+    }
+    return w;
+}
+
+void lad_plan_init(lad_plan *p, const lad_datapath *dp)
+{
+    memset(p, 0, sizeof *p);
+    p->dp = dp;
+    p->a = lad_opfmt_of(&dp->a);
+    p->b = lad_opfmt_of(&dp->b);
+    p->path = dp->integer                 ? LAD_PATH_INTEGER
+              : fast_ok(dp)               ? LAD_PATH_FAST
+              : scaled_ok(dp, &p->a, &p->b) ? LAD_PATH_SCALED
+                                          : LAD_PATH_GENERAL;
+    if (p->path == LAD_PATH_GENERAL || p->path == LAD_PATH_INTEGER)
+        return;
+    p->c = lad_opfmt_of(&dp->c);
+    p->acc = lad_opfmt_of(&dp->acc);
+    p->shape = shape_of(&p->a, &p->b);
+    p->simple = p->a.spec != FS_OTHER && p->b.spec != FS_OTHER;
+    p->fast_c = lad_opfmt_usable(&dp->c, &p->c);
+    p->fast_acc = lad_opfmt_usable(&dp->acc, &p->acc);
+    p->acc_nan = lad_format_nan(&dp->acc);
+    /* a product m * 2^(raw - off) in units of 2^(r - window) is
+    ** (m << up) >> (r - raw + down): one of up, down is zero */
+    int off = (int)(p->a.mb + p->b.mb);
+    p->up = dp->window > off ? dp->window - off : 0;
+    p->down = dp->window < off ? off - dp->window : 0;
+    p->bias = p->a.bias + p->b.bias;
+    p->npass = (dp->k + dp->pass - 1) / dp->pass;
+#if LAD_AVX2_CLONE
+    p->avx2 = __builtin_cpu_supports("avx2") != 0;
+#endif
+    /* products < 2^(off + 2) shifted up stay below 2^(window + 2) */
+    if (p->path == LAD_PATH_FAST && p->shape != SHAPE_WIDE && dp->window + 2 <= 32)
+        p->preup = p->up;
+}
+
+static inline __attribute__((always_inline)) uint32_t
+fast_body(const lad_plan *pl, const lad_case *cs)
+{
+    const lad_datapath *dp = pl->dp;
+    uint64_t mag[LAD_KMAX];
+    uint32_t mag32[LAD_KMAX], raw[LAD_KMAX], sgn[LAD_KMAX];
+    uint32_t wa[LAD_KMAX], wb[LAD_KMAX];
+    const uint32_t *pa, *pb;
+    int n = lane_words(dp, cs, wa, wb, &pa, &pb);
+    term c = pl->fast_c ? opfmt_term(&pl->c, cs->c) : decode_term(&dp->c, cs->c);
+    term zero = {LAD_ZERO, 0, 0, 0, 0};
+    int chain = dp->chain == LAD_CHAIN;
+    /* the running value, in acc format between passes (lad_eval_general) */
+    term acc = chain && !dp->c_last ? c : zero;
+    int npass = n == dp->k ? pl->npass : n > 0 ? (n + dp->pass - 1) / dp->pass : 1;
+    /* the last pass rounds into d itself */
+    int direct = chain && !dp->d_via_acc && !dp->c_last;
+    for (int p = 0; p < npass; p++) {
+        int from = p * dp->pass, to = from + dp->pass < n ? from + dp->pass : n;
+        int last = p == npass - 1 && direct;
+        const lad_format *out = last ? &dp->d : &dp->acc;
+        int mode = last ? dp->d_round : dp->acc_round;
+        const term *add = chain ? &acc : &zero;  /* the pass's addend */
+        uint32_t rmax, zeros;
+        uint32_t special = decode_pass(pl, pa, pb, from, to, mag, mag32, raw, sgn, &rmax, &zeros);
+        if (special || add->cls >= LAD_INFINITE) {
+            if (npass == 1 && direct && pl->simple)
+                return fast_special(pl, pa, pb, sgn, n, add);
+            return lad_eval_general(dp, cs);
+        }
+        uint32_t w;
+        if (rmax == 0) {
+            /* no product: the addend alone (exact zero: +0) */
+            w = lad_add_round(out, 0, 0, add, mode, dp->overflow);
+        } else {
+            int r = (int)rmax - pl->bias, inwin = dp->c_anchor && add->cls != LAD_ZERO;
+            if (zeros && dp->zero_floor != LAD_NOFLOOR && dp->zero_floor > r)
+                r = dp->zero_floor;
+            if (inwin && add->raw > r)
+                r = add->raw;
+            if (r < dp->anchor_min)
+                r = dp->anchor_min;
+            int q = r - dp->window;
+            uint32_t base = (uint32_t)(r + pl->bias + pl->down);
+            uint64_t sum = sum_pass(pl, mag, mag32, raw, sgn, from, to, base);
+            if (inwin) {
+                /* the addend is a term of the window: at most r, so it fits */
+                int sh = add->exp - q;
+                if (dp->align_round == LAD_RZ || sh >= 0) {
+                    uint64_t a = sh >= 0 ? (uint64_t)add->mag << sh
+                                         : -sh < 64 ? (uint64_t)add->mag >> -sh : 0;
+                    sum += add->neg ? 0 - a : a;
+                } else {
+                    sum += (uint64_t)(int64_t)lad_align(add->mag, add->neg, add->exp, q,
+                                                     dp->align_round);
+                }
+                w = round64(out, (int64_t)sum, q, mode, dp->overflow);
+            } else if (add->cls != LAD_ZERO) {
+                /* added exactly to the window sum before the rounding */
+                w = lad_add_round(out, (i128)(int64_t)sum, q, add, mode, dp->overflow);
+            } else {
+                w = round64(out, (int64_t)sum, q, mode, dp->overflow);
+            }
+        }
+        if (last)
+            return w;
+        /* a result that overflowed to Inf is decided by the general code */
+        term r = pl->fast_acc ? opfmt_term(&pl->acc, w) : decode_term(&dp->acc, w);
+        if (r.cls >= LAD_INFINITE || w == pl->acc_nan)
+            return lad_eval_general(dp, cs);
+        if (chain || (p == 0 && dp->c_last)) {
+            acc = r;
+        } else {
+            /* chain: sum: C (first) or the running sum, plus this pass */
+            w = lad_add_terms(dp, &dp->acc, p == 0 ? &c : &acc, &r, dp->acc_round, pl->acc_nan);
+            acc = decode_term(&dp->acc, w);
+            if (acc.cls >= LAD_INFINITE || w == pl->acc_nan)
+                return lad_eval_general(dp, cs);
+        }
+    }
+    /* acc holds the result in acc format: one more rounding into d, which
+    ** adds C when it comes last (specials of C included) */
+    return lad_add_terms(dp, &dp->d, &acc, dp->c_last ? &c : &zero, dp->d_round, dp->nan);
+}
+
+/* The unscaled fast path, compiled for any CPU of the target and, on
+** x86-64, once more for CPUs with AVX2 (per-lane shifts make the sums a
+** vector loop too: about 20% faster); lad_plan_init picks one. */
+static uint32_t eval_fast(const lad_plan *pl, const lad_case *cs)
+{
+    return fast_body(pl, cs);
+}
+
+#if LAD_AVX2_CLONE
+__attribute__((target("avx2"))) static uint32_t eval_fast_avx2(const lad_plan *pl,
+                                                               const lad_case *cs)
+{
+    return fast_body(pl, cs);
+}
+#endif
+
+uint32_t lad_plan_eval(const lad_plan *p, const lad_case *cs)
+{
+    switch (p->path) {
+    case LAD_PATH_FAST:
+#if LAD_AVX2_CLONE
+        if (p->avx2)
+            return eval_fast_avx2(p, cs);
+#endif
+        return eval_fast(p, cs);
+    case LAD_PATH_SCALED:
+        return eval_scaled(p, cs);
+    case LAD_PATH_INTEGER:
+        return lad_eval_integer(p->dp, cs);
+    default:
+        return lad_eval_general(p->dp, cs);
+    }
+}
+
+void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, uint32_t *d)
+{
+    /* A case is 1.1 KB of which a K=16 evaluation reads a few lines far
+    ** apart; fetching the next cases' lines ahead keeps a batch larger than
+    ** the caches from stalling on memory. */
+    const size_t ahead = 8;
+    int kb = p->dp->k * (int)sizeof(uint32_t);
+    for (size_t i = 0; i < n; i++) {
+        if (i + ahead < n) {
+            /* every line of the next case's A and B words (a case is not
+            ** line aligned), and C */
+            const char *a = (const char *)cs[i + ahead].a, *b = (const char *)cs[i + ahead].b;
+            for (int off = 0; off < kb + 63; off += 64) {
+                int o = off < kb ? off : kb - 1;
+                __builtin_prefetch(a + o);
+                __builtin_prefetch(b + o);
+            }
+            __builtin_prefetch(&cs[i + ahead].c);
+        }
+        d[i] = lad_plan_eval(p, &cs[i]);
+    }
+}

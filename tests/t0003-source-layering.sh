@@ -1,0 +1,72 @@
+#!/bin/sh
+# The layering of the source folders: each folder's #include lines reach
+# only the folders below it, so data flows one way and model/ builds alone.
+#
+#   util/      libc-only modules: nothing of the project
+#   model/     util/ at most (it is libladder: libc only)
+#   kernels/   model/, util/
+#   io/        model/, util/
+#   devices/   model/, kernels/, io/, util/
+#   probes/    model/, devices/, db/, io/, util/
+#
+# An include "x.h" is the file's own folder, "../f/x.h" and "f/x.h" are
+# folder f. model/ and util/ must not include libyaml, SQLite or CUDA
+# either. db/ and inference/ are not checked yet: db/store.h takes
+# lad_device_info from devices/device.h, and inference/infer.c reads
+# probes/' recipe and ladder headers.
+. tests/lib.sh
+
+# Prints "file: folder" for every project include of the files in folder $1.
+includes() {
+    for f in "$1"/*.c "$1"/*.h; do
+        [ -f "$f" ] || continue
+        sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
+        while read -r inc; do
+            case "$inc" in
+            ../*/*) to=${inc#../}; to=${to%%/*} ;;
+            */*) to=${inc%%/*} ;;
+            *) to=$1 ;;
+            esac
+            printf '%s: %s (%s)\n' "$f" "$to" "$inc"
+        done
+    done
+}
+
+# layer FOLDER ALLOWED...: FOLDER includes only itself and ALLOWED.
+layer() {
+    _dir=$1
+    shift
+    includes "$_dir" >"$TMP/inc"
+    : >"$TMP/bad"
+    while read -r file to rest; do
+        _ok=0
+        for a in "$_dir" "$@"; do
+            [ "$to" = "$a" ] && _ok=1
+        done
+        [ "$_ok" -eq 1 ] || printf '%s %s %s\n' "$file" "$to" "$rest" >>"$TMP/bad"
+    done <"$TMP/inc"
+    if [ ! -s "$TMP/inc" ]; then
+        fail "source-layering-$_dir" "no include found in $_dir/: the check reads nothing"
+    elif [ -s "$TMP/bad" ]; then
+        fail "source-layering-$_dir" "$(head -n 3 "$TMP/bad" | tr '\n' ';')"
+    else
+        ok "source-layering-$_dir"
+    fi
+}
+
+layer util
+layer model util
+layer kernels model util
+layer io model util
+layer devices model kernels io util
+layer probes model devices db io util
+
+for d in model util; do
+    if grep -En '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(yaml|sqlite3|cuda|dlfcn)\.h>' \
+        "$d"/*.c "$d"/*.h >"$TMP/sys"; then
+        fail "source-layering-$d-libc" "$(head -n 1 "$TMP/sys")"
+    else
+        ok "source-layering-$d-libc"
+    fi
+done
+test_done
