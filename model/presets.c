@@ -5,7 +5,7 @@
 ** instruction kind) so that what differs between generations stands out.
 ** docs/datapaths.md is generated from this table (`ladder presets
 ** --markdown`) and says what evidence backs each entry; the tests replay
-** that evidence (`ladder check` on ../shared/vectors).
+** that evidence (`ladder check` on vectors/).
 **
 ** The table is built once, on first use, and never changes after.
 */
