@@ -14,12 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifndef LADDER_GIT_COMMIT
-#define LADDER_GIT_COMMIT "unknown"
-#endif
-#ifndef LADDER_GIT_DIRTY
-#define LADDER_GIT_DIRTY 0
-#endif
+#include "version.h" /* made by scripts/version.sh */
 
 static const struct command {
     const char *name;
