@@ -41,6 +41,7 @@
 #define BATCH 8192          /* cases generated and evaluated at a time */
 #define MAXSHOW 3           /* mismatches printed */
 #define DEFAULT_CASES 1000000
+#define MAX_CASES 1000000000ull /* a few minutes on a GPU; more is a typo */
 
 static const char usage[] =
     "usage: ladder validate <run> [--device <spec>] [--cases <n>] [--seed <s>]\n"
@@ -56,9 +57,9 @@ static const char usage[] =
     "                   for it, on the run's device\n"
     "  --model <spec>   a preset name or a model file\n"
     "  --device <spec>  sim:<model>, exec:<command line> or cuda:<index>\n"
-    "  --cases <n>      cases to run (default 1000000)\n"
-    "  --seed <s>       seed of the case stream (default 1)\n"
-    "  --raw <p>        percent of raw bit-pattern cases (default 50)\n"
+    "  --cases <n>      cases to run, 1..1000000000 (default 1000000)\n"
+    "  --seed <s>       seed of the case stream, 0..2^64-1 (default 1)\n"
+    "  --raw <p>        percent of raw bit-pattern cases, 0..100 (default 50)\n"
     "  --db <file>      the store (default ladder.db)\n"
     "  -q, --quiet      print only the result line\n";
 
@@ -272,7 +273,7 @@ int cmd_validate(int argc, char **argv)
     if (model && !device)
         return cli_usage_error("--model needs --device");
     uint64_t ncases = DEFAULT_CASES, seed = 1, raw = 50;
-    if (cases && (rc = cli_number(cases, "--cases", 1, 1000000000000ull, &ncases)))
+    if (cases && (rc = cli_number(cases, "--cases", 1, MAX_CASES, &ncases)))
         return rc;
     if (seeds && (rc = cli_number(seeds, "--seed", 0, UINT64_MAX, &seed)))
         return rc;
