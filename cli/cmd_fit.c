@@ -230,18 +230,14 @@ int cmd_fit(int argc, char **argv)
     char evidence[160];
     snprintf(evidence, sizeof evidence, "ladder fit %s: %llu/%zu mismatches", pos[0],
              (unsigned long long)best->mismatches, n);
-    yaml = lad_model_write(&best->dp, evidence);
-    if (!yaml) {
-        rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
-        goto fail;
-    }
     if (outpath) {
-        FILE *f = fopen(outpath, "w");
-        if (!f || fputs(yaml, f) < 0 || fclose(f) != 0) {
-            rc = lad_errf(&err, LAD_EDATA, "cannot write '%s'", outpath);
+        if ((rc = lad_model_save(outpath, &best->dp, evidence, &err)) != LAD_OK)
+            goto fail;
+    } else {
+        if ((yaml = lad_model_write(&best->dp, evidence)) == NULL) {
+            rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
             goto fail;
         }
-    } else {
         fputs(yaml, stdout);
     }
     printf("fit: %llu/%zu mismatches (%s)\n", (unsigned long long)best->mismatches, n, pos[0]);
