@@ -15,9 +15,9 @@
 ** device the run's own (the --device it was climbed with, else its recipe's
 ** device:) and the cases, seed and finite share those of the recipe's
 ** random: block, each unless an option says otherwise; the validation is
-** stored with that run. --model form: a new run of its own holds it. Either way the
-** store keeps the counts and every mismatch (case, model word, device word,
-** index in the case stream).
+** stored with that run. --model form: a new run of its own holds it. Either
+** way the store keeps the counts and every mismatch (case, model word,
+** device word, index in the case stream).
 **
 ** Output: up to MAXSHOW mismatches, then
 **     validate: <mismatches>/<cases> mismatches (<model> vs <device>)
@@ -91,18 +91,17 @@ static int setup_of_run(lad_store *st, const char *db, int64_t run, run_setup *r
     int rc = lad_store_show(st, run, &sh, err);
     if (rc != LAD_OK)
         return rc;
-    rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " has no inferred model; run "
-                  "'ladder infer %" PRId64 "' first", run, run);
-    for (size_t i = sh.ninf; i-- > 0;) {
-        const lad_inference_row *in = &sh.inf[i];
-        if (strcmp(in->parameter, "model") == 0) {
-            lad_err_clear(err);
-            rc = lad_model_parse("<inferred model>", in->value, strlen(in->value), &rs->dp,
-                                 NULL, 0, err);
-            snprintf(rs->name, sizeof rs->name, "run %" PRId64 " inferred", run);
-            break;
-        }
-    }
+    const lad_inference_row *model = NULL;
+    for (size_t i = sh.ninf; i-- > 0 && model == NULL;)
+        if (strcmp(sh.inf[i].parameter, "model") == 0)
+            model = &sh.inf[i];
+    if (model == NULL)
+        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " has no inferred model; run "
+                      "'ladder infer %" PRId64 "' first", run, run);
+    else
+        rc = lad_model_parse("<inferred model>", model->value, strlen(model->value), &rs->dp,
+                             NULL, 0, err);
+    snprintf(rs->name, sizeof rs->name, "run %" PRId64 " inferred", run);
     lad_show_free(&sh);
     lad_run_origin o;
     if (rc != LAD_OK || (rc = lad_run_origin_read(db, run, &o, err)) != LAD_OK)
