@@ -2,7 +2,8 @@
 # `make SANITIZER=address,undefined test` does both under sanitizers (in a
 # separate build folder); `make bench` prints the benchmarks.
 #
-# Overrides: CC=clang, NVCC=/path/to/nvcc (NVCC= disables CUDA),
+# Overrides: CC=clang, CFLAGS (default -O2 -g; the flags the build needs
+# are added to it, not replaced), NVCC=/path/to/nvcc (NVCC= disables CUDA),
 # STATIC_DEPS=1 links libyaml and SQLite statically (for carrying the binary
 # to another machine), GPU_ARCHS="80 89 90a 100a" limits the kernel targets.
 
@@ -11,13 +12,17 @@ SANITIZER ?=
 STATIC_DEPS ?=
 BUILD := build/$(if $(SANITIZER),san,rel)
 
+# CFLAGS is the user's (`make CFLAGS=-O0` replaces only the optimisation);
+# ALL_CFLAGS adds what the build cannot do without, as git's Makefile does.
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla -MMD -MP -I.
+ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla \
+    -MMD -MP -I. -I$(BUILD)
 LDFLAGS ?=
+ALL_LDFLAGS = $(LDFLAGS)
 LDLIBS := -lm -lpthread
 ifneq ($(SANITIZER),)
-CFLAGS += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDFLAGS += -fsanitize=$(SANITIZER)
+ALL_CFLAGS += -fsanitize=$(SANITIZER) -fno-omit-frame-pointer -fno-sanitize-recover=all
+ALL_LDFLAGS += -fsanitize=$(SANITIZER)
 endif
 ifneq ($(STATIC_DEPS),)
 LDLIBS := -Wl,-Bstatic -lyaml -lsqlite3 -Wl,-Bdynamic $(LDLIBS) -ldl
@@ -25,9 +30,10 @@ else
 LDLIBS := -lyaml -lsqlite3 $(LDLIBS)
 endif
 
-GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-GIT_DIRTY := $(shell test -z "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo 0 || echo 1)
-CFLAGS += -DLADDER_GIT_COMMIT='"$(GIT_COMMIT)"' -DLADDER_GIT_DIRTY=$(GIT_DIRTY)
+# The commit stamp of --version and of the store's builds table: a header
+# that scripts/version.sh rewrites only when the commit (or dirtiness)
+# changes, so that exactly the objects including it are rebuilt then.
+VERSION_H := $(BUILD)/version.h
 
 # Everything but cli/ is library code; cli/ is the command table and commands.
 # PROG_SRC are programs of their own beside the code they test (the GPU
@@ -43,7 +49,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
 
 # CUDA kernels (kernels/kernels.mk): sets KERNEL_OBJ, CUDA_LDLIBS and adds
-# -DLADDER_CUDA to CFLAGS when nvcc is found; says what it skipped otherwise.
+# -DLADDER_CUDA to ALL_CFLAGS when nvcc is found; says what it skipped otherwise.
 KERNEL_OBJ :=
 CUDA_LDLIBS :=
 -include kernels/kernels.mk
@@ -57,22 +63,28 @@ ladder: $(BUILD)/ladder
 	@if [ -z "$(SANITIZER)" ]; then cp $(BUILD)/ladder ladder; fi
 
 $(BUILD)/ladder: $(CLI_OBJ) $(LIB_OBJ) $(KERNEL_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(CUDA_LDLIBS) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CUDA_LDLIBS) $(LDLIBS)
 
 $(BUILD)/unit: $(TEST_OBJ) $(LIB_OBJ) $(KERNEL_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(CUDA_LDLIBS) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CUDA_LDLIBS) $(LDLIBS)
 
 $(BUILD)/bench: $(BENCH_OBJ) $(LIB_OBJ) $(KERNEL_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(CUDA_LDLIBS) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CUDA_LDLIBS) $(LDLIBS)
 
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/cli/main.o $(BUILD)/db/store.o: $(VERSION_H)
+$(VERSION_H): FORCE
+	@sh scripts/version.sh $@
+.PHONY: FORCE
+FORCE:
 
 # The model's evaluator (the parameters' lane selection, the reference and
 # the plan's fast paths) is the inner loop of every simulated run, of
 # inference and of validation: -O3 is worth about 12% there (make bench).
-$(BUILD)/model/datapath.o $(BUILD)/model/eval.o $(BUILD)/model/plan.o: CFLAGS += -O3
+$(BUILD)/model/datapath.o $(BUILD)/model/eval.o $(BUILD)/model/plan.o: ALL_CFLAGS += -O3
 
 # Debian packages the build needs; installed on first use (scripts/deps.sh).
 deps $(DEPS_STAMP):

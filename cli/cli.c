@@ -48,14 +48,25 @@ int cli_usage_error(const char *fmt, ...)
     return LAD_EUSAGE;
 }
 
+static int is_digit(char c, int base)
+{
+    return (c >= '0' && c <= '9') ||
+           (base == 16 && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')));
+}
+
 int cli_number(const char *s, const char *what, uint64_t lo, uint64_t hi, uint64_t *out)
 {
     char *end;
     unsigned long long v = 0;
-    int ok = s && *s >= '0' && *s <= '9';
+    /* Decimal unless "0x" says hex: base 0 would read "010" as eight and
+    ** refuse "08". strtoull's own leniency (spaces, signs) is kept out by
+    ** asking for a digit first. */
+    int base = s && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+    const char *digits = s ? s + (base == 16 ? 2 : 0) : NULL;
+    int ok = digits && is_digit(*digits, base);
     if (ok) {
         errno = 0;
-        v = strtoull(s, &end, 0);
+        v = strtoull(digits, &end, base);
         ok = !*end && errno == 0 && v >= lo && v <= hi;
     }
     if (!ok)
@@ -89,14 +100,14 @@ int cli_parse(int argc, char **argv, int first, const cli_opt *opts,
     *npos = 0;
     for (int i = first; i < argc; i++) {
         char *a = argv[i];
+        if (!only_pos && strcmp(a, "--") == 0) {
+            only_pos = 1;
+            continue;
+        }
         if (only_pos || !is_option(a)) {
             if (*npos >= maxpos)
                 return cli_usage_error("unexpected argument '%s'", a);
             pos[(*npos)++] = a;
-            continue;
-        }
-        if (strcmp(a, "--") == 0) {
-            only_pos = 1;
             continue;
         }
         if (cli_is_help(a)) {

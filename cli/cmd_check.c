@@ -3,7 +3,7 @@
 **
 **     ladder check [--model SPEC] [--device D] FILE...
 **
-** Each FILE is a .vec file (../shared/vectors/README.md) or the frozen
+** Each FILE is a .vec file (vectors/README.md) or the frozen
 ** tcgen05 file. Every case is evaluated with the model and its D word
 ** compared, as an integer, with the one the hardware gave. Without --model a
 ** .vec file is checked against the preset its header names (gpu, arch,

@@ -31,7 +31,7 @@ static const char usage[] =
     "  prints the model's D word for each, in hex, one line per case,\n"
     "  flushed at once (usable as exec:ladder eval --model <spec>).\n"
     "\n"
-    "  --model <spec>  a preset name (ladder model list) or a model file\n";
+    "  --model <spec>  a preset name (ladder presets) or a model file\n";
 
 int cmd_eval(int argc, char **argv)
 {

@@ -30,6 +30,8 @@
 #include <string.h>
 #include <time.h>
 
+_Static_assert(LAD_KMAX == 128, "the usage says --k 1..128");
+
 static const char usage[] =
     "usage: ladder fit <file.vec> [-o <model.yaml>] [--model <spec>] [--k <K>]\n"
     "\n"
@@ -43,9 +45,9 @@ static const char usage[] =
     "  --model <spec>       take the instruction (formats, K, scales,\n"
     "                       sparsity) from this preset or model file; its\n"
     "                       arithmetic is not used\n"
-    "  --k <K>              the instruction's K when no preset names it\n"
-    "                       (default: the header's k)\n"
-    "  --beam <n>           models kept per search round (default 16)\n"
+    "  --k <K>              the instruction's K when no preset names it,\n"
+    "                       1..128 (default: the header's k)\n"
+    "  --beam <n>           models kept per search round, 1..64 (default 16)\n"
     "  -v, --verbose        say on stderr how long the search took\n";
 
 /* The instruction the file was captured from, arithmetic reset to the
@@ -228,18 +230,14 @@ int cmd_fit(int argc, char **argv)
     char evidence[160];
     snprintf(evidence, sizeof evidence, "ladder fit %s: %llu/%zu mismatches", pos[0],
              (unsigned long long)best->mismatches, n);
-    yaml = lad_model_write(&best->dp, evidence);
-    if (!yaml) {
-        rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
-        goto fail;
-    }
     if (outpath) {
-        FILE *f = fopen(outpath, "w");
-        if (!f || fputs(yaml, f) < 0 || fclose(f) != 0) {
-            rc = lad_errf(&err, LAD_EDATA, "cannot write '%s'", outpath);
+        if ((rc = lad_model_save(outpath, &best->dp, evidence, &err)) != LAD_OK)
+            goto fail;
+    } else {
+        if ((yaml = lad_model_write(&best->dp, evidence)) == NULL) {
+            rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
             goto fail;
         }
-    } else {
         fputs(yaml, stdout);
     }
     printf("fit: %llu/%zu mismatches (%s)\n", (unsigned long long)best->mismatches, n, pos[0]);

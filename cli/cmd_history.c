@@ -28,7 +28,7 @@ static const char usage[] =
     "  --format       runs whose A, B, C or D format is <f> (e4m3, f16, ...)\n"
     "  --instruction  runs of an instruction (mma.sync, wgmma, tcgen05.mma),\n"
     "                 tcgen05 kind, SASS opcode or datapath name\n"
-    "  --limit        the newest <n> runs only\n"
+    "  --limit        the newest <n> runs only, 1..1000000000\n"
     "  --json         a JSON array of runs instead of the table\n";
 
 /* Prints s in a column of width w, cut with '~' when longer. */

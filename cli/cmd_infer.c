@@ -73,15 +73,13 @@ int cmd_infer(int argc, char **argv)
         printf("\n");
     }
     if (outfile) {
-        char *yaml = lad_model_write(&res->dp, res->nmismatch ? "inferred with conflicts"
-                                                              : "inferred from the run's probes");
-        FILE *f = yaml ? fopen(outfile, "w") : NULL;
-        if (f == NULL || fputs(yaml, f) == EOF || fclose(f) != 0) {
-            free(yaml);
-            rc = lad_errf(&err, LAD_EDATA, "cannot write '%s'", outfile);
+        if (lad_model_save(outfile, &res->dp,
+                           res->nmismatch ? "inferred with conflicts"
+                                          : "inferred from the run's probes",
+                           &err) != LAD_OK) {
+            rc = err.code;
             goto fail;
         }
-        free(yaml);
     }
     if (res->nmismatch) {
         fprintf(stderr, "ladder: conflict: %s\n", res->conflict);

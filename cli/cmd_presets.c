@@ -83,7 +83,7 @@ static void markdown(void)
            "what each means and docs/findings.md tells how the less obvious ones\n"
            "were found.\n\n"
            "\"vectors X\" means `ladder check` reproduces every word of\n"
-           "../shared/vectors/X; \"H200 captures\" the words in results/h200;\n"
+           "vectors/X; \"H200 captures\" the words in results/h200;\n"
            "\"unverified\" that no hardware word backs it yet.\n");
     const char *last = "";
     for (int i = 0; i < lad_preset_count(); i++) {

@@ -29,7 +29,8 @@ static const char usage[] =
     "  --device   sim:<model>, exec:<command line> or cuda:<index>\n"
     "             (default: the recipe's device)\n"
     "  --db       the store (default ladder.db)\n"
-    "  --rungs    comma-separated rungs to climb (default: the recipe's)\n";
+    "  --rungs    comma-separated rungs to climb (default: the recipe's);\n"
+    "             decode is climbed first whenever a format needs it\n";
 
 typedef struct view {
     int tty;
@@ -71,22 +72,31 @@ static void rung_done(void *ctx, const lad_probe *p, int rc)
     clock_gettime(CLOCK_MONOTONIC, &v->t0);
 }
 
-/* Parses "a,b,c" into rung bits. */
+/* Parses "a,b,c" into rung bits; "decode" is LAD_RUNGS_DECODE. An empty
+** name ("a,,b", a trailing comma) is refused rather than skipped: it is
+** more likely a typo than a wish. */
 static int parse_rungs(const char *list, unsigned *bits)
 {
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", list);
     *bits = 0;
-    for (char *s = strtok(buf, ","); s; s = strtok(NULL, ",")) {
+    for (const char *s = list;; s++) {
         while (*s == ' ')
             s++;
-        int id = lad_rung_find(s);
-        if (id < 0)
-            return cli_usage_error("unknown rung '%s'", s);
+        size_t n = strcspn(s, ",");
+        size_t len = n;
+        while (len > 0 && s[len - 1] == ' ')
+            len--;
+        char name[64];
+        if (len == 0)
+            return cli_usage_error("--rungs has an empty rung name in '%s'", list);
+        snprintf(name, sizeof name, "%.*s", (int)len, s);
+        int id = strcmp(name, "decode") == 0 ? LAD_RUNG_COUNT : lad_rung_find(name);
+        if (id < 0 || len >= sizeof name)
+            return cli_usage_error("unknown rung '%.*s'", (int)len, s);
         *bits |= 1u << id;
+        s += n;
+        if (*s == 0)
+            break;
     }
-    if (*bits == 0)
-        return cli_usage_error("--rungs names no rung");
     return LAD_OK;
 }
 
@@ -113,6 +123,11 @@ int cmd_run(int argc, char **argv)
     lad_recipe r;
     if ((rc = lad_recipe_load(pos[0], &r, &err)))
         return cli_report(&err);
+    if ((lo.rungs & LAD_RUNGS_DECODE) && r.dp.a_known && r.dp.b_known) {
+        lad_recipe_free(&r);
+        return cli_usage_error("rung 'decode' has nothing to find: '%s' gives the decode of "
+                               "every format", pos[0]);
+    }
     lad_store *st = NULL;
     if ((rc = lad_store_open(db, LAD_STORE_CREATE, &st, &err))) {
         lad_recipe_free(&r);

@@ -11,12 +11,13 @@
 ** evaluated by the model and by the device and the two D words are compared
 ** as integers, NaN payloads included.
 **
-** RUN form: the model is the one `ladder infer` found for that run (the
-** model file it wrote, or its inferences in the store), the device the
-** run's own unless --device says otherwise; the validation is stored with
-** that run. --model form: a new run of its own holds it. Either way the
-** store keeps the counts and every mismatch (case, model word, device word,
-** index in the case stream).
+** RUN form: the model is the one `ladder infer` stored with that run, the
+** device the run's own (the --device it was climbed with, else its recipe's
+** device:) and the cases, seed and finite share those of the recipe's
+** random: block, each unless an option says otherwise; the validation is
+** stored with that run. --model form: a new run of its own holds it. Either
+** way the store keeps the counts and every mismatch (case, model word,
+** device word, index in the case stream).
 **
 ** Output: up to MAXSHOW mismatches, then
 **     validate: <mismatches>/<cases> mismatches (<model> vs <device>)
@@ -25,11 +26,13 @@
 */
 #include "cli.h"
 #include "commands.h"
+#include "db/origin.h"
 #include "db/store.h"
 #include "devices/device.h"
 #include "io/modelfile.h"
 #include "io/vecline.h"
 #include "probes/gen.h"
+#include "probes/recipe.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -41,6 +44,7 @@
 #define BATCH 8192          /* cases generated and evaluated at a time */
 #define MAXSHOW 3           /* mismatches printed */
 #define DEFAULT_CASES 1000000
+#define MAX_CASES 1000000000ull /* a few minutes on a GPU; more is a typo */
 
 static const char usage[] =
     "usage: ladder validate <run> [--device <spec>] [--cases <n>] [--seed <s>]\n"
@@ -53,106 +57,72 @@ static const char usage[] =
     "  mismatched, 1 when something did.\n"
     "\n"
     "  <run>            a run id or 'latest': the model `ladder infer` found\n"
-    "                   for it, on the run's device\n"
+    "                   for it, on the run's device, with its recipe's random\n"
+    "                   settings (cases, finite, seed) unless options are given\n"
     "  --model <spec>   a preset name or a model file\n"
     "  --device <spec>  sim:<model>, exec:<command line> or cuda:<index>\n"
-    "  --cases <n>      cases to run (default 1000000)\n"
-    "  --seed <s>       seed of the case stream (default 1)\n"
-    "  --raw <p>        percent of raw bit-pattern cases (default 50)\n"
+    "  --cases <n>      cases to run, 1..1000000000 (default 1000000)\n"
+    "  --seed <s>       seed of the case stream, 0..2^64-1 (default 1)\n"
+    "  --raw <p>        percent of raw bit-pattern cases, 0..100 (default 50)\n"
     "  --db <file>      the store (default ladder.db)\n"
     "  -q, --quiet      print only the result line\n";
 
-/* Appends "key: value\n" to a growing text. */
-static int append(char **text, size_t *len, size_t *cap, const char *key,
-                  const char *value)
-{
-    size_t need = strlen(key) + strlen(value) + 4;
-    if (*len + need + 1 > *cap) {
-        size_t nc = (*cap + need) * 2;
-        char *t = realloc(*text, nc);
-        if (!t)
-            return LAD_EINTERNAL;
-        *text = t;
-        *cap = nc;
-    }
-    *len += (size_t)sprintf(*text + *len, "%s: %s\n", key, value);
-    return LAD_OK;
-}
+/* What `validate <run>` takes from the run: the model `ladder infer` stored
+** with it, the device spec it ran on and its recipe's random settings. */
+typedef struct run_setup {
+    lad_datapath dp;
+    char name[300];
+    char device[600];   /* "" when the run names none */
+    int has_random;     /* the run's recipe gave the settings below */
+    uint64_t cases, seed;
+    int raw;            /* percent: 100 - the recipe's random.finite */
+} run_setup;
 
 /*
-** The model inferred for a run: an inference named "model_file" (a model
-** file infer wrote) or "model" (the YAML text itself), else the model-file
-** keys among its inferences (the last value of a key wins), on top of the
-** run's formats.
+** The model is the inference "model" (the YAML text infer stores with every
+** inference); the device is the --device of the run's command line, else
+** its recipe's `device:`, as stored with the run (the device's name, a
+** GPU's or a model's, would not open it again: cuda:3 must stay cuda:3).
 */
-static int model_of_run(lad_store *st, int64_t run, lad_datapath *dp,
-                        char *name, size_t nsize, char *device, size_t dsize,
+static int setup_of_run(lad_store *st, const char *db, int64_t run, run_setup *rs,
                         lad_err *err)
 {
     lad_show sh;
     int rc = lad_store_show(st, run, &sh, err);
     if (rc != LAD_OK)
         return rc;
-    const lad_run_row *r = &sh.run;
-    if (!strcmp(r->device_kind, "sim") || !strcmp(r->device_kind, "exec"))
-        snprintf(device, dsize, "%s:%s", r->device_kind, r->device);
-    else if (!strcmp(r->device_kind, "cuda"))
-        snprintf(device, dsize, "cuda:0");
+    const lad_inference_row *model = NULL;
+    for (size_t i = sh.ninf; i-- > 0 && model == NULL;)
+        if (strcmp(sh.inf[i].parameter, "model") == 0)
+            model = &sh.inf[i];
+    if (model == NULL)
+        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " has no inferred model; run "
+                      "'ladder infer %" PRId64 "' first", run, run);
     else
-        device[0] = 0;
-    rc = LAD_EDATA;
-    if (sh.ninf == 0) {
-        lad_errf(err, LAD_EDATA, "run %" PRId64 " has no inferred model; run "
-                 "'ladder infer %" PRId64 "' first", run, run);
-        goto done;
-    }
-    for (size_t i = sh.ninf; i-- > 0;) {
-        const lad_inference_row *in = &sh.inf[i];
-        if (!strcmp(in->parameter, "model_file")) {
-            rc = lad_model_load(in->value, dp, NULL, 0, err);
-            snprintf(name, nsize, "%s", in->value);
-            goto done;
-        }
-        if (!strcmp(in->parameter, "model")) {
-            rc = lad_model_parse("<inferred model>", in->value, strlen(in->value), dp,
-                                 NULL, 0, err);
-            snprintf(name, nsize, "run %" PRId64 " inferred", run);
-            goto done;
-        }
-    }
-    /* keys, last one wins: keep the first occurrence scanning backwards */
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    const char *fk[4] = {"a", "b", "c", "d"};
-    const char *fv[4] = {r->fmt_a, r->fmt_b, r->fmt_c, r->fmt_d};
-    int bad = 0;
-    for (size_t i = sh.ninf; i-- > 0;) {
-        const char *p = sh.inf[i].parameter;
-        int seen = 0;
-        for (size_t j = i + 1; j < sh.ninf; j++)
-            if (!strcmp(sh.inf[j].parameter, p))
-                seen = 1;
-        if (!seen)
-            bad |= append(&text, &len, &cap, p, sh.inf[i].value);
-    }
-    for (int f = 0; f < 4; f++) {
-        int given = 0;
-        for (size_t j = 0; j < sh.ninf; j++)
-            if (!strcmp(sh.inf[j].parameter, fk[f]))
-                given = 1;
-        if (!given && fv[f][0])
-            bad |= append(&text, &len, &cap, fk[f], fv[f]);
-    }
-    if (bad || !text) {
-        free(text);
-        rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
-        goto done;
-    }
-    rc = lad_model_parse("<inferences>", text, len, dp, NULL, 0, err);
-    free(text);
-    snprintf(name, nsize, "run %" PRId64 " inferred", run);
-done:
+        rc = lad_model_parse("<inferred model>", model->value, strlen(model->value), &rs->dp,
+                             NULL, 0, err);
+    snprintf(rs->name, sizeof rs->name, "run %" PRId64 " inferred", run);
     lad_show_free(&sh);
+    lad_run_origin o;
+    if (rc != LAD_OK || (rc = lad_run_origin_read(db, run, &o, err)) != LAD_OK)
+        return rc;
+    snprintf(rs->device, sizeof rs->device, "%s", o.device);
+    if (o.recipe) {
+        lad_recipe r;
+        char file[64];
+        snprintf(file, sizeof file, "<recipe of run %" PRId64 ">", run);
+        rc = lad_recipe_parse(file, o.recipe, o.recipe_len, &r, err);
+        if (rc == LAD_OK) {
+            if (!rs->device[0])
+                snprintf(rs->device, sizeof rs->device, "%s", r.device);
+            rs->has_random = 1;
+            rs->cases = (uint64_t)r.random.cases;
+            rs->seed = r.random.seed;
+            rs->raw = 100 - r.random.finite;
+            lad_recipe_free(&r);
+        }
+    }
+    lad_run_origin_free(&o);
     return rc;
 }
 
@@ -272,7 +242,7 @@ int cmd_validate(int argc, char **argv)
     if (model && !device)
         return cli_usage_error("--model needs --device");
     uint64_t ncases = DEFAULT_CASES, seed = 1, raw = 50;
-    if (cases && (rc = cli_number(cases, "--cases", 1, 1000000000000ull, &ncases)))
+    if (cases && (rc = cli_number(cases, "--cases", 1, MAX_CASES, &ncases)))
         return rc;
     if (seeds && (rc = cli_number(seeds, "--seed", 0, UINT64_MAX, &seed)))
         return rc;
@@ -282,15 +252,16 @@ int cmd_validate(int argc, char **argv)
     lad_err err = {0};
     lad_store *st = NULL;
     lad_device *dev = NULL;
-    lad_datapath dp;
-    char name[300], devspec[600];
+    run_setup rs = {0};
+    lad_datapath *dp = &rs.dp;
+    char *name = rs.name, *devspec = rs.device;
     int64_t run = 0, vid = 0;
     int own_run = 0;
     tally t = {0, 0, 0};
     if (model) {
-        rc = lad_model_resolve(model, &dp, &err);
-        snprintf(name, sizeof name, "%s", model);
-        snprintf(devspec, sizeof devspec, "%s", device);
+        rc = lad_model_resolve(model, dp, &err);
+        snprintf(rs.name, sizeof rs.name, "%s", model);
+        snprintf(rs.device, sizeof rs.device, "%s", device);
         if (rc == LAD_OK)
             rc = lad_store_open(db, LAD_STORE_CREATE, &st, &err);
     } else {
@@ -298,16 +269,27 @@ int cmd_validate(int argc, char **argv)
         if (rc == LAD_OK)
             rc = lad_store_resolve_run(st, pos[0], &run, &err);
         if (rc == LAD_OK)
-            rc = model_of_run(st, run, &dp, name, sizeof name, devspec, sizeof devspec, &err);
+            rc = setup_of_run(st, db, run, &rs, &err);
         if (rc == LAD_OK && device)
-            snprintf(devspec, sizeof devspec, "%s", device);
-        if (rc == LAD_OK && !devspec[0])
+            snprintf(rs.device, sizeof rs.device, "%s", device);
+        if (rc == LAD_OK && !rs.device[0])
             rc = lad_errf(&err, LAD_EUSAGE, "run %" PRId64 " names no device; give --device", run);
+        /* The recipe's random settings, unless an option says otherwise. */
+        if (rs.has_random) {
+            ncases = cases ? ncases : rs.cases;
+            seed = seeds ? seed : rs.seed;
+            raw = raws ? raw : (uint64_t)rs.raw;
+        }
     }
     if (rc == LAD_OK)
-        rc = lad_datapath_check(&dp, &err);
-    if (rc == LAD_OK)
-        rc = lad_device_open(devspec, &dp, &dev, &err);
+        rc = lad_datapath_check(dp, &err);
+    if (rc == LAD_OK && (rc = lad_device_open(devspec, dp, &dev, &err)) != LAD_OK) {
+        /* Say which device: a run's own may not be the one the user has in mind. */
+        char msg[sizeof err.msg];
+        snprintf(msg, sizeof msg, "%s", err.msg);
+        lad_err_clear(&err);
+        lad_errf(&err, rc, "device '%.100s': %s", devspec, msg);
+    }
     if (rc != LAD_OK)
         goto fail;
     if (model) {
@@ -316,7 +298,7 @@ int cmd_validate(int argc, char **argv)
         info.argc = argc;
         info.argv = argv;
         info.device = &dev->info;
-        info.dp = &dp;
+        info.dp = dp;
         info.version = LADDER_VERSION;
         info.dirty = -1;
         if ((rc = lad_store_begin_run(st, &info, &run, &err)))
@@ -325,10 +307,10 @@ int cmd_validate(int argc, char **argv)
     }
     char gen[32];
     lad_gen_name((int)raw, gen, sizeof gen);
-    rc = lad_store_begin_validation(st, run, name, gen, seed, dp.k, lad_datapath_nscales(&dp),
-                                    lad_datapath_nmeta(&dp), &vid, &err);
+    rc = lad_store_begin_validation(st, run, name, gen, seed, dp->k, lad_datapath_nscales(dp),
+                                    lad_datapath_nmeta(dp), &vid, &err);
     if (rc == LAD_OK)
-        rc = validate(&dp, dev, st, vid, ncases, seed, (int)raw, quiet != NULL, &t, &err);
+        rc = validate(dp, dev, st, vid, ncases, seed, (int)raw, quiet != NULL, &t, &err);
     if (rc == LAD_OK)
         rc = lad_store_end_validation(st, vid, t.cases, t.bad, &err);
     if (rc != LAD_OK)

@@ -14,12 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifndef LADDER_GIT_COMMIT
-#define LADDER_GIT_COMMIT "unknown"
-#endif
-#ifndef LADDER_GIT_DIRTY
-#define LADDER_GIT_DIRTY 0
-#endif
+#include "version.h" /* made by scripts/version.sh */
 
 static const struct command {
     const char *name;
@@ -72,10 +67,10 @@ static int version(void)
     return 0;
 }
 
-/* `ladder help [command]`. */
+/* `ladder help [command]`; `ladder help help` is the usage itself. */
 static int help(int argc, char **argv)
 {
-    if (argc < 2 || cli_is_help(argv[1])) {
+    if (argc < 2 || cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return 0;
     }

@@ -25,12 +25,7 @@
 /* The time in unix seconds, in SQL (unixepoch() needs SQLite 3.38). */
 #define NOW_SQL "CAST(strftime('%s', 'now') AS INTEGER)"
 
-#ifndef LADDER_GIT_COMMIT
-#define LADDER_GIT_COMMIT "unknown"
-#endif
-#ifndef LADDER_GIT_DIRTY
-#define LADDER_GIT_DIRTY 0
-#endif
+#include "version.h" /* made by scripts/version.sh */
 
 struct lad_store {
     sqlite3 *db;

@@ -46,6 +46,14 @@ int lad_model_resolve(const char *spec, lad_datapath *dp, lad_err *err);
 ** NUL-terminated string, or NULL when out of memory. */
 char *lad_model_write(const lad_datapath *dp, const char *evidence);
 
+/* Writes lad_model_write(dp, evidence) to path: through a temporary file
+** beside it and a rename when path is (or will be) a regular file, so that
+** a failed write leaves no partial model behind; in place otherwise (a
+** device, a pipe). Closes what it opened on every path. Returns LAD_OK,
+** LAD_EDATA with "cannot write '<path>': <reason>", or LAD_EINTERNAL. */
+int lad_model_save(const char *path, const lad_datapath *dp, const char *evidence,
+                   lad_err *err);
+
 /* Reads a format: a built-in name, `none` (an all-zero format: no scale),
 ** or a mapping {name, kind, width, pad, sign, ebits, mbits, bias, sub, inf,
 ** nan}. With partial set, a mapping of only name and width (and kind) is

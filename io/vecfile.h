@@ -1,7 +1,7 @@
 /*
 ** Vector files: captured hardware results, read one case at a time.
 **
-** Two kinds of file are read (../shared/vectors/README.md):
+** Two kinds of file are read (vectors/README.md):
 **
 **   .vec files: `# key: value` header lines (gpu, arch, instruction, a, b,
 **   c, d, k, cases, source), then one vector line per case (io/vecline.h)

@@ -1,6 +1,6 @@
 /*
 ** The vector line: one dot product as one line of text, the format of the
-** captured vector files (../shared/vectors/README.md), of `ladder eval` and
+** captured vector files (vectors/README.md), of `ladder eval` and
 ** of the pipe an exec device speaks,
 **
 **     A0,A1,...;B0,B1,...;C                      a case

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,15 @@ static int reserve(lad_ynode *parent, int need)
     return 0;
 }
 
+/* The keys of one open mapping, for the duplicate check: an open-addressed
+** hash table of pair indices + 1 (0: empty), at most half full. Comparing
+** each new key with every earlier one made a mapping of n keys cost n^2/2
+** string compares (24 s for a 577 KB recipe). */
+typedef struct keyset {
+    int *slot;
+    unsigned cap; /* 0 or a power of two */
+} keyset;
+
 /* The walker's state. A mapping on the stack is waiting for a key when
 ** `half` is 0 and for the value of its last key when it is 1. */
 typedef struct walker {
@@ -150,8 +160,56 @@ typedef struct walker {
     lad_err *err;
     lad_ynode *stack[LAD_YAML_MAXDEPTH];
     int half[LAD_YAML_MAXDEPTH];
+    keyset keys[LAD_YAML_MAXDEPTH];
     int depth;
 } walker;
+
+static unsigned key_hash(const lad_ynode *k)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < k->len; i++)
+        h = (h ^ (unsigned char)k->str[i]) * 16777619u;
+    return h;
+}
+
+/* The slot of key k in map's set: the one holding an equal key, or the empty
+** one where k belongs. */
+static int *key_slot(const keyset *s, const lad_ynode *map, const lad_ynode *k)
+{
+    unsigned i = key_hash(k) & (s->cap - 1);
+    for (;; i = (i + 1) & (s->cap - 1)) {
+        int at = s->slot[i];
+        if (at == 0)
+            return &s->slot[i];
+        const lad_ynode *old = map->kids[2 * (at - 1)];
+        if (old->len == k->len && memcmp(old->str, k->str, k->len) == 0)
+            return &s->slot[i];
+    }
+}
+
+/* Room for map's next key (the set grows to twice the keys, rehashed). */
+static int key_reserve(keyset *s, const lad_ynode *map)
+{
+    if ((unsigned)map->n + 1 <= s->cap / 2)
+        return 0;
+    unsigned cap = s->cap ? s->cap * 2 : 16;
+    int *slot = calloc(cap, sizeof *slot);
+    if (slot == NULL)
+        return -1;
+    free(s->slot);
+    s->slot = slot;
+    s->cap = cap;
+    for (int i = 0; i < map->n; i++)
+        *key_slot(s, map, map->kids[2 * i]) = i + 1;
+    return 0;
+}
+
+static void key_free(keyset *s)
+{
+    free(s->slot);
+    s->slot = NULL;
+    s->cap = 0;
+}
 
 /* Attaches a new node to the open collection (or makes it the root). */
 static int attach(walker *w, lad_ynode *n)
@@ -171,12 +229,16 @@ static int attach(walker *w, lad_ynode *n)
     if (*half == 0) {
         if (n->kind != LAD_YSCALAR)
             return lad_yerr(w->doc, n, w->err, "mapping keys must be scalars");
-        for (int i = 0; i < p->n; i++)
-            if (strcmp(p->kids[2 * i]->str, n->str) == 0)
-                return lad_yerr(w->doc, n, w->err, "duplicate key '%s'",
-                                n->str);
+        keyset *ks = &w->keys[w->depth - 1];
+        if (key_reserve(ks, p) < 0)
+            return lad_errf(w->err, LAD_EINTERNAL, "out of memory");
+        int *slot = key_slot(ks, p, n);
+        if (*slot)
+            return lad_yerr(w->doc, n, w->err, "duplicate key '%s'",
+                            n->str);
         if (reserve(p, 2 * p->n + 2) < 0)
             return lad_errf(w->err, LAD_EINTERNAL, "out of memory");
+        *slot = p->n + 1;
         p->kids[2 * p->n] = n;
         p->kids[2 * p->n + 1] = NULL;
         *half = 1;
@@ -288,7 +350,7 @@ static int on_event(walker *w, const yaml_event_t *ev, int *docs, int *done)
     case YAML_SEQUENCE_END_EVENT:
     case YAML_MAPPING_END_EVENT:
         if (w->depth > 0)
-            w->depth--;
+            key_free(&w->keys[--w->depth]);
         return LAD_OK;
     }
     return LAD_OK;
@@ -320,6 +382,8 @@ int lad_yaml_parse(const char *file, const char *text, size_t len,
             break;
     }
     yaml_parser_delete(&p);
+    for (int i = 0; i < LAD_YAML_MAXDEPTH; i++)
+        key_free(&w.keys[i]);
     if (rc == LAD_OK && doc->root == NULL)
         rc = lad_errf_at(err, LAD_EDATA, file, 1, 1, "empty document");
     if (rc != LAD_OK)

@@ -39,10 +39,10 @@ NVCC_VERSION := $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release [0-9
 CUBINS := $(foreach f,mma_sync wgmma tcgen05,$(foreach a,$(filter $(GPU_ARCHS),$(KERNEL_TARGETS_$(f))),$(BUILD)/kernels/$(f).sm_$(a).cubin))
 KERNEL_OBJ := $(BUILD)/kernels/cubins.o
 CUDA_LDLIBS := -ldl
-CFLAGS += -DLADDER_CUDA
+ALL_CFLAGS += -DLADDER_CUDA
 CUDA_TOOLS := build/cuda-tools/bin/cuobjdump
 
-$(BUILD)/kernels/launch.o: CFLAGS += -isystem $(CUDA_HOME)/include \
+$(BUILD)/kernels/launch.o: ALL_CFLAGS += -isystem $(CUDA_HOME)/include \
     -DLADDER_NVCC_VERSION='"$(NVCC_VERSION)"'
 
 # One cubin per (source, target); the arch-specific targets need the
@@ -74,7 +74,7 @@ $(CUDA_TOOLS):
 SELFTEST_OBJ := $(BUILD)/devices/cuda_selftest.o $(filter $(BUILD)/model/%,$(LIB_OBJ)) \
                 $(KERNEL_C_OBJ) $(KERNEL_OBJ) $(BUILD)/devices/cuda.o
 $(BUILD)/kernels/selftest: $(SELFTEST_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ -ldl -lm
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl -lm
 -include $(BUILD)/devices/cuda_selftest.d
 
 .PHONY: kernels kernels-selftest

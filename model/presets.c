@@ -5,7 +5,7 @@
 ** instruction kind) so that what differs between generations stands out.
 ** docs/datapaths.md is generated from this table (`ladder presets
 ** --markdown`) and says what evidence backs each entry; the tests replay
-** that evidence (`ladder check` on ../shared/vectors).
+** that evidence (`ladder check` on vectors/).
 **
 ** The table is built once, on first use, and never changes after.
 */
@@ -13,11 +13,10 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define MAXPRESETS 320
-
-static lad_preset table[MAXPRESETS];
+static lad_preset table[LAD_PRESETS_MAX];
 static int ntable;
 
 static const lad_format *fmt(const char *name)
@@ -40,6 +39,13 @@ static lad_datapath *add(const char *evidence, const char *namefmt, ...)
 
 static lad_datapath *add(const char *evidence, const char *namefmt, ...)
 {
+    /* The table is filled by loops whose counts change as datapaths are
+    ** added: one too many must stop here, not write past the array. */
+    if (ntable >= LAD_PRESETS_MAX) {
+        fprintf(stderr, "ladder: internal error: more than %d presets; raise "
+                "LAD_PRESETS_MAX in model/presets.h\n", LAD_PRESETS_MAX);
+        abort();
+    }
     lad_preset *p = &table[ntable++];
     lad_datapath_init(&p->dp);
     va_list ap;

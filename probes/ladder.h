@@ -125,9 +125,15 @@ int lad_decode_fit(lad_format *f, int width, const uint32_t *words,
 typedef void (*lad_rung_done_fn)(void *ctx, const lad_probe *p, int rc);
 
 /* What lad_ladder_run needs besides the recipe. */
+/* The decode rung in lad_ladder_opts.rungs. It is climbed first whenever a
+** format is declared only by name and width, whatever the bits say; alone
+** it asks for the decode and no other rung. */
+#define LAD_RUNGS_DECODE (1u << LAD_RUNG_COUNT)
+
 typedef struct lad_ladder_opts {
     const char *device;          /* device spec; NULL: the recipe's */
-    unsigned rungs;              /* bit per enum lad_rung_id; 0: the recipe's */
+    unsigned rungs;              /* bit per enum lad_rung_id, and
+                                    LAD_RUNGS_DECODE; 0: the recipe's */
     int argc;                    /* command line to record */
     char *const *argv;
     lad_progress_fn progress;    /* may be NULL */

@@ -449,7 +449,7 @@ static int read_random(const lad_ydoc *doc, const lad_ynode *root,
     static const char *const keys[] = {"cases", "finite", "seed", NULL};
     lad_recipe_random *rd = &r->random;
     rd->cases = 1000000;
-    rd->finite = 20;
+    rd->finite = 50; /* ladder validate's own default, --raw 50 */
     rd->seed = 1;
     const lad_ynode *map = lad_ymap_get(root, "random"), *v;
     if (map == NULL)

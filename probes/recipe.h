@@ -94,7 +94,7 @@ typedef struct lad_recipe_instr {
 ** from finite values only, the rest from raw words. */
 typedef struct lad_recipe_random {
     long long cases;   /* 0..LAD_RECIPE_MAXCASES; default 1000000 */
-    int finite;        /* percent, 0..100; default 20 */
+    int finite;        /* percent, 0..100; default 50 */
     uint64_t seed;     /* 0..2^63-1; default 1 */
     lad_mark m_cases, m_finite, m_seed, mark;
 } lad_recipe_random;

@@ -1,7 +1,10 @@
 /*
 ** Rung (l), random: N cases (the recipe's random.cases, at most
-** LAD_LADDER_RANDOM), half raw bit patterns, half finite values (words
-** redrawn until they decode as finite), from the recipe's seed. They are
+** LAD_LADDER_RANDOM: every case is stored, and random.cases is sized for
+** `ladder validate <run>`, which runs them all), half raw bit patterns, half
+** finite values (words redrawn until they decode as finite), from the
+** recipe's seed. The finite share of validation (random.finite) is not
+** this rung's: its even split is what inference was tuned on. They are
 ** not targeted probes: inference checks its model against them, and so
 ** catches what no rung was designed to see. Sparse kinds get random legal
 ** metadata; scaled kinds random scales.
@@ -70,7 +73,12 @@ int lad_rung_random(lad_probe *p)
     if ((rc = lad_probe_eval(p, &b, NULL, NULL)))
         goto out;
     rc = lad_probe_observe(p, "cases", NULL, 0, "%lld", n);
-    snprintf(p->summary, sizeof p->summary, "%lld random cases (half raw, half finite)", n);
+    if (n < p->recipe->random.cases)
+        snprintf(p->summary, sizeof p->summary,
+                 "%lld random cases (half raw, half finite; validate runs all %lld)", n,
+                 p->recipe->random.cases);
+    else
+        snprintf(p->summary, sizeof p->summary, "%lld random cases (half raw, half finite)", n);
 out:
     lad_batch_free(&b);
     return rc;

@@ -7,10 +7,12 @@
 #                              run as root; otherwise the script names them and
 #                              exits 1.
 #   sh scripts/deps.sh test    A Python virtual environment in build/venv with
-#                              numpy and ml_dtypes from PyPI: the independent
-#                              implementation that the format tests compare
-#                              against. Failing to build it fails the test run;
-#                              the tests never skip the comparison.
+#                              numpy and ml_dtypes, pinned (below): the
+#                              independent implementation that the format
+#                              tests compare against. A venv holding other
+#                              versions is brought to the pinned ones. Failing
+#                              to build it fails the test run; the tests never
+#                              skip the comparison.
 #
 # The Makefile runs `build` once (it leaves build/.deps-ok behind) and `test`
 # before every test run (cheap once the venv exists). Set VENV to use another
@@ -20,7 +22,11 @@ set -eu
 BUILD_PKGS="libyaml-dev libsqlite3-dev sqlite3 pkg-config"
 VENV=${VENV:-build/venv}
 PYTHON=${PYTHON:-python3}
-PY_PKGS="numpy ml_dtypes"
+# The versions the reference data was checked with; a new release changes
+# what the tests compare against, so it is taken only on purpose, here.
+NUMPY_VERSION=2.4.6
+ML_DTYPES_VERSION=0.6.0
+PY_PKGS="numpy==$NUMPY_VERSION ml_dtypes==$ML_DTYPES_VERSION"
 
 say() { printf 'deps: %s\n' "$*" >&2; }
 die() { printf 'deps: %s\n' "$*" >&2; exit 1; }
@@ -68,15 +74,24 @@ deps_build() {
     [ -z "$miss" ] || die "still missing after apt-get: $miss"
 }
 
-# True when the venv's interpreter imports what the tests need.
-venv_ok() {
+# "<numpy version> <ml_dtypes version>" of the venv, when it imports what
+# the tests need; nothing otherwise.
+venv_versions() {
     [ -x "$VENV/bin/python" ] &&
-        "$VENV/bin/python" -c 'import numpy, ml_dtypes; ml_dtypes.float4_e2m1fn; ml_dtypes.float8_e8m0fnu' \
-            >/dev/null 2>&1
+        "$VENV/bin/python" -c 'import numpy, ml_dtypes; ml_dtypes.float4_e2m1fn; ml_dtypes.float8_e8m0fnu
+print(numpy.__version__, ml_dtypes.__version__)' 2>/dev/null
+}
+
+# True when the venv holds the pinned versions.
+venv_ok() {
+    [ "$(venv_versions)" = "$NUMPY_VERSION $ML_DTYPES_VERSION" ]
 }
 
 deps_test() {
-    venv_ok && return 0
+    have=$(venv_versions || true)
+    [ "$have" = "$NUMPY_VERSION $ML_DTYPES_VERSION" ] && return 0
+    [ -n "$have" ] &&
+        say "$VENV has numpy ${have% *} and ml_dtypes ${have#* }, not $NUMPY_VERSION and $ML_DTYPES_VERSION"
     command -v "$PYTHON" >/dev/null 2>&1 || {
         if command -v apt-get >/dev/null 2>&1 && is_root; then
             apt_install python3 python3-venv
@@ -102,7 +117,7 @@ deps_test() {
     # shellcheck disable=SC2086
     "$VENV/bin/python" -m pip install -q --disable-pip-version-check $PY_PKGS ||
         die "pip cannot install $PY_PKGS into '$VENV'; the format tests need them and will not run without them"
-    venv_ok || die "'$VENV' still cannot import numpy and ml_dtypes (ml_dtypes 0.5 or newer is needed)"
+    venv_ok || die "'$VENV' still does not import numpy $NUMPY_VERSION and ml_dtypes $ML_DTYPES_VERSION"
 }
 
 case "${1:-}" in

@@ -15,14 +15,14 @@
 #
 # Environment: LADDER (default ./ladder, built with `make` when missing),
 # DEVICE (cuda:0; `sim` runs each recipe's own simulated device), CASES
-# (1000000), VECTORS (../shared/vectors), OUT (also copy the results there
+# (1000000), VECTORS (vectors), OUT (also copy the results there
 # as one archive, for machines whose files are fetched from one folder).
 set -u
 
 LADDER=${LADDER:-./ladder}
 DEVICE=${DEVICE:-cuda:0}
 CASES=${CASES:-1000000}
-VECTORS=${VECTORS:-../shared/vectors}
+VECTORS=${VECTORS:-vectors}
 
 [ -x "$LADDER" ] || make -j"$(nproc 2>/dev/null || echo 2)" || exit 2
 

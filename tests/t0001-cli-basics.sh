@@ -22,6 +22,23 @@ expect_usage_error cli-unknown-command frobnicate
 expect_usage_error cli-unknown-option --frobnicate
 expect_usage_error cli-help-unknown-command help frobnicate
 expect_usage_error cli-version-extra --version extra
+run_ladder help help
+expect_rc cli-help-help-rc 0
+expect_out cli-help-help-usage '^usage: ladder <command> \[options\]$'
+# `--` ends the options: what follows is positional even when it starts
+# with a dash, and `--` itself is not an argument.
+run_ladder format decode -- e4m3 7e
+expect_rc cli-double-dash-rc 0
+expect_out cli-double-dash-out '^7e .* 448 '
+run_ladder check --model sm90-mma-bf16-f32 -- --help
+expect_rc cli-double-dash-positional-rc 3
+expect_err cli-double-dash-positional "'--help'"
+# eval's help names the command that lists the presets, which exists.
+run_ladder eval --help
+if grep -q 'model list' "$out"; then fail cli-eval-help-presets "names 'ladder model list'"; else ok cli-eval-help-presets; fi
+expect_out cli-eval-help-names-presets '\(ladder presets\)'
+run_ladder presets
+expect_rc cli-eval-help-presets-exists 0
 run_ladder frobnicate
 expect_err cli-unknown-command-message "^ladder: unknown command 'frobnicate'"
 
@@ -51,7 +68,16 @@ done <"$TMP/commands"
 expect_usage_error cli-number-letters history --limit x --db "$TMP/none.db"
 expect_err cli-number-letters-message "^ladder: --limit must be 1\.\.1000000000, not 'x'$"
 expect_usage_error cli-number-negative validate --model sm90-mma-bf16-f32 --device sim:sm90-mma-bf16-f32 --cases -5
-expect_err cli-number-negative-message "^ladder: --cases must be 1\.\.1000000000000, not '-5'$"
+expect_err cli-number-negative-message "^ladder: --cases must be 1\.\.1000000000, not '-5'$"
+expect_usage_error cli-number-above-max validate --model sm90-mma-bf16-f32 --device sim:sm90-mma-bf16-f32 --cases 10000000000
+expect_err cli-number-above-max-message "^ladder: --cases must be 1\.\.1000000000, not '10000000000'$"
+expect_usage_error cli-number-bare-0x validate --model sm90-mma-bf16-f32 --device sim:sm90-mma-bf16-f32 --cases 0x
+expect_usage_error cli-number-space validate --model sm90-mma-bf16-f32 --device sim:sm90-mma-bf16-f32 --cases ' 5'
+# Decimal, even with leading zeros; hex only after 0x.
+for n in 010:10 08:8 0x10:16 0X1f:31; do
+    run_ladder validate --model sm90-mma-bf16-f32 --device sim:sm90-mma-bf16-f32 --db "$TMP/n.db" -q --cases "${n%:*}"
+    expect_out_eq "cli-number-${n%:*}" "validate: 0/${n#*:} mismatches (sm90-mma-bf16-f32 vs sim:sm90-mma-bf16-f32)"
+done
 expect_usage_error cli-number-range fit --beam 65 "$TMP/none.vec"
 expect_usage_error cli-number-overflow validate --model sm90-mma-bf16-f32 --device sim:sm90-mma-bf16-f32 --seed 99999999999999999999999
 check cli-number-nothing-created test ! -e "$TMP/none.db"

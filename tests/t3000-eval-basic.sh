@@ -1,9 +1,8 @@
 #!/bin/sh
 # ladder eval: the model as a filter. Expected words come from the hardware
-# (the D column of ../shared/vectors files) or from hand arithmetic.
+# (the D column of vectors/ files) or from hand arithmetic.
 . tests/lib.sh
-SHARED=${LADDER_SHARED:-../shared}
-V100=$SHARED/vectors/v100-f16-f32.vec
+V100=vectors/v100-f16-f32.vec
 
 # 1.0 * 1.0 + 0 = 1.0 (f16 3c00 in, f32 3f800000 out), and 2*3 + 0.5 = 6.5.
 printf '3c00,0,0,0;3c00,0,0,0;00000000\n4000,0,0,0;4200,0,0,0;3f000000\n' >"$TMP/hand"

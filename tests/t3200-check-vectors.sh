@@ -5,8 +5,7 @@
 # by file, for as long as some datapath is not yet modelled exactly. The
 # words captured on an H200 (results/h200/captures) are checked the same way.
 . tests/lib.sh
-SHARED=${LADDER_SHARED:-../shared}
-VEC=$SHARED/vectors
+VEC=vectors
 
 H200=results/h200/captures
 run_ladder check "$VEC"/*.vec "$VEC/b200-tcgen05-frozen.txt" "$H200"/*.vec

@@ -3,8 +3,7 @@
 # (exit 1); malformed files stop it with a location (exit 3) and print no
 # result for that file; --model and the frozen file's per-line presets.
 . tests/lib.sh
-SHARED=${LADDER_SHARED:-../shared}
-VEC=$SHARED/vectors
+VEC=vectors
 FROZEN=$VEC/b200-tcgen05-frozen.txt
 
 # The header and first 10 cases of a file the model reproduces, and a copy

@@ -14,6 +14,8 @@ done
 expect_out run-sim-bf16-slice-scalar '^slice .*tracks the scalar'
 expect_out run-sim-bf16-lanes-exact '^lanes .*each contributes exactly'
 expect_out run-sim-bf16-visible-23 '^visible .*through j = 23$'
+# random.cases (1000000 here) is validate's; the rung stores 4096 and says so.
+expect_out run-sim-bf16-random-capped '^random +4096 cases  4096 random cases .*; validate runs all 1000000\)$'
 n=$(sqlite3 "$db" "SELECT count(*) FROM cases WHERE run_id = 1")
 want=$(awk '/ cases /{s+=$2} END {print s}' "$out")
 if [ "$n" = "$want" ] && [ "$n" -gt 1000 ]; then ok run-sim-bf16-stored; else fail run-sim-bf16-stored "$n stored, $want printed"; fi
@@ -40,6 +42,18 @@ expect_rc run-sim-rungs-rc 0
 first=$(head -1 "$out" | awk '{print $1}')
 if [ "$first" = visible ] && [ "$(wc -l <"$out")" = 3 ]; then ok run-sim-rungs-order; else fail run-sim-rungs-order "$(cat "$out")"; fi
 expect_usage_error run-sim-rungs-unknown run recipes/sm90-mma-bf16-f32.yaml --db "$db" --rungs nosuch
+expect_usage_error run-sim-rungs-empty run recipes/sm90-mma-bf16-f32.yaml --db "$db" --rungs visible,,internal
+expect_err run-sim-rungs-empty-message "^ladder: --rungs has an empty rung name in 'visible,,internal'$"
+expect_usage_error run-sim-rungs-trailing-comma run recipes/sm90-mma-bf16-f32.yaml --db "$db" --rungs visible,
+# decode is a rung (docs/probes.md): alone it climbs the decode and nothing
+# else; on a recipe that gives every decode there is nothing for it to find.
+sh "$TESTS_DATA/recipe-gen.sh" "$LADDER" sm89-mma-e4m3-f32 256 |
+    sed 's/^  a: e4m3/  a: myfp8/; s/^recipe: 1/recipe: 1\nformats:\n  - {name: myfp8, width: 8}/' >"$TMP/u.yaml"
+run_ladder run "$TMP/u.yaml" --db "$db" --rungs decode
+expect_rc run-sim-rungs-decode-rc 0
+if [ "$(awk '/ cases /{print $1}' "$out")" = decode ]; then ok run-sim-rungs-decode-only; else fail run-sim-rungs-decode-only "$(cat "$out")"; fi
+expect_usage_error run-sim-rungs-decode-known run recipes/sm90-mma-bf16-f32.yaml --db "$db" --rungs decode
+expect_err run-sim-rungs-decode-known-message "rung 'decode' has nothing to find"
 expect_usage_error run-sim-no-recipe run --db "$db"
 run_ladder run "$TMP/missing.yaml" --db "$db"
 expect_rc run-sim-missing-recipe-rc 3

@@ -5,7 +5,7 @@
 # model explains stays a visible failure here; none is skipped.
 . tests/lib.sh
 
-VEC=${LADDER_SHARED:-../shared}/vectors
+VEC=vectors
 # Sanitizer builds (LADDER_TEST_QUICK) fit one file per generation.
 files=$(ls "$VEC"/*.vec)
 [ -n "${LADDER_TEST_QUICK:-}" ] &&

@@ -6,12 +6,10 @@
 #include "test.h"
 
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 
 int test_passed, test_failed;
 const char *test_data_dir = "tests/data";
-const char *test_shared_dir = "../shared";
 
 void test_check(int ok, const char *name, const char *fmt, ...)
 {
@@ -57,9 +55,6 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-    const char *s = getenv("LADDER_SHARED");
-    if (s && *s)
-        test_shared_dir = s;
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         int run = argc < 2;
         for (int j = 1; j < argc; j++)

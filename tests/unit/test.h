@@ -18,7 +18,6 @@
 
 extern int test_passed, test_failed;
 extern const char *test_data_dir;   /* tests/data */
-extern const char *test_shared_dir; /* ../shared, or $LADDER_SHARED */
 
 /* Records a check. name is stable across runs; detail explains a failure. */
 void test_check(int ok, const char *name, const char *fmt, ...)

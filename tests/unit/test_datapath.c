@@ -246,8 +246,20 @@ static void test_block_scaled(void)
     TEST_EQ_U32("datapath-mxf4-scaled-path", LAD_PATH_SCALED, (uint32_t)p.path);
 }
 
+/* The table fits its array (filling it past LAD_PRESETS_MAX aborts), with
+** room left so that the next datapath added does not hit the bound. */
+static void test_presets_bound(void)
+{
+    int n = lad_preset_count();
+    test_check(n > 0 && n < LAD_PRESETS_MAX, "datapath-presets-bound",
+               "%d presets, table of %d", n, LAD_PRESETS_MAX);
+    test_check(lad_preset_get(n) == NULL && lad_preset_get(-1) == NULL,
+               "datapath-presets-get-outside", "an index outside the table gave a preset");
+}
+
 void test_datapath(void)
 {
+    test_presets_bound();
     test_presets_consistent();
     test_window();
     test_specials();

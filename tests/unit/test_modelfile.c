@@ -7,8 +7,10 @@
 #include "io/modelfile.h"
 #include "model/presets.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Bytes after the NUL of a name are not part of the datapath: clear them
 ** so that two equal datapaths compare equal with memcmp. */
@@ -79,8 +81,9 @@ static void roundtrip(void)
     char *y = lad_model_write(&dp, NULL);
     lad_datapath got;
     lad_err err = {0};
-    lad_ydoc doc;
-    int rc = lad_yaml_parse("u.yaml", y, strlen(y), &doc, &err);
+    lad_ydoc doc = {0};
+    /* A failed write is a failed check, not strlen(NULL). */
+    int rc = y ? lad_yaml_parse("u.yaml", y, strlen(y), &doc, &err) : LAD_EINTERNAL;
     if (rc == LAD_OK)
         rc = lad_model_from_node(&doc, doc.root, &got, NULL, 0, &err);
     lad_yaml_free(&doc);
@@ -152,8 +155,39 @@ static void reading(void)
                "modelfile-resolve-unknown", "rc %d %s", rc, err.msg);
 }
 
+/* lad_model_save: what it writes reads back; a failed write says why. */
+static void saving(void)
+{
+    const lad_preset *p = lad_preset_get(0);
+    char path[] = "/tmp/ladder-unit-save.XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        test_check(0, "modelfile-save-temp", "mkstemp failed");
+        return;
+    }
+    close(fd);
+    lad_err err = {0};
+    int rc = lad_model_save(path, &p->dp, "saved", &err);
+    TEST_EQ_INT("modelfile-save-rc", LAD_OK, rc);
+    lad_datapath want = p->dp, got;
+    char ev[64];
+    rc = lad_model_load(path, &got, ev, sizeof ev, &err);
+    tidy(&want);
+    if (rc == LAD_OK)
+        tidy(&got);
+    test_check(rc == LAD_OK && memcmp(&got, &want, sizeof got) == 0 && strcmp(ev, "saved") == 0,
+               "modelfile-save-reads-back", "rc %d %s", rc, err.msg);
+    remove(path);
+    lad_err_clear(&err);
+    rc = lad_model_save("/nonexistent-dir/m.yaml", &p->dp, NULL, &err);
+    test_check(rc == LAD_EDATA && strcmp(err.msg, "cannot write '/nonexistent-dir/m.yaml': "
+                                                  "No such file or directory") == 0,
+               "modelfile-save-missing-dir", "rc %d '%s'", rc, err.msg);
+}
+
 void test_modelfile(void)
 {
     roundtrip();
     reading();
+    saving();
 }

@@ -79,7 +79,7 @@ static void fields(void)
                "recipe-default-param", "wrong");
     test_check(g && lad_rung_param(g, "nope") == -2, "recipe-param-unknown", "wrong");
     test_check(lad_recipe_rung(&r, LAD_RUNG_LANES) == NULL, "recipe-rung-absent", "found");
-    test_check(r.random.cases == 5 && r.random.finite == 20 && r.random.seed == 9,
+    test_check(r.random.cases == 5 && r.random.finite == 50 && r.random.seed == 9,
                "recipe-random", "%lld %d", r.random.cases, r.random.finite);
     TEST_EQ_INT("recipe-random-seed-col", 26, r.random.m_seed.col);
     test_check(r.textlen == strlen(text) && strcmp(r.text, text) == 0, "recipe-text-kept", "differs");

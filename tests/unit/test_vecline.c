@@ -48,7 +48,7 @@ static void test_plain(void)
     int has_d = 0;
     lad_err err = {0};
 
-    /* The first case of ../shared/vectors/v100-f16-f16.vec. */
+    /* The first case of vectors/v100-f16-f16.vec. */
     dp_plain(&dp, "f16", "f16", 4);
     int rc = lad_vecline_parse(&dp, 0, "3bd5,3c3e,b534,3df8;38ca,b935,36bf,"
                                "34ec;3bfa;3cdc", &loc, &cs, &d, &has_d,

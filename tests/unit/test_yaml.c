@@ -215,9 +215,54 @@ static void readers(void)
     lad_yaml_free(&doc);
 }
 
+/* A mapping "m" of n keys k00000.. (one per line from line 2, column 3),
+** key `dup` (when >= 0) written again at index `at`. */
+static char *many_keys(int n, int dup, int at)
+{
+    char *text = malloc((size_t)n * 16 + 16);
+    if (text == NULL)
+        return NULL;
+    size_t len = (size_t)sprintf(text, "m:\n");
+    for (int i = 0; i < n; i++)
+        len += (size_t)sprintf(text + len, "  k%05d: %d\n", i == at ? dup : i, i % 10);
+    return text;
+}
+
+/* Big mappings: the duplicate check must not compare every key with every
+** other (49,000 keys took minutes so), and still names the second
+** occurrence of a repeated key, deep in the file. */
+static void big_mappings(void)
+{
+    enum { N = 49000 }; /* 98,002 nodes: under LAD_YAML_MAXNODES */
+    char *text = many_keys(N, -1, -1);
+    lad_ydoc doc;
+    lad_err err = {0};
+    int rc = text ? parse(text, &doc, &err) : LAD_EINTERNAL;
+    TEST_EQ_INT("yaml-many-keys-ok", LAD_OK, rc);
+    if (rc == LAD_OK) {
+        const lad_ynode *m = lad_ymap_get(doc.root, "m");
+        TEST_EQ_INT("yaml-many-keys-pairs", N, m ? m->n : -1);
+        const lad_ynode *last = lad_ymap_get(m, "k48999");
+        TEST_EQ_INT("yaml-many-keys-last-line", N + 1, last ? last->line : -1);
+        lad_yaml_free(&doc);
+    }
+    free(text);
+    text = many_keys(N, 17, 40000);
+    if (text)
+        bad("yaml-many-keys-duplicate", text, "t.yaml:40002:3: duplicate key 'k00017'");
+    free(text);
+    text = many_keys(N, 48998, N - 1);
+    if (text)
+        bad("yaml-many-keys-duplicate-last", text, "t.yaml:49001:3: duplicate key 'k48998'");
+    free(text);
+    bad("yaml-duplicate-prefix-differs", "ab: 1\na: 2\nabc: 3\na: 4\n", "t.yaml:4:1: duplicate key 'a'");
+    bad("yaml-duplicate-nested", "x: {a: 1, b: {a: 2, a: 3}}\n", "t.yaml:1:21: duplicate key 'a'");
+}
+
 void test_yaml(void)
 {
     places();
     refusals();
     readers();
+    big_mappings();
 }
