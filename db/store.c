@@ -477,7 +477,7 @@ static int upsert(lad_store *st, const char *ins, const char *sel, binder bind,
 
 static void bind_device(sqlite3_stmt *s, const void *arg)
 {
-    const lad_device_info *d = arg;
+    const lad_run_device *d = arg;
     st_bind_text(s, 1, d->kind);
     st_bind_text(s, 2, d->name);
     st_bind_text(s, 3, d->uuid);
@@ -580,7 +580,7 @@ int lad_store_begin_run(lad_store *st, const lad_run_info *info,
                        "?18, ?19, ?20, ?21)",
                        &s, err);
     if (code == LAD_OK) {
-        const lad_datapath *dp = info->dp;
+        const lad_run_datapath *dp = info->dp;
         sqlite3_bind_int64(s, 1, (sqlite3_int64)time(NULL));
         st_bind_text(s, 2, info->command);
         st_bind_text(s, 3, argv.p);
@@ -600,10 +600,10 @@ int lad_store_begin_run(lad_store *st, const lad_run_info *info,
         st_bind_text(s, 15, dp ? dp->shape : "");
         st_bind_text(s, 16, info->device ? info->device->sass : "");
         st_bind_text(s, 17, dp ? dp->sass : "");
-        st_bind_text(s, 18, dp ? dp->a.name : "");
-        st_bind_text(s, 19, dp ? dp->b.name : "");
-        st_bind_text(s, 20, dp ? dp->c.name : "");
-        st_bind_text(s, 21, dp ? dp->d.name : "");
+        st_bind_text(s, 18, dp ? dp->fmt_a : "");
+        st_bind_text(s, 19, dp ? dp->fmt_b : "");
+        st_bind_text(s, 20, dp ? dp->fmt_c : "");
+        st_bind_text(s, 21, dp ? dp->fmt_d : "");
         code = st_step_done(st, s, "write", err);
     }
     sqlite3_finalize(s);

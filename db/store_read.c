@@ -314,12 +314,12 @@ static int read_case(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
     st_col_text(s, 2, r->label, sizeof r->label);
     r->cs.c = (uint32_t)sqlite3_column_int64(s, 6);
     r->d = (uint32_t)sqlite3_column_int64(s, 7);
-    uint32_t sa[LAD_SCALEMAX], sb[LAD_SCALEMAX];
-    int ka = parse_words((const char *)sqlite3_column_text(s, 4), r->cs.a, LAD_KMAX);
-    int kb = parse_words((const char *)sqlite3_column_text(s, 5), r->cs.b, LAD_KMAX);
-    int na = parse_words((const char *)sqlite3_column_text(s, 8), sa, LAD_SCALEMAX);
-    int nb = parse_words((const char *)sqlite3_column_text(s, 9), sb, LAD_SCALEMAX);
-    int nm = parse_words((const char *)sqlite3_column_text(s, 10), r->cs.meta, LAD_METAMAX);
+    uint32_t sa[LAD_STORE_SCALEMAX], sb[LAD_STORE_SCALEMAX];
+    int ka = parse_words((const char *)sqlite3_column_text(s, 4), r->cs.a, LAD_STORE_KMAX);
+    int kb = parse_words((const char *)sqlite3_column_text(s, 5), r->cs.b, LAD_STORE_KMAX);
+    int na = parse_words((const char *)sqlite3_column_text(s, 8), sa, LAD_STORE_SCALEMAX);
+    int nb = parse_words((const char *)sqlite3_column_text(s, 9), sb, LAD_STORE_SCALEMAX);
+    int nm = parse_words((const char *)sqlite3_column_text(s, 10), r->cs.meta, LAD_STORE_METAMAX);
     if (ka < 0 || kb != ka || na < 0 || nb != na || nm < 0)
         return lad_errf(err, LAD_EDATA, "'%s': case %lld has malformed words", st->path,
                         (long long)r->id);

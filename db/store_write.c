@@ -25,7 +25,7 @@ static char *put_u32(char *p, uint32_t v)
     return p;
 }
 
-/* JSON array of n words (n <= LAD_KMAX) into buf (at least 11 * n + 3). */
+/* JSON array of n words (n <= LAD_STORE_KMAX) into buf (at least 11 * n + 3). */
 static const char *json_words(char *buf, const uint32_t *w, int n)
 {
     char *p = buf;
@@ -42,13 +42,13 @@ static const char *json_words(char *buf, const uint32_t *w, int n)
 
 static const char *json_bytes(char *buf, const uint8_t *v, int n)
 {
-    uint32_t w[LAD_SCALEMAX];
+    uint32_t w[LAD_STORE_SCALEMAX];
     for (int i = 0; i < n; i++)
         w[i] = v[i];
     return json_words(buf, w, n);
 }
 
-#define JSON_WORDS_MAX (11 * LAD_KMAX + 3)
+#define JSON_WORDS_MAX (11 * LAD_STORE_KMAX + 3)
 /* Runs one UPDATE/DELETE with an id and optional text; LAD_EDATA when it
 ** changed nothing and must_change is set. */
 static int update1(lad_store *st, const char *sql, int64_t id,
@@ -103,8 +103,8 @@ int lad_store_end_run(lad_store *st, int64_t run, int status,
 
 static int check_shape(int k, int nscale, int nmeta, lad_err *err)
 {
-    if (k < 0 || k > LAD_KMAX || nscale < 0 || nscale > LAD_SCALEMAX ||
-        nmeta < 0 || nmeta > LAD_METAMAX)
+    if (k < 0 || k > LAD_STORE_KMAX || nscale < 0 || nscale > LAD_STORE_SCALEMAX ||
+        nmeta < 0 || nmeta > LAD_STORE_METAMAX)
         return lad_errf(err, LAD_EINTERNAL,
                         "bad case shape k=%d scales=%d meta=%d", k, nscale,
                         nmeta);
@@ -126,7 +126,7 @@ static int ensure_rung(lad_store *st, int64_t run, const char *rung,
 }
 
 int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
-                        const lad_case *cs, const uint32_t *d,
+                        const lad_case_data *cs, const uint32_t *d,
                         const char *const *labels, size_t n, int k,
                         int nscale, int nmeta, int64_t *ids, lad_err *err)
 {
@@ -143,8 +143,8 @@ int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
         return LAD_EINTERNAL;
     sqlite3_stmt *s = st->ins_case;
     char ja[JSON_WORDS_MAX], jb[JSON_WORDS_MAX];
-    char jsa[11 * LAD_SCALEMAX + 3], jsb[11 * LAD_SCALEMAX + 3];
-    char jm[11 * LAD_METAMAX + 3];
+    char jsa[11 * LAD_STORE_SCALEMAX + 3], jsb[11 * LAD_STORE_SCALEMAX + 3];
+    char jm[11 * LAD_STORE_METAMAX + 3];
     size_t i = 0;
     do {
         size_t end = n - i > LAD_STORE_BATCH ? i + LAD_STORE_BATCH : n;
@@ -152,7 +152,7 @@ int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
         if (code == LAD_OK)
             code = ensure_rung(st, run, rung, err);
         for (; code == LAD_OK && i < end; i++) {
-            const lad_case *c = &cs[i];
+            const lad_case_data *c = &cs[i];
             sqlite3_bind_int64(s, 1, run);
             sqlite3_bind_text(s, 2, rung ? rung : "", -1, SQLITE_STATIC);
             sqlite3_bind_text(s, 3, labels && labels[i] ? labels[i] : "", -1,
@@ -312,7 +312,8 @@ int lad_store_begin_validation(lad_store *st, int64_t run, const char *model,
     return code;
 }
 
-int lad_store_add_mismatches(lad_store *st, int64_t vid, const lad_case *cs,
+int lad_store_add_mismatches(lad_store *st, int64_t vid,
+                             const lad_case_data *cs,
                              const uint32_t *expected, const uint32_t *got,
                              const uint64_t *index, size_t n, lad_err *err)
 {
@@ -349,14 +350,14 @@ int lad_store_add_mismatches(lad_store *st, int64_t vid, const lad_case *cs,
         return LAD_EINTERNAL;
     sqlite3_stmt *s = st->ins_mismatch;
     char ja[JSON_WORDS_MAX], jb[JSON_WORDS_MAX];
-    char jsa[11 * LAD_SCALEMAX + 3], jsb[11 * LAD_SCALEMAX + 3];
-    char jm[11 * LAD_METAMAX + 3];
+    char jsa[11 * LAD_STORE_SCALEMAX + 3], jsb[11 * LAD_STORE_SCALEMAX + 3];
+    char jm[11 * LAD_STORE_METAMAX + 3];
     size_t i = 0;
     while (code == LAD_OK && i < n) {
         size_t end = n - i > LAD_STORE_BATCH ? i + LAD_STORE_BATCH : n;
         code = st_begin(st, err);
         for (; code == LAD_OK && i < end; i++) {
-            const lad_case *c = &cs[i];
+            const lad_case_data *c = &cs[i];
             sqlite3_bind_int64(s, 1, vid);
             sqlite3_bind_int64(s, 2, index ? (sqlite3_int64)index[i] : -1);
             sqlite3_bind_text(s, 3, json_words(ja, c->a, k), -1,

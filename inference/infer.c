@@ -21,6 +21,7 @@
 #include "../io/modelfile.h"
 #include "../probes/ladder.h"
 #include "../probes/recipe.h"
+#include "cases.h"
 #include "search.h"
 
 enum knob {
@@ -72,7 +73,7 @@ typedef struct fit {
     lad_format accs[40];        /* acc candidates: f32 cut to 23..1 bits,
                                    f16, bf16, the declared d */
     int naccs;
-    const lad_case_row *rows;
+    const lad_infer_case *rows;
     size_t n;
     int cand[K_COUNT][512];     /* candidate values per knob */
     int ncand[K_COUNT];
@@ -420,7 +421,7 @@ static void decide(fit *F, int k, lad_infer_result *out)
 /* Whether two cases belong to one stage of the fit: the same rung, and for
 ** the scaling rung the same family (the label's first word: floor, window,
 ** group, cdom, ...), each of which decides its own parameters in turn. */
-static int same_stage(const lad_case_row *x, const lad_case_row *y)
+static int same_stage(const lad_infer_case *x, const lad_infer_case *y)
 {
     if (strcmp(x->rung, y->rung))
         return 0;
@@ -502,7 +503,7 @@ static char *recipe_text(lad_store *st, int64_t run, char *path, size_t n)
 }
 
 /* Re-derives a user format from the decode rung's cases ("a code 0x.."). */
-static int redecode(const lad_case_row *rows, size_t n, int op, lad_datapath *dp,
+static int redecode(const lad_infer_case *rows, size_t n, int op, lad_datapath *dp,
                     lad_infer_result *out, lad_err *err)
 {
     lad_format *f = op == 0 ? &dp->a : &dp->b;
@@ -559,14 +560,14 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
     if (rc)
         return rc;
     fit *F = calloc(1, sizeof *F);
-    lad_case_row *rows = NULL;
+    lad_infer_case *rows = NULL;
     size_t n = 0;
     if (F == NULL) {
         lad_recipe_free(&r);
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
     lad_recipe_datapath(&r, &F->dp);
-    if ((rc = lad_store_cases(st, run, NULL, &rows, &n, err)))
+    if ((rc = lad_infer_cases(st, run, NULL, &rows, &n, err)))
         goto done;
     if (n == 0) {
         rc = lad_errf(err, LAD_EDATA, "run %lld stored no cases", (long long)run);

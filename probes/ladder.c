@@ -5,6 +5,7 @@
 ** recipe's list), and ends the run. See ladder.h and docs/probes.md.
 */
 #include "ladder.h"
+#include "case.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -47,8 +48,9 @@ int lad_probe_eval(lad_probe *p, const lad_batch *b, uint32_t *d, int64_t *ids)
 {
     uint32_t *dw = d ? d : malloc((b->n ? b->n : 1) * sizeof *dw);
     const char **labels = malloc((b->n ? b->n : 1) * sizeof *labels);
+    lad_case_data *words = malloc(EVAL_PIECE * sizeof *words);
     int rc = LAD_OK;
-    if (dw == NULL || labels == NULL) {
+    if (dw == NULL || labels == NULL || words == NULL) {
         rc = lad_errf(p->err, LAD_EINTERNAL, "out of memory");
         goto done;
     }
@@ -59,7 +61,9 @@ int lad_probe_eval(lad_probe *p, const lad_batch *b, uint32_t *d, int64_t *ids)
         size_t n = b->n - at < EVAL_PIECE ? b->n - at : EVAL_PIECE, got = 0;
         if ((rc = lad_device_eval(p->dev, b->cs + at, n, dw + at, &got, p->err)))
             goto done;
-        if ((rc = lad_store_add_cases(p->st, p->run, p->rung_name, b->cs + at,
+        for (size_t i = 0; i < n; i++)
+            lad_case_to_data(&b->cs[at + i], &words[i]);
+        if ((rc = lad_store_add_cases(p->st, p->run, p->rung_name, words,
                                       dw + at, labels + at, n, p->dp.k, nscale,
                                       nmeta, ids ? ids + at : NULL, p->err)))
             goto done;
@@ -73,6 +77,7 @@ done:
     if (dw != d)
         free(dw);
     free(labels);
+    free(words);
     return rc;
 }
 
@@ -95,6 +100,14 @@ int lad_probe_observe(lad_probe *p, const char *key, const int64_t *ids,
     va_end(ap);
     return lad_store_observe(p->st, p->run, p->rung_name, key, value, ids, n,
                              p->err);
+}
+
+void lad_run_describe(const lad_device_info *d, const lad_datapath *dp,
+                      lad_run_device *rd, lad_run_datapath *rdp)
+{
+    *rd = (lad_run_device){d->kind, d->name, d->uuid, d->cc, d->driver, d->toolkit, d->sass};
+    *rdp = (lad_run_datapath){dp->name, dp->arch, dp->instr, dp->kind, dp->shape, dp->sass,
+                              dp->a.name, dp->b.name, dp->c.name, dp->d.name};
 }
 
 typedef int (*rung_fn)(lad_probe *p);
@@ -156,11 +169,14 @@ int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
     if ((rc = lad_device_open(spec, &p->dp, &p->dev, err)))
         goto out;
     lad_run_info info = {0};
+    lad_run_device rd;
+    lad_run_datapath rdp;
+    lad_run_describe(&p->dev->info, &p->dp, &rd, &rdp);
     info.command = "run";
     info.argc = opts->argc;
     info.argv = opts->argv;
-    info.device = &p->dev->info;
-    info.dp = &p->dp;
+    info.device = &rd;
+    info.dp = &rdp;
     info.version = "0.1.0";
     info.dirty = -1;
     info.recipe_path = r->path;

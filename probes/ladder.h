@@ -121,6 +121,11 @@ int lad_decode_fit(lad_format *f, int width, const uint32_t *words,
                    const uint32_t *dwords, size_t n, const lad_format *d,
                    uint32_t nan_word, int square, char *msg, size_t msgsize);
 
+/* The plain description of a device and a datapath that the store records
+** when a run begins (lad_run_info); the strings stay d's and dp's. */
+void lad_run_describe(const lad_device_info *d, const lad_datapath *dp,
+                      lad_run_device *rd, lad_run_datapath *rdp);
+
 /* One rung per line as it ends. */
 typedef void (*lad_rung_done_fn)(void *ctx, const lad_probe *p, int rc);
 
