@@ -30,11 +30,48 @@
 #define LADDER_GIT_DIRTY 0
 #endif
 
+/*
+** Schema 1 -> 2: the structured evidence of each case (series, target,
+** vary). Old rows get what their label tells unambiguously: the decode
+** rung's "a code 0x1f" is series a-code, target a, vary 0x1f (the hex is
+** read by a recursive CTE: SQLite has no hex-to-integer function); the
+** scaling rung's first word is its family, with the parameters that family
+** decides. Every other old row keeps NULL.
+*/
+static const char migrate_1_2[] =
+    "ALTER TABLE cases ADD COLUMN series TEXT;\n"
+    "ALTER TABLE cases ADD COLUMN target TEXT;\n"
+    "ALTER TABLE cases ADD COLUMN vary INTEGER;\n"
+    "CREATE INDEX cases_run_series ON cases (run_id, series);\n"
+    "UPDATE cases SET series = substr(label, 1, 1) || '-code',\n"
+    "    target = substr(label, 1, 1),\n"
+    "    vary = (WITH RECURSIVE h(rest, v) AS (\n"
+    "        SELECT lower(substr(label, 10)), 0\n"
+    "        UNION ALL SELECT substr(rest, 2), v * 16 +\n"
+    "            instr('0123456789abcdef', substr(rest, 1, 1)) - 1\n"
+    "        FROM h WHERE rest <> '')\n"
+    "      SELECT v FROM h WHERE rest = '')\n"
+    "  WHERE rung = 'decode' AND substr(label, 1, 9) IN ('a code 0x', 'b code 0x')\n"
+    "    AND length(label) BETWEEN 10 AND 17\n"
+    "    AND NOT substr(lower(label), 10) GLOB '*[^0-9a-f]*';\n"
+    "UPDATE cases SET series = substr(label, 1, instr(label, ' ') - 1)\n"
+    "  WHERE rung = 'scaling' AND substr(label, 1, instr(label, ' ') - 1) IN\n"
+    "    ('floor', 'window', 'group', 'cdom', 'cdomg', 'pergroup', 'sub');\n"
+    "UPDATE cases SET target = CASE series\n"
+    "    WHEN 'floor' THEN 'window scale_floor align_round'\n"
+    "    WHEN 'window' THEN 'window scale_floor align_round'\n"
+    "    WHEN 'group' THEN 'group'\n"
+    "    WHEN 'sub' THEN 'group_sub_floor'\n"
+    "    ELSE 'cdom_window cdom_group cdom_per_group' END\n"
+    "  WHERE rung = 'scaling' AND series IS NOT NULL;\n";
+
 /* Migrations: migrations[v] takes a database from user_version v to v+1. A
-** schema change appends one and updates schema.sql to the full new schema
-** (fresh databases still run every migration in turn). */
+** schema change appends one, bumps LAD_STORE_VERSION and updates schema.sql
+** to the full new schema; a fresh database gets schema.sql at once and is
+** never migrated. migrations[0] is unused. */
 static const char *const migrations[LAD_STORE_VERSION] = {
-    lad_schema_sql,
+    NULL,
+    migrate_1_2,
 };
 
 static const char *const status_names[] = {"running", "ok", "failed",
@@ -287,12 +324,14 @@ static int migrate(lad_store *st, lad_err *err)
         if (code == LAD_OK && ver == 0 && tables != 0)
             code = not_ladder(st, err);
         if (code == LAD_OK)
-            code = st_exec(st, migrations[ver], "create the schema in", err);
+            code = st_exec(st, ver == 0 ? lad_schema_sql : migrations[ver],
+                           ver == 0 ? "create the schema in" : "migrate", err);
         if (code == LAD_OK) {
             char sql[128];
             snprintf(sql, sizeof sql,
                      "PRAGMA application_id = %d; PRAGMA user_version = %lld",
-                     LAD_STORE_APP_ID, (long long)ver + 1);
+                     LAD_STORE_APP_ID,
+                     ver == 0 ? (long long)LAD_STORE_VERSION : (long long)ver + 1);
             code = st_exec(st, sql, "write", err);
         }
         if (code == LAD_OK)
@@ -384,7 +423,6 @@ void lad_store_close(lad_store *st)
 
 int lad_store_marked(const lad_store *st) { return st->marked; }
 const char *lad_store_path(const lad_store *st) { return st->path; }
-struct sqlite3 *lad_store_sqlite(lad_store *st) { return st->db; }
 
 int st_writable(lad_store *st, lad_err *err)
 {

@@ -40,7 +40,7 @@
 #include "../model/err.h"
 
 #define LAD_STORE_APP_ID 0x4c414452 /* PRAGMA application_id: "LADR" */
-#define LAD_STORE_VERSION 1         /* PRAGMA user_version of the schema */
+#define LAD_STORE_VERSION 2         /* PRAGMA user_version of the schema */
 #define LAD_STORE_BATCH 4096        /* cases per transaction */
 #define LAD_STORE_DEFAULT "ladder.db"
 
@@ -100,10 +100,6 @@ int lad_store_marked(const lad_store *st);
 /* The path given to lad_store_open. */
 const char *lad_store_path(const lad_store *st);
 
-/* The SQLite handle, for ad-hoc read queries (inference, report). Do not
-** close it or change its pragmas. */
-struct sqlite3 *lad_store_sqlite(lad_store *st);
-
 /* ---- writing a run ----------------------------------------------------- */
 
 /* The device a run ran on. NULL strings are stored as "". */
@@ -155,17 +151,33 @@ int lad_store_end_run(lad_store *st, int64_t run, int status,
                       const char *message, lad_err *err);
 
 /*
+** What a stored case is for: its label for people and the structured
+** evidence that programs select cases by (docs/store.md). Strings are
+** copied; NULL label is stored as "", NULL series and target as NULL.
+*/
+typedef struct lad_case_tag {
+    const char *label;       /* human text: "floor S=3 d=2 neg" */
+    const char *series;      /* the family of cases within the rung:
+                                "a-code", "floor", "j" */
+    const char *target;      /* model-file keys the series is designed to
+                                decide, space-separated: "window align_round" */
+    int has_vary;            /* 0: vary is stored as NULL */
+    int64_t vary;            /* the value the series varies in this case */
+} lad_case_tag;
+
+/*
 ** Stores n answered cases of one rung: for case i the first k words of A and
-** B (k <= LAD_STORE_KMAX), C, the D word d[i], the first nscale scales of A and B
-** and the first nmeta metadata words (0 for unscaled, dense kinds), and
-** labels[i] (labels or labels[i] may be NULL). Written in transactions of at
-** most LAD_STORE_BATCH cases with one prepared statement; when ids is not
-** NULL, ids[i] receives the id of case i (ids are increasing). On failure
-** the cases of the failing batch are not stored; earlier batches are.
+** B (k <= LAD_STORE_KMAX), C, the D word d[i], the first nscale scales of A
+** and B and the first nmeta metadata words (0 for unscaled, dense kinds),
+** and tags[i] (tags may be NULL: every case untagged). Written in
+** transactions of at most LAD_STORE_BATCH cases with one prepared
+** statement; when ids is not NULL, ids[i] receives the id of case i (ids
+** are increasing). On failure the cases of the failing batch are not
+** stored; earlier batches are.
 */
 int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
                         const lad_case_data *cs, const uint32_t *d,
-                        const char *const *labels, size_t n, int k,
+                        const lad_case_tag *tags, size_t n, int k,
                         int nscale, int nmeta, int64_t *ids, lad_err *err);
 
 /* Records what a rung observed: key = value (text, e.g. "last_j" = "23"),
@@ -326,6 +338,11 @@ typedef struct lad_case_row {
     int64_t id;
     char rung[64];
     char label[64];
+    char series[32];         /* "" when NULL (a run stored before schema 2
+                                whose label told nothing) */
+    char target[96];         /* "" when NULL */
+    int has_vary;            /* 0: vary was NULL */
+    int64_t vary;
     int k, nscale, nmeta;    /* words stored; other lanes of cs are 0 */
     lad_case_data cs;
     uint32_t d;
@@ -335,6 +352,13 @@ typedef struct lad_case_row {
 ** *rows (malloc'd, free()). */
 int lad_store_cases(lad_store *st, int64_t run, const char *rung,
                     lad_case_row **rows, size_t *n, lad_err *err);
+
+/* The recipe a run was climbed from: its text (malloc'd, free() it; not
+** NUL-free, *len bytes plus a NUL) and the path it was read from (into
+** path, truncated to size). LAD_EDATA when there is no such run or it
+** stored no recipe. */
+int lad_store_recipe(lad_store *st, int64_t run, char **text, size_t *len,
+                     char *path, size_t size, lad_err *err);
 
 /* ---- the schema --------------------------------------------------------- */
 

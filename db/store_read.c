@@ -314,6 +314,10 @@ static int read_case(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
     st_col_text(s, 2, r->label, sizeof r->label);
     r->cs.c = (uint32_t)sqlite3_column_int64(s, 6);
     r->d = (uint32_t)sqlite3_column_int64(s, 7);
+    st_col_text(s, 11, r->series, sizeof r->series);
+    st_col_text(s, 12, r->target, sizeof r->target);
+    r->has_vary = sqlite3_column_type(s, 13) == SQLITE_INTEGER;
+    r->vary = sqlite3_column_int64(s, 13);
     uint32_t sa[LAD_STORE_SCALEMAX], sb[LAD_STORE_SCALEMAX];
     int ka = parse_words((const char *)sqlite3_column_text(s, 4), r->cs.a, LAD_STORE_KMAX);
     int kb = parse_words((const char *)sqlite3_column_text(s, 5), r->cs.b, LAD_STORE_KMAX);
@@ -499,8 +503,8 @@ int lad_store_cases(lad_store *st, int64_t run, const char *rung,
     *n = 0;
     sqlite3_stmt *s = NULL;
     int code = st_prepare(st,
-                       "SELECT id, rung, label, k, a, b, c, d, sa, sb, meta "
-                       "FROM cases WHERE run_id = ?1 AND (?2 IS NULL OR "
+                       "SELECT id, rung, label, k, a, b, c, d, sa, sb, meta, "
+                       "series, target, vary FROM cases WHERE run_id = ?1 AND (?2 IS NULL OR "
                        "rung = ?2) ORDER BY id",
                        &s, err);
     if (code)
@@ -514,5 +518,40 @@ int lad_store_cases(lad_store *st, int64_t run, const char *rung,
         *rows = NULL;
         *n = 0;
     }
+    return code;
+}
+
+int lad_store_recipe(lad_store *st, int64_t run, char **text, size_t *len,
+                     char *path, size_t size, lad_err *err)
+{
+    *text = NULL;
+    *len = 0;
+    sqlite3_stmt *s = NULL;
+    int code = query(st,
+                     "SELECT rc.text, r.recipe_path FROM runs AS r JOIN "
+                     "recipes AS rc ON rc.id = r.recipe_id WHERE r.id = ?1",
+                     run, &s, err);
+    if (code)
+        return code;
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(s, 0);
+        size_t n = (size_t)sqlite3_column_bytes(s, 0);
+        *text = malloc(n + 1);
+        if (*text == NULL) {
+            code = lad_errf(err, LAD_EINTERNAL, "out of memory");
+        } else {
+            memcpy(*text, t ? t : "", n);
+            (*text)[n] = 0;
+            *len = n;
+            st_col_text(s, 1, path, size);
+        }
+    } else if (rc == SQLITE_DONE) {
+        code = lad_errf(err, LAD_EDATA, "run %lld has no recipe in '%s'",
+                        (long long)run, st->path);
+    } else {
+        code = st_sqlerr(st, err, "read");
+    }
+    sqlite3_finalize(s);
     return code;
 }

@@ -127,7 +127,7 @@ static int ensure_rung(lad_store *st, int64_t run, const char *rung,
 
 int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
                         const lad_case_data *cs, const uint32_t *d,
-                        const char *const *labels, size_t n, int k,
+                        const lad_case_tag *tags, size_t n, int k,
                         int nscale, int nmeta, int64_t *ids, lad_err *err)
 {
     int code = st_writable(st, err);
@@ -137,8 +137,8 @@ int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
         return code;
     if (st->ins_case == NULL &&
         st_prepare(st, "INSERT INTO cases (run_id, rung, label, k, a, b, c, d, "
-                    "sa, sb, meta) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-                    "?9, ?10, ?11)",
+                    "sa, sb, meta, series, target, vary) VALUES (?1, ?2, ?3, "
+                    "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                 &st->ins_case, err))
         return LAD_EINTERNAL;
     sqlite3_stmt *s = st->ins_case;
@@ -155,7 +155,8 @@ int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
             const lad_case_data *c = &cs[i];
             sqlite3_bind_int64(s, 1, run);
             sqlite3_bind_text(s, 2, rung ? rung : "", -1, SQLITE_STATIC);
-            sqlite3_bind_text(s, 3, labels && labels[i] ? labels[i] : "", -1,
+            const lad_case_tag *t = tags ? &tags[i] : NULL;
+            sqlite3_bind_text(s, 3, t && t->label ? t->label : "", -1,
                               SQLITE_STATIC);
             sqlite3_bind_int(s, 4, k);
             sqlite3_bind_text(s, 5, json_words(ja, c->a, k), -1,
@@ -170,6 +171,13 @@ int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
                               SQLITE_STATIC);
             sqlite3_bind_text(s, 11, json_words(jm, c->meta, nmeta), -1,
                               SQLITE_STATIC);
+            /* Unbound parameters are NULL (st_step_done clears them). */
+            if (t && t->series)
+                sqlite3_bind_text(s, 12, t->series, -1, SQLITE_STATIC);
+            if (t && t->target)
+                sqlite3_bind_text(s, 13, t->target, -1, SQLITE_STATIC);
+            if (t && t->has_vary)
+                sqlite3_bind_int64(s, 14, t->vary);
             code = st_step_done(st, s, "write cases to", err);
             if (code == LAD_OK && ids)
                 ids[i] = sqlite3_last_insert_rowid(st->db);

@@ -27,6 +27,10 @@ int lad_infer_cases(lad_store *st, int64_t run, const char *rung,
         r->id = in[i].id;
         snprintf(r->rung, sizeof r->rung, "%s", in[i].rung);
         snprintf(r->label, sizeof r->label, "%s", in[i].label);
+        snprintf(r->series, sizeof r->series, "%s", in[i].series);
+        snprintf(r->target, sizeof r->target, "%s", in[i].target);
+        r->has_vary = in[i].has_vary;
+        r->vary = in[i].vary;
         r->k = in[i].k;
         r->nscale = in[i].nscale;
         r->nmeta = in[i].nmeta;

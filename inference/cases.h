@@ -16,6 +16,10 @@ typedef struct lad_infer_case {
     int64_t id;
     char rung[64];
     char label[64];          /* the human text; never parsed */
+    char series[32];         /* the family of cases within the rung */
+    char target[96];         /* model-file keys the series decides */
+    int has_vary;            /* 0: no vary */
+    int64_t vary;            /* the value the series varies in this case */
     int k, nscale, nmeta;    /* words stored; other lanes of cs are 0 */
     lad_case cs;
     uint32_t d;              /* the device's D word */

@@ -16,12 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sqlite3.h>
 
 #include "../io/modelfile.h"
 #include "../probes/ladder.h"
 #include "../probes/recipe.h"
 #include "cases.h"
+#include "decode.h"
 #include "search.h"
 
 enum knob {
@@ -419,16 +419,15 @@ static void decide(fit *F, int k, lad_infer_result *out)
 }
 
 /* Whether two cases belong to one stage of the fit: the same rung, and for
-** the scaling rung the same family (the label's first word: floor, window,
-** group, cdom, ...), each of which decides its own parameters in turn. */
+** the scaling rung the same family (its series: floor, window, group,
+** cdom, ...), each of which decides its own parameters in turn. */
 static int same_stage(const lad_infer_case *x, const lad_infer_case *y)
 {
     if (strcmp(x->rung, y->rung))
         return 0;
     if (strcmp(x->rung, "scaling"))
         return 1;
-    size_t a = strcspn(x->label, " "), b = strcspn(y->label, " ");
-    return a == b && strncmp(x->label, y->label, a) == 0;
+    return strcmp(x->series, y->series) == 0;
 }
 
 /*
@@ -486,23 +485,18 @@ static void occam(fit *F)
 /* The recipe text of a run, malloc'd, or NULL. */
 static char *recipe_text(lad_store *st, int64_t run, char *path, size_t n)
 {
-    sqlite3 *db = lad_store_sqlite(st);
-    sqlite3_stmt *s = NULL;
     char *text = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT recipes.text, runs.recipe_path FROM runs JOIN recipes "
-                               "ON recipes.id = runs.recipe_id WHERE runs.id = ?",
-                           -1, &s, NULL) != SQLITE_OK)
+    size_t len;
+    lad_err e = {0};
+    if (lad_store_recipe(st, run, &text, &len, path, n, &e) != LAD_OK)
         return NULL;
-    sqlite3_bind_int64(s, 1, run);
-    if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0)) {
-        text = strdup((const char *)sqlite3_column_text(s, 0));
-        snprintf(path, n, "%s", sqlite3_column_text(s, 1) ? (const char *)sqlite3_column_text(s, 1) : "recipe");
-    }
-    sqlite3_finalize(s);
+    if (!path[0])
+        snprintf(path, n, "recipe");
     return text;
 }
 
-/* Re-derives a user format from the decode rung's cases ("a code 0x.."). */
+/* Re-derives a user format from the decode rung's cases (series a-code or
+** b-code, the code word in vary). */
 static int redecode(const lad_infer_case *rows, size_t n, int op, lad_datapath *dp,
                     lad_infer_result *out, lad_err *err)
 {
@@ -516,11 +510,9 @@ static int redecode(const lad_infer_case *rows, size_t n, int op, lad_datapath *
         goto out;
     }
     for (size_t i = 0; i < n; i++) {
-        unsigned code;
-        char o[8];
-        if (strcmp(rows[i].rung, "decode") == 0 &&
-            sscanf(rows[i].label, "%7s code 0x%x", o, &code) == 2 && o[0] == "ab"[op] && o[1] == 0) {
-            w[m] = code;
+        if (strcmp(rows[i].rung, "decode") == 0 && rows[i].has_vary &&
+            strcmp(rows[i].series, op == 0 ? "a-code" : "b-code") == 0) {
+            w[m] = (uint32_t)rows[i].vary;
             d[m] = rows[i].d;
             ids[m++] = rows[i].id;
         }
@@ -646,9 +638,7 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
         size_t nown = 0;
         if (strcmp(rows[end - 1].rung, "scaling") == 0)
             for (size_t f = 0; f < sizeof families / sizeof families[0] && !own; f++) {
-                size_t l = strlen(families[f].name);
-                if (strncmp(rows[end - 1].label, families[f].name, l) == 0 &&
-                    rows[end - 1].label[l] == ' ') {
+                if (strcmp(rows[end - 1].series, families[f].name) == 0) {
                     own = families[f].groups;
                     nown = families[f].n;
                 }

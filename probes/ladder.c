@@ -14,7 +14,14 @@
 
 #define EVAL_PIECE 256 /* cases per device call: progress granularity */
 
-int lad_batch_add(lad_batch *b, const lad_case *cs, const char *fmt, ...)
+void lad_batch_series(lad_batch *b, const char *series, const char *target)
+{
+    snprintf(b->series, sizeof b->series, "%s", series ? series : "");
+    snprintf(b->target, sizeof b->target, "%s", target ? target : "");
+}
+
+static int batch_push(lad_batch *b, const lad_case *cs, int has_vary, int64_t vary,
+                      const char *fmt, va_list ap)
 {
     if (b->n == b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 64;
@@ -26,45 +33,72 @@ int lad_batch_add(lad_batch *b, const lad_case *cs, const char *fmt, ...)
         if (l2 == NULL)
             return LAD_EINTERNAL;
         b->label = l2;
+        lad_batch_ev *e2 = realloc(b->ev, cap * sizeof *e2);
+        if (e2 == NULL)
+            return LAD_EINTERNAL;
+        b->ev = e2;
         b->cap = cap;
     }
     b->cs[b->n] = *cs;
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(b->label[b->n], sizeof b->label[0], fmt, ap);
-    va_end(ap);
+    lad_batch_ev *e = &b->ev[b->n];
+    memcpy(e->series, b->series, sizeof e->series);
+    memcpy(e->target, b->target, sizeof e->target);
+    e->has_vary = has_vary;
+    e->vary = vary;
     b->n++;
     return LAD_OK;
+}
+
+int lad_batch_add(lad_batch *b, const lad_case *cs, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = batch_push(b, cs, 0, 0, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int lad_batch_addv(lad_batch *b, const lad_case *cs, int64_t vary, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = batch_push(b, cs, 1, vary, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 void lad_batch_free(lad_batch *b)
 {
     free(b->cs);
     free(b->label);
+    free(b->ev);
     memset(b, 0, sizeof *b);
 }
 
 int lad_probe_eval(lad_probe *p, const lad_batch *b, uint32_t *d, int64_t *ids)
 {
     uint32_t *dw = d ? d : malloc((b->n ? b->n : 1) * sizeof *dw);
-    const char **labels = malloc((b->n ? b->n : 1) * sizeof *labels);
+    lad_case_tag tags[EVAL_PIECE];
     lad_case_data *words = malloc(EVAL_PIECE * sizeof *words);
     int rc = LAD_OK;
-    if (dw == NULL || labels == NULL || words == NULL) {
+    if (dw == NULL || words == NULL) {
         rc = lad_errf(p->err, LAD_EINTERNAL, "out of memory");
         goto done;
     }
-    for (size_t i = 0; i < b->n; i++)
-        labels[i] = b->label[i];
     int nscale = lad_datapath_nscales(&p->dp), nmeta = lad_datapath_nmeta(&p->dp);
     for (size_t at = 0; at < b->n; at += EVAL_PIECE) {
         size_t n = b->n - at < EVAL_PIECE ? b->n - at : EVAL_PIECE, got = 0;
         if ((rc = lad_device_eval(p->dev, b->cs + at, n, dw + at, &got, p->err)))
             goto done;
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
+            const lad_batch_ev *e = &b->ev[at + i];
             lad_case_to_data(&b->cs[at + i], &words[i]);
+            tags[i] = (lad_case_tag){b->label[at + i], e->series[0] ? e->series : NULL,
+                                     e->target[0] ? e->target : NULL, e->has_vary, e->vary};
+        }
         if ((rc = lad_store_add_cases(p->st, p->run, p->rung_name, words,
-                                      dw + at, labels + at, n, p->dp.k, nscale,
+                                      dw + at, tags, n, p->dp.k, nscale,
                                       nmeta, ids ? ids + at : NULL, p->err)))
             goto done;
         p->rung_cases += n;
@@ -76,7 +110,6 @@ int lad_probe_eval(lad_probe *p, const lad_batch *b, uint32_t *d, int64_t *ids)
 done:
     if (dw != d)
         free(dw);
-    free(labels);
     free(words);
     return rc;
 }

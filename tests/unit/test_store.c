@@ -270,11 +270,15 @@ static void test_words(void)
     lad_case_data *cs = malloc(N * sizeof *cs);
     uint32_t d[N];
     int64_t ids[N];
-    const char *labels[N];
+    lad_case_tag tags[N];
     random_cases(cs, d, N, K);
-    for (int i = 0; i < N; i++)
-        labels[i] = i == 7 ? "j=7 \"quoted\"" : NULL;
-    code = lad_store_add_cases(st, run, "visible", cs, d, labels, N, K, 2, 1,
+    memset(tags, 0, sizeof tags);
+    tags[7].label = "j=7 \"quoted\"";
+    /* Evidence of both extremes of vary; case 9 has a series but no vary. */
+    tags[8] = (lad_case_tag){"a code 0xff", "a-code", "a", 1, 0xffffffffll};
+    tags[9] = (lad_case_tag){"c alone", "c-alone", "c window", 0, 0};
+    tags[10] = (lad_case_tag){"j=-3", "j", "d", 1, INT64_MIN};
+    code = lad_store_add_cases(st, run, "visible", cs, d, tags, N, K, 2, 1,
                                ids, &err);
     TEST_EQ_INT("store-add-cases", LAD_OK, code);
     int increasing = 1;
@@ -301,7 +305,18 @@ static void test_words(void)
     test_check(same, "store-words-roundtrip", "words read back differ");
     test_check(nrows > 7 && strcmp(rows[7].label, "j=7 \"quoted\"") == 0,
                "store-label", "label '%s'", nrows > 7 ? rows[7].label : "");
+    test_check(nrows > 10 && !strcmp(rows[8].series, "a-code") &&
+                   !strcmp(rows[8].target, "a") && rows[8].has_vary &&
+                   rows[8].vary == 0xffffffffll && !strcmp(rows[9].target, "c window") &&
+                   !rows[9].has_vary && rows[10].has_vary && rows[10].vary == INT64_MIN,
+               "store-case-evidence", "series, target or vary read back differ");
+    test_check(nrows > 7 && !rows[7].series[0] && !rows[7].target[0] && !rows[7].has_vary,
+               "store-case-evidence-none", "an untagged case reads back '%s' '%s'",
+               nrows > 7 ? rows[7].series : "", nrows > 7 ? rows[7].target : "");
     free(rows);
+    TEST_EQ_INT("store-case-evidence-null", N - 3,
+                sql_int(p, "SELECT count(*) FROM cases WHERE series IS NULL AND "
+                           "target IS NULL AND vary IS NULL"));
 
     /* Plain SQL sees the same words, as integers. */
     char sql[256];
