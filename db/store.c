@@ -343,6 +343,45 @@ static int migrate(lad_store *st, lad_err *err)
     }
 }
 
+/* Whether this process may write path and the folder that holds it (SQLite
+** writes its -wal and -shm files beside the database). */
+static int can_write(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    return access(path, W_OK) == 0 && access(dir, W_OK) == 0;
+}
+
+/* Whether the schema can be read through st->db as it was opened. */
+static int readable_now(lad_store *st)
+{
+    int64_t v;
+    return pragma_int(st, "SELECT count(*) FROM sqlite_master", &v) == SQLITE_OK;
+}
+
+/* "file:<path>?immutable=1" with the characters a URI path cannot hold
+** escaped (malloc'd; NULL when out of memory). */
+static char *immutable_uri(const char *path)
+{
+    size_t n = strlen(path);
+    char *u = malloc(3 * n + 32), *q = u;
+    if (u == NULL)
+        return NULL;
+    q += sprintf(q, "file:");
+    for (const char *p = path; *p; p++) {
+        if (*p == '%' || *p == '?' || *p == '#')
+            q += sprintf(q, "%%%02x", (unsigned char)*p);
+        else
+            *q++ = *p;
+    }
+    sprintf(q, "?immutable=1");
+    return u;
+}
+
 int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
 {
     *out = NULL;
@@ -362,6 +401,14 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
                         errno == ENOENT ? "no such file" : strerror(errno));
         goto fail;
     }
+    if (!st->readonly && stat(path, &sb) == 0 && !can_write(path)) {
+        /* SQLite would open it read-only behind our back and fail later,
+        ** at the first write, with a less helpful message. */
+        code = lad_errf(err, LAD_EINTERNAL,
+                        "cannot write '%s': the file or its folder is "
+                        "read-only", path);
+        goto fail;
+    }
     int oflags = st->readonly ? SQLITE_OPEN_READONLY
                               : SQLITE_OPEN_READWRITE |
                                     ((flags & LAD_STORE_CREATE)
@@ -372,6 +419,25 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
                         st->db ? sqlite3_errmsg(st->db) : "out of memory");
         goto fail;
     }
+    if (st->readonly && !can_write(path) && !readable_now(st)) {
+        /* A WAL database needs its -shm index, which a reader cannot
+        ** create in a read-only folder. No -wal file can be there either
+        ** (only a writer leaves one, and it needs the folder), so the
+        ** file alone is the whole database: read it as immutable. */
+        sqlite3_close_v2(st->db);
+        st->db = NULL;
+        char *uri = immutable_uri(path);
+        int rc = uri ? sqlite3_open_v2(uri, &st->db,
+                                       SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+                                       NULL)
+                     : SQLITE_NOMEM;
+        free(uri);
+        if (rc != SQLITE_OK) {
+            code = lad_errf(err, LAD_EDATA, "cannot open '%s': %s", path,
+                            st->db ? sqlite3_errmsg(st->db) : "out of memory");
+            goto fail;
+        }
+    }
     sqlite3_extended_result_codes(st->db, 0);
     sqlite3_busy_timeout(st->db, 10000);
 
@@ -380,8 +446,18 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
     if (code)
         goto fail;
     if (st->readonly) {
-        if (ver != LAD_STORE_VERSION) {
+        if (ver == 0) {
             code = not_ladder(st, err);
+            goto fail;
+        }
+        if (ver < LAD_STORE_VERSION) {
+            /* Migrating is writing; reading an old schema as new is not
+            ** safe (its cases lack columns every reader selects). */
+            code = lad_errf(err, LAD_EDATA,
+                            "'%s' has schema version %lld, older than this "
+                            "ladder's %d, and is opened read-only; open it "
+                            "writable once to migrate it",
+                            path, (long long)ver, LAD_STORE_VERSION);
             goto fail;
         }
     } else {

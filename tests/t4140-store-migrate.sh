@@ -22,6 +22,21 @@ INSERT INTO cases (id, run_id, rung, label, k, a, b, c, d) VALUES
   (10, 1, 'scaling', 'unknown thing', 1, '[1]', '[1]', 0, 0);"
 check store-migrate-fixture test "$(sqlite3 "$db" 'PRAGMA user_version')" = 1
 
+# Read-only, an old schema is refused with what to do about it (as an
+# unprivileged user when run as root, who could write it anyway).
+chmod 444 "$db"
+chmod 755 "$TMP"
+if [ "$(id -u)" = 0 ]; then
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$LADDER" history --db "$db" >"$out" 2>"$err"
+    rc=$?
+else
+    run_ladder history --db "$db"
+fi
+expect_rc store-migrate-readonly-refused-rc 3
+expect_err store-migrate-readonly-refused-msg "schema version 1, older than this ladder's 2, and is opened read-only; open it writable once to migrate it"
+check store-migrate-readonly-untouched test "$(sqlite3 "$db" 'PRAGMA user_version')" = 1
+chmod 644 "$db"
+
 run_ladder history --db "$db"
 expect_rc store-migrate-history-rc 0
 expect_out store-migrate-history-run '^ +1 ok '
