@@ -1,11 +1,13 @@
 /*
 ** ladder infer: the datapath model's parameters from a run's probe cases.
 **
-**     ladder infer RUN [--db FILE] [-o model.yaml]
+**     ladder infer RUN [--db FILE] [-o model.yaml] [--no-store]
 **
 ** Prints one line per parameter (value, how it was decided, the cases that
 ** decided it), stores them in the run (lad_store_add_inference; the whole
-** model as parameter "model"), and writes the model file with -o. When some
+** model as parameter "model") unless --no-store, which opens the store
+** read-only (so a store in a read-only folder can be inferred from), and
+** writes the model file with -o. When some
 ** stored cases fit no model in reach, names their rungs and case ids and
 ** exits 1: the model written is the best found, not a guess passed off as
 ** an answer. Exit: 0 ok; 1 conflicts; 2 usage; 3 data; 5 internal.
@@ -22,16 +24,20 @@
 #include "io/modelfile.h"
 
 static const char usage[] =
-    "usage: ladder infer <run> [--db <file>] [-o <model.yaml>]\n"
+    "usage: ladder infer <run> [--db <file>] [-o <model.yaml>] [--no-store]\n"
     "\n"
-    "  <run>   a run id, or latest\n"
-    "  --db    the store (default ladder.db)\n"
-    "  -o      write the inferred model file\n";
+    "  <run>        a run id, or latest\n"
+    "  --db         the store (default ladder.db)\n"
+    "  -o           write the inferred model file\n"
+    "  --no-store   do not store the inferences (opens the store read-only)\n";
 
 int cmd_infer(int argc, char **argv)
 {
-    const char *db = LAD_STORE_DEFAULT, *outfile = NULL;
-    cli_opt opts[] = {{"db", 0, 1, &db}, {"output", 'o', 1, &outfile}, {NULL, 0, 0, NULL}};
+    const char *db = LAD_STORE_DEFAULT, *outfile = NULL, *no_store = NULL;
+    cli_opt opts[] = {{"db", 0, 1, &db},
+                      {"output", 'o', 1, &outfile},
+                      {"no-store", 0, 0, &no_store},
+                      {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
     int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 1);
@@ -43,7 +49,7 @@ int cmd_infer(int argc, char **argv)
         return cli_usage_error("infer needs a run; see 'ladder infer --help'");
     lad_err err = {0};
     lad_store *st = NULL;
-    if ((rc = lad_store_open(db, 0, &st, &err)))
+    if ((rc = lad_store_open(db, no_store ? LAD_STORE_READONLY : 0, &st, &err)))
         return cli_report(&err);
     int64_t run;
     lad_infer_result *res = calloc(1, sizeof *res);
@@ -53,7 +59,7 @@ int cmd_infer(int argc, char **argv)
     }
     if ((rc = lad_store_resolve_run(st, pos[0], &run, &err)))
         goto fail;
-    rc = lad_infer(st, run, 1, res, &err);
+    rc = lad_infer(st, run, !no_store, res, &err);
     if (rc != LAD_OK && rc != LAD_NO)
         goto fail;
     printf("run %" PRId64 ": %zu cases, model reproduces %zu\n", run, res->ncases,

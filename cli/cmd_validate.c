@@ -31,7 +31,9 @@
 #include "devices/device.h"
 #include "io/modelfile.h"
 #include "io/vecline.h"
+#include "probes/case.h"
 #include "probes/gen.h"
+#include "probes/ladder.h"
 #include "probes/recipe.h"
 
 #include <inttypes.h>
@@ -165,7 +167,7 @@ static int validate(const lad_datapath *dp, lad_device *dev, lad_store *st,
                     int quiet, tally *t, lad_err *err)
 {
     lad_case *cs = malloc(sizeof(lad_case) * BATCH);
-    lad_case *bad = malloc(sizeof(lad_case) * BATCH);
+    lad_case_data *bad = malloc(sizeof(lad_case_data) * BATCH);
     uint32_t *want = malloc(sizeof(uint32_t) * BATCH * 4);
     uint64_t *index = malloc(sizeof(uint64_t) * BATCH);
     int rc = LAD_OK;
@@ -196,7 +198,7 @@ static int validate(const lad_datapath *dp, lad_device *dev, lad_store *st,
                 show(dp, &cs[i], first + i, want[i], got[i]);
                 t->shown++;
             }
-            bad[m] = cs[i];
+            lad_case_to_data(&cs[i], &bad[m]);
             bw[m] = want[i];
             bg[m] = got[i];
             index[m++] = first + i;
@@ -294,11 +296,14 @@ int cmd_validate(int argc, char **argv)
         goto fail;
     if (model) {
         lad_run_info info = {0};
+        lad_run_device rd;
+        lad_run_datapath rdp;
+        lad_run_describe(&dev->info, dp, &rd, &rdp);
         info.command = "validate";
         info.argc = argc;
         info.argv = argv;
-        info.device = &dev->info;
-        info.dp = dp;
+        info.device = &rd;
+        info.dp = &rdp;
         info.version = LADDER_VERSION;
         info.dirty = -1;
         if ((rc = lad_store_begin_run(st, &info, &run, &err)))

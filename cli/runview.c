@@ -13,10 +13,13 @@ int cli_store_open_existing(const char *path, lad_store **st)
     lad_err err = {0};
     int code = lad_store_open(path, 0, st, &err);
     if (code == LAD_EINTERNAL) {
-        /* A file we may read but not write: read it as it is. */
+        /* A file we may read but not write: read it as it is; when that
+        ** fails too, its reason (an old schema, say) is the one to give. */
         lad_err err2 = {0};
-        if (lad_store_open(path, LAD_STORE_READONLY, st, &err2) == LAD_OK)
+        code = lad_store_open(path, LAD_STORE_READONLY, st, &err2);
+        if (code == LAD_OK)
             return LAD_OK;
+        err = err2;
     }
     if (code)
         return cli_report(&err);

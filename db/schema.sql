@@ -1,4 +1,4 @@
--- Ladder evidence store, schema version 1 (PRAGMA user_version = 1,
+-- Ladder evidence store, schema version 2 (PRAGMA user_version = 2,
 -- PRAGMA application_id = 0x4c414452 "LADR"). See docs/store.md.
 --
 -- Raw words (A, B, C, D, scales, metadata) are integers: C and D are INTEGER
@@ -75,7 +75,7 @@ CREATE TABLE cases (
     id INTEGER PRIMARY KEY,
     run_id INTEGER NOT NULL,
     rung TEXT NOT NULL,
-    label TEXT NOT NULL,         -- what the probe varied, e.g. 'j=23'
+    label TEXT NOT NULL,         -- what the probe varied, for people: 'j=23'
     k INTEGER NOT NULL CHECK (k BETWEEN 0 AND 128),
     a TEXT NOT NULL CHECK (json_valid(a)), -- JSON array of k integers
     b TEXT NOT NULL CHECK (json_valid(b)),
@@ -84,10 +84,19 @@ CREATE TABLE cases (
     sa TEXT NOT NULL DEFAULT '[]', -- JSON arrays: scale bytes of A and B,
     sb TEXT NOT NULL DEFAULT '[]', -- metadata words; '[]' when unscaled/dense
     meta TEXT NOT NULL DEFAULT '[]',
+    -- Structured evidence (docs/store.md), last so that a store migrated
+    -- from schema 1 has the same columns in the same order:
+    series TEXT,                 -- the family of cases within the rung ('a-code',
+                                 -- 'floor'); NULL: not known (an older run)
+    target TEXT,                 -- model-file keys the series is designed to
+                                 -- decide, space-separated ('window align_round')
+    vary INTEGER,                -- the value the series varies in this case (a
+                                 -- code word, a bit index, an exponent); NULL: none
     FOREIGN KEY (run_id, rung) REFERENCES rungs(run_id, name)
 ) STRICT;
 
 CREATE INDEX cases_run_rung ON cases (run_id, rung);
+CREATE INDEX cases_run_series ON cases (run_id, series);
 
 -- The A and B words one row per lane: case_id, operand ('a' or 'b'), lane k
 -- (0-based, logical K order), word.

@@ -1,14 +1,16 @@
 /*
-** The evidence store: see store.h for what it keeps and why, db/schema.sql
-** for the tables, docs/store.md for the design choices.
+** The evidence store, its lifetime: opening (creating the schema or
+** migrating an older one, marking dead runs interrupted), closing, the
+** transaction and statement helpers every other store file uses, and the
+** beginning of a run (the device, build and recipe rows it refers to). See
+** store.h for what the store keeps and why, db/schema.sql for the tables,
+** docs/store.md for the design choices; db/store_write.c writes the rest of
+** a run, db/store_read.c reads it back.
 **
 ** Writes go through statements prepared once per store and transactions the
 ** store opens itself (BEGIN IMMEDIATE ... COMMIT), so callers never nest one.
-** Every word is bound with sqlite3_bind_int64 and read back with
-** sqlite3_column_int64, or written into a JSON array of decimal integers by
-** put_u32: no word ever passes through a double.
 */
-#include "store.h"
+#include "store_int.h"
 #include "../util/json.h"
 #include "../util/sha256.h"
 
@@ -22,27 +24,50 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The time in unix seconds, in SQL (unixepoch() needs SQLite 3.38). */
-#define NOW_SQL "CAST(strftime('%s', 'now') AS INTEGER)"
-
 #include "version.h" /* made by scripts/version.sh */
 
-struct lad_store {
-    sqlite3 *db;
-    char *path;              /* as given to lad_store_open */
-    int readonly;            /* opened with LAD_STORE_READONLY */
-    int marked;              /* runs marked interrupted by open */
-    char host[128];          /* this machine's host name */
-    sqlite3_stmt *ins_case;  /* prepared once, reused by every batch */
-    sqlite3_stmt *ins_rung;
-    sqlite3_stmt *ins_mismatch;
-};
+/*
+** Schema 1 -> 2: the structured evidence of each case (series, target,
+** vary). Old rows get what their label tells unambiguously: the decode
+** rung's "a code 0x1f" is series a-code, target a, vary 0x1f (the hex is
+** read by a recursive CTE: SQLite has no hex-to-integer function); the
+** scaling rung's first word is its family, with the parameters that family
+** decides. Every other old row keeps NULL.
+*/
+static const char migrate_1_2[] =
+    "ALTER TABLE cases ADD COLUMN series TEXT;\n"
+    "ALTER TABLE cases ADD COLUMN target TEXT;\n"
+    "ALTER TABLE cases ADD COLUMN vary INTEGER;\n"
+    "CREATE INDEX cases_run_series ON cases (run_id, series);\n"
+    "UPDATE cases SET series = substr(label, 1, 1) || '-code',\n"
+    "    target = substr(label, 1, 1),\n"
+    "    vary = (WITH RECURSIVE h(rest, v) AS (\n"
+    "        SELECT lower(substr(label, 10)), 0\n"
+    "        UNION ALL SELECT substr(rest, 2), v * 16 +\n"
+    "            instr('0123456789abcdef', substr(rest, 1, 1)) - 1\n"
+    "        FROM h WHERE rest <> '')\n"
+    "      SELECT v FROM h WHERE rest = '')\n"
+    "  WHERE rung = 'decode' AND substr(label, 1, 9) IN ('a code 0x', 'b code 0x')\n"
+    "    AND length(label) BETWEEN 10 AND 17\n"
+    "    AND NOT substr(lower(label), 10) GLOB '*[^0-9a-f]*';\n"
+    "UPDATE cases SET series = substr(label, 1, instr(label, ' ') - 1)\n"
+    "  WHERE rung = 'scaling' AND substr(label, 1, instr(label, ' ') - 1) IN\n"
+    "    ('floor', 'window', 'group', 'cdom', 'cdomg', 'pergroup', 'sub');\n"
+    "UPDATE cases SET target = CASE series\n"
+    "    WHEN 'floor' THEN 'window scale_floor align_round'\n"
+    "    WHEN 'window' THEN 'window scale_floor align_round'\n"
+    "    WHEN 'group' THEN 'group'\n"
+    "    WHEN 'sub' THEN 'group_sub_floor'\n"
+    "    ELSE 'cdom_window cdom_group cdom_per_group' END\n"
+    "  WHERE rung = 'scaling' AND series IS NOT NULL;\n";
 
 /* Migrations: migrations[v] takes a database from user_version v to v+1. A
-** schema change appends one and updates schema.sql to the full new schema
-** (fresh databases still run every migration in turn). */
+** schema change appends one, bumps LAD_STORE_VERSION and updates schema.sql
+** to the full new schema; a fresh database gets schema.sql at once and is
+** never migrated. migrations[0] is unused. */
 static const char *const migrations[LAD_STORE_VERSION] = {
-    lad_schema_sql,
+    NULL,
+    migrate_1_2,
 };
 
 static const char *const status_names[] = {"running", "ok", "failed",
@@ -64,70 +89,70 @@ static int status_parse(const char *s)
 }
 
 /* Records SQLite's current error as LAD_EINTERNAL. Returns LAD_EINTERNAL. */
-static int sqlerr(lad_store *st, lad_err *err, const char *what)
+int st_sqlerr(lad_store *st, lad_err *err, const char *what)
 {
     return lad_errf(err, LAD_EINTERNAL, "cannot %s '%s': %s", what, st->path,
                     sqlite3_errmsg(st->db));
 }
 
-static int exec(lad_store *st, const char *sql, const char *what, lad_err *err)
+int st_exec(lad_store *st, const char *sql, const char *what, lad_err *err)
 {
     if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-        return sqlerr(st, err, what);
+        return st_sqlerr(st, err, what);
     return LAD_OK;
 }
 
-static int begin(lad_store *st, lad_err *err)
+int st_begin(lad_store *st, lad_err *err)
 {
-    return exec(st, "BEGIN IMMEDIATE", "write", err);
+    return st_exec(st, "BEGIN IMMEDIATE", "write", err);
 }
 
-static int commit(lad_store *st, lad_err *err)
+int st_commit(lad_store *st, lad_err *err)
 {
-    return exec(st, "COMMIT", "write", err);
+    return st_exec(st, "COMMIT", "write", err);
 }
 
 /* Rolls back after a failure (the failure is already recorded). */
-static void rollback(lad_store *st)
+void st_rollback(lad_store *st)
 {
     if (!sqlite3_get_autocommit(st->db))
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-static int prepare(lad_store *st, const char *sql, sqlite3_stmt **out,
+int st_prepare(lad_store *st, const char *sql, sqlite3_stmt **out,
                    lad_err *err)
 {
     if (sqlite3_prepare_v2(st->db, sql, -1, out, NULL) != SQLITE_OK) {
         *out = NULL;
-        return sqlerr(st, err, "query");
+        return st_sqlerr(st, err, "query");
     }
     return LAD_OK;
 }
 
 /* Steps a statement that returns no row, then resets it. */
-static int step_done(lad_store *st, sqlite3_stmt *s, const char *what,
+int st_step_done(lad_store *st, sqlite3_stmt *s, const char *what,
                      lad_err *err)
 {
     int rc = sqlite3_step(s);
-    int code = rc == SQLITE_DONE ? LAD_OK : sqlerr(st, err, what);
+    int code = rc == SQLITE_DONE ? LAD_OK : st_sqlerr(st, err, what);
     sqlite3_reset(s);
     sqlite3_clear_bindings(s);
     return code;
 }
 
-static void bind_text(sqlite3_stmt *s, int i, const char *t)
+void st_bind_text(sqlite3_stmt *s, int i, const char *t)
 {
     sqlite3_bind_text(s, i, t ? t : "", -1, SQLITE_TRANSIENT);
 }
 
 /* Copies column i as text into buf (truncated; "" for NULL). */
-static void col_text(sqlite3_stmt *s, int i, char *buf, size_t size)
+void st_col_text(sqlite3_stmt *s, int i, char *buf, size_t size)
 {
     const unsigned char *t = sqlite3_column_text(s, i);
     snprintf(buf, size, "%s", t ? (const char *)t : "");
 }
 
-static char *col_dup(sqlite3_stmt *s, int i)
+char *st_col_dup(sqlite3_stmt *s, int i)
 {
     const unsigned char *t = sqlite3_column_text(s, i);
     return strdup(t ? (const char *)t : "");
@@ -180,7 +205,7 @@ static int proc_alive(int64_t pid, int64_t start)
 
 /* The status a run row reads as: 'running' on this host with its process
 ** gone is 'interrupted' even when nothing could mark it (read-only store). */
-static int live_status(lad_store *st, const char *status, const char *host,
+int st_live_status(lad_store *st, const char *status, const char *host,
                        int64_t pid, int64_t pid_start)
 {
     int s = status_parse(status);
@@ -195,12 +220,12 @@ static int live_status(lad_store *st, const char *status, const char *host,
 static int mark_interrupted(lad_store *st, lad_err *err)
 {
     sqlite3_stmt *q = NULL, *u = NULL;
-    int code = prepare(st, "SELECT id, pid, pid_start FROM runs "
+    int code = st_prepare(st, "SELECT id, pid, pid_start FROM runs "
                            "WHERE status = 'running' AND host = ?1",
                        &q, err);
     if (code)
         return code;
-    bind_text(q, 1, st->host);
+    st_bind_text(q, 1, st->host);
     int64_t dead[64];
     int ndead = 0, rc;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW && ndead < 64)
@@ -208,28 +233,28 @@ static int mark_interrupted(lad_store *st, lad_err *err)
                         sqlite3_column_int64(q, 2)))
             dead[ndead++] = sqlite3_column_int64(q, 0);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        code = sqlerr(st, err, "read");
+        code = st_sqlerr(st, err, "read");
     sqlite3_finalize(q);
     if (code || ndead == 0)
         return code;
     if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
         return LAD_OK; /* busy: leave it to the next open */
-    code = prepare(st, "UPDATE runs SET status = 'interrupted', message = "
+    code = st_prepare(st, "UPDATE runs SET status = 'interrupted', message = "
                        "'process ' || pid || ' on ' || host || "
                        "' ended before the run did' "
                        "WHERE id = ?1 AND status = 'running'",
                    &u, err);
     for (int i = 0; code == LAD_OK && i < ndead; i++) {
         sqlite3_bind_int64(u, 1, dead[i]);
-        code = step_done(st, u, "write", err);
+        code = st_step_done(st, u, "write", err);
         if (code == LAD_OK)
             st->marked += sqlite3_changes(st->db);
     }
     sqlite3_finalize(u);
     if (code == LAD_OK)
-        code = commit(st, err);
+        code = st_commit(st, err);
     if (code) {
-        rollback(st);
+        st_rollback(st);
         st->marked = 0;
     }
     return code;
@@ -268,7 +293,7 @@ static int read_ids(lad_store *st, int64_t *app, int64_t *ver,
     if (rc == SQLITE_NOTADB)
         return not_ladder(st, err);
     if (rc != SQLITE_OK)
-        return sqlerr(st, err, "read");
+        return st_sqlerr(st, err, "read");
     if (*app != LAD_STORE_APP_ID && (*app != 0 || *tables != 0))
         return not_ladder(st, err);
     if (*ver > LAD_STORE_VERSION)
@@ -284,32 +309,73 @@ static int migrate(lad_store *st, lad_err *err)
 {
     for (;;) {
         int64_t app, ver, tables;
-        int code = begin(st, err);
+        int code = st_begin(st, err);
         if (code)
             return code;
         code = read_ids(st, &app, &ver, &tables, err); /* under the lock */
         if (code == LAD_OK && ver == LAD_STORE_VERSION) {
-            rollback(st);
+            st_rollback(st);
             return LAD_OK;
         }
         if (code == LAD_OK && ver == 0 && tables != 0)
             code = not_ladder(st, err);
         if (code == LAD_OK)
-            code = exec(st, migrations[ver], "create the schema in", err);
+            code = st_exec(st, ver == 0 ? lad_schema_sql : migrations[ver],
+                           ver == 0 ? "create the schema in" : "migrate", err);
         if (code == LAD_OK) {
             char sql[128];
             snprintf(sql, sizeof sql,
                      "PRAGMA application_id = %d; PRAGMA user_version = %lld",
-                     LAD_STORE_APP_ID, (long long)ver + 1);
-            code = exec(st, sql, "write", err);
+                     LAD_STORE_APP_ID,
+                     ver == 0 ? (long long)LAD_STORE_VERSION : (long long)ver + 1);
+            code = st_exec(st, sql, "write", err);
         }
         if (code == LAD_OK)
-            code = commit(st, err);
+            code = st_commit(st, err);
         if (code) {
-            rollback(st);
+            st_rollback(st);
             return code;
         }
     }
+}
+
+/* Whether this process may write path and the folder that holds it (SQLite
+** writes its -wal and -shm files beside the database). */
+static int can_write(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    return access(path, W_OK) == 0 && access(dir, W_OK) == 0;
+}
+
+/* Whether the schema can be read through st->db as it was opened. */
+static int readable_now(lad_store *st)
+{
+    int64_t v;
+    return pragma_int(st, "SELECT count(*) FROM sqlite_master", &v) == SQLITE_OK;
+}
+
+/* "file:<path>?immutable=1" with the characters a URI path cannot hold
+** escaped (malloc'd; NULL when out of memory). */
+static char *immutable_uri(const char *path)
+{
+    size_t n = strlen(path);
+    char *u = malloc(3 * n + 32), *q = u;
+    if (u == NULL)
+        return NULL;
+    q += sprintf(q, "file:");
+    for (const char *p = path; *p; p++) {
+        if (*p == '%' || *p == '?' || *p == '#')
+            q += sprintf(q, "%%%02x", (unsigned char)*p);
+        else
+            *q++ = *p;
+    }
+    sprintf(q, "?immutable=1");
+    return u;
 }
 
 int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
@@ -331,6 +397,14 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
                         errno == ENOENT ? "no such file" : strerror(errno));
         goto fail;
     }
+    if (!st->readonly && stat(path, &sb) == 0 && !can_write(path)) {
+        /* SQLite would open it read-only behind our back and fail later,
+        ** at the first write, with a less helpful message. */
+        code = lad_errf(err, LAD_EINTERNAL,
+                        "cannot write '%s': the file or its folder is "
+                        "read-only", path);
+        goto fail;
+    }
     int oflags = st->readonly ? SQLITE_OPEN_READONLY
                               : SQLITE_OPEN_READWRITE |
                                     ((flags & LAD_STORE_CREATE)
@@ -341,6 +415,25 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
                         st->db ? sqlite3_errmsg(st->db) : "out of memory");
         goto fail;
     }
+    if (st->readonly && !can_write(path) && !readable_now(st)) {
+        /* A WAL database needs its -shm index, which a reader cannot
+        ** create in a read-only folder. No -wal file can be there either
+        ** (only a writer leaves one, and it needs the folder), so the
+        ** file alone is the whole database: read it as immutable. */
+        sqlite3_close_v2(st->db);
+        st->db = NULL;
+        char *uri = immutable_uri(path);
+        int rc = uri ? sqlite3_open_v2(uri, &st->db,
+                                       SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+                                       NULL)
+                     : SQLITE_NOMEM;
+        free(uri);
+        if (rc != SQLITE_OK) {
+            code = lad_errf(err, LAD_EDATA, "cannot open '%s': %s", path,
+                            st->db ? sqlite3_errmsg(st->db) : "out of memory");
+            goto fail;
+        }
+    }
     sqlite3_extended_result_codes(st->db, 0);
     sqlite3_busy_timeout(st->db, 10000);
 
@@ -349,8 +442,18 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
     if (code)
         goto fail;
     if (st->readonly) {
-        if (ver != LAD_STORE_VERSION) {
+        if (ver == 0) {
             code = not_ladder(st, err);
+            goto fail;
+        }
+        if (ver < LAD_STORE_VERSION) {
+            /* Migrating is writing; reading an old schema as new is not
+            ** safe (its cases lack columns every reader selects). */
+            code = lad_errf(err, LAD_EDATA,
+                            "'%s' has schema version %lld, older than this "
+                            "ladder's %d, and is opened read-only; open it "
+                            "writable once to migrate it",
+                            path, (long long)ver, LAD_STORE_VERSION);
             goto fail;
         }
     } else {
@@ -358,13 +461,13 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
             code = not_ladder(st, err);
             goto fail;
         }
-        code = exec(st, "PRAGMA journal_mode = WAL", "open", err);
+        code = st_exec(st, "PRAGMA journal_mode = WAL", "open", err);
         if (code == LAD_OK && ver != LAD_STORE_VERSION)
             code = migrate(st, err);
         if (code)
             goto fail;
     }
-    code = exec(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL",
+    code = st_exec(st, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL",
                 "open", err);
     if (code == LAD_OK && !st->readonly)
         code = mark_interrupted(st, err);
@@ -392,92 +495,13 @@ void lad_store_close(lad_store *st)
 
 int lad_store_marked(const lad_store *st) { return st->marked; }
 const char *lad_store_path(const lad_store *st) { return st->path; }
-struct sqlite3 *lad_store_sqlite(lad_store *st) { return st->db; }
 
-static int writable(lad_store *st, lad_err *err)
+int st_writable(lad_store *st, lad_err *err)
 {
     if (st->readonly)
         return lad_errf(err, LAD_EINTERNAL,
                         "cannot write '%s': opened read-only", st->path);
     return LAD_OK;
-}
-
-/* ---- text helpers ------------------------------------------------------------ */
-
-/* Writes v in decimal at p; returns the end. */
-static char *put_u32(char *p, uint32_t v)
-{
-    char tmp[10];
-    int n = 0;
-    do
-        tmp[n++] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    while (n)
-        *p++ = tmp[--n];
-    return p;
-}
-
-/* JSON array of n words (n <= LAD_KMAX) into buf (at least 11 * n + 3). */
-static const char *json_words(char *buf, const uint32_t *w, int n)
-{
-    char *p = buf;
-    *p++ = '[';
-    for (int i = 0; i < n; i++) {
-        if (i)
-            *p++ = ',';
-        p = put_u32(p, w[i]);
-    }
-    *p++ = ']';
-    *p = 0;
-    return buf;
-}
-
-static const char *json_bytes(char *buf, const uint8_t *v, int n)
-{
-    uint32_t w[LAD_SCALEMAX];
-    for (int i = 0; i < n; i++)
-        w[i] = v[i];
-    return json_words(buf, w, n);
-}
-
-#define JSON_WORDS_MAX (11 * LAD_KMAX + 3)
-
-/*
-** Parses a JSON array of at most max integers in 0..2^32-1 into w (the rest
-** of w untouched). Returns the count, or -1 when text is not such an array.
-*/
-static int parse_words(const char *t, uint32_t *w, int max)
-{
-    int n = 0;
-    if (t == NULL)
-        return -1;
-    while (*t == ' ')
-        t++;
-    if (*t++ != '[')
-        return -1;
-    while (*t == ' ')
-        t++;
-    if (*t == ']')
-        return 0;
-    for (;;) {
-        while (*t == ' ')
-            t++;
-        if (*t < '0' || *t > '9' || n >= max)
-            return -1;
-        uint64_t v = 0;
-        while (*t >= '0' && *t <= '9') {
-            v = v * 10 + (uint64_t)(*t++ - '0');
-            if (v > 0xffffffffu)
-                return -1;
-        }
-        w[n++] = (uint32_t)v;
-        while (*t == ' ')
-            t++;
-        if (*t == ']')
-            return n;
-        if (*t++ != ',')
-            return -1;
-    }
 }
 
 /* ---- runs ------------------------------------------------------------------ */
@@ -491,21 +515,21 @@ static int upsert(lad_store *st, const char *ins, const char *sel, binder bind,
                   const void *arg, int64_t *id, lad_err *err)
 {
     sqlite3_stmt *s = NULL;
-    int code = prepare(st, ins, &s, err);
+    int code = st_prepare(st, ins, &s, err);
     if (code == LAD_OK) {
         bind(s, arg);
-        code = step_done(st, s, "write", err);
+        code = st_step_done(st, s, "write", err);
     }
     sqlite3_finalize(s);
     s = NULL;
     if (code == LAD_OK)
-        code = prepare(st, sel, &s, err);
+        code = st_prepare(st, sel, &s, err);
     if (code == LAD_OK) {
         bind(s, arg);
         if (sqlite3_step(s) == SQLITE_ROW)
             *id = sqlite3_column_int64(s, 0);
         else
-            code = sqlerr(st, err, "read");
+            code = st_sqlerr(st, err, "read");
     }
     sqlite3_finalize(s);
     return code;
@@ -513,13 +537,13 @@ static int upsert(lad_store *st, const char *ins, const char *sel, binder bind,
 
 static void bind_device(sqlite3_stmt *s, const void *arg)
 {
-    const lad_device_info *d = arg;
-    bind_text(s, 1, d->kind);
-    bind_text(s, 2, d->name);
-    bind_text(s, 3, d->uuid);
+    const lad_run_device *d = arg;
+    st_bind_text(s, 1, d->kind);
+    st_bind_text(s, 2, d->name);
+    st_bind_text(s, 3, d->uuid);
     sqlite3_bind_int(s, 4, d->cc);
-    bind_text(s, 5, d->driver);
-    bind_text(s, 6, d->toolkit);
+    st_bind_text(s, 5, d->driver);
+    st_bind_text(s, 6, d->toolkit);
 }
 
 struct build_arg {
@@ -530,8 +554,8 @@ struct build_arg {
 static void bind_build(sqlite3_stmt *s, const void *arg)
 {
     const struct build_arg *b = arg;
-    bind_text(s, 1, b->version);
-    bind_text(s, 2, b->commit);
+    st_bind_text(s, 1, b->version);
+    st_bind_text(s, 2, b->commit);
     sqlite3_bind_int(s, 3, b->dirty);
 }
 
@@ -555,7 +579,7 @@ int lad_store_begin_run(lad_store *st, const lad_run_info *info,
     static const lad_run_info none;
     if (info == NULL)
         info = &none;
-    int code = writable(st, err);
+    int code = st_writable(st, err);
     if (code)
         return code;
 
@@ -580,7 +604,7 @@ int lad_store_begin_run(lad_store *st, const lad_run_info *info,
     if (r.text)
         lad_sha256_hex(r.text, r.len, r.sha);
 
-    code = begin(st, err);
+    code = st_begin(st, err);
     if (code == LAD_OK && info->device)
         code = upsert(st,
                       "INSERT INTO devices (kind, name, uuid, cc, driver, "
@@ -606,7 +630,7 @@ int lad_store_begin_run(lad_store *st, const lad_run_info *info,
 
     sqlite3_stmt *s = NULL;
     if (code == LAD_OK)
-        code = prepare(st,
+        code = st_prepare(st,
                        "INSERT INTO runs (status, started, command, argv, "
                        "host, pid, pid_start, device_id, build_id, "
                        "recipe_id, recipe_path, datapath, arch, instr, kind, "
@@ -616,11 +640,11 @@ int lad_store_begin_run(lad_store *st, const lad_run_info *info,
                        "?18, ?19, ?20, ?21)",
                        &s, err);
     if (code == LAD_OK) {
-        const lad_datapath *dp = info->dp;
+        const lad_run_datapath *dp = info->dp;
         sqlite3_bind_int64(s, 1, (sqlite3_int64)time(NULL));
-        bind_text(s, 2, info->command);
-        bind_text(s, 3, argv.p);
-        bind_text(s, 4, st->host);
+        st_bind_text(s, 2, info->command);
+        st_bind_text(s, 3, argv.p);
+        st_bind_text(s, 4, st->host);
         sqlite3_bind_int64(s, 5, (sqlite3_int64)getpid());
         sqlite3_bind_int64(s, 6, proc_start((long)getpid()));
         if (device_id)
@@ -628,851 +652,28 @@ int lad_store_begin_run(lad_store *st, const lad_run_info *info,
         sqlite3_bind_int64(s, 8, build_id);
         if (recipe_id)
             sqlite3_bind_int64(s, 9, recipe_id);
-        bind_text(s, 10, info->recipe_path);
-        bind_text(s, 11, dp ? dp->name : "");
-        bind_text(s, 12, dp ? dp->arch : "");
-        bind_text(s, 13, dp ? dp->instr : "");
-        bind_text(s, 14, dp ? dp->kind : "");
-        bind_text(s, 15, dp ? dp->shape : "");
-        bind_text(s, 16, info->device ? info->device->sass : "");
-        bind_text(s, 17, dp ? dp->sass : "");
-        bind_text(s, 18, dp ? dp->a.name : "");
-        bind_text(s, 19, dp ? dp->b.name : "");
-        bind_text(s, 20, dp ? dp->c.name : "");
-        bind_text(s, 21, dp ? dp->d.name : "");
-        code = step_done(st, s, "write", err);
+        st_bind_text(s, 10, info->recipe_path);
+        st_bind_text(s, 11, dp ? dp->name : "");
+        st_bind_text(s, 12, dp ? dp->arch : "");
+        st_bind_text(s, 13, dp ? dp->instr : "");
+        st_bind_text(s, 14, dp ? dp->kind : "");
+        st_bind_text(s, 15, dp ? dp->shape : "");
+        st_bind_text(s, 16, info->device ? info->device->sass : "");
+        st_bind_text(s, 17, dp ? dp->sass : "");
+        st_bind_text(s, 18, dp ? dp->fmt_a : "");
+        st_bind_text(s, 19, dp ? dp->fmt_b : "");
+        st_bind_text(s, 20, dp ? dp->fmt_c : "");
+        st_bind_text(s, 21, dp ? dp->fmt_d : "");
+        code = st_step_done(st, s, "write", err);
     }
     sqlite3_finalize(s);
     if (code == LAD_OK) {
         *run = sqlite3_last_insert_rowid(st->db);
-        code = commit(st, err);
+        code = st_commit(st, err);
     }
     if (code)
-        rollback(st);
+        st_rollback(st);
     free(argv.p);
     return code;
 }
 
-/* Runs one UPDATE/DELETE with an id and optional text; LAD_EDATA when it
-** changed nothing and must_change is set. */
-static int update1(lad_store *st, const char *sql, int64_t id,
-                   const char *text, int must_change, const char *what,
-                   lad_err *err)
-{
-    int code = writable(st, err);
-    if (code)
-        return code;
-    sqlite3_stmt *s = NULL;
-    code = prepare(st, sql, &s, err);
-    if (code == LAD_OK) {
-        sqlite3_bind_int64(s, 1, id);
-        if (text)
-            bind_text(s, 2, text);
-        code = step_done(st, s, "write", err);
-    }
-    sqlite3_finalize(s);
-    if (code == LAD_OK && must_change && sqlite3_changes(st->db) == 0)
-        code = lad_errf(err, LAD_EDATA, "no %s %lld in '%s'", what,
-                        (long long)id, st->path);
-    return code;
-}
-
-int lad_store_set_sass(lad_store *st, int64_t run, const char *sass,
-                       lad_err *err)
-{
-    return update1(st, "UPDATE runs SET sass = ?2 WHERE id = ?1", run, sass,
-                   1, "run", err);
-}
-
-int lad_store_end_run(lad_store *st, int64_t run, int status,
-                      const char *message, lad_err *err)
-{
-    if (status != LAD_RUN_OK && status != LAD_RUN_FAILED &&
-        status != LAD_RUN_INTERRUPTED)
-        return lad_errf(err, LAD_EINTERNAL, "cannot end run %lld as '%s'",
-                        (long long)run, lad_run_status_name(status));
-    /* The status is one of three constants, so it can be spliced in. */
-    const char *sql =
-        status == LAD_RUN_OK ? "UPDATE runs SET status = 'ok', ended = "
-                               NOW_SQL ", message = ?2 WHERE id = ?1"
-        : status == LAD_RUN_FAILED
-            ? "UPDATE runs SET status = 'failed', ended = " NOW_SQL
-              ", message = ?2 WHERE id = ?1"
-            : "UPDATE runs SET status = 'interrupted', ended = " NOW_SQL
-              ", message = ?2 WHERE id = ?1";
-    return update1(st, sql, run, message ? message : "", 1, "run", err);
-}
-
-/* ---- cases ---------------------------------------------------------------- */
-
-static int check_shape(int k, int nscale, int nmeta, lad_err *err)
-{
-    if (k < 0 || k > LAD_KMAX || nscale < 0 || nscale > LAD_SCALEMAX ||
-        nmeta < 0 || nmeta > LAD_METAMAX)
-        return lad_errf(err, LAD_EINTERNAL,
-                        "bad case shape k=%d scales=%d meta=%d", k, nscale,
-                        nmeta);
-    return LAD_OK;
-}
-
-/* Makes sure (run, rung) has its rungs row; inside a transaction. */
-static int ensure_rung(lad_store *st, int64_t run, const char *rung,
-                       lad_err *err)
-{
-    if (st->ins_rung == NULL &&
-        prepare(st, "INSERT INTO rungs (run_id, name) VALUES (?1, ?2) "
-                    "ON CONFLICT DO NOTHING",
-                &st->ins_rung, err))
-        return LAD_EINTERNAL;
-    sqlite3_bind_int64(st->ins_rung, 1, run);
-    bind_text(st->ins_rung, 2, rung);
-    return step_done(st, st->ins_rung, "write", err);
-}
-
-int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
-                        const lad_case *cs, const uint32_t *d,
-                        const char *const *labels, size_t n, int k,
-                        int nscale, int nmeta, int64_t *ids, lad_err *err)
-{
-    int code = writable(st, err);
-    if (code == LAD_OK)
-        code = check_shape(k, nscale, nmeta, err);
-    if (code)
-        return code;
-    if (st->ins_case == NULL &&
-        prepare(st, "INSERT INTO cases (run_id, rung, label, k, a, b, c, d, "
-                    "sa, sb, meta) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-                    "?9, ?10, ?11)",
-                &st->ins_case, err))
-        return LAD_EINTERNAL;
-    sqlite3_stmt *s = st->ins_case;
-    char ja[JSON_WORDS_MAX], jb[JSON_WORDS_MAX];
-    char jsa[11 * LAD_SCALEMAX + 3], jsb[11 * LAD_SCALEMAX + 3];
-    char jm[11 * LAD_METAMAX + 3];
-    size_t i = 0;
-    do {
-        size_t end = n - i > LAD_STORE_BATCH ? i + LAD_STORE_BATCH : n;
-        code = begin(st, err);
-        if (code == LAD_OK)
-            code = ensure_rung(st, run, rung, err);
-        for (; code == LAD_OK && i < end; i++) {
-            const lad_case *c = &cs[i];
-            sqlite3_bind_int64(s, 1, run);
-            sqlite3_bind_text(s, 2, rung ? rung : "", -1, SQLITE_STATIC);
-            sqlite3_bind_text(s, 3, labels && labels[i] ? labels[i] : "", -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_int(s, 4, k);
-            sqlite3_bind_text(s, 5, json_words(ja, c->a, k), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_text(s, 6, json_words(jb, c->b, k), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_int64(s, 7, c->c);
-            sqlite3_bind_int64(s, 8, d[i]);
-            sqlite3_bind_text(s, 9, json_bytes(jsa, c->sa, nscale), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_text(s, 10, json_bytes(jsb, c->sb, nscale), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_text(s, 11, json_words(jm, c->meta, nmeta), -1,
-                              SQLITE_STATIC);
-            code = step_done(st, s, "write cases to", err);
-            if (code == LAD_OK && ids)
-                ids[i] = sqlite3_last_insert_rowid(st->db);
-        }
-        if (code == LAD_OK)
-            code = commit(st, err);
-    } while (code == LAD_OK && i < n);
-    if (code)
-        rollback(st);
-    return code;
-}
-
-/* Inserts (link_sql's ?1 = owner, ?2 = case id) for every case id. */
-static int link_cases(lad_store *st, const char *link_sql, int64_t owner,
-                      const int64_t *case_ids, size_t ncases, lad_err *err)
-{
-    if (ncases == 0)
-        return LAD_OK;
-    sqlite3_stmt *s = NULL;
-    int code = prepare(st, link_sql, &s, err);
-    for (size_t i = 0; code == LAD_OK && i < ncases; i++) {
-        sqlite3_bind_int64(s, 1, owner);
-        sqlite3_bind_int64(s, 2, case_ids[i]);
-        code = step_done(st, s, "link cases in", err);
-    }
-    sqlite3_finalize(s);
-    return code;
-}
-
-int lad_store_observe(lad_store *st, int64_t run, const char *rung,
-                      const char *key, const char *value,
-                      const int64_t *case_ids, size_t ncases, lad_err *err)
-{
-    int code = writable(st, err);
-    if (code == LAD_OK)
-        code = begin(st, err);
-    if (code == LAD_OK)
-        code = ensure_rung(st, run, rung, err);
-    sqlite3_stmt *s = NULL;
-    if (code == LAD_OK)
-        code = prepare(st, "INSERT INTO observations (run_id, rung, key, "
-                           "value) VALUES (?1, ?2, ?3, ?4)",
-                       &s, err);
-    if (code == LAD_OK) {
-        sqlite3_bind_int64(s, 1, run);
-        bind_text(s, 2, rung);
-        bind_text(s, 3, key);
-        bind_text(s, 4, value);
-        code = step_done(st, s, "write", err);
-    }
-    sqlite3_finalize(s);
-    if (code == LAD_OK)
-        code = link_cases(st,
-                          "INSERT OR IGNORE INTO observation_cases "
-                          "(observation_id, case_id) VALUES (?1, ?2)",
-                          sqlite3_last_insert_rowid(st->db), case_ids, ncases,
-                          err);
-    if (code == LAD_OK)
-        code = commit(st, err);
-    if (code)
-        rollback(st);
-    return code;
-}
-
-/* ---- inference ------------------------------------------------------------- */
-
-int lad_store_add_inference(lad_store *st, int64_t run,
-                            const char *parameter, const char *value,
-                            const char *method, const int64_t *case_ids,
-                            size_t ncases, int64_t *id, lad_err *err)
-{
-    int code = writable(st, err);
-    if (code == LAD_OK)
-        code = begin(st, err);
-    sqlite3_stmt *s = NULL;
-    if (code == LAD_OK)
-        code = prepare(st, "INSERT INTO inferences (run_id, parameter, value, "
-                           "method, created) VALUES (?1, ?2, ?3, ?4, "
-                           NOW_SQL ")",
-                       &s, err);
-    if (code == LAD_OK) {
-        sqlite3_bind_int64(s, 1, run);
-        bind_text(s, 2, parameter);
-        bind_text(s, 3, value);
-        bind_text(s, 4, method);
-        code = step_done(st, s, "write", err);
-    }
-    sqlite3_finalize(s);
-    int64_t row = sqlite3_last_insert_rowid(st->db);
-    if (code == LAD_OK)
-        code = link_cases(st,
-                          "INSERT OR IGNORE INTO inference_cases "
-                          "(inference_id, case_id) VALUES (?1, ?2)",
-                          row, case_ids, ncases, err);
-    if (code == LAD_OK)
-        code = commit(st, err);
-    if (code)
-        rollback(st);
-    else if (id)
-        *id = row;
-    return code;
-}
-
-int lad_store_clear_inferences(lad_store *st, int64_t run, lad_err *err)
-{
-    return update1(st, "DELETE FROM inferences WHERE run_id = ?1", run, NULL,
-                   0, "run", err);
-}
-
-/* ---- validation ------------------------------------------------------------ */
-
-int lad_store_begin_validation(lad_store *st, int64_t run, const char *model,
-                               const char *generator, uint64_t seed, int k,
-                               int nscale, int nmeta, int64_t *vid,
-                               lad_err *err)
-{
-    int code = writable(st, err);
-    if (code == LAD_OK)
-        code = check_shape(k, nscale, nmeta, err);
-    if (code)
-        return code;
-    sqlite3_stmt *s = NULL;
-    code = prepare(st, "INSERT INTO validations (run_id, model, generator, "
-                       "seed, k, nscale, nmeta, started) VALUES (?1, ?2, ?3, "
-                       "?4, ?5, ?6, ?7, " NOW_SQL ")",
-                   &s, err);
-    if (code == LAD_OK) {
-        sqlite3_bind_int64(s, 1, run);
-        bind_text(s, 2, model);
-        bind_text(s, 3, generator);
-        sqlite3_bind_int64(s, 4, (sqlite3_int64)seed);
-        sqlite3_bind_int(s, 5, k);
-        sqlite3_bind_int(s, 6, nscale);
-        sqlite3_bind_int(s, 7, nmeta);
-        code = step_done(st, s, "write", err);
-    }
-    sqlite3_finalize(s);
-    if (code == LAD_OK)
-        *vid = sqlite3_last_insert_rowid(st->db);
-    return code;
-}
-
-int lad_store_add_mismatches(lad_store *st, int64_t vid, const lad_case *cs,
-                             const uint32_t *expected, const uint32_t *got,
-                             const uint64_t *index, size_t n, lad_err *err)
-{
-    int code = writable(st, err);
-    if (code)
-        return code;
-    /* The shape was fixed by begin_validation. */
-    int k = 0, nscale = 0, nmeta = 0;
-    sqlite3_stmt *q = NULL;
-    code = prepare(st, "SELECT k, nscale, nmeta FROM validations "
-                       "WHERE id = ?1",
-                   &q, err);
-    if (code == LAD_OK) {
-        sqlite3_bind_int64(q, 1, vid);
-        if (sqlite3_step(q) == SQLITE_ROW) {
-            k = sqlite3_column_int(q, 0);
-            nscale = sqlite3_column_int(q, 1);
-            nmeta = sqlite3_column_int(q, 2);
-        } else {
-            code = lad_errf(err, LAD_EDATA, "no validation %lld in '%s'",
-                            (long long)vid, st->path);
-        }
-    }
-    sqlite3_finalize(q);
-    if (code == LAD_OK)
-        code = check_shape(k, nscale, nmeta, err);
-    if (code)
-        return code;
-    if (st->ins_mismatch == NULL &&
-        prepare(st, "INSERT INTO mismatches (validation_id, seq, a, b, c, "
-                    "sa, sb, meta, expected, got) VALUES (?1, ?2, ?3, ?4, "
-                    "?5, ?6, ?7, ?8, ?9, ?10)",
-                &st->ins_mismatch, err))
-        return LAD_EINTERNAL;
-    sqlite3_stmt *s = st->ins_mismatch;
-    char ja[JSON_WORDS_MAX], jb[JSON_WORDS_MAX];
-    char jsa[11 * LAD_SCALEMAX + 3], jsb[11 * LAD_SCALEMAX + 3];
-    char jm[11 * LAD_METAMAX + 3];
-    size_t i = 0;
-    while (code == LAD_OK && i < n) {
-        size_t end = n - i > LAD_STORE_BATCH ? i + LAD_STORE_BATCH : n;
-        code = begin(st, err);
-        for (; code == LAD_OK && i < end; i++) {
-            const lad_case *c = &cs[i];
-            sqlite3_bind_int64(s, 1, vid);
-            sqlite3_bind_int64(s, 2, index ? (sqlite3_int64)index[i] : -1);
-            sqlite3_bind_text(s, 3, json_words(ja, c->a, k), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_text(s, 4, json_words(jb, c->b, k), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_int64(s, 5, c->c);
-            sqlite3_bind_text(s, 6, json_bytes(jsa, c->sa, nscale), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_text(s, 7, json_bytes(jsb, c->sb, nscale), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_text(s, 8, json_words(jm, c->meta, nmeta), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_int64(s, 9, expected[i]);
-            sqlite3_bind_int64(s, 10, got[i]);
-            code = step_done(st, s, "write mismatches to", err);
-        }
-        if (code == LAD_OK)
-            code = commit(st, err);
-    }
-    if (code)
-        rollback(st);
-    return code;
-}
-
-int lad_store_end_validation(lad_store *st, int64_t vid, uint64_t cases,
-                             uint64_t mismatches, lad_err *err)
-{
-    int code = writable(st, err);
-    if (code)
-        return code;
-    sqlite3_stmt *s = NULL;
-    code = prepare(st, "UPDATE validations SET cases = ?2, mismatches = ?3, "
-                       "ended = " NOW_SQL " WHERE id = ?1",
-                   &s, err);
-    if (code == LAD_OK) {
-        sqlite3_bind_int64(s, 1, vid);
-        sqlite3_bind_int64(s, 2, (sqlite3_int64)cases);
-        sqlite3_bind_int64(s, 3, (sqlite3_int64)mismatches);
-        code = step_done(st, s, "write", err);
-    }
-    sqlite3_finalize(s);
-    if (code == LAD_OK && sqlite3_changes(st->db) == 0)
-        code = lad_errf(err, LAD_EDATA, "no validation %lld in '%s'",
-                        (long long)vid, st->path);
-    return code;
-}
-
-/* ---- reading ---------------------------------------------------------------- */
-
-int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
-                          lad_err *err)
-{
-    sqlite3_stmt *s = NULL;
-    int code;
-    if (strcmp(spec, "latest") == 0) {
-        code = prepare(st, "SELECT max(id) FROM runs", &s, err);
-        if (code == LAD_OK) {
-            if (sqlite3_step(s) == SQLITE_ROW &&
-                sqlite3_column_type(s, 0) == SQLITE_INTEGER)
-                *run = sqlite3_column_int64(s, 0);
-            else
-                code = lad_errf(err, LAD_EDATA, "no runs in '%s'", st->path);
-        }
-        sqlite3_finalize(s);
-        return code;
-    }
-    const char *p = spec;
-    int64_t v = 0;
-    if (*p == 0)
-        return lad_errf(err, LAD_EUSAGE,
-                        "bad run '%s': expected a run id or 'latest'", spec);
-    for (; *p; p++) {
-        if (*p < '0' || *p > '9' || v > (INT64_MAX - 9) / 10)
-            return lad_errf(err, LAD_EUSAGE,
-                            "bad run '%s': expected a run id or 'latest'",
-                            spec);
-        v = v * 10 + (*p - '0');
-    }
-    code = prepare(st, "SELECT id FROM runs WHERE id = ?1", &s, err);
-    if (code == LAD_OK) {
-        sqlite3_bind_int64(s, 1, v);
-        if (sqlite3_step(s) == SQLITE_ROW)
-            *run = v;
-        else
-            code = lad_errf(err, LAD_EDATA, "no run %lld in '%s'",
-                            (long long)v, st->path);
-    }
-    sqlite3_finalize(s);
-    return code;
-}
-
-#define RUN_COLUMNS                                                           \
-    "SELECT r.id, r.status, r.started, coalesce(r.ended, 0), r.command, "     \
-    "r.argv, r.host, r.pid, r.pid_start, r.message, coalesce(d.name, ''), "   \
-    "coalesce(d.kind, ''), coalesce(d.uuid, ''), coalesce(d.cc, 0), "         \
-    "coalesce(d.driver, ''), coalesce(d.toolkit, ''), b.version, "            \
-    "b.git_commit, b.dirty, r.recipe_path, coalesce(rc.sha256, ''), "         \
-    "r.datapath, r.arch, r.instr, r.kind, r.shape, r.sass, r.sass_expected, " \
-    "r.fmt_a, r.fmt_b, r.fmt_c, r.fmt_d, "                                    \
-    "(SELECT count(*) FROM cases WHERE cases.run_id = r.id) "                 \
-    "FROM runs AS r LEFT JOIN devices AS d ON d.id = r.device_id "            \
-    "JOIN builds AS b ON b.id = r.build_id "                                  \
-    "LEFT JOIN recipes AS rc ON rc.id = r.recipe_id "
-
-/*
-** Copies the JSON array of strings t into buf; when it does not fit, keeps
-** the leading elements that do and ends the array with "...", so that the
-** copy is still a JSON array. Strings are as lad_json_str writes them.
-*/
-static void copy_argv(const char *t, char *buf, size_t size)
-{
-    size_t len = t ? strlen(t) : 0;
-    if (len < size) {
-        snprintf(buf, size, "%s", t ? t : "[]");
-        return;
-    }
-    size_t keep = 1; /* "[" */
-    const char *p = t + 1;
-    while (*p == '"' || *p == ',') {
-        const char *q = p + (*p == ',');
-        if (*q != '"')
-            break;
-        for (q++; *q && *q != '"'; q++)
-            if (*q == '\\' && q[1])
-                q++;
-        if (*q != '"')
-            break;
-        size_t end = (size_t)(q + 1 - t);
-        if (end + 8 > size) /* room for ,"..."] and the NUL */
-            break;
-        keep = end;
-        p = q + 1;
-    }
-    snprintf(buf, size, "%.*s%s\"...\"]", (int)keep, t,
-             keep > 1 ? "," : "");
-}
-
-static void read_run(lad_store *st, sqlite3_stmt *s, lad_run_row *r)
-{
-    char status[16];
-    memset(r, 0, sizeof *r);
-    r->id = sqlite3_column_int64(s, 0);
-    col_text(s, 1, status, sizeof status);
-    r->started = sqlite3_column_int64(s, 2);
-    r->ended = sqlite3_column_int64(s, 3);
-    col_text(s, 4, r->command, sizeof r->command);
-    copy_argv((const char *)sqlite3_column_text(s, 5), r->argv,
-              sizeof r->argv);
-    col_text(s, 6, r->host, sizeof r->host);
-    r->pid = sqlite3_column_int64(s, 7);
-    r->status = live_status(st, status, r->host, r->pid,
-                            sqlite3_column_int64(s, 8));
-    col_text(s, 9, r->message, sizeof r->message);
-    col_text(s, 10, r->device, sizeof r->device);
-    col_text(s, 11, r->device_kind, sizeof r->device_kind);
-    col_text(s, 12, r->uuid, sizeof r->uuid);
-    r->cc = sqlite3_column_int(s, 13);
-    col_text(s, 14, r->driver, sizeof r->driver);
-    col_text(s, 15, r->toolkit, sizeof r->toolkit);
-    col_text(s, 16, r->version, sizeof r->version);
-    col_text(s, 17, r->commit, sizeof r->commit);
-    r->dirty = sqlite3_column_int(s, 18);
-    col_text(s, 19, r->recipe, sizeof r->recipe);
-    col_text(s, 20, r->recipe_sha256, sizeof r->recipe_sha256);
-    col_text(s, 21, r->datapath, sizeof r->datapath);
-    col_text(s, 22, r->arch, sizeof r->arch);
-    col_text(s, 23, r->instr, sizeof r->instr);
-    col_text(s, 24, r->kind, sizeof r->kind);
-    col_text(s, 25, r->shape, sizeof r->shape);
-    col_text(s, 26, r->sass, sizeof r->sass);
-    col_text(s, 27, r->sass_expected, sizeof r->sass_expected);
-    col_text(s, 28, r->fmt_a, sizeof r->fmt_a);
-    col_text(s, 29, r->fmt_b, sizeof r->fmt_b);
-    col_text(s, 30, r->fmt_c, sizeof r->fmt_c);
-    col_text(s, 31, r->fmt_d, sizeof r->fmt_d);
-    r->ncases = sqlite3_column_int64(s, 32);
-}
-
-/* Grows *arr (of elements of size el) to hold at least need; returns 0 or
-** -1 when out of memory. */
-static int grow(void **arr, size_t *cap, size_t need, size_t el)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap * 2 : 16;
-    while (c < need)
-        c *= 2;
-    void *p = realloc(*arr, c * el);
-    if (p == NULL)
-        return -1;
-    *arr = p;
-    *cap = c;
-    return 0;
-}
-
-/* Reads the current row of s into row (zeroed); returns LAD_OK, or an error
-** code with err filled. */
-typedef int (*row_reader)(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err);
-
-/*
-** Every list the store hands out is read the same way: step the bound
-** statement s to its end, append one element of size el to *arr per row
-** (zeroed, counted in *n, then filled by read), finalize s. On an error the
-** elements read so far stay in *arr for the caller's free function.
-*/
-static int read_rows(lad_store *st, sqlite3_stmt *s, void **arr, size_t *n, size_t el,
-                     row_reader read, lad_err *err)
-{
-    size_t cap = 0;
-    int code = LAD_OK, rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (grow(arr, &cap, *n + 1, el)) {
-            code = lad_errf(err, LAD_EINTERNAL, "out of memory");
-            break;
-        }
-        void *row = (char *)*arr + *n * el;
-        memset(row, 0, el);
-        (*n)++;
-        if ((code = read(st, s, row, err)) != LAD_OK)
-            break;
-    }
-    if (code == LAD_OK && rc != SQLITE_DONE)
-        code = sqlerr(st, err, "read");
-    sqlite3_finalize(s);
-    return code;
-}
-
-/* prepare() with ?1 bound to id. */
-static int query(lad_store *st, const char *sql, int64_t id, sqlite3_stmt **s, lad_err *err)
-{
-    int code = prepare(st, sql, s, err);
-    if (code == LAD_OK)
-        sqlite3_bind_int64(*s, 1, id);
-    return code;
-}
-
-static int read_run_row(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
-{
-    (void)err;
-    read_run(st, s, row);
-    return LAD_OK;
-}
-
-static int read_id(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
-{
-    (void)st;
-    (void)err;
-    *(int64_t *)row = sqlite3_column_int64(s, 0);
-    return LAD_OK;
-}
-
-static int oom_if(int missing, lad_err *err)
-{
-    return missing ? lad_errf(err, LAD_EINTERNAL, "out of memory") : LAD_OK;
-}
-
-static int read_rung(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
-{
-    (void)st;
-    (void)err;
-    lad_rung_row *g = row;
-    col_text(s, 0, g->name, sizeof g->name);
-    g->ncases = sqlite3_column_int64(s, 1);
-    g->first_case = sqlite3_column_int64(s, 2);
-    g->last_case = sqlite3_column_int64(s, 3);
-    return LAD_OK;
-}
-
-static int read_obs(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
-{
-    (void)st;
-    lad_obs_row *o = row;
-    o->id = sqlite3_column_int64(s, 0);
-    col_text(s, 1, o->rung, sizeof o->rung);
-    o->key = col_dup(s, 2);
-    o->value = col_dup(s, 3);
-    return oom_if(!o->key || !o->value, err);
-}
-
-static int read_inference(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
-{
-    (void)st;
-    lad_inference_row *f = row;
-    f->id = sqlite3_column_int64(s, 0);
-    f->parameter = col_dup(s, 1);
-    f->value = col_dup(s, 2);
-    f->method = col_dup(s, 3);
-    return oom_if(!f->parameter || !f->value || !f->method, err);
-}
-
-static int read_validation(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
-{
-    (void)st;
-    lad_validation_row *v = row;
-    v->id = sqlite3_column_int64(s, 0);
-    v->model = col_dup(s, 1);
-    v->generator = col_dup(s, 2);
-    v->seed = (uint64_t)sqlite3_column_int64(s, 3);
-    v->cases = sqlite3_column_int64(s, 4);
-    v->mismatches = sqlite3_column_int64(s, 5);
-    v->stored = sqlite3_column_int64(s, 6);
-    return oom_if(!v->model || !v->generator, err);
-}
-
-static int read_case(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
-{
-    lad_case_row *r = row;
-    r->id = sqlite3_column_int64(s, 0);
-    col_text(s, 1, r->rung, sizeof r->rung);
-    col_text(s, 2, r->label, sizeof r->label);
-    r->cs.c = (uint32_t)sqlite3_column_int64(s, 6);
-    r->d = (uint32_t)sqlite3_column_int64(s, 7);
-    uint32_t sa[LAD_SCALEMAX], sb[LAD_SCALEMAX];
-    int ka = parse_words((const char *)sqlite3_column_text(s, 4), r->cs.a, LAD_KMAX);
-    int kb = parse_words((const char *)sqlite3_column_text(s, 5), r->cs.b, LAD_KMAX);
-    int na = parse_words((const char *)sqlite3_column_text(s, 8), sa, LAD_SCALEMAX);
-    int nb = parse_words((const char *)sqlite3_column_text(s, 9), sb, LAD_SCALEMAX);
-    int nm = parse_words((const char *)sqlite3_column_text(s, 10), r->cs.meta, LAD_METAMAX);
-    if (ka < 0 || kb != ka || na < 0 || nb != na || nm < 0)
-        return lad_errf(err, LAD_EDATA, "'%s': case %lld has malformed words", st->path,
-                        (long long)r->id);
-    for (int i = 0; i < na; i++) {
-        if (sa[i] > 255 || sb[i] > 255)
-            return lad_errf(err, LAD_EDATA, "'%s': case %lld has a scale above 255",
-                            st->path, (long long)r->id);
-        r->cs.sa[i] = (uint8_t)sa[i];
-        r->cs.sb[i] = (uint8_t)sb[i];
-    }
-    r->k = ka;
-    r->nscale = na;
-    r->nmeta = nm;
-    return LAD_OK;
-}
-
-int lad_store_history(lad_store *st, const lad_history_filter *f,
-                      lad_run_row **rows, size_t *n, lad_err *err)
-{
-    *rows = NULL;
-    *n = 0;
-    sqlite3_stmt *s = NULL;
-    int code = prepare(st,
-                       RUN_COLUMNS
-                       "WHERE (?1 IS NULL OR instr(lower(d.name), lower(?1)) "
-                       "> 0) AND (?2 IS NULL OR lower(?2) IN (r.fmt_a, "
-                       "r.fmt_b, r.fmt_c, r.fmt_d)) AND (?3 IS NULL OR ?3 IN "
-                       "(r.instr, r.kind, r.sass, r.sass_expected, "
-                       "r.datapath)) ORDER BY r.id DESC LIMIT ?4",
-                       &s, err);
-    if (code)
-        return code;
-    if (f && f->gpu)
-        bind_text(s, 1, f->gpu);
-    if (f && f->format)
-        bind_text(s, 2, f->format);
-    if (f && f->instruction)
-        bind_text(s, 3, f->instruction);
-    sqlite3_bind_int64(s, 4, f && f->limit > 0 ? f->limit : -1);
-    code = read_rows(st, s, (void **)rows, n, sizeof **rows, read_run_row, err);
-    if (code) {
-        free(*rows);
-        *rows = NULL;
-        *n = 0;
-    }
-    return code;
-}
-
-int lad_store_run(lad_store *st, int64_t run, lad_run_row *row, lad_err *err)
-{
-    sqlite3_stmt *s = NULL;
-    int code = prepare(st, RUN_COLUMNS "WHERE r.id = ?1", &s, err);
-    if (code)
-        return code;
-    sqlite3_bind_int64(s, 1, run);
-    int rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW)
-        read_run(st, s, row);
-    else if (rc == SQLITE_DONE)
-        code = lad_errf(err, LAD_EDATA, "no run %lld in '%s'",
-                        (long long)run, st->path);
-    else
-        code = sqlerr(st, err, "read");
-    sqlite3_finalize(s);
-    return code;
-}
-
-/* Reads the case ids linked to owner through sql (?1 = owner). */
-static int read_ids_list(lad_store *st, const char *sql, int64_t owner,
-                         int64_t **ids, size_t *n, lad_err *err)
-{
-    *ids = NULL;
-    *n = 0;
-    sqlite3_stmt *s = NULL;
-    int code = query(st, sql, owner, &s, err);
-    if (code == LAD_OK)
-        code = read_rows(st, s, (void **)ids, n, sizeof **ids, read_id, err);
-    return code;
-}
-
-void lad_show_free(lad_show *s)
-{
-    if (s == NULL)
-        return;
-    for (size_t i = 0; i < s->nobs; i++) {
-        free(s->obs[i].key);
-        free(s->obs[i].value);
-        free(s->obs[i].cases);
-    }
-    for (size_t i = 0; i < s->ninf; i++) {
-        free(s->inf[i].parameter);
-        free(s->inf[i].value);
-        free(s->inf[i].method);
-        free(s->inf[i].cases);
-    }
-    for (size_t i = 0; i < s->nval; i++) {
-        free(s->val[i].model);
-        free(s->val[i].generator);
-    }
-    free(s->rungs);
-    free(s->obs);
-    free(s->inf);
-    free(s->val);
-    memset(s, 0, sizeof *s);
-}
-
-int lad_store_show(lad_store *st, int64_t run, lad_show *out, lad_err *err)
-{
-    memset(out, 0, sizeof *out);
-    int code = lad_store_run(st, run, &out->run, err);
-    sqlite3_stmt *s = NULL;
-
-    /* Rungs with their case counts. */
-    if (code == LAD_OK)
-        code = query(st,
-                     "SELECT g.name, count(c.id), coalesce(min(c.id), 0), "
-                     "coalesce(max(c.id), 0) FROM rungs AS g LEFT JOIN "
-                     "cases AS c ON c.run_id = g.run_id AND c.rung = "
-                     "g.name WHERE g.run_id = ?1 GROUP BY g.id ORDER BY "
-                     "g.id",
-                     run, &s, err);
-    if (code == LAD_OK)
-        code = read_rows(st, s, (void **)&out->rungs, &out->nrungs, sizeof *out->rungs,
-                         read_rung, err);
-
-    /* Observations, with the cases behind each. */
-    if (code == LAD_OK)
-        code = query(st, "SELECT id, rung, key, value FROM observations "
-                         "WHERE run_id = ?1 ORDER BY id",
-                     run, &s, err);
-    if (code == LAD_OK)
-        code = read_rows(st, s, (void **)&out->obs, &out->nobs, sizeof *out->obs, read_obs,
-                         err);
-    for (size_t i = 0; code == LAD_OK && i < out->nobs; i++)
-        code = read_ids_list(st,
-                             "SELECT case_id FROM observation_cases WHERE "
-                             "observation_id = ?1 ORDER BY case_id",
-                             out->obs[i].id, &out->obs[i].cases,
-                             &out->obs[i].ncases, err);
-
-    /* Inferences, with the cases behind each. */
-    if (code == LAD_OK)
-        code = query(st, "SELECT id, parameter, value, method FROM "
-                         "inferences WHERE run_id = ?1 ORDER BY id",
-                     run, &s, err);
-    if (code == LAD_OK)
-        code = read_rows(st, s, (void **)&out->inf, &out->ninf, sizeof *out->inf,
-                         read_inference, err);
-    for (size_t i = 0; code == LAD_OK && i < out->ninf; i++)
-        code = read_ids_list(st,
-                             "SELECT case_id FROM inference_cases WHERE "
-                             "inference_id = ?1 ORDER BY case_id",
-                             out->inf[i].id, &out->inf[i].cases,
-                             &out->inf[i].ncases, err);
-
-    /* Validations. */
-    if (code == LAD_OK)
-        code = query(st,
-                     "SELECT v.id, v.model, v.generator, v.seed, "
-                     "coalesce(v.cases, -1), coalesce(v.mismatches, -1), "
-                     "(SELECT count(*) FROM mismatches AS m WHERE "
-                     "m.validation_id = v.id) FROM validations AS v "
-                     "WHERE v.run_id = ?1 ORDER BY v.id",
-                     run, &s, err);
-    if (code == LAD_OK)
-        code = read_rows(st, s, (void **)&out->val, &out->nval, sizeof *out->val,
-                         read_validation, err);
-    if (code)
-        lad_show_free(out);
-    return code;
-}
-
-int lad_store_cases(lad_store *st, int64_t run, const char *rung,
-                    lad_case_row **rows, size_t *n, lad_err *err)
-{
-    *rows = NULL;
-    *n = 0;
-    sqlite3_stmt *s = NULL;
-    int code = prepare(st,
-                       "SELECT id, rung, label, k, a, b, c, d, sa, sb, meta "
-                       "FROM cases WHERE run_id = ?1 AND (?2 IS NULL OR "
-                       "rung = ?2) ORDER BY id",
-                       &s, err);
-    if (code)
-        return code;
-    sqlite3_bind_int64(s, 1, run);
-    if (rung)
-        bind_text(s, 2, rung);
-    code = read_rows(st, s, (void **)rows, n, sizeof **rows, read_case, err);
-    if (code) {
-        free(*rows);
-        *rows = NULL;
-        *n = 0;
-    }
-    return code;
-}

@@ -24,21 +24,44 @@
 ** Every function returns a LAD_* code and fills err on failure: SQLite errors
 ** are LAD_EINTERNAL with SQLite's message; a file that is not a ladder
 ** database is LAD_EDATA; an unknown run is LAD_EDATA.
+**
+** Plain data only: the store knows words, strings and integers, not probes,
+** devices or models, so that it can be read by anything (a report, a
+** script) without the model behind it. Callers convert their lad_case to
+** lad_case_data (probes/case.h). Errors are model/err.h's lad_err and
+** LAD_* codes: that header includes nothing and needs only libc, so using
+** it does not tie db/ to the datapath.
 */
 #ifndef LADDER_DB_STORE_H
 #define LADDER_DB_STORE_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../model/datapath.h"
-#include "../devices/device.h"
+#include "../model/err.h"
 
 #define LAD_STORE_APP_ID 0x4c414452 /* PRAGMA application_id: "LADR" */
-#define LAD_STORE_VERSION 1         /* PRAGMA user_version of the schema */
+#define LAD_STORE_VERSION 2         /* PRAGMA user_version of the schema */
 #define LAD_STORE_BATCH 4096        /* cases per transaction */
 #define LAD_STORE_DEFAULT "ladder.db"
 
+/* The most words a case has; probes/case.c checks that they equal the
+** model's LAD_KMAX, LAD_SCALEMAX and LAD_METAMAX. */
+#define LAD_STORE_KMAX 128    /* A and B words (lanes) */
+#define LAD_STORE_SCALEMAX 8  /* scale bytes of A and of B */
+#define LAD_STORE_METAMAX 4   /* sparsity metadata words */
+
 typedef struct lad_store lad_store;
+
+/* The words of one case: lanes past k, scales past nscale and metadata
+** past nmeta are not stored (and read back as 0). */
+typedef struct lad_case_data {
+    uint32_t a[LAD_STORE_KMAX];       /* A row, logical K order */
+    uint32_t b[LAD_STORE_KMAX];       /* B column, logical K order */
+    uint32_t c;                       /* addend */
+    uint8_t sa[LAD_STORE_SCALEMAX];   /* scale byte of A per K block */
+    uint8_t sb[LAD_STORE_SCALEMAX];   /* scale byte of B per K block */
+    uint32_t meta[LAD_STORE_METAMAX]; /* sparsity metadata words */
+} lad_case_data;
 
 /* lad_store_open flags. */
 enum lad_store_flags {
@@ -77,22 +100,33 @@ int lad_store_marked(const lad_store *st);
 /* The path given to lad_store_open. */
 const char *lad_store_path(const lad_store *st);
 
-/* The SQLite handle, for ad-hoc read queries (inference, report). Do not
-** close it or change its pragmas. */
-struct sqlite3 *lad_store_sqlite(lad_store *st);
-
 /* ---- writing a run ----------------------------------------------------- */
+
+/* The device a run ran on. NULL strings are stored as "". */
+typedef struct lad_run_device {
+    const char *kind;               /* "sim", "exec", "cuda" */
+    const char *name;               /* GPU name, model name or command line */
+    const char *uuid;               /* GPU UUID, "" elsewhere */
+    int cc;                         /* compute capability * 10, 0 elsewhere */
+    const char *driver, *toolkit;
+    const char *sass;               /* tensor opcode executed, "" unknown */
+} lad_run_device;
+
+/* The instruction a run probed. NULL strings are stored as "". */
+typedef struct lad_run_datapath {
+    const char *name;               /* datapath (preset) name */
+    const char *arch, *instr, *kind, *shape;
+    const char *sass;               /* the datapath's expected opcode */
+    const char *fmt_a, *fmt_b, *fmt_c, *fmt_d; /* format names */
+} lad_run_datapath;
 
 /* What a run records when it begins. Every pointer may be NULL. */
 typedef struct lad_run_info {
     const char *command;            /* "run", "check", ...: the subcommand */
     int argc;                       /* the command line (stored as a JSON */
     char *const *argv;              /*   array of strings); argc 0: none */
-    const lad_device_info *device;  /* device name, uuid, cc, driver,
-                                       toolkit, executed SASS */
-    const lad_datapath *dp;         /* the instruction probed: datapath name,
-                                       arch, instr, kind, shape, expected
-                                       SASS, formats of A, B, C, D */
+    const lad_run_device *device;   /* NULL: no device row */
+    const lad_run_datapath *dp;     /* NULL: every datapath column "" */
     const char *version;            /* ladder version (LADDER_VERSION) */
     const char *commit;             /* NULL: this build's LADDER_GIT_COMMIT */
     int dirty;                      /* 0 or 1; -1: this build's LADDER_GIT_DIRTY */
@@ -117,17 +151,33 @@ int lad_store_end_run(lad_store *st, int64_t run, int status,
                       const char *message, lad_err *err);
 
 /*
+** What a stored case is for: its label for people and the structured
+** evidence that programs select cases by (docs/store.md). Strings are
+** copied; NULL label is stored as "", NULL series and target as NULL.
+*/
+typedef struct lad_case_tag {
+    const char *label;       /* human text: "floor S=3 d=2 neg" */
+    const char *series;      /* the family of cases within the rung:
+                                "a-code", "floor", "j" */
+    const char *target;      /* model-file keys the series is designed to
+                                decide, space-separated: "window align_round" */
+    int has_vary;            /* 0: vary is stored as NULL */
+    int64_t vary;            /* the value the series varies in this case */
+} lad_case_tag;
+
+/*
 ** Stores n answered cases of one rung: for case i the first k words of A and
-** B (k <= LAD_KMAX), C, the D word d[i], the first nscale scales of A and B
-** and the first nmeta metadata words (0 for unscaled, dense kinds), and
-** labels[i] (labels or labels[i] may be NULL). Written in transactions of at
-** most LAD_STORE_BATCH cases with one prepared statement; when ids is not
-** NULL, ids[i] receives the id of case i (ids are increasing). On failure
-** the cases of the failing batch are not stored; earlier batches are.
+** B (k <= LAD_STORE_KMAX), C, the D word d[i], the first nscale scales of A
+** and B and the first nmeta metadata words (0 for unscaled, dense kinds),
+** and tags[i] (tags may be NULL: every case untagged). Written in
+** transactions of at most LAD_STORE_BATCH cases with one prepared
+** statement; when ids is not NULL, ids[i] receives the id of case i (ids
+** are increasing). On failure the cases of the failing batch are not
+** stored; earlier batches are.
 */
 int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
-                        const lad_case *cs, const uint32_t *d,
-                        const char *const *labels, size_t n, int k,
+                        const lad_case_data *cs, const uint32_t *d,
+                        const lad_case_tag *tags, size_t n, int k,
                         int nscale, int nmeta, int64_t *ids, lad_err *err);
 
 /* Records what a rung observed: key = value (text, e.g. "last_j" = "23"),
@@ -163,7 +213,8 @@ int lad_store_begin_validation(lad_store *st, int64_t run, const char *model,
 /* Stores n mismatches: case cs[i] (its index in the validation's case
 ** stream is index[i]; index may be NULL), the model's word expected[i] and
 ** the device's got[i]. One transaction per LAD_STORE_BATCH rows. */
-int lad_store_add_mismatches(lad_store *st, int64_t vid, const lad_case *cs,
+int lad_store_add_mismatches(lad_store *st, int64_t vid,
+                             const lad_case_data *cs,
                              const uint32_t *expected, const uint32_t *got,
                              const uint64_t *index, size_t n, lad_err *err);
 
@@ -287,8 +338,13 @@ typedef struct lad_case_row {
     int64_t id;
     char rung[64];
     char label[64];
+    char series[32];         /* "" when NULL (a run stored before schema 2
+                                whose label told nothing) */
+    char target[96];         /* "" when NULL */
+    int has_vary;            /* 0: vary was NULL */
+    int64_t vary;
     int k, nscale, nmeta;    /* words stored; other lanes of cs are 0 */
-    lad_case cs;
+    lad_case_data cs;
     uint32_t d;
 } lad_case_row;
 
@@ -296,6 +352,13 @@ typedef struct lad_case_row {
 ** *rows (malloc'd, free()). */
 int lad_store_cases(lad_store *st, int64_t run, const char *rung,
                     lad_case_row **rows, size_t *n, lad_err *err);
+
+/* The recipe a run was climbed from: its text (malloc'd, free() it; not
+** NUL-free, *len bytes plus a NUL) and the path it was read from (into
+** path, truncated to size). LAD_EDATA when there is no such run or it
+** stored no recipe. */
+int lad_store_recipe(lad_store *st, int64_t run, char **text, size_t *len,
+                     char *path, size_t size, lad_err *err);
 
 /* ---- the schema --------------------------------------------------------- */
 

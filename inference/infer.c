@@ -11,18 +11,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sqlite3.h>
 
 #include "../io/modelfile.h"
 #include "../probes/ladder.h"
 #include "../probes/recipe.h"
+#include "cases.h"
+#include "../model/format_fit.h"
 #include "search.h"
 
 /* Adds the parameter row for registry row p of the model: which cases its
 ** alternatives get wrong. Returns LAD_OK, or LAD_EINTERNAL when out of
 ** memory (never a row that says "unobservable" for want of memory). */
 static int decide(const lad_datapath *dp, const lad_datapath *base, const lad_param *p,
-                  const lad_case_row *rows, const lad_case *cs, const uint32_t *d, size_t n,
+                  const lad_infer_case *rows, const lad_case *cs, const uint32_t *d, size_t n,
                   lad_infer_result *out, lad_err *err)
 {
     if (out->nparams >= LAD_INFER_MAXPARAMS)
@@ -58,39 +59,33 @@ static int decide(const lad_datapath *dp, const lad_datapath *base, const lad_pa
 }
 
 /* Whether two cases belong to one stage of the fit: the same rung, and for
-** the scaling rung the same family (the label's first word: floor, window,
-** group, cdom, ...), each of which decides its own parameters in turn. */
-static int same_stage(const lad_case_row *x, const lad_case_row *y)
+** the scaling rung the same family (its series: floor, window, group,
+** cdom, ...), each of which decides its own parameters in turn. */
+static int same_stage(const lad_infer_case *x, const lad_infer_case *y)
 {
     if (strcmp(x->rung, y->rung))
         return 0;
     if (strcmp(x->rung, "scaling"))
         return 1;
-    size_t a = strcspn(x->label, " "), b = strcspn(y->label, " ");
-    return a == b && strncmp(x->label, y->label, a) == 0;
+    return strcmp(x->series, y->series) == 0;
 }
 
 /* The recipe text of a run, malloc'd, or NULL. */
 static char *recipe_text(lad_store *st, int64_t run, char *path, size_t n)
 {
-    sqlite3 *db = lad_store_sqlite(st);
-    sqlite3_stmt *s = NULL;
     char *text = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT recipes.text, runs.recipe_path FROM runs JOIN recipes "
-                               "ON recipes.id = runs.recipe_id WHERE runs.id = ?",
-                           -1, &s, NULL) != SQLITE_OK)
+    size_t len;
+    lad_err e = {0};
+    if (lad_store_recipe(st, run, &text, &len, path, n, &e) != LAD_OK)
         return NULL;
-    sqlite3_bind_int64(s, 1, run);
-    if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0)) {
-        text = strdup((const char *)sqlite3_column_text(s, 0));
-        snprintf(path, n, "%s", sqlite3_column_text(s, 1) ? (const char *)sqlite3_column_text(s, 1) : "recipe");
-    }
-    sqlite3_finalize(s);
+    if (!path[0])
+        snprintf(path, n, "recipe");
     return text;
 }
 
-/* Re-derives a user format from the decode rung's cases ("a code 0x.."). */
-static int redecode(const lad_case_row *rows, size_t n, int op, lad_datapath *dp,
+/* Re-derives a user format from the decode rung's cases (series a-code or
+** b-code, the code word in vary). */
+static int redecode(const lad_infer_case *rows, size_t n, int op, lad_datapath *dp,
                     lad_infer_result *out, lad_err *err)
 {
     lad_format *f = op == 0 ? &dp->a : &dp->b;
@@ -103,11 +98,9 @@ static int redecode(const lad_case_row *rows, size_t n, int op, lad_datapath *dp
         goto out;
     }
     for (size_t i = 0; i < n; i++) {
-        unsigned code;
-        char o[8];
-        if (strcmp(rows[i].rung, "decode") == 0 &&
-            sscanf(rows[i].label, "%7s code 0x%x", o, &code) == 2 && o[0] == "ab"[op] && o[1] == 0) {
-            w[m] = code;
+        if (strcmp(rows[i].rung, "decode") == 0 && rows[i].has_vary &&
+            strcmp(rows[i].series, op == 0 ? "a-code" : "b-code") == 0) {
+            w[m] = (uint32_t)rows[i].vary;
             d[m] = rows[i].d;
             ids[m++] = rows[i].id;
         }
@@ -148,15 +141,13 @@ static const struct {
 };
 
 /* The groups the stage ending with case r was designed for, or NULL. */
-static const char *const *stage_own(const lad_case_row *r)
+static const char *const *stage_own(const lad_infer_case *r)
 {
     if (strcmp(r->rung, "scaling"))
         return NULL;
-    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++) {
-        size_t l = strlen(families[f].name);
-        if (strncmp(r->label, families[f].name, l) == 0 && r->label[l] == ' ')
+    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+        if (strcmp(r->series, families[f].name) == 0)
             return families[f].groups;
-    }
     return NULL;
 }
 
@@ -173,14 +164,14 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
     free(text);
     if (rc)
         return rc;
-    lad_case_row *rows = NULL;
+    lad_infer_case *rows = NULL;
     lad_case *cs = NULL;
     uint32_t *d = NULL;
     lad_stage *stages = NULL;
     size_t n = 0, nstages = 0;
     lad_datapath start;
     lad_recipe_datapath(&r, &start);
-    if ((rc = lad_store_cases(st, run, NULL, &rows, &n, err)))
+    if ((rc = lad_infer_cases(st, run, NULL, &rows, &n, err)))
         goto done;
     if (n == 0) {
         rc = lad_errf(err, LAD_EDATA, "run %lld stored no cases", (long long)run);

@@ -7,6 +7,31 @@
 
 #include <string.h>
 
+/* The store sizes its plain copy of a case by its own constants. */
+_Static_assert(LAD_STORE_KMAX == LAD_KMAX, "store and model differ in K");
+_Static_assert(LAD_STORE_SCALEMAX == LAD_SCALEMAX, "store and model differ in scales");
+_Static_assert(LAD_STORE_METAMAX == LAD_METAMAX, "store and model differ in metadata");
+
+void lad_case_to_data(const lad_case *cs, lad_case_data *out)
+{
+    memcpy(out->a, cs->a, sizeof out->a);
+    memcpy(out->b, cs->b, sizeof out->b);
+    out->c = cs->c;
+    memcpy(out->sa, cs->sa, sizeof out->sa);
+    memcpy(out->sb, cs->sb, sizeof out->sb);
+    memcpy(out->meta, cs->meta, sizeof out->meta);
+}
+
+void lad_case_from_data(const lad_case_data *in, lad_case *cs)
+{
+    memcpy(cs->a, in->a, sizeof cs->a);
+    memcpy(cs->b, in->b, sizeof cs->b);
+    cs->c = in->c;
+    memcpy(cs->sa, in->sa, sizeof cs->sa);
+    memcpy(cs->sb, in->sb, sizeof cs->sb);
+    memcpy(cs->meta, in->meta, sizeof cs->meta);
+}
+
 int lad_word(const lad_format *f, int neg, uint64_t mag, int exp, uint32_t *w)
 {
     if (neg && !f->sign && mag)

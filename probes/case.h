@@ -20,6 +20,7 @@
 
 #include <stdint.h>
 #include "../model/datapath.h"
+#include "../db/store.h"
 
 /* Exact word of (-1)^neg * mag * 2^exp in f: LAD_OK and *w, or LAD_NO when
 ** f cannot hold the value exactly (or has no sign for a negative). */
@@ -54,5 +55,9 @@ int lad_case_c(const lad_datapath *dp, lad_case *cs, int neg, uint64_t mag,
 /* Sets the scales of block blk to 2^ea (A) and 2^eb (B); LAD_OK or LAD_NO. */
 int lad_case_scale(const lad_datapath *dp, lad_case *cs, int blk, int ea,
                    int eb);
+
+/* A case as the store keeps it (plain words) and back. */
+void lad_case_to_data(const lad_case *cs, lad_case_data *out);
+void lad_case_from_data(const lad_case_data *in, lad_case *cs);
 
 #endif

@@ -5,6 +5,7 @@
 ** recipe's list), and ends the run. See ladder.h and docs/probes.md.
 */
 #include "ladder.h"
+#include "case.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,7 +14,14 @@
 
 #define EVAL_PIECE 256 /* cases per device call: progress granularity */
 
-int lad_batch_add(lad_batch *b, const lad_case *cs, const char *fmt, ...)
+void lad_batch_series(lad_batch *b, const char *series, const char *target)
+{
+    snprintf(b->series, sizeof b->series, "%s", series ? series : "");
+    snprintf(b->target, sizeof b->target, "%s", target ? target : "");
+}
+
+static int batch_push(lad_batch *b, const lad_case *cs, int has_vary, int64_t vary,
+                      const char *fmt, va_list ap)
 {
     if (b->n == b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 64;
@@ -25,42 +33,72 @@ int lad_batch_add(lad_batch *b, const lad_case *cs, const char *fmt, ...)
         if (l2 == NULL)
             return LAD_EINTERNAL;
         b->label = l2;
+        lad_batch_ev *e2 = realloc(b->ev, cap * sizeof *e2);
+        if (e2 == NULL)
+            return LAD_EINTERNAL;
+        b->ev = e2;
         b->cap = cap;
     }
     b->cs[b->n] = *cs;
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(b->label[b->n], sizeof b->label[0], fmt, ap);
-    va_end(ap);
+    lad_batch_ev *e = &b->ev[b->n];
+    memcpy(e->series, b->series, sizeof e->series);
+    memcpy(e->target, b->target, sizeof e->target);
+    e->has_vary = has_vary;
+    e->vary = vary;
     b->n++;
     return LAD_OK;
+}
+
+int lad_batch_add(lad_batch *b, const lad_case *cs, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = batch_push(b, cs, 0, 0, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int lad_batch_addv(lad_batch *b, const lad_case *cs, int64_t vary, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = batch_push(b, cs, 1, vary, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 void lad_batch_free(lad_batch *b)
 {
     free(b->cs);
     free(b->label);
+    free(b->ev);
     memset(b, 0, sizeof *b);
 }
 
 int lad_probe_eval(lad_probe *p, const lad_batch *b, uint32_t *d, int64_t *ids)
 {
     uint32_t *dw = d ? d : malloc((b->n ? b->n : 1) * sizeof *dw);
-    const char **labels = malloc((b->n ? b->n : 1) * sizeof *labels);
+    lad_case_tag tags[EVAL_PIECE];
+    lad_case_data *words = malloc(EVAL_PIECE * sizeof *words);
     int rc = LAD_OK;
-    if (dw == NULL || labels == NULL) {
+    if (dw == NULL || words == NULL) {
         rc = lad_errf(p->err, LAD_EINTERNAL, "out of memory");
         goto done;
     }
-    for (size_t i = 0; i < b->n; i++)
-        labels[i] = b->label[i];
     int nscale = lad_datapath_nscales(&p->dp), nmeta = lad_datapath_nmeta(&p->dp);
     for (size_t at = 0; at < b->n; at += EVAL_PIECE) {
         size_t n = b->n - at < EVAL_PIECE ? b->n - at : EVAL_PIECE, got = 0;
         if ((rc = lad_device_eval(p->dev, b->cs + at, n, dw + at, &got, p->err)))
             goto done;
-        if ((rc = lad_store_add_cases(p->st, p->run, p->rung_name, b->cs + at,
-                                      dw + at, labels + at, n, p->dp.k, nscale,
+        for (size_t i = 0; i < n; i++) {
+            const lad_batch_ev *e = &b->ev[at + i];
+            lad_case_to_data(&b->cs[at + i], &words[i]);
+            tags[i] = (lad_case_tag){b->label[at + i], e->series[0] ? e->series : NULL,
+                                     e->target[0] ? e->target : NULL, e->has_vary, e->vary};
+        }
+        if ((rc = lad_store_add_cases(p->st, p->run, p->rung_name, words,
+                                      dw + at, tags, n, p->dp.k, nscale,
                                       nmeta, ids ? ids + at : NULL, p->err)))
             goto done;
         p->rung_cases += n;
@@ -72,7 +110,7 @@ int lad_probe_eval(lad_probe *p, const lad_batch *b, uint32_t *d, int64_t *ids)
 done:
     if (dw != d)
         free(dw);
-    free(labels);
+    free(words);
     return rc;
 }
 
@@ -95,6 +133,14 @@ int lad_probe_observe(lad_probe *p, const char *key, const int64_t *ids,
     va_end(ap);
     return lad_store_observe(p->st, p->run, p->rung_name, key, value, ids, n,
                              p->err);
+}
+
+void lad_run_describe(const lad_device_info *d, const lad_datapath *dp,
+                      lad_run_device *rd, lad_run_datapath *rdp)
+{
+    *rd = (lad_run_device){d->kind, d->name, d->uuid, d->cc, d->driver, d->toolkit, d->sass};
+    *rdp = (lad_run_datapath){dp->name, dp->arch, dp->instr, dp->kind, dp->shape, dp->sass,
+                              dp->a.name, dp->b.name, dp->c.name, dp->d.name};
 }
 
 typedef int (*rung_fn)(lad_probe *p);
@@ -156,11 +202,14 @@ int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
     if ((rc = lad_device_open(spec, &p->dp, &p->dev, err)))
         goto out;
     lad_run_info info = {0};
+    lad_run_device rd;
+    lad_run_datapath rdp;
+    lad_run_describe(&p->dev->info, &p->dp, &rd, &rdp);
     info.command = "run";
     info.argc = opts->argc;
     info.argv = opts->argv;
-    info.device = &p->dev->info;
-    info.dp = &p->dp;
+    info.device = &rd;
+    info.dp = &rdp;
     info.version = "0.1.0";
     info.dirty = -1;
     info.recipe_path = r->path;

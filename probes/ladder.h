@@ -58,17 +58,41 @@ typedef struct lad_probe {
     lad_err *err;
 } lad_probe;
 
-/* A growing list of cases with a label each. */
+/* The structured evidence of one case of a batch (lad_case_tag). */
+typedef struct lad_batch_ev {
+    char series[32];
+    char target[96];
+    int has_vary;
+    int64_t vary;
+} lad_batch_ev;
+
+/*
+** A growing list of cases, each with a label for people and the series,
+** target and vary that programs select it by (docs/store.md). A rung names
+** the series of the cases it adds next with lad_batch_series; the label is
+** never read back by inference.
+*/
 typedef struct lad_batch {
     lad_case *cs;
     char (*label)[64];
+    lad_batch_ev *ev;
     size_t n, cap;
+    char series[32];         /* of the cases added next; "" none */
+    char target[96];         /* model-file keys they decide, space-separated */
 } lad_batch;
 
-/* Appends a case (a copy of *cs) labelled by fmt. Returns LAD_OK or
-** LAD_EINTERNAL when out of memory. */
+/* Sets the series and target of the cases added next. */
+void lad_batch_series(lad_batch *b, const char *series, const char *target);
+
+/* Appends a case (a copy of *cs) labelled by fmt, of the current series,
+** varying nothing. Returns LAD_OK or LAD_EINTERNAL when out of memory. */
 int lad_batch_add(lad_batch *b, const lad_case *cs, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The same for a case in which the series varies vary (the code word, the
+** bit index, the exponent). */
+int lad_batch_addv(lad_batch *b, const lad_case *cs, int64_t vary, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 void lad_batch_free(lad_batch *b);
 
 /*
@@ -108,18 +132,10 @@ int lad_rung_specials(lad_probe *p);
 int lad_rung_scaling(lad_probe *p);
 int lad_rung_random(lad_probe *p);
 
-/*
-** Decode fitting, shared by the decode rung and inference: given words of a
-** format of `width` bits and, for each, the value it showed (decoded from a
-** D word of format d: the product with an exact 1.0, or the square), finds
-** the decode (sign, ebits, mbits, bias, sub, inf, nan) that explains every
-** one. square: the values are of word*word rather than word*1. Returns
-** LAD_OK and *f (name kept from f), or LAD_NO when none or several
-** differing decodes fit (msg says which).
-*/
-int lad_decode_fit(lad_format *f, int width, const uint32_t *words,
-                   const uint32_t *dwords, size_t n, const lad_format *d,
-                   uint32_t nan_word, int square, char *msg, size_t msgsize);
+/* The plain description of a device and a datapath that the store records
+** when a run begins (lad_run_info); the strings stay d's and dp's. */
+void lad_run_describe(const lad_device_info *d, const lad_datapath *dp,
+                      lad_run_device *rd, lad_run_datapath *rdp);
 
 /* One rung per line as it ends. */
 typedef void (*lad_rung_done_fn)(void *ctx, const lad_probe *p, int rc);

@@ -3,12 +3,13 @@
 ** name and width: every code of the format (all of them up to 8 bits; the
 ** top nine bits' patterns and single-bit words for wider ones) times an
 ** exact 1.0 of the partner, and the decode that explains every value
-** (lad_decode_fit). When both A and B are unknown, the squares of every
+** (lad_decode_fit, model/format_fit.h). When both A and B are unknown, the squares of every
 ** code come first and the lowest code whose square is 1.0 stands for 1.0.
 ** Decides sign, exponent and fraction bits, bias, subnormals, Inf and NaN.
 */
 #include "ladder.h"
 #include "case.h"
+#include "../model/format_fit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,89 +32,6 @@ static size_t codes(int width, uint32_t *w)
     return n;
 }
 
-/* Candidate formats in preference order; returns 1 while more remain. */
-static int value_eq(lad_value x, lad_value y)
-{
-    if (x.cls != y.cls)
-        return 0;
-    if (x.cls == LAD_NAN || x.cls == LAD_ZERO)
-        return 1;
-    if (x.neg != y.neg)
-        return 0;
-    if (x.cls == LAD_INFINITE)
-        return 1;
-    uint64_t a = x.mag, b = y.mag;
-    int ea = x.exp, eb = y.exp;
-    while (a && !(a & 1)) { a >>= 1; ea++; }
-    while (b && !(b & 1)) { b >>= 1; eb++; }
-    return a == b && ea == eb;
-}
-
-int lad_decode_fit(lad_format *f, int width, const uint32_t *words,
-                   const uint32_t *dwords, size_t n, const lad_format *d,
-                   uint32_t nan_word, int square, char *msg, size_t msgsize)
-{
-    (void)nan_word;
-    lad_value *obs = malloc((n + 1) * sizeof *obs);
-    if (obs == NULL)
-        return LAD_EINTERNAL;
-    for (size_t i = 0; i < n; i++) {
-        obs[i] = lad_decode(d, dwords[i]);
-        if (obs[i].cls == LAD_SUBNORMAL)
-            obs[i].cls = LAD_NORMAL;
-    }
-    int found = 0;
-    lad_format best;
-    for (int sign = 1; sign >= 0 && !found; sign--)
-        for (int eb = 1; eb <= width - sign && eb <= 8 && !found; eb++) {
-            int mb = width - sign - eb;
-            if (mb > 23)
-                continue;
-            int bmax = (1 << (eb < 9 ? eb : 9)) + 8;
-            for (int bias = -8; bias <= bmax && !found; bias++)
-                for (int sub = 0; sub < 3 && !found; sub++)
-                    for (int inf = 1; inf >= 0 && !found; inf--)
-                        for (int nan = 1; nan < 5 && !found; nan++) {
-                            lad_format c = {{0}, LAD_FLOAT, width, 0, sign, eb, mb, bias,
-                                            sub, inf, nan % 3};
-                            snprintf(c.name, sizeof c.name, "%s", f->name);
-                            if (lad_format_check(&c))
-                                continue;
-                            size_t i;
-                            for (i = 0; i < n; i++) {
-                                lad_value v = lad_decode(&c, words[i]);
-                                if (v.cls == LAD_SUBNORMAL)
-                                    v.cls = LAD_NORMAL;
-                                if (square && (v.cls == LAD_NORMAL)) {
-                                    v.mag *= v.mag;
-                                    v.exp *= 2;
-                                    v.neg = 0;
-                                }
-                                if (square && v.cls == LAD_INFINITE)
-                                    v.neg = 0;
-                                if (!value_eq(v, obs[i]))
-                                    break;
-                            }
-                            if (i == n) {
-                                found = 1;
-                                best = c;
-                            }
-                        }
-        }
-    free(obs);
-    if (!found) {
-        snprintf(msg, msgsize, "no decode of %d bits explains the %zu codes", width, n);
-        return LAD_NO;
-    }
-    *f = best;
-    snprintf(msg, msgsize, "sign %d, ebits %d, mbits %d, bias %d, sub %s, inf %s, nan %s",
-             best.sign, best.ebits, best.mbits, best.bias,
-             best.sub == LAD_SUB_IEEE ? "ieee" : best.sub == LAD_SUB_FLUSH ? "flush" : "none",
-             best.inf ? "ieee" : "none",
-             best.nan == LAD_NAN_IEEE ? "ieee" : best.nan == LAD_NAN_ONES ? "ones" : "none");
-    return LAD_OK;
-}
-
 /* Runs `op` codes (0: A against oneb, 1: B against onea, 2: squares). */
 static int enumerate(lad_probe *p, int op, uint32_t one, uint32_t *w, size_t *nw,
                      uint32_t *d, int64_t *ids)
@@ -122,11 +40,12 @@ static int enumerate(lad_probe *p, int op, uint32_t one, uint32_t *w, size_t *nw
     *nw = codes(width, w);
     lad_batch b = {0};
     int rc = LAD_OK;
+    lad_batch_series(&b, op == 0 ? "a-code" : op == 1 ? "b-code" : "square", op == 0 ? "a" : op == 1 ? "b" : "a b");
     for (size_t i = 0; i < *nw; i++) {
         lad_case cs;
         lad_case_base(&p->dp, &cs);
         lad_case_words(&p->dp, &cs, 0, op == 1 ? one : w[i], op == 0 ? one : w[i]);
-        if ((rc = lad_batch_add(&b, &cs, "%s code 0x%x", op == 0 ? "a" : op == 1 ? "b" : "square",
+        if ((rc = lad_batch_addv(&b, &cs, w[i], "%s code 0x%x", op == 0 ? "a" : op == 1 ? "b" : "square",
                                 w[i])))
             break;
     }

@@ -54,7 +54,8 @@ int lad_rung_grouping(lad_probe *p)
             else
                 ok = !lad_case_c(dp, &cs, 1, 1, big) && !lad_case_term(dp, &cs, m, 0, 1, big);
             ok = ok && !lad_case_term(dp, &cs, s, 0, 1, big - (w + 4));
-            if (ok && (rc = lad_batch_add(&b, &cs, "%s m=%d tiny=%d", v < 2 ? "pair" : "c-pair",
+            lad_batch_series(&b, v < 2 ? "pair" : "c-pair", "pass chain");
+            if (ok && (rc = lad_batch_addv(&b, &cs, m, "%s m=%d tiny=%d", v < 2 ? "pair" : "c-pair",
                                           m, s)))
                 goto out;
         }
@@ -69,6 +70,7 @@ int lad_rung_grouping(lad_probe *p)
                 continue;
             for (int j = from; j < to && ok; j++)
                 ok = !lad_case_term(dp, &cs, j, v & 1, 1, 0);
+            lad_batch_series(&b, "c-ones", "pass chain d_via_acc");
             if (ok && (rc = lad_batch_add(&b, &cs, "%sc=2^%d ones %d..%d", v & 1 ? "-" : "",
                                           db + 2, from, to - 1)))
                 goto out;

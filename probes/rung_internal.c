@@ -156,8 +156,9 @@ int lad_rung_internal(lad_probe *p)
             for (int s = 0; s < 2 * NSERIES; s++) {
                 lad_case cs;
                 int E = s < NSERIES ? 0 : E1;
+                lad_batch_series(&b, s < NSERIES ? "anchor-1" : "anchor-e", "window c_anchor align_round chain");
                 if ((s < NSERIES || E1 > 0) && build(dp, &cs, s % NSERIES, j, E, &t, db) == LAD_OK &&
-                    (rc = lad_batch_add(&b, &cs, "%s j=%d%s", names[s % NSERIES], j,
+                    (rc = lad_batch_addv(&b, &cs, j, "%s j=%d%s", names[s % NSERIES], j,
                                         E ? " high" : ""))) {
                     lad_batch_free(&b);
                     return rc;

@@ -36,12 +36,14 @@ int lad_rung_lanes(lad_probe *p)
                 (withc && lad_case_c(dp, &cs, 0, 1, 0)))
                 continue;
             want[b.n] = withc ? two : one;
-            if ((rc = lad_batch_add(&b, &cs, "lane %d%s", j, withc ? " + c" : "")))
+            lad_batch_series(&b, withc ? "lane-c" : "lane", "k");
+            if ((rc = lad_batch_addv(&b, &cs, j, "lane %d%s", j, withc ? " + c" : "")))
                 goto out;
         }
     lad_case_base(dp, &cs);
     if (lad_case_c(dp, &cs, 0, 1, 0) == LAD_OK) {
         want[b.n] = one;
+        lad_batch_series(&b, "c-alone", "c");
         if ((rc = lad_batch_add(&b, &cs, "c alone")))
             goto out;
     }
@@ -54,7 +56,8 @@ int lad_rung_lanes(lad_probe *p)
             cs.a[l] = x;
             cs.b[l] = dp->b.nan ? lad_format_nan(&dp->b) : lad_format_maxfinite(&dp->b, 0);
             want[b.n] = one;
-            if ((rc = lad_batch_add(&b, &cs, "removed lane %d ignored", l)))
+            lad_batch_series(&b, "removed-lane", "sparse");
+            if ((rc = lad_batch_addv(&b, &cs, l, "removed lane %d ignored", l)))
                 goto out;
         }
     }

@@ -67,7 +67,8 @@ int lad_rung_random(lad_probe *p)
                 cs.meta[c / 8] = (cs.meta[c / 8] & ~(0xfu << (4 * (c % 8)))) | x << (4 * (c % 8));
             }
         }
-        if ((rc = lad_batch_add(&b, &cs, "%s %lld", finite ? "finite" : "raw", i)))
+        lad_batch_series(&b, finite ? "finite" : "raw", NULL);
+        if ((rc = lad_batch_addv(&b, &cs, i, "%s %lld", finite ? "finite" : "raw", i)))
             goto out;
     }
     if ((rc = lad_probe_eval(p, &b, NULL, NULL)))

@@ -172,6 +172,19 @@ static edge read_edge(const lad_batch *b, const uint32_t *dw, const int64_t *ids
 
 /* The pairs of the group families: half a quantum 2^(q-1) in lanes g-1 and
 ** g of the last block (both signs), besides what base() put in. */
+/* The parameters each family is designed to decide, by their model-file
+** keys: the target of its cases (inference visits them in this order). */
+static const char *family_target(const char *family)
+{
+    if (strcmp(family, "floor") == 0 || strcmp(family, "window") == 0)
+        return "window scale_floor align_round";
+    if (strcmp(family, "group") == 0)
+        return "group";
+    if (strcmp(family, "sub") == 0)
+        return "group_sub_floor";
+    return "cdom_window cdom_group cdom_per_group"; /* cdom, cdomg, pergroup */
+}
+
 static int group_pairs(const lad_datapath *dp, lad_batch *b, const lad_case *base, int q,
                        const char *name)
 {
@@ -183,7 +196,8 @@ static int group_pairs(const lad_datapath *dp, lad_batch *b, const lad_case *bas
             if (tiny_block(dp, &cs, last, q - 1, &x) || term(dp, &cs, last * sbk + g - 1, v, q - 1, x) ||
                 term(dp, &cs, last * sbk + g, v, q - 1, x))
                 continue;
-            if ((rc = lad_batch_add(b, &cs, "%s lanes %d,%d%s", name, g - 1, g, v ? " neg" : "")))
+            lad_batch_series(b, name, family_target(name));
+            if ((rc = lad_batch_addv(b, &cs, g, "%s lanes %d,%d%s", name, g - 1, g, v ? " neg" : "")))
                 return rc;
         }
     return LAD_OK;
@@ -247,7 +261,8 @@ int lad_rung_scaling(lad_probe *p)
                          term(dp, &cs, last * sbk, v, S[si] - d, x) == LAD_OK;
                 else
                     ok = ok && lad_case_c(dp, &cs, v, 1, S[si] - d) == LAD_OK;
-                if (ok && (rc = lad_batch_add(&b, &cs, "floor S=%d d=%d%s", S[si], d, v ? " neg" : "")))
+                lad_batch_series(&b, "floor", family_target("floor"));
+                if (ok && (rc = lad_batch_addv(&b, &cs, d, "floor S=%d d=%d%s", S[si], d, v ? " neg" : "")))
                     goto out;
             }
     if ((rc = lad_probe_run(p, &b, &dw, &ids)))
@@ -287,7 +302,8 @@ int lad_rung_scaling(lad_probe *p)
                 continue;
             lad_case_words(dp, &cs, 0, g.a, g.b);
             lad_case_words(dp, &cs, 1, g.na, g.b);
-            if ((rc = lad_batch_add(&b, &cs, "window S=%d d=%d%s", Sx, d, v ? " neg" : "")))
+            lad_batch_series(&b, "window", family_target("window"));
+            if ((rc = lad_batch_addv(&b, &cs, d, "window S=%d d=%d%s", Sx, d, v ? " neg" : "")))
                 goto out;
         }
     /* group: half-quantum pairs beside the cancelling pair of the floor */
@@ -306,7 +322,8 @@ int lad_rung_scaling(lad_probe *p)
                 tiny_block(dp, &cs, last, R - d, &x) || term(dp, &cs, last * sbk, v, R - d, x))
                 continue;
             lad_case_words(dp, &cs, 0, g.a, g.b);
-            if ((rc = lad_batch_add(&b, &cs, "cdom R=%d d=%d%s", R, d, v ? " neg" : "")))
+            lad_batch_series(&b, "cdom", family_target("cdom"));
+            if ((rc = lad_batch_addv(&b, &cs, d, "cdom R=%d d=%d%s", R, d, v ? " neg" : "")))
                 goto out;
         }
     if ((rc = lad_probe_run(p, &b, &dw, &ids)))
@@ -362,7 +379,8 @@ int lad_rung_scaling(lad_probe *p)
                     continue;
                 lad_case_words(dp, &cs, 0, g.a, g.b);
                 lad_case_words(dp, &cs, 1, g.na, g.b);
-                if ((rc = lad_batch_add(&b, &cs, "pergroup R=%d d=%d%s", R, d, v ? " neg" : "")))
+                lad_batch_series(&b, "pergroup", family_target("pergroup"));
+                if ((rc = lad_batch_addv(&b, &cs, d, "pergroup R=%d d=%d%s", R, d, v ? " neg" : "")))
                     goto out;
             }
     }
@@ -374,7 +392,8 @@ int lad_rung_scaling(lad_probe *p)
             if (base_s(dp, &cs, s) || term(dp, &cs, 0, 0, s, s) || tiny_block(dp, &cs, last, t, &x) ||
                 x >= s || term(dp, &cs, last * sbk, 1, t, x))
                 continue;
-            if ((rc = lad_batch_add(&b, &cs, "sub S=%d t=%d", s, t)))
+            lad_batch_series(&b, "sub", family_target("sub"));
+            if ((rc = lad_batch_addv(&b, &cs, t, "sub S=%d t=%d", s, t)))
                 goto out;
         }
     /* sub carry: -(2^y + 2^(y-4)) and +2^y in two lower-scale groups, the
@@ -389,7 +408,8 @@ int lad_rung_scaling(lad_probe *p)
             term(dp, &cs, last * sbk + 1, 1, y - 4, x) || tiny_block(dp, &cs, bb, y - 2, &x2) ||
             x2 != x || term(dp, &cs, jb, 0, y, x))
             continue;
-        if ((rc = lad_batch_add(&b, &cs, "sub carry S=%d y=%d", s, y)))
+        lad_batch_series(&b, "sub", family_target("sub"));
+        if ((rc = lad_batch_addv(&b, &cs, y, "sub carry S=%d y=%d", s, y)))
             goto out;
     }
     if ((rc = lad_probe_run(p, &b, &dw, &ids)))

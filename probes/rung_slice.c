@@ -26,7 +26,8 @@ int lad_rung_slice(lad_probe *p)
             ok = ok && lad_case_c(dp, &cs, 0, 1, 0) == LAD_OK;
         long long sum = v == 0 ? n : v == 1 ? n + 1 : 1 - (n & 1);
         ok = ok && lad_word(&dp->d, 0, (uint64_t)sum, 0, &want[v]) == LAD_OK;
-        if (ok && (rc = lad_batch_add(&b, &cs, "%s", v == 0 ? "ones" : v == 1 ? "ones+c" : "alternating+c")))
+        lad_batch_series(&b, "slice", "k");
+        if (ok && (rc = lad_batch_addv(&b, &cs, v, "%s", v == 0 ? "ones" : v == 1 ? "ones+c" : "alternating+c")))
             goto out;
     }
     if (!ok) {

@@ -40,17 +40,19 @@ int lad_rung_specials(lad_probe *p)
         uint32_t amax = lad_format_maxfinite(&dp->a, 0), bmax = lad_format_maxfinite(&dp->b, 0);
         uint32_t amin = lad_format_maxfinite(&dp->a, 1), cmax = lad_format_maxfinite(&dp->c, 0);
         uint32_t cmin = lad_format_maxfinite(&dp->c, 1);
+        lad_batch_series(&b, "int-extreme", "saturate");
         for (int v = 0; v < 4; v++) {
             lad_case cs;
             lad_case_base(dp, &cs);
             for (int j = 0; j < lad_datapath_kphys(dp); j++)
                 lad_case_words(dp, &cs, j, v & 1 ? amin : amax, bmax);
             cs.c = v < 2 ? (v & 1 ? cmin : cmax) : 0;
-            if ((rc = lad_batch_add(&b, &cs, "int extreme %d", v)))
+            if ((rc = lad_batch_addv(&b, &cs, v, "int extreme %d", v)))
                 goto out;
         }
         uint32_t m1 = 0;
         lad_word(&dp->c, 1, 1, 0, &m1);
+        lad_batch_series(&b, "int-wrap", "saturate");
         if ((rc = add(&b, dp, oa, ob, cmax, 0, 0, "cmax + 1")) ||
             (rc = add(&b, dp, oa, ob, m1, 0, 0, "-1 + 1")))
             goto out;
@@ -59,7 +61,8 @@ int lad_rung_specials(lad_probe *p)
     const lad_format *fa = &dp->a, *fb = &dp->b, *fc = &dp->c;
     uint32_t sa = fa->sign ? 1u << (fa->width - 1) : 0, sb = fb->sign ? 1u << (fb->width - 1) : 0;
     uint32_t sc = 1u << (fc->width - 1);
-    /* NaNs of each operand */
+    /* NaNs of each operand, then infinities and signed zeros */
+    lad_batch_series(&b, "nan-inf", "nan overflow");
     const lad_format *fs[3] = {fa, fb, fc};
     for (int op = 0; op < 3; op++) {
         const lad_format *f = fs[op];
@@ -127,9 +130,10 @@ int lad_rung_specials(lad_probe *p)
     for (int e = dlow - 2; e <= dlow + dp->d.mbits + 1; e += 1) {
         lad_case cs;
         lad_case_base(dp, &cs);
+        lad_batch_series(&b, "result", "d");
         for (int sg = 0; sg < 2; sg++)
             if (!lad_case_term(dp, &cs, 0, sg, 3, e - 1) &&
-                (rc = lad_batch_add(&b, &cs, "result 1.5*2^%d%s", e, sg ? " neg" : "")))
+                (rc = lad_batch_addv(&b, &cs, e, "result 1.5*2^%d%s", e, sg ? " neg" : "")))
                 goto out;
     }
     /* overflow: the largest values everywhere, C the largest too */
@@ -140,6 +144,7 @@ int lad_rung_specials(lad_probe *p)
         for (int j = 0; j < lad_datapath_kphys(dp); j++)
             lad_case_words(dp, &cs, j, am, bm);
         cs.c = lad_format_maxfinite(fc, sg);
+        lad_batch_series(&b, "overflow", "overflow");
         if ((rc = lad_batch_add(&b, &cs, "overflow %s", sg ? "neg" : "pos")))
             goto out;
         lad_case_base(dp, &cs);
@@ -159,6 +164,7 @@ int lad_rung_specials(lad_probe *p)
         int emax = (int)((1u << fd->ebits) - 2) - fd->bias;
         lad_case cs;
         lad_case_base(dp, &cs);
+        lad_batch_series(&b, "overflow-cancel", "overflow");
         if (lad_datapath_kphys(dp) >= 2 && !lad_case_term(dp, &cs, 0, 0, 1, emax) &&
             !lad_case_term(dp, &cs, 1, 0, 1, emax) && !lad_case_c(dp, &cs, 1, 1, emax) &&
             (rc = lad_batch_add(&b, &cs, "overflow 2^%d + 2^%d - 2^%d", emax, emax, emax)))
@@ -173,7 +179,8 @@ int lad_rung_specials(lad_probe *p)
         uint32_t am = lad_format_maxfinite(fa, 0), bm = lad_format_maxfinite(fb, 0);
         lad_case_words(dp, &cs, 0, am, bm);
         lad_case_words(dp, &cs, m, lad_format_maxfinite(fa, 1), bm);
-        if ((rc = lad_batch_add(&b, &cs, "max*max - max*max lane %d", m)))
+        lad_batch_series(&b, "max-cancel", "overflow");
+        if ((rc = lad_batch_addv(&b, &cs, m, "max*max - max*max lane %d", m)))
             goto out;
         if (m >= lad_datapath_kphys(dp) - 1)
             break;

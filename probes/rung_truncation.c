@@ -55,7 +55,8 @@ static int operand(lad_probe *p, lad_batch *b, int op)
             lad_case_words(dp, &cs, 0, onea, words[i]);
         else
             cs.c = words[i];
-        int rc = lad_batch_add(b, &cs, "%s %s", nm, what[i]);
+        lad_batch_series(b, op == 0 ? "a-bits" : op == 1 ? "b-bits" : "c-bits", op == 0 ? "a in_round" : op == 1 ? "b in_round" : "c d");
+        int rc = lad_batch_addv(b, &cs, words[i], "%s %s", nm, what[i]);
         if (rc)
             return rc;
     }

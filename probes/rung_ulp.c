@@ -76,7 +76,8 @@ int lad_rung_ulp(lad_probe *p)
                                                !lad_case_term(dp, &cs, 0, fneg, (uint64_t)fi, -q - ls)
                                          : !lad_case_term(dp, &cs, 0, bneg, bm, be) &&
                                                !lad_case_c(dp, &cs, fneg, (uint64_t)fi, -q - ls);
-                            if (ok && (rc = lad_batch_add(&b, &cs, "q=%d %s%s%s %s%d/%d", q,
+                            lad_batch_series(&b, "fraction", "align_round d_round acc_round d_via_acc");
+                            if (ok && (rc = lad_batch_addv(&b, &cs, q, "q=%d %s%s%s %s%d/%d", q,
                                                           bneg ? "-" : "+", odd ? "odd " : "",
                                                           where ? "p" : "c", fneg ? "-" : "+",
                                                           fi, steps)))
@@ -93,7 +94,8 @@ int lad_rung_ulp(lad_probe *p)
                                            !lad_case_term(dp, &cs, 0, bneg, fm, -q - k)
                                      : !lad_case_term(dp, &cs, 0, bneg, bm, be) &&
                                            !lad_case_c(dp, &cs, bneg, fm, -q - k);
-                        if (ok && (rc = lad_batch_add(&b, &cs, "q=%d %s%s%s half+2^-%d", q,
+                        lad_batch_series(&b, "half-plus", "align_round d_round acc_round d_via_acc");
+                        if (ok && (rc = lad_batch_addv(&b, &cs, q, "q=%d %s%s%s half+2^-%d", q,
                                                       bneg ? "-" : "+", odd ? "odd " : "",
                                                       where ? "p" : "c", q + k)))
                             goto out;
@@ -130,7 +132,8 @@ int lad_rung_ulp(lad_probe *p)
                             int top = lad_bitlen128(mag * (uint64_t)n) - 1 + x;
                             uint64_t fm = (uint64_t)(odd * steps + fi);
                             ok = ok && !lad_case_c(dp, &cs, bneg ^ fneg, fm, top - db - ls);
-                            if (ok && (rc = lad_batch_add(&b, &cs, "grown n=%d%s %s%s c%s%d/%d",
+                            lad_batch_series(&b, "grown", "window align_round d_round");
+                            if (ok && (rc = lad_batch_addv(&b, &cs, n, "grown n=%d%s %s%s c%s%d/%d",
                                                           n, end ? " last" : "",
                                                           bneg ? "-" : "+", odd ? "odd " : "",
                                                           fneg ? "-" : "+", fi, steps)))
@@ -150,7 +153,8 @@ int lad_rung_ulp(lad_probe *p)
             lad_case_base(dp, &cs);
             uint64_t m = ones ? ((uint64_t)1 << (i + 1)) - 1 : ((uint64_t)1 << i) + 1;
             int ok = !lad_case_c(dp, &cs, neg, m, -i) && !lad_case_term(dp, &cs, kp - 1, 0, 1, -2);
-            if (ok && (rc = lad_batch_add(&b, &cs, "c %s%s2^-%d p%d 2^-2", neg ? "-" : "+",
+            lad_batch_series(&b, "c-low", "acc_round");
+            if (ok && (rc = lad_batch_addv(&b, &cs, i, "c %s%s2^-%d p%d 2^-2", neg ? "-" : "+",
                                           ones ? "2-" : "1+", i, kp - 1)))
                 goto out;
         }
@@ -170,7 +174,8 @@ int lad_rung_ulp(lad_probe *p)
                 lad_word(&dp->b, 0, ((uint64_t)1 << mb) + 1, -mb, &wb))
                 continue;
             lad_case_words(dp, &cs, j, wa, wb);
-            if ((rc = lad_batch_add(&b, &cs, "lone %sp%d (1+2^-%d)(1+2^-%d)", neg ? "-" : "", j,
+            lad_batch_series(&b, "lone", "window");
+            if ((rc = lad_batch_addv(&b, &cs, j, "lone %sp%d (1+2^-%d)(1+2^-%d)", neg ? "-" : "", j,
                                     i, mb)))
                 goto out;
         }
@@ -187,8 +192,9 @@ int lad_rung_ulp(lad_probe *p)
                 if (lad_word(&dp->a, neg, 1, 1 - dp->a.bias - ma, &wsub))
                     continue;
                 lad_case_words(dp, &cs, 0, wsub, wone);
+                lad_batch_series(&b, "subnormal-p", "c_anchor");
                 if (!lad_case_c(dp, &cs, !neg, ((uint64_t)1 << i) + 1, 1 - dp->a.bias - ma - i) &&
-                    (rc = lad_batch_add(&b, &cs, "sub %sp -c(1+2^-%d)", neg ? "-" : "+", i)))
+                    (rc = lad_batch_addv(&b, &cs, i, "sub %sp -c(1+2^-%d)", neg ? "-" : "+", i)))
                     goto out;
             }
     /* Fractions of the window's quantum as products in the same pass as
@@ -222,7 +228,8 @@ int lad_rung_ulp(lad_probe *p)
                             ok = ok && !lad_case_c(dp, &cs, 1, 1, E);
                         ok = ok && kp > fl &&
                              !lad_case_term(dp, &cs, fl, fneg, (uint64_t)fi, E - q - ls);
-                        if (ok && (rc = lad_batch_add(&b, &cs, "q=%d %s2^%d %s%d/%d", q,
+                        lad_batch_series(&b, "fraction-high", "align_round d_round acc_round");
+                        if (ok && (rc = lad_batch_addv(&b, &cs, q, "q=%d %s2^%d %s%d/%d", q,
                                                       v == 0 ? "pair " : v == 2 ? "c-pair " : "", E,
                                                       fneg ? "-" : "+", fi, steps)))
                             goto out;
@@ -240,7 +247,8 @@ int lad_rung_ulp(lad_probe *p)
             lad_case_base(dp, &cs);
             int ok = !lad_case_c(dp, &cs, neg, 1, 0) && !lad_case_term(dp, &cs, 0, neg, 1, -i) &&
                      !lad_case_term(dp, &cs, kp - 1, !neg, 1, 0);
-            if (ok && (rc = lad_batch_add(&b, &cs, "cancel %sc p0 2^-%d p%d", neg ? "-" : "+", i,
+            lad_batch_series(&b, "cancel-last", "acc acc_round");
+            if (ok && (rc = lad_batch_addv(&b, &cs, i, "cancel %sc p0 2^-%d p%d", neg ? "-" : "+", i,
                                           kp - 1)))
                 goto out;
         }

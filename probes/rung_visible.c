@@ -37,7 +37,9 @@ int lad_rung_visible(lad_probe *p)
             }
             static const char *nm[] = {"c 1+2^-j", "c -(1+2^-j)", "p 1 + c 2^-j",
                                        "c 1 + p 2^-j", "p -1 - c 2^-j"};
-            if (ok && (rc = lad_batch_add(&b, &cs, "%s j=%d", nm[s], j)))
+            static const char *vis_series[] = {"c", "c-neg", "p-c", "c-p", "p-c-neg"};
+            lad_batch_series(&b, vis_series[s], "d window");
+            if (ok && (rc = lad_batch_addv(&b, &cs, j, "%s j=%d", nm[s], j)))
                 goto out;
         }
     uint32_t *d = NULL;

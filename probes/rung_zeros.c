@@ -66,6 +66,7 @@ int lad_rung_zeros(lad_probe *p)
                         if (!big)
                             lad_case_term(dp, &cs, 0, 0, 1, tiny);
                     }
+                    lad_batch_series(&b, "cancel-ulp", "zero_floor");
                     if (ok && (rc = lad_batch_add(&b, &cs, "%s2^%d+ulp -2^%d%s", big ? "p" : "c",
                                                   e, e - w + t, zero ? " zero" : "")))
                         goto out;
@@ -82,7 +83,8 @@ int lad_rung_zeros(lad_probe *p)
                 ok = !lad_word(&dp->b, 0, 1, 0, &zb);
                 lad_case_words(dp, &cs, 1, 0, zb);
             }
-            if (ok && (rc = lad_batch_add(&b, &cs, "p 2^%d(1+2^-%d)%s", e, mb, zero ? " zero" : "")))
+            lad_batch_series(&b, "zero-lane", "zero_floor");
+            if (ok && (rc = lad_batch_addv(&b, &cs, e, "p 2^%d(1+2^-%d)%s", e, mb, zero ? " zero" : "")))
                 goto out;
         }
     }
@@ -114,7 +116,8 @@ int lad_rung_zeros(lad_probe *p)
                 for (int j = 1; j < n; j++)
                     lad_case_term(dp, &cs, j, 0, 1, tiny);
             }
-            if (ok && (rc = lad_batch_add(&b, &cs, "%sp 2^%d%s", v >= 2 ? "-" : "", e,
+            lad_batch_series(&b, "low-p", "anchor_min");
+            if (ok && (rc = lad_batch_addv(&b, &cs, e, "%sp 2^%d%s", v >= 2 ? "-" : "", e,
                                           v == 1 || v == 2 ? " zero" : "")))
                 goto out;
         }
@@ -140,6 +143,7 @@ int lad_rung_zeros(lad_probe *p)
                 for (int j = 1; j < n && ok; j++)
                     lad_case_term(dp, &cs, j, 0, 1, tiny);
             }
+            lad_batch_series(&b, "c-low-p", "anchor_min");
             if (ok && (rc = lad_batch_add(&b, &cs, "c%s2^%d %sp 2^%d%s", neg ? "-" : "+", cmin,
                                           neg ? "+" : "-", e, zero ? " zero" : "")))
                 goto out;

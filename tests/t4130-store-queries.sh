@@ -41,4 +41,12 @@ expect_out queries-runs '^1\|ok\|2025-06-15 15:06:40\|NVIDIA H100 80GB HBM3\|90\
 t=$(sqlite3 "$db" "SELECT DISTINCT typeof(word) FROM case_words UNION SELECT DISTINCT typeof(d) FROM cases")
 [ "$t" = integer ] && ok queries-words-integer || fail queries-words-integer "types '$t'"
 
+# series.sql groups a run's cases by their structured evidence (the
+# fixture's two visible cases given a series here, its window case none).
+sqlite3 "$db" "UPDATE cases SET series = 'c', target = 'd window', vary = id + 22 WHERE id IN (1, 2)"
+q series
+expect_no_err queries-series-runs
+expect_out queries-series-visible '^visible\|c\|d window\|2\|23\|24$'
+expect_out queries-series-none '^window\|-\|-\|1\|\|$'
+
 test_done

@@ -49,6 +49,14 @@ case "$a" in
 *"sign: 1, ebits: 4, mbits: 3, bias: 7, sub: ieee, inf: none, nan: ones"*) ok infer-userfmt-e4m3 ;;
 *) fail infer-userfmt-e4m3 "a: $a" ;;
 esac
+# The decode cases carry their code as evidence (the A word times an exact
+# 1.0 in lane 0), and infer reads that, not the label meant for people.
+n=$(sqlite3 "$db" "SELECT count(*) FROM cases WHERE run_id = $run_id AND series = 'a-code' AND target = 'a' AND vary = json_extract(a, '\$[0]')")
+check infer-userfmt-evidence test "$n" = 256
+sqlite3 "$db" "UPDATE cases SET label = 'relabelled ' || id WHERE run_id = $run_id"
+run_ladder infer $run_id --db "$db" -o "$TMP/m2.yaml"
+expect_rc infer-userfmt-relabelled-rc 0
+check infer-userfmt-relabelled-same test "$(field a "$TMP/m2.yaml")" = "$a"
 
 # Observations that disagree are named, not guessed: a run whose answers
 # come from two different datapaths cannot be fitted.

@@ -110,36 +110,19 @@ static void test_schema_embedded(void)
 }
 
 /* A datapath and device described by hand (the store needs only names). */
-static lad_datapath make_dp(const char *name, const char *instr,
-                            const char *ab, const char *d)
+static lad_run_datapath make_dp(const char *name, const char *instr,
+                                const char *ab, const char *d)
 {
-    lad_datapath dp;
-    memset(&dp, 0, sizeof dp);
-    snprintf(dp.name, sizeof dp.name, "%s", name);
-    snprintf(dp.arch, sizeof dp.arch, "sm_90a");
-    snprintf(dp.instr, sizeof dp.instr, "%s", instr);
-    snprintf(dp.shape, sizeof dp.shape, "m16n8k16");
-    snprintf(dp.sass, sizeof dp.sass, "HMMA.16816.F32");
-    snprintf(dp.a.name, sizeof dp.a.name, "%s", ab);
-    snprintf(dp.b.name, sizeof dp.b.name, "%s", ab);
-    snprintf(dp.c.name, sizeof dp.c.name, "%s", d);
-    snprintf(dp.d.name, sizeof dp.d.name, "%s", d);
-    dp.k = 16;
-    return dp;
+    return (lad_run_datapath){.name = name, .arch = "sm_90a", .instr = instr,
+                              .shape = "m16n8k16", .sass = "HMMA.16816.F32",
+                              .fmt_a = ab, .fmt_b = ab, .fmt_c = d, .fmt_d = d};
 }
 
-static lad_device_info make_dev(const char *name, int cc)
+static lad_run_device make_dev(const char *name, int cc)
 {
-    lad_device_info di;
-    memset(&di, 0, sizeof di);
-    snprintf(di.kind, sizeof di.kind, "cuda");
-    snprintf(di.name, sizeof di.name, "%s", name);
-    snprintf(di.uuid, sizeof di.uuid, "GPU-1234");
-    di.cc = cc;
-    snprintf(di.driver, sizeof di.driver, "580.65");
-    snprintf(di.toolkit, sizeof di.toolkit, "13.0");
-    snprintf(di.sass, sizeof di.sass, "HMMA.16816.F32");
-    return di;
+    return (lad_run_device){.kind = "cuda", .name = name, .uuid = "GPU-1234",
+                            .cc = cc, .driver = "580.65", .toolkit = "13.0",
+                            .sass = "HMMA.16816.F32"};
 }
 
 static void test_create(void)
@@ -240,7 +223,7 @@ static void test_not_ladder(void)
 
 /* Fills n random cases of k lanes; the words that matter most for a store
 ** that must never go through a double are among them. */
-static void random_cases(lad_case *cs, uint32_t *d, int n, int k)
+static void random_cases(lad_case_data *cs, uint32_t *d, int n, int k)
 {
     static const uint32_t edge[] = {0xffffffffu, 0x7fc00000u, 0x7fffffffu,
                                     0x80000000u, 0xff800001u, 0};
@@ -269,8 +252,8 @@ static void test_words(void)
         test_check(0, "store-words-open", "%s", err.msg);
         return;
     }
-    lad_datapath dp = make_dp("sm90-mma-f16-f32", "mma.sync", "f16", "f32");
-    lad_device_info di = make_dev("NVIDIA H100 80GB HBM3", 90);
+    lad_run_datapath dp = make_dp("sm90-mma-f16-f32", "mma.sync", "f16", "f32");
+    lad_run_device di = make_dev("NVIDIA H100 80GB HBM3", 90);
     char *argv[] = {"ladder", "run", "recipe \"x\".yaml", NULL};
     const char recipe[] = "datapath: sm90-mma-f16-f32\n";
     lad_run_info info = {.command = "run", .argc = 3, .argv = argv,
@@ -284,14 +267,18 @@ static void test_words(void)
     TEST_EQ_INT("store-begin-run", LAD_OK, code);
 
     enum { N = 300, K = 32 };
-    lad_case *cs = malloc(N * sizeof *cs);
+    lad_case_data *cs = malloc(N * sizeof *cs);
     uint32_t d[N];
     int64_t ids[N];
-    const char *labels[N];
+    lad_case_tag tags[N];
     random_cases(cs, d, N, K);
-    for (int i = 0; i < N; i++)
-        labels[i] = i == 7 ? "j=7 \"quoted\"" : NULL;
-    code = lad_store_add_cases(st, run, "visible", cs, d, labels, N, K, 2, 1,
+    memset(tags, 0, sizeof tags);
+    tags[7].label = "j=7 \"quoted\"";
+    /* Evidence of both extremes of vary; case 9 has a series but no vary. */
+    tags[8] = (lad_case_tag){"a code 0xff", "a-code", "a", 1, 0xffffffffll};
+    tags[9] = (lad_case_tag){"c alone", "c-alone", "c window", 0, 0};
+    tags[10] = (lad_case_tag){"j=-3", "j", "d", 1, INT64_MIN};
+    code = lad_store_add_cases(st, run, "visible", cs, d, tags, N, K, 2, 1,
                                ids, &err);
     TEST_EQ_INT("store-add-cases", LAD_OK, code);
     int increasing = 1;
@@ -318,7 +305,18 @@ static void test_words(void)
     test_check(same, "store-words-roundtrip", "words read back differ");
     test_check(nrows > 7 && strcmp(rows[7].label, "j=7 \"quoted\"") == 0,
                "store-label", "label '%s'", nrows > 7 ? rows[7].label : "");
+    test_check(nrows > 10 && !strcmp(rows[8].series, "a-code") &&
+                   !strcmp(rows[8].target, "a") && rows[8].has_vary &&
+                   rows[8].vary == 0xffffffffll && !strcmp(rows[9].target, "c window") &&
+                   !rows[9].has_vary && rows[10].has_vary && rows[10].vary == INT64_MIN,
+               "store-case-evidence", "series, target or vary read back differ");
+    test_check(nrows > 7 && !rows[7].series[0] && !rows[7].target[0] && !rows[7].has_vary,
+               "store-case-evidence-none", "an untagged case reads back '%s' '%s'",
+               nrows > 7 ? rows[7].series : "", nrows > 7 ? rows[7].target : "");
     free(rows);
+    TEST_EQ_INT("store-case-evidence-null", N - 3,
+                sql_int(p, "SELECT count(*) FROM cases WHERE series IS NULL AND "
+                           "target IS NULL AND vary IS NULL"));
 
     /* Plain SQL sees the same words, as integers. */
     char sql[256];
@@ -427,7 +425,7 @@ static void test_words(void)
     /* A bad shape is refused before anything is written. */
     lad_err_clear(&err);
     code = lad_store_add_cases(st, run, "visible", cs, d, NULL, 1,
-                               LAD_KMAX + 1, 0, 0, NULL, &err);
+                               LAD_STORE_KMAX + 1, 0, 0, NULL, &err);
     TEST_EQ_INT("store-add-cases-bad-shape", LAD_EINTERNAL, code);
     free(cs);
     lad_store_close(st);
@@ -446,13 +444,13 @@ static void test_batches(void)
     lad_store_begin_run(st, NULL, &run, &err);
     /* A full run's worth at the widest K: more than two transactions. */
     enum { N = 10000 };
-    lad_case *cs = malloc(N * sizeof *cs);
+    lad_case_data *cs = malloc(N * sizeof *cs);
     uint32_t *d = malloc(N * sizeof *d);
     int64_t *ids = malloc(N * sizeof *ids);
-    random_cases(cs, d, N, LAD_KMAX);
+    random_cases(cs, d, N, LAD_STORE_KMAX);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int code = lad_store_add_cases(st, run, "wide", cs, d, NULL, N, LAD_KMAX,
+    int code = lad_store_add_cases(st, run, "wide", cs, d, NULL, N, LAD_STORE_KMAX,
                                    0, 0, ids, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double s = (double)(t1.tv_sec - t0.tv_sec) +
@@ -461,7 +459,7 @@ static void test_batches(void)
                err.msg);
     TEST_EQ_INT("store-batch-consecutive", N - 1, ids[N - 1] - ids[0]);
     printf("     store: %d cases of K=%d in %.2f s (%.0f cases/s)\n", N,
-           LAD_KMAX, s, N / s);
+           LAD_STORE_KMAX, s, N / s);
     lad_store_close(st);
     TEST_EQ_INT("store-batch-count", N,
                 sql_int(p, "SELECT count(*) FROM cases"));
@@ -479,11 +477,11 @@ static void test_evidence(void)
         test_check(0, "store-evidence-open", "%s", err.msg);
         return;
     }
-    lad_datapath dp = make_dp("sm90-mma-f16-f32", "mma.sync", "f16", "f32");
+    lad_run_datapath dp = make_dp("sm90-mma-f16-f32", "mma.sync", "f16", "f32");
     lad_run_info info = {.command = "run", .dp = &dp, .dirty = -1};
     int64_t run;
     lad_store_begin_run(st, &info, &run, &err);
-    lad_case cs[4];
+    lad_case_data cs[4];
     uint32_t d[4];
     int64_t ids[4];
     random_cases(cs, d, 4, 16);
@@ -577,11 +575,11 @@ static void test_history(void)
     int code = lad_store_resolve_run(st, "latest", &id, &err);
     TEST_EQ_INT("store-resolve-empty", LAD_EDATA, code);
 
-    lad_datapath d1 = make_dp("sm90-mma-f16-f32", "mma.sync", "f16", "f32");
-    lad_datapath d2 = make_dp("sm100-tcgen05-e4m3-f32", "tcgen05.mma", "e4m3",
+    lad_run_datapath d1 = make_dp("sm90-mma-f16-f32", "mma.sync", "f16", "f32");
+    lad_run_datapath d2 = make_dp("sm100-tcgen05-e4m3-f32", "tcgen05.mma", "e4m3",
                               "f32");
-    lad_device_info g1 = make_dev("NVIDIA H100 80GB HBM3", 90);
-    lad_device_info g2 = make_dev("NVIDIA B200", 100);
+    lad_run_device g1 = make_dev("NVIDIA H100 80GB HBM3", 90);
+    lad_run_device g2 = make_dev("NVIDIA B200", 100);
     lad_run_info i1 = {.command = "run", .dp = &d1, .device = &g1};
     lad_run_info i2 = {.command = "run", .dp = &d2, .device = &g2};
     int64_t r1, r2, r3;
@@ -656,7 +654,7 @@ static void writer_child(const char *p, int fd)
     lad_run_info info = {.command = "run"};
     if (lad_store_begin_run(st, &info, &run, &err))
         _exit(3);
-    static lad_case cs[512];
+    static lad_case_data cs[512];
     static uint32_t d[512];
     random_cases(cs, d, 512, 64);
     for (int i = 0;; i++) {

@@ -1,0 +1,557 @@
+/*
+** The evidence store, reading: resolving a run argument, the runs history
+** lists, everything show prints about one run, and the stored cases. Words
+** are read with sqlite3_column_int64 or parsed from their JSON arrays by
+** parse_words, never through a double.
+*/
+#include "store_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+/*
+** Parses a JSON array of at most max integers in 0..2^32-1 into w (the rest
+** of w untouched). Returns the count, or -1 when text is not such an array.
+*/
+static int parse_words(const char *t, uint32_t *w, int max)
+{
+    int n = 0;
+    if (t == NULL)
+        return -1;
+    while (*t == ' ')
+        t++;
+    if (*t++ != '[')
+        return -1;
+    while (*t == ' ')
+        t++;
+    if (*t == ']')
+        return 0;
+    for (;;) {
+        while (*t == ' ')
+            t++;
+        if (*t < '0' || *t > '9' || n >= max)
+            return -1;
+        uint64_t v = 0;
+        while (*t >= '0' && *t <= '9') {
+            v = v * 10 + (uint64_t)(*t++ - '0');
+            if (v > 0xffffffffu)
+                return -1;
+        }
+        w[n++] = (uint32_t)v;
+        while (*t == ' ')
+            t++;
+        if (*t == ']')
+            return n;
+        if (*t++ != ',')
+            return -1;
+    }
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
+                          lad_err *err)
+{
+    sqlite3_stmt *s = NULL;
+    int code;
+    if (strcmp(spec, "latest") == 0) {
+        code = st_prepare(st, "SELECT max(id) FROM runs", &s, err);
+        if (code == LAD_OK) {
+            if (sqlite3_step(s) == SQLITE_ROW &&
+                sqlite3_column_type(s, 0) == SQLITE_INTEGER)
+                *run = sqlite3_column_int64(s, 0);
+            else
+                code = lad_errf(err, LAD_EDATA, "no runs in '%s'", st->path);
+        }
+        sqlite3_finalize(s);
+        return code;
+    }
+    const char *p = spec;
+    int64_t v = 0;
+    if (*p == 0)
+        return lad_errf(err, LAD_EUSAGE,
+                        "bad run '%s': expected a run id or 'latest'", spec);
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9' || v > (INT64_MAX - 9) / 10)
+            return lad_errf(err, LAD_EUSAGE,
+                            "bad run '%s': expected a run id or 'latest'",
+                            spec);
+        v = v * 10 + (*p - '0');
+    }
+    code = st_prepare(st, "SELECT id FROM runs WHERE id = ?1", &s, err);
+    if (code == LAD_OK) {
+        sqlite3_bind_int64(s, 1, v);
+        if (sqlite3_step(s) == SQLITE_ROW)
+            *run = v;
+        else
+            code = lad_errf(err, LAD_EDATA, "no run %lld in '%s'",
+                            (long long)v, st->path);
+    }
+    sqlite3_finalize(s);
+    return code;
+}
+
+#define RUN_COLUMNS                                                           \
+    "SELECT r.id, r.status, r.started, coalesce(r.ended, 0), r.command, "     \
+    "r.argv, r.host, r.pid, r.pid_start, r.message, coalesce(d.name, ''), "   \
+    "coalesce(d.kind, ''), coalesce(d.uuid, ''), coalesce(d.cc, 0), "         \
+    "coalesce(d.driver, ''), coalesce(d.toolkit, ''), b.version, "            \
+    "b.git_commit, b.dirty, r.recipe_path, coalesce(rc.sha256, ''), "         \
+    "r.datapath, r.arch, r.instr, r.kind, r.shape, r.sass, r.sass_expected, " \
+    "r.fmt_a, r.fmt_b, r.fmt_c, r.fmt_d, "                                    \
+    "(SELECT count(*) FROM cases WHERE cases.run_id = r.id) "                 \
+    "FROM runs AS r LEFT JOIN devices AS d ON d.id = r.device_id "            \
+    "JOIN builds AS b ON b.id = r.build_id "                                  \
+    "LEFT JOIN recipes AS rc ON rc.id = r.recipe_id "
+
+/*
+** Copies the JSON array of strings t into buf; when it does not fit, keeps
+** the leading elements that do and ends the array with "...", so that the
+** copy is still a JSON array. Strings are as lad_json_str writes them.
+*/
+static void copy_argv(const char *t, char *buf, size_t size)
+{
+    size_t len = t ? strlen(t) : 0;
+    if (len < size) {
+        snprintf(buf, size, "%s", t ? t : "[]");
+        return;
+    }
+    size_t keep = 1; /* "[" */
+    const char *p = t + 1;
+    while (*p == '"' || *p == ',') {
+        const char *q = p + (*p == ',');
+        if (*q != '"')
+            break;
+        for (q++; *q && *q != '"'; q++)
+            if (*q == '\\' && q[1])
+                q++;
+        if (*q != '"')
+            break;
+        size_t end = (size_t)(q + 1 - t);
+        if (end + 8 > size) /* room for ,"..."] and the NUL */
+            break;
+        keep = end;
+        p = q + 1;
+    }
+    snprintf(buf, size, "%.*s%s\"...\"]", (int)keep, t,
+             keep > 1 ? "," : "");
+}
+
+static void read_run(lad_store *st, sqlite3_stmt *s, lad_run_row *r)
+{
+    char status[16];
+    memset(r, 0, sizeof *r);
+    r->id = sqlite3_column_int64(s, 0);
+    st_col_text(s, 1, status, sizeof status);
+    r->started = sqlite3_column_int64(s, 2);
+    r->ended = sqlite3_column_int64(s, 3);
+    st_col_text(s, 4, r->command, sizeof r->command);
+    copy_argv((const char *)sqlite3_column_text(s, 5), r->argv,
+              sizeof r->argv);
+    st_col_text(s, 6, r->host, sizeof r->host);
+    r->pid = sqlite3_column_int64(s, 7);
+    r->status = st_live_status(st, status, r->host, r->pid,
+                            sqlite3_column_int64(s, 8));
+    st_col_text(s, 9, r->message, sizeof r->message);
+    st_col_text(s, 10, r->device, sizeof r->device);
+    st_col_text(s, 11, r->device_kind, sizeof r->device_kind);
+    st_col_text(s, 12, r->uuid, sizeof r->uuid);
+    r->cc = sqlite3_column_int(s, 13);
+    st_col_text(s, 14, r->driver, sizeof r->driver);
+    st_col_text(s, 15, r->toolkit, sizeof r->toolkit);
+    st_col_text(s, 16, r->version, sizeof r->version);
+    st_col_text(s, 17, r->commit, sizeof r->commit);
+    r->dirty = sqlite3_column_int(s, 18);
+    st_col_text(s, 19, r->recipe, sizeof r->recipe);
+    st_col_text(s, 20, r->recipe_sha256, sizeof r->recipe_sha256);
+    st_col_text(s, 21, r->datapath, sizeof r->datapath);
+    st_col_text(s, 22, r->arch, sizeof r->arch);
+    st_col_text(s, 23, r->instr, sizeof r->instr);
+    st_col_text(s, 24, r->kind, sizeof r->kind);
+    st_col_text(s, 25, r->shape, sizeof r->shape);
+    st_col_text(s, 26, r->sass, sizeof r->sass);
+    st_col_text(s, 27, r->sass_expected, sizeof r->sass_expected);
+    st_col_text(s, 28, r->fmt_a, sizeof r->fmt_a);
+    st_col_text(s, 29, r->fmt_b, sizeof r->fmt_b);
+    st_col_text(s, 30, r->fmt_c, sizeof r->fmt_c);
+    st_col_text(s, 31, r->fmt_d, sizeof r->fmt_d);
+    r->ncases = sqlite3_column_int64(s, 32);
+}
+
+/* Grows *arr (of elements of size el) to hold at least need; returns 0 or
+** -1 when out of memory. */
+static int grow(void **arr, size_t *cap, size_t need, size_t el)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap * 2 : 16;
+    while (c < need)
+        c *= 2;
+    void *p = realloc(*arr, c * el);
+    if (p == NULL)
+        return -1;
+    *arr = p;
+    *cap = c;
+    return 0;
+}
+
+/* Reads the current row of s into row (zeroed); returns LAD_OK, or an error
+** code with err filled. */
+typedef int (*row_reader)(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err);
+
+/*
+** Every list the store hands out is read the same way: step the bound
+** statement s to its end, append one element of size el to *arr per row
+** (zeroed, counted in *n, then filled by read), finalize s. On an error the
+** elements read so far stay in *arr for the caller's free function.
+*/
+static int read_rows(lad_store *st, sqlite3_stmt *s, void **arr, size_t *n, size_t el,
+                     row_reader read, lad_err *err)
+{
+    size_t cap = 0;
+    int code = LAD_OK, rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        if (grow(arr, &cap, *n + 1, el)) {
+            code = lad_errf(err, LAD_EINTERNAL, "out of memory");
+            break;
+        }
+        void *row = (char *)*arr + *n * el;
+        memset(row, 0, el);
+        (*n)++;
+        if ((code = read(st, s, row, err)) != LAD_OK)
+            break;
+    }
+    if (code == LAD_OK && rc != SQLITE_DONE)
+        code = st_sqlerr(st, err, "read");
+    sqlite3_finalize(s);
+    return code;
+}
+
+/* st_prepare() with ?1 bound to id. */
+static int query(lad_store *st, const char *sql, int64_t id, sqlite3_stmt **s, lad_err *err)
+{
+    int code = st_prepare(st, sql, s, err);
+    if (code == LAD_OK)
+        sqlite3_bind_int64(*s, 1, id);
+    return code;
+}
+
+static int read_run_row(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
+{
+    (void)err;
+    read_run(st, s, row);
+    return LAD_OK;
+}
+
+static int read_id(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
+{
+    (void)st;
+    (void)err;
+    *(int64_t *)row = sqlite3_column_int64(s, 0);
+    return LAD_OK;
+}
+
+static int oom_if(int missing, lad_err *err)
+{
+    return missing ? lad_errf(err, LAD_EINTERNAL, "out of memory") : LAD_OK;
+}
+
+static int read_rung(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
+{
+    (void)st;
+    (void)err;
+    lad_rung_row *g = row;
+    st_col_text(s, 0, g->name, sizeof g->name);
+    g->ncases = sqlite3_column_int64(s, 1);
+    g->first_case = sqlite3_column_int64(s, 2);
+    g->last_case = sqlite3_column_int64(s, 3);
+    return LAD_OK;
+}
+
+static int read_obs(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
+{
+    (void)st;
+    lad_obs_row *o = row;
+    o->id = sqlite3_column_int64(s, 0);
+    st_col_text(s, 1, o->rung, sizeof o->rung);
+    o->key = st_col_dup(s, 2);
+    o->value = st_col_dup(s, 3);
+    return oom_if(!o->key || !o->value, err);
+}
+
+static int read_inference(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
+{
+    (void)st;
+    lad_inference_row *f = row;
+    f->id = sqlite3_column_int64(s, 0);
+    f->parameter = st_col_dup(s, 1);
+    f->value = st_col_dup(s, 2);
+    f->method = st_col_dup(s, 3);
+    return oom_if(!f->parameter || !f->value || !f->method, err);
+}
+
+static int read_validation(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
+{
+    (void)st;
+    lad_validation_row *v = row;
+    v->id = sqlite3_column_int64(s, 0);
+    v->model = st_col_dup(s, 1);
+    v->generator = st_col_dup(s, 2);
+    v->seed = (uint64_t)sqlite3_column_int64(s, 3);
+    v->cases = sqlite3_column_int64(s, 4);
+    v->mismatches = sqlite3_column_int64(s, 5);
+    v->stored = sqlite3_column_int64(s, 6);
+    return oom_if(!v->model || !v->generator, err);
+}
+
+static int read_case(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
+{
+    lad_case_row *r = row;
+    r->id = sqlite3_column_int64(s, 0);
+    st_col_text(s, 1, r->rung, sizeof r->rung);
+    st_col_text(s, 2, r->label, sizeof r->label);
+    r->cs.c = (uint32_t)sqlite3_column_int64(s, 6);
+    r->d = (uint32_t)sqlite3_column_int64(s, 7);
+    st_col_text(s, 11, r->series, sizeof r->series);
+    st_col_text(s, 12, r->target, sizeof r->target);
+    r->has_vary = sqlite3_column_type(s, 13) == SQLITE_INTEGER;
+    r->vary = sqlite3_column_int64(s, 13);
+    uint32_t sa[LAD_STORE_SCALEMAX], sb[LAD_STORE_SCALEMAX];
+    int ka = parse_words((const char *)sqlite3_column_text(s, 4), r->cs.a, LAD_STORE_KMAX);
+    int kb = parse_words((const char *)sqlite3_column_text(s, 5), r->cs.b, LAD_STORE_KMAX);
+    int na = parse_words((const char *)sqlite3_column_text(s, 8), sa, LAD_STORE_SCALEMAX);
+    int nb = parse_words((const char *)sqlite3_column_text(s, 9), sb, LAD_STORE_SCALEMAX);
+    int nm = parse_words((const char *)sqlite3_column_text(s, 10), r->cs.meta, LAD_STORE_METAMAX);
+    if (ka < 0 || kb != ka || na < 0 || nb != na || nm < 0)
+        return lad_errf(err, LAD_EDATA, "'%s': case %lld has malformed words", st->path,
+                        (long long)r->id);
+    for (int i = 0; i < na; i++) {
+        if (sa[i] > 255 || sb[i] > 255)
+            return lad_errf(err, LAD_EDATA, "'%s': case %lld has a scale above 255",
+                            st->path, (long long)r->id);
+        r->cs.sa[i] = (uint8_t)sa[i];
+        r->cs.sb[i] = (uint8_t)sb[i];
+    }
+    r->k = ka;
+    r->nscale = na;
+    r->nmeta = nm;
+    return LAD_OK;
+}
+
+int lad_store_history(lad_store *st, const lad_history_filter *f,
+                      lad_run_row **rows, size_t *n, lad_err *err)
+{
+    *rows = NULL;
+    *n = 0;
+    sqlite3_stmt *s = NULL;
+    int code = st_prepare(st,
+                       RUN_COLUMNS
+                       "WHERE (?1 IS NULL OR instr(lower(d.name), lower(?1)) "
+                       "> 0) AND (?2 IS NULL OR lower(?2) IN (r.fmt_a, "
+                       "r.fmt_b, r.fmt_c, r.fmt_d)) AND (?3 IS NULL OR ?3 IN "
+                       "(r.instr, r.kind, r.sass, r.sass_expected, "
+                       "r.datapath)) ORDER BY r.id DESC LIMIT ?4",
+                       &s, err);
+    if (code)
+        return code;
+    if (f && f->gpu)
+        st_bind_text(s, 1, f->gpu);
+    if (f && f->format)
+        st_bind_text(s, 2, f->format);
+    if (f && f->instruction)
+        st_bind_text(s, 3, f->instruction);
+    sqlite3_bind_int64(s, 4, f && f->limit > 0 ? f->limit : -1);
+    code = read_rows(st, s, (void **)rows, n, sizeof **rows, read_run_row, err);
+    if (code) {
+        free(*rows);
+        *rows = NULL;
+        *n = 0;
+    }
+    return code;
+}
+
+int lad_store_run(lad_store *st, int64_t run, lad_run_row *row, lad_err *err)
+{
+    sqlite3_stmt *s = NULL;
+    int code = st_prepare(st, RUN_COLUMNS "WHERE r.id = ?1", &s, err);
+    if (code)
+        return code;
+    sqlite3_bind_int64(s, 1, run);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        read_run(st, s, row);
+    else if (rc == SQLITE_DONE)
+        code = lad_errf(err, LAD_EDATA, "no run %lld in '%s'",
+                        (long long)run, st->path);
+    else
+        code = st_sqlerr(st, err, "read");
+    sqlite3_finalize(s);
+    return code;
+}
+
+/* Reads the case ids linked to owner through sql (?1 = owner). */
+static int read_ids_list(lad_store *st, const char *sql, int64_t owner,
+                         int64_t **ids, size_t *n, lad_err *err)
+{
+    *ids = NULL;
+    *n = 0;
+    sqlite3_stmt *s = NULL;
+    int code = query(st, sql, owner, &s, err);
+    if (code == LAD_OK)
+        code = read_rows(st, s, (void **)ids, n, sizeof **ids, read_id, err);
+    return code;
+}
+
+void lad_show_free(lad_show *s)
+{
+    if (s == NULL)
+        return;
+    for (size_t i = 0; i < s->nobs; i++) {
+        free(s->obs[i].key);
+        free(s->obs[i].value);
+        free(s->obs[i].cases);
+    }
+    for (size_t i = 0; i < s->ninf; i++) {
+        free(s->inf[i].parameter);
+        free(s->inf[i].value);
+        free(s->inf[i].method);
+        free(s->inf[i].cases);
+    }
+    for (size_t i = 0; i < s->nval; i++) {
+        free(s->val[i].model);
+        free(s->val[i].generator);
+    }
+    free(s->rungs);
+    free(s->obs);
+    free(s->inf);
+    free(s->val);
+    memset(s, 0, sizeof *s);
+}
+
+int lad_store_show(lad_store *st, int64_t run, lad_show *out, lad_err *err)
+{
+    memset(out, 0, sizeof *out);
+    int code = lad_store_run(st, run, &out->run, err);
+    sqlite3_stmt *s = NULL;
+
+    /* Rungs with their case counts. */
+    if (code == LAD_OK)
+        code = query(st,
+                     "SELECT g.name, count(c.id), coalesce(min(c.id), 0), "
+                     "coalesce(max(c.id), 0) FROM rungs AS g LEFT JOIN "
+                     "cases AS c ON c.run_id = g.run_id AND c.rung = "
+                     "g.name WHERE g.run_id = ?1 GROUP BY g.id ORDER BY "
+                     "g.id",
+                     run, &s, err);
+    if (code == LAD_OK)
+        code = read_rows(st, s, (void **)&out->rungs, &out->nrungs, sizeof *out->rungs,
+                         read_rung, err);
+
+    /* Observations, with the cases behind each. */
+    if (code == LAD_OK)
+        code = query(st, "SELECT id, rung, key, value FROM observations "
+                         "WHERE run_id = ?1 ORDER BY id",
+                     run, &s, err);
+    if (code == LAD_OK)
+        code = read_rows(st, s, (void **)&out->obs, &out->nobs, sizeof *out->obs, read_obs,
+                         err);
+    for (size_t i = 0; code == LAD_OK && i < out->nobs; i++)
+        code = read_ids_list(st,
+                             "SELECT case_id FROM observation_cases WHERE "
+                             "observation_id = ?1 ORDER BY case_id",
+                             out->obs[i].id, &out->obs[i].cases,
+                             &out->obs[i].ncases, err);
+
+    /* Inferences, with the cases behind each. */
+    if (code == LAD_OK)
+        code = query(st, "SELECT id, parameter, value, method FROM "
+                         "inferences WHERE run_id = ?1 ORDER BY id",
+                     run, &s, err);
+    if (code == LAD_OK)
+        code = read_rows(st, s, (void **)&out->inf, &out->ninf, sizeof *out->inf,
+                         read_inference, err);
+    for (size_t i = 0; code == LAD_OK && i < out->ninf; i++)
+        code = read_ids_list(st,
+                             "SELECT case_id FROM inference_cases WHERE "
+                             "inference_id = ?1 ORDER BY case_id",
+                             out->inf[i].id, &out->inf[i].cases,
+                             &out->inf[i].ncases, err);
+
+    /* Validations. */
+    if (code == LAD_OK)
+        code = query(st,
+                     "SELECT v.id, v.model, v.generator, v.seed, "
+                     "coalesce(v.cases, -1), coalesce(v.mismatches, -1), "
+                     "(SELECT count(*) FROM mismatches AS m WHERE "
+                     "m.validation_id = v.id) FROM validations AS v "
+                     "WHERE v.run_id = ?1 ORDER BY v.id",
+                     run, &s, err);
+    if (code == LAD_OK)
+        code = read_rows(st, s, (void **)&out->val, &out->nval, sizeof *out->val,
+                         read_validation, err);
+    if (code)
+        lad_show_free(out);
+    return code;
+}
+
+int lad_store_cases(lad_store *st, int64_t run, const char *rung,
+                    lad_case_row **rows, size_t *n, lad_err *err)
+{
+    *rows = NULL;
+    *n = 0;
+    sqlite3_stmt *s = NULL;
+    int code = st_prepare(st,
+                       "SELECT id, rung, label, k, a, b, c, d, sa, sb, meta, "
+                       "series, target, vary FROM cases WHERE run_id = ?1 AND (?2 IS NULL OR "
+                       "rung = ?2) ORDER BY id",
+                       &s, err);
+    if (code)
+        return code;
+    sqlite3_bind_int64(s, 1, run);
+    if (rung)
+        st_bind_text(s, 2, rung);
+    code = read_rows(st, s, (void **)rows, n, sizeof **rows, read_case, err);
+    if (code) {
+        free(*rows);
+        *rows = NULL;
+        *n = 0;
+    }
+    return code;
+}
+
+int lad_store_recipe(lad_store *st, int64_t run, char **text, size_t *len,
+                     char *path, size_t size, lad_err *err)
+{
+    *text = NULL;
+    *len = 0;
+    sqlite3_stmt *s = NULL;
+    int code = query(st,
+                     "SELECT rc.text, r.recipe_path FROM runs AS r JOIN "
+                     "recipes AS rc ON rc.id = r.recipe_id WHERE r.id = ?1",
+                     run, &s, err);
+    if (code)
+        return code;
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(s, 0);
+        size_t n = (size_t)sqlite3_column_bytes(s, 0);
+        *text = malloc(n + 1);
+        if (*text == NULL) {
+            code = lad_errf(err, LAD_EINTERNAL, "out of memory");
+        } else {
+            memcpy(*text, t ? t : "", n);
+            (*text)[n] = 0;
+            *len = n;
+            st_col_text(s, 1, path, size);
+        }
+    } else if (rc == SQLITE_DONE) {
+        code = lad_errf(err, LAD_EDATA, "run %lld has no recipe in '%s'",
+                        (long long)run, st->path);
+    } else {
+        code = st_sqlerr(st, err, "read");
+    }
+    sqlite3_finalize(s);
+    return code;
+}

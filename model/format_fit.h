@@ -1,0 +1,30 @@
+/*
+** Format fitting: which number format a set of words is, from the values
+** they showed. Used by inference when it re-derives a format from a run's
+** decode cases, and by the decode rung, which needs the format at once to
+** build the cases of the rungs above it. It is a question about formats
+** alone (libc and model/format.h), so it lives in model/, below both users:
+** probes/ may not read inference/ (DESIGN.md, the layering).
+*/
+#ifndef LADDER_MODEL_FORMAT_FIT_H
+#define LADDER_MODEL_FORMAT_FIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "format.h"
+#include "err.h"
+
+/*
+** Given words of a
+** format of `width` bits and, for each, the value it showed (decoded from a
+** D word of format d: the product with an exact 1.0, or the square), finds
+** the decode (sign, ebits, mbits, bias, sub, inf, nan) that explains every
+** one. square: the values are of word*word rather than word*1. Returns
+** LAD_OK and *f (name kept from f), or LAD_NO when none or several
+** differing decodes fit (msg says which).
+*/
+int lad_decode_fit(lad_format *f, int width, const uint32_t *words,
+                   const uint32_t *dwords, size_t n, const lad_format *d,
+                   uint32_t nan_word, int square, char *msg, size_t msgsize);
+
+#endif

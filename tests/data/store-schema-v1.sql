@@ -1,0 +1,168 @@
+-- Ladder evidence store, schema version 1 (PRAGMA user_version = 1,
+-- PRAGMA application_id = 0x4c414452 "LADR"). See docs/store.md.
+--
+-- Raw words (A, B, C, D, scales, metadata) are integers: C and D are INTEGER
+-- columns; A and B are JSON arrays of integers, one per lane in logical K
+-- order, and the view case_words shows them one row per lane. Times are unix
+-- seconds. Text columns hold '' rather than NULL where a value is unknown,
+-- except where NULL says "not yet" (ended, counts of an open validation).
+
+CREATE TABLE devices (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,          -- sim, exec, cuda
+    name TEXT NOT NULL,          -- GPU name, model name or command line
+    uuid TEXT NOT NULL,          -- GPU UUID, '' elsewhere
+    cc INTEGER NOT NULL,         -- compute capability * 10 (90 = 9.0), 0 elsewhere
+    driver TEXT NOT NULL,
+    toolkit TEXT NOT NULL,
+    UNIQUE (kind, name, uuid, cc, driver, toolkit)
+) STRICT;
+
+CREATE TABLE builds (
+    id INTEGER PRIMARY KEY,
+    version TEXT NOT NULL,       -- ladder version
+    git_commit TEXT NOT NULL,
+    dirty INTEGER NOT NULL CHECK (dirty IN (0, 1)),
+    UNIQUE (version, git_commit, dirty)
+) STRICT;
+
+CREATE TABLE recipes (
+    id INTEGER PRIMARY KEY,
+    sha256 TEXT NOT NULL UNIQUE, -- of text, lowercase hex
+    text TEXT NOT NULL           -- the full recipe
+) STRICT;
+
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    status TEXT NOT NULL CHECK (status IN ('running', 'ok', 'failed', 'interrupted')),
+    started INTEGER NOT NULL,
+    ended INTEGER,               -- NULL until ended
+    command TEXT NOT NULL,       -- subcommand: run, check, ...
+    argv TEXT NOT NULL CHECK (json_valid(argv)), -- JSON array of strings
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    pid_start INTEGER NOT NULL,  -- process start time (clock ticks since boot), 0 unknown
+    message TEXT NOT NULL DEFAULT '', -- error of a failed run
+    device_id INTEGER REFERENCES devices(id),
+    build_id INTEGER NOT NULL REFERENCES builds(id),
+    recipe_id INTEGER REFERENCES recipes(id),
+    recipe_path TEXT NOT NULL,
+    datapath TEXT NOT NULL,      -- datapath (preset) name
+    arch TEXT NOT NULL,
+    instr TEXT NOT NULL,         -- mma.sync, wgmma, tcgen05.mma
+    kind TEXT NOT NULL,          -- tcgen05 kind, ''
+    shape TEXT NOT NULL,
+    sass TEXT NOT NULL,          -- tensor opcode actually executed, '' unknown
+    sass_expected TEXT NOT NULL, -- the datapath's opcode
+    fmt_a TEXT NOT NULL,
+    fmt_b TEXT NOT NULL,
+    fmt_c TEXT NOT NULL,
+    fmt_d TEXT NOT NULL
+) STRICT;
+
+CREATE INDEX runs_status ON runs (status);
+
+-- The rungs of a run, in the order the run first wrote to them.
+CREATE TABLE rungs (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    name TEXT NOT NULL,
+    UNIQUE (run_id, name)
+) STRICT;
+
+-- One dot product a device answered.
+CREATE TABLE cases (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL,
+    rung TEXT NOT NULL,
+    label TEXT NOT NULL,         -- what the probe varied, e.g. 'j=23'
+    k INTEGER NOT NULL CHECK (k BETWEEN 0 AND 128),
+    a TEXT NOT NULL CHECK (json_valid(a)), -- JSON array of k integers
+    b TEXT NOT NULL CHECK (json_valid(b)),
+    c INTEGER NOT NULL,
+    d INTEGER NOT NULL,
+    sa TEXT NOT NULL DEFAULT '[]', -- JSON arrays: scale bytes of A and B,
+    sb TEXT NOT NULL DEFAULT '[]', -- metadata words; '[]' when unscaled/dense
+    meta TEXT NOT NULL DEFAULT '[]',
+    FOREIGN KEY (run_id, rung) REFERENCES rungs(run_id, name)
+) STRICT;
+
+CREATE INDEX cases_run_rung ON cases (run_id, rung);
+
+-- The A and B words one row per lane: case_id, operand ('a' or 'b'), lane k
+-- (0-based, logical K order), word.
+CREATE VIEW case_words (case_id, operand, k, word) AS
+    SELECT cases.id, 'a', j.key, j.value FROM cases, json_each(cases.a) AS j
+    UNION ALL
+    SELECT cases.id, 'b', j.key, j.value FROM cases, json_each(cases.b) AS j;
+
+-- What a rung observed (key = value) and the cases that show it.
+CREATE TABLE observations (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL,
+    rung TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    FOREIGN KEY (run_id, rung) REFERENCES rungs(run_id, name)
+) STRICT;
+
+CREATE INDEX observations_run ON observations (run_id);
+
+CREATE TABLE observation_cases (
+    observation_id INTEGER NOT NULL REFERENCES observations(id) ON DELETE CASCADE,
+    case_id INTEGER NOT NULL REFERENCES cases(id),
+    PRIMARY KEY (observation_id, case_id)
+) STRICT, WITHOUT ROWID;
+
+-- Parameters inferred from a run's cases.
+CREATE TABLE inferences (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    parameter TEXT NOT NULL,     -- datapath field: window, align_round, ...
+    value TEXT NOT NULL,
+    method TEXT NOT NULL,        -- how it was decided
+    created INTEGER NOT NULL
+) STRICT;
+
+CREATE INDEX inferences_run ON inferences (run_id);
+
+CREATE TABLE inference_cases (
+    inference_id INTEGER NOT NULL REFERENCES inferences(id) ON DELETE CASCADE,
+    case_id INTEGER NOT NULL REFERENCES cases(id),
+    PRIMARY KEY (inference_id, case_id)
+) STRICT, WITHOUT ROWID;
+
+-- A model checked against a device on generated cases: counts only, plus
+-- every mismatch stored in mismatches.
+CREATE TABLE validations (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    model TEXT NOT NULL,         -- preset name or model file
+    generator TEXT NOT NULL,     -- how cases were drawn
+    seed INTEGER NOT NULL,       -- 64-bit seed, as a signed integer
+    k INTEGER NOT NULL CHECK (k BETWEEN 0 AND 128), -- words of A and B per mismatch
+    nscale INTEGER NOT NULL,     -- scales of A and B per mismatch
+    nmeta INTEGER NOT NULL,      -- metadata words per mismatch
+    cases INTEGER,               -- NULL until ended
+    mismatches INTEGER,          -- counted, NULL until ended
+    started INTEGER NOT NULL,
+    ended INTEGER
+) STRICT;
+
+CREATE INDEX validations_run ON validations (run_id);
+
+CREATE TABLE mismatches (
+    id INTEGER PRIMARY KEY,
+    validation_id INTEGER NOT NULL REFERENCES validations(id),
+    seq INTEGER NOT NULL,        -- index of the case in the validation, -1 unknown
+    a TEXT NOT NULL CHECK (json_valid(a)),
+    b TEXT NOT NULL CHECK (json_valid(b)),
+    c INTEGER NOT NULL,
+    sa TEXT NOT NULL DEFAULT '[]',
+    sb TEXT NOT NULL DEFAULT '[]',
+    meta TEXT NOT NULL DEFAULT '[]',
+    expected INTEGER NOT NULL,   -- the model's D word
+    got INTEGER NOT NULL         -- the device's D word
+) STRICT;
+
+CREATE INDEX mismatches_validation ON mismatches (validation_id);

@@ -1,0 +1,73 @@
+#!/bin/sh
+# A store written by schema 1 (tests/data/store-schema-v1.sql, the schema as
+# it was, with the hand-written fixture on top) is migrated to schema 2 the
+# first time ladder opens it writable: the cases gain series, target and
+# vary, derived from the labels where their pattern says so (the decode
+# rung's "a code 0x1f": series a-code, target a, vary 31; the scaling rung's
+# first word: its family) and NULL otherwise; nothing else changes. The
+# migrated store has the columns of a fresh one, in the same order.
+. tests/lib.sh
+
+db=$TMP/old.db
+sqlite3 "$db" <"$TESTS_DATA/store-schema-v1.sql" && sqlite3 "$db" <"$TESTS_DATA/store-fixture.sql"
+sqlite3 "$db" "PRAGMA user_version = 1;
+INSERT INTO rungs (id, run_id, name) VALUES (3, 1, 'decode'), (4, 1, 'scaling');
+INSERT INTO cases (id, run_id, rung, label, k, a, b, c, d) VALUES
+  (4, 1, 'decode', 'a code 0x1f', 1, '[31]', '[1]', 0, 0),
+  (5, 1, 'decode', 'b code 0xFE', 1, '[1]', '[254]', 0, 0),
+  (6, 1, 'decode', 'square code 0x3', 1, '[3]', '[3]', 0, 0),
+  (7, 1, 'scaling', 'floor S=3 d=2 neg', 1, '[1]', '[1]', 0, 0),
+  (8, 1, 'scaling', 'sub carry S=-140 y=-150', 1, '[1]', '[1]', 0, 0),
+  (9, 1, 'scaling', 'cdomg lanes 0,1', 1, '[1]', '[1]', 0, 0),
+  (10, 1, 'scaling', 'unknown thing', 1, '[1]', '[1]', 0, 0);"
+check store-migrate-fixture test "$(sqlite3 "$db" 'PRAGMA user_version')" = 1
+
+# Read-only, an old schema is refused with what to do about it (as an
+# unprivileged user when run as root, who could write it anyway).
+chmod 444 "$db"
+chmod 755 "$TMP"
+if [ "$(id -u)" = 0 ]; then
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$LADDER" history --db "$db" >"$out" 2>"$err"
+    rc=$?
+else
+    run_ladder history --db "$db"
+fi
+expect_rc store-migrate-readonly-refused-rc 3
+expect_err store-migrate-readonly-refused-msg "schema version 1, older than this ladder's 2, and is opened read-only; open it writable once to migrate it"
+check store-migrate-readonly-untouched test "$(sqlite3 "$db" 'PRAGMA user_version')" = 1
+chmod 644 "$db"
+
+run_ladder history --db "$db"
+expect_rc store-migrate-history-rc 0
+expect_out store-migrate-history-run '^ +1 ok '
+check store-migrate-version test "$(sqlite3 "$db" 'PRAGMA user_version')" = 2
+
+q() { sqlite3 -separator '|' -nullvalue NULL "$db" "$1"; }
+expect_row() { # NAME ID WANT: series|target|vary of case ID
+    got=$(q "SELECT series, target, vary FROM cases WHERE id = $2")
+    if [ "$got" = "$3" ]; then ok "$1"; else fail "$1" "case $2: '$got', want '$3'"; fi
+}
+expect_row store-migrate-decode-a 4 'a-code|a|31'
+expect_row store-migrate-decode-b-upper-hex 5 'b-code|b|254'
+expect_row store-migrate-decode-square-null 6 'NULL|NULL|NULL'
+expect_row store-migrate-scaling-floor 7 'floor|window scale_floor align_round|NULL'
+expect_row store-migrate-scaling-sub 8 'sub|group_sub_floor|NULL'
+expect_row store-migrate-scaling-cdomg 9 'cdomg|cdom_window cdom_group cdom_per_group|NULL'
+expect_row store-migrate-scaling-unknown-null 10 'NULL|NULL|NULL'
+expect_row store-migrate-other-rung-null 1 'NULL|NULL|NULL'
+check store-migrate-words-kept test "$(q "SELECT a || b || c || d FROM cases WHERE id = 2")" = \
+    '[15360,4294967295,0,0][15360,15360,0,0]21432893442147483647'
+
+# The same columns as a fresh store, in the same order; the file is whole.
+fresh=$TMP/fresh.db
+sqlite3 "$fresh" <db/schema.sql
+cols() { sqlite3 "$1" "SELECT group_concat(name || ':' || type || ':' || \"notnull\", ',') FROM pragma_table_info('cases')"; }
+check store-migrate-columns-as-fresh test "$(cols "$db")" = "$(cols "$fresh")"
+check store-migrate-integrity test "$(q 'PRAGMA integrity_check')" = ok
+
+# A migrated store opens again without migrating twice.
+run_ladder show 1 --db "$db"
+expect_rc store-migrate-reopen-rc 0
+expect_out store-migrate-reopen-show '^run 1: ok$'
+
+test_done
