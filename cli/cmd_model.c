@@ -3,15 +3,19 @@
 **
 **     ladder model show <preset|file>
 **     ladder model check <file>
+**     ladder model params
 **
 ** show prints a preset (or a model file, read and rewritten) as a model file
 ** (docs/model-files.md), which `--model` reads back exactly. check reads a
 ** model file and says whether the model accepts it. A bad model file is a
 ** data error (exit 3) with its file:line:col, and nothing goes to stdout.
+** params lists the parameter registry (model/params.h) as the Markdown
+** table of keys in docs/model-files.md, which a test keeps equal to it.
 */
 #include "cli.h"
 #include "commands.h"
 #include "io/modelfile.h"
+#include "model/params.h"
 #include "model/presets.h"
 
 #include <stdio.h>
@@ -21,12 +25,53 @@
 static const char usage[] =
     "usage: ladder model show <preset|file>\n"
     "       ladder model check <file>\n"
+    "       ladder model params\n"
     "\n"
     "  show    print a preset or a model file as YAML (every parameter)\n"
     "  check   read a model file and check its parameters\n"
+    "  params  list every parameter: key, type, whether a model file must\n"
+    "          give it, whether inference searches it (a Markdown table)\n"
     "\n"
     "  `ladder presets` lists the preset names; docs/model-files.md describes\n"
     "  the keys.\n";
+
+/* The type column of params: what a model file may write for p. */
+static void type_text(const lad_param *p, char *buf, size_t size)
+{
+    size_t n = 0;
+    switch (p->type) {
+    case LAD_PT_STR: snprintf(buf, size, "string (≤ %zu bytes)", p->size - 1); return;
+    case LAD_PT_FMT: snprintf(buf, size, "format"); return;
+    case LAD_PT_INT: snprintf(buf, size, "integer %d..%d", p->lo, p->hi); return;
+    case LAD_PT_BOOL: snprintf(buf, size, "`true`/`false`"); return;
+    case LAD_PT_FLOOR: snprintf(buf, size, "floor"); return;
+    case LAD_PT_HEX: snprintf(buf, size, "hex word (≤ 8 digits)"); return;
+    case LAD_PT_ORDER: snprintf(buf, size, "sequence of lanes, or `none`"); return;
+    case LAD_PT_ENUM:
+        buf[0] = 0;
+        for (int i = 0; p->names[i] && n + 16 < size; i++)
+            n += (size_t)snprintf(buf + n, size - n, "%s`%s`", i ? ", " : "", p->names[i]);
+        return;
+    }
+    snprintf(buf, size, "?");
+}
+
+static int params(void)
+{
+    printf("| key | type | required | searched | meaning |\n"
+           "|---|---|---|---|---|\n");
+    for (int i = 0; i < lad_nparams; i++) {
+        const lad_param *p = &lad_params[i];
+        char type[160];
+        type_text(p, type, sizeof type);
+        printf("| `%s` | %s | %s | %s | ", p->key, type,
+               p->flags & LAD_PF_REQUIRED ? "yes" : "", p->cands ? "yes" : "");
+        for (const char *c = p->doc; *c; c++) /* Markdown would take <x> for HTML */
+            fputs(*c == '<' ? "&lt;" : *c == '>' ? "&gt;" : (char[2]){*c, 0}, stdout);
+        printf(" |\n");
+    }
+    return 0;
+}
 
 int cmd_model(int argc, char **argv)
 {
@@ -39,7 +84,9 @@ int cmd_model(int argc, char **argv)
     if (rc)
         return rc;
     if (npos < 1)
-        return cli_usage_error("model: missing subcommand (show or check)");
+        return cli_usage_error("model: missing subcommand (show, check or params)");
+    if (strcmp(pos[0], "params") == 0)
+        return npos > 1 ? cli_usage_error("model params: takes no argument") : params();
     int show = strcmp(pos[0], "show") == 0;
     if (!show && strcmp(pos[0], "check") != 0)
         return cli_usage_error("model: unknown subcommand '%s'", pos[0]);

@@ -227,6 +227,14 @@ int lad_model_from_node(const lad_ydoc *doc, const lad_ynode *map,
         if (v && (rc = read_field(doc, v, &lad_params[i], dp, err)))
             return rc;
     }
+    /* What the instruction is cannot default: without it a file cut short
+    ** would read as a K=1 all-f32 model. */
+    for (int i = 0; i < lad_nparams; i++) {
+        lad_ynode *v;
+        if (lad_params[i].flags & LAD_PF_REQUIRED &&
+            (rc = lad_ymap_need(doc, map, lad_params[i].key, &v, err)))
+            return rc;
+    }
     const lad_ynode *ev = lad_ymap_get(map, "evidence");
     if (ev) {
         char buf[LAD_YAML_MAXSCALAR + 1];
@@ -248,10 +256,14 @@ int lad_model_parse(const char *file, const char *text, size_t len,
         return rc;
     rc = lad_model_from_node(&doc, doc.root, dp, evidence, size, err);
     if (rc == LAD_OK) {
+        /* reported at the value of the key it names, else at the top */
         lad_err e = {0};
-        if (lad_datapath_check(dp, &e) != LAD_OK)
-            rc = lad_errf_at(err, LAD_EDATA, file, doc.root->line,
-                             doc.root->col, "%s", e.msg);
+        if (lad_datapath_check(dp, &e) != LAD_OK) {
+            const lad_ynode *at = e.key[0] ? lad_ymap_get(doc.root, e.key) : NULL;
+            if (at == NULL)
+                at = doc.root;
+            rc = lad_errf_at(err, LAD_EDATA, file, at->line, at->col, "%s", e.msg);
+        }
     }
     lad_yaml_free(&doc);
     return rc;

@@ -78,86 +78,96 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
     for (int i = 0; i < 7; i++) {
         const char *m = lad_format_check(fs[i]);
         if (m)
-            return lad_errf(err, LAD_EDATA, "format '%s' (%s): %s", fs[i]->name, fn[i], m);
+            return lad_errf_key(err, LAD_EDATA, fn[i], "format '%s' (%s): %s", fs[i]->name, fn[i], m);
     }
     if (dp->k < 1 || dp->k > LAD_KMAX)
-        return lad_errf(err, LAD_EDATA, "k must be 1..%d, not %d", LAD_KMAX, dp->k);
+        return lad_errf_key(err, LAD_EDATA, "k", "k must be 1..%d, not %d", LAD_KMAX, dp->k);
     if (dp->sparse < LAD_SPARSE_NONE || dp->sparse > LAD_SPARSE_PAIRS8)
-        return lad_errf(err, LAD_EDATA, "unknown sparse pattern %d", dp->sparse);
+        return lad_errf_key(err, LAD_EDATA, "sparse", "unknown sparse pattern %d", dp->sparse);
     if (dp->sparse && dp->k % chunk_lanes(dp->sparse))
-        return lad_errf(err, LAD_EDATA, "k %d is not a multiple of the sparsity chunk (%d lanes)",
+        return lad_errf_key(err, LAD_EDATA, "k", "k %d is not a multiple of the sparsity chunk (%d lanes)",
                         dp->k, chunk_lanes(dp->sparse));
     if (dp->in_round < LAD_RZ || dp->in_round > LAD_RNA)
-        return lad_errf(err, LAD_EDATA, "in_round must be rz, rne or rna");
+        return lad_errf_key(err, LAD_EDATA, "in_round", "in_round must be rz, rne or rna");
     if (dp->integer) {
         if (dp->a.kind != LAD_INT || dp->b.kind != LAD_INT || dp->c.kind != LAD_INT ||
             dp->d.kind != LAD_INT)
-            return lad_errf(err, LAD_EDATA, "an integer datapath needs integer formats a, b, c and d");
+            return lad_errf_key(err, LAD_EDATA, "integer", "an integer datapath needs integer formats a, b, c and d");
         if (dp->a.width > 16 || dp->b.width > 16)
-            return lad_errf(err, LAD_EDATA, "integer a and b must be 16 bits or narrower");
+            return lad_errf_key(err, LAD_EDATA, "a", "integer a and b must be 16 bits or narrower");
         return LAD_OK;
     }
     if (dp->a.kind != LAD_FLOAT || dp->b.kind != LAD_FLOAT || dp->c.kind != LAD_FLOAT ||
         dp->d.kind != LAD_FLOAT || dp->acc.kind != LAD_FLOAT)
-        return lad_errf(err, LAD_EDATA, "a float datapath needs float formats a, b, c, d and acc");
+        return lad_errf_key(err, LAD_EDATA, "integer", "a float datapath needs float formats a, b, c, d and acc");
     if (dp->window < 1 || dp->window > 60)
-        return lad_errf(err, LAD_EDATA, "window must be 1..60, not %d", dp->window);
+        return lad_errf_key(err, LAD_EDATA, "window", "window must be 1..60, not %d", dp->window);
     if (dp->align_round != LAD_RZ && dp->align_round != LAD_RD && dp->align_round != LAD_RNE)
-        return lad_errf(err, LAD_EDATA, "align_round must be rz, rd or rne");
+        return lad_errf_key(err, LAD_EDATA, "align_round", "align_round must be rz, rd or rne");
     if (dp->pass < 1 || dp->pass > lad_datapath_kphys(dp))
-        return lad_errf(err, LAD_EDATA, "pass must be 1..%d, not %d", lad_datapath_kphys(dp), dp->pass);
+        return lad_errf_key(err, LAD_EDATA, "pass", "pass must be 1..%d, not %d", lad_datapath_kphys(dp), dp->pass);
     if (dp->chain != LAD_CHAIN && dp->chain != LAD_SUM)
-        return lad_errf(err, LAD_EDATA, "chain must be chain or sum");
+        return lad_errf_key(err, LAD_EDATA, "chain", "chain must be chain or sum");
     if (dp->acc_round < LAD_RZ || dp->acc_round > LAD_RNA || dp->d_round < LAD_RZ ||
         dp->d_round > LAD_RNA)
-        return lad_errf(err, LAD_EDATA, "unknown rounding mode");
+        return lad_errf_key(err, LAD_EDATA, dp->d_round < LAD_RZ || dp->d_round > LAD_RNA ? "d_round" : "acc_round", "unknown rounding mode");
     if (dp->overflow < LAD_OVF_INF || dp->overflow > LAD_OVF_IEEE)
-        return lad_errf(err, LAD_EDATA, "overflow must be inf, sat or ieee");
+        return lad_errf_key(err, LAD_EDATA, "overflow", "overflow must be inf, sat or ieee");
     if (dp->group < 1 || dp->group > 64)
-        return lad_errf(err, LAD_EDATA, "group must be 1..64, not %d", dp->group);
+        return lad_errf_key(err, LAD_EDATA, "group", "group must be 1..64, not %d", dp->group);
     if (dp->cdom_window < 0 || dp->cdom_window > 60)
-        return lad_errf(err, LAD_EDATA, "cdom_window must be 0..60");
+        return lad_errf_key(err, LAD_EDATA, "cdom_window", "cdom_window must be 0..60");
     if (dp->scale_block < 0)
-        return lad_errf(err, LAD_EDATA, "scale_block must not be negative");
+        return lad_errf_key(err, LAD_EDATA, "scale_block", "scale_block must not be negative");
     if (dp->scale_block > 0) {
         if (lad_datapath_nscales(dp) > LAD_SCALEMAX)
-            return lad_errf(err, LAD_EDATA, "more than %d scale blocks", LAD_SCALEMAX);
+            return lad_errf_key(err, LAD_EDATA, "scale_block", "more than %d scale blocks", LAD_SCALEMAX);
         if (dp->sa.kind != LAD_FLOAT || dp->sb.kind != LAD_FLOAT || dp->sa.sign || dp->sb.sign)
-            return lad_errf(err, LAD_EDATA, "scale formats must be unsigned floats");
+            return lad_errf_key(err, LAD_EDATA, "sa", "scale formats must be unsigned floats");
     }
     if (dp->group > 1 || dp->cdom_window > 0) {
         /* Group sums are exact only while a group shares its scales and its
-        ** products' exponents span few bits; keep both true. */
-        int g = dp->group > dp->cdom_group ? dp->group : dp->cdom_group;
-        if (dp->scale_block > 0 && dp->scale_block % g)
-            return lad_errf(err, LAD_EDATA, "groups (%d lanes) must not straddle scale blocks (%d)",
-                            g, dp->scale_block);
-        if (dp->norder)
-            return lad_errf(err, LAD_EDATA, "a lane order cannot go with exact group sums");
-        if (dp->pass % g && dp->pass != lad_datapath_kphys(dp))
-            return lad_errf(err, LAD_EDATA, "groups (%d lanes) must not straddle passes (%d)",
-                            g, dp->pass);
-        if (format_span(&dp->a) + format_span(&dp->b) > 80)
-            return lad_errf(err, LAD_EDATA, "exact group sums need formats of narrow range (a %s, b %s)",
-                            dp->a.name, dp->b.name);
+        ** products' exponents span few bits; keep both true, for each group
+        ** size in use: group's, and cdom_group's when that path is on. */
         if (dp->cdom_window > 0 && (dp->cdom_group < 1 || dp->cdom_group > 64))
-            return lad_errf(err, LAD_EDATA, "cdom_group must be 1..64");
+            return lad_errf_key(err, LAD_EDATA, "cdom_group", "cdom_group must be 1..64");
+        const int gs[2] = {dp->group, dp->cdom_window > 0 ? dp->cdom_group : 1};
+        const char *gk[2] = {"group", "cdom_group"};
+        for (int i = 0; i < 2; i++) {
+            int g = gs[i];
+            if (g <= 1)
+                continue;
+            if (dp->scale_block > 0 && dp->scale_block % g)
+                return lad_errf_key(err, LAD_EDATA, gk[i],
+                                    "groups (%s %d) must not straddle scale blocks (%d)", gk[i],
+                                    g, dp->scale_block);
+            if (dp->pass % g && dp->pass != lad_datapath_kphys(dp))
+                return lad_errf_key(err, LAD_EDATA, gk[i],
+                                    "groups (%s %d) must not straddle passes (%d)", gk[i], g,
+                                    dp->pass);
+        }
+        if (dp->norder)
+            return lad_errf_key(err, LAD_EDATA, "order", "a lane order cannot go with exact group sums");
+        if (format_span(&dp->a) + format_span(&dp->b) > 80)
+            return lad_errf_key(err, LAD_EDATA, "group",
+                                "exact group sums need formats of narrow range (a %s, b %s)",
+                                dp->a.name, dp->b.name);
     }
     if (dp->norder) {
         if (dp->norder != lad_datapath_kphys(dp))
-            return lad_errf(err, LAD_EDATA, "order has %d lanes, not %d", dp->norder,
+            return lad_errf_key(err, LAD_EDATA, "order", "order has %d lanes, not %d", dp->norder,
                             lad_datapath_kphys(dp));
         unsigned char seen[LAD_KMAX] = {0};
         for (int i = 0; i < dp->norder; i++) {
             if (dp->order[i] >= dp->norder || seen[dp->order[i]]++)
-                return lad_errf(err, LAD_EDATA, "order is not a permutation of 0..%d",
+                return lad_errf_key(err, LAD_EDATA, "order", "order is not a permutation of 0..%d",
                                 dp->norder - 1);
         }
     }
     if (dp->c_last != 0 && dp->c_last != 1)
-        return lad_errf(err, LAD_EDATA, "c_last must be 0 or 1");
+        return lad_errf_key(err, LAD_EDATA, "c_last", "c_last must be 0 or 1");
     if (dp->nan & ~(lad_format_mask(&dp->d) | ((1u << dp->d.pad) - 1)))
-        return lad_errf(err, LAD_EDATA, "nan word 0x%x does not fit format %s", dp->nan, dp->d.name);
+        return lad_errf_key(err, LAD_EDATA, "nan", "nan word 0x%x does not fit format %s", dp->nan, dp->d.name);
     return LAD_OK;
 }
 

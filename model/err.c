@@ -49,10 +49,22 @@ int lad_errf_at(lad_err *err, int code, const char *file, int line, int col,
     return code;
 }
 
+int lad_errf_key(lad_err *err, int code, const char *key, const char *fmt, ...)
+{
+    if (err && err->code == LAD_OK)
+        snprintf(err->key, sizeof err->key, "%s", key);
+    va_list ap;
+    va_start(ap, fmt);
+    record(err, code, "", fmt, ap);
+    va_end(ap);
+    return code;
+}
+
 void lad_err_clear(lad_err *err)
 {
     if (err) {
         err->code = LAD_OK;
         err->msg[0] = 0;
+        err->key[0] = 0;
     }
 }

@@ -21,6 +21,8 @@ enum lad_code {
 typedef struct lad_err {
     int code;          /* enum lad_code of the first error recorded */
     char msg[512];     /* one line, no trailing newline, no "ladder: " */
+    char key[32];      /* the model-file key the error is about ("k",
+                          "order"), so a reader can point at it; "" */
 } lad_err;
 
 /* Records an error unless one is already recorded (the first error is the
@@ -33,6 +35,10 @@ int lad_errf(lad_err *err, int code, const char *fmt, ...)
 ** col 0 leaves the column out, line 0 leaves both out). */
 int lad_errf_at(lad_err *err, int code, const char *file, int line, int col,
                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* lad_errf that also names the model-file key the error is about. */
+int lad_errf_key(lad_err *err, int code, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Forgets a recorded error. */
 void lad_err_clear(lad_err *err);

@@ -259,12 +259,13 @@ static int m_cdom_pg(const lad_datapath *dp) { return m_cdom(dp) && dp->group > 
 /* ---- the rows -------------------------------------------------------------- */
 
 #define OFF(f) offsetof(lad_datapath, f), sizeof(((lad_datapath *)0)->f)
-#define STR(f, d) {#f, LAD_PT_STR, OFF(f), 0, 0, NULL, NULL, NULL, d}
-#define FMT(f, c, m, d) {#f, LAD_PT_FMT, OFF(f), 0, 0, NULL, c, m, d}
-#define INT(f, lo, hi, c, m, d) {#f, LAD_PT_INT, OFF(f), lo, hi, NULL, c, m, d}
-#define BOOL(f, c, m, d) {#f, LAD_PT_BOOL, OFF(f), 0, 1, NULL, c, m, d}
-#define ENUM(f, n, c, m, d) {#f, LAD_PT_ENUM, OFF(f), 0, 0, n, c, m, d}
-#define FLOOR(f, c, m, d) {#f, LAD_PT_FLOOR, OFF(f), -10000, 10000, NULL, c, m, d}
+#define REQ LAD_PF_REQUIRED
+#define STR(f, d) {#f, LAD_PT_STR, OFF(f), 0, 0, NULL, 0, NULL, NULL, d}
+#define FMT(f, fl, c, m, d) {#f, LAD_PT_FMT, OFF(f), 0, 0, NULL, fl, c, m, d}
+#define INT(f, fl, lo, hi, c, m, d) {#f, LAD_PT_INT, OFF(f), lo, hi, NULL, fl, c, m, d}
+#define BOOL(f, c, m, d) {#f, LAD_PT_BOOL, OFF(f), 0, 1, NULL, 0, c, m, d}
+#define ENUM(f, n, c, m, d) {#f, LAD_PT_ENUM, OFF(f), 0, 0, n, 0, c, m, d}
+#define FLOOR(f, c, m, d) {#f, LAD_PT_FLOOR, OFF(f), -10000, 10000, NULL, 0, c, m, d}
 
 const lad_param lad_params[] = {
     STR(name, "preset name: <arch>-<instr>-<ab>-<d>"),
@@ -273,39 +274,39 @@ const lad_param lad_params[] = {
     STR(kind, "tcgen05 kind, \"\" otherwise"),
     STR(shape, "instruction shape"),
     STR(sass, "tensor opcode the instruction compiles to"),
-    FMT(a, NULL, NULL, "format of A elements"),
-    FMT(b, NULL, NULL, "format of B elements"),
-    FMT(c, NULL, NULL, "format of the addend C"),
-    FMT(d, c_d, m_float, "format of the result D"),
-    INT(k, 1, LAD_KMAX, NULL, NULL, "products per instruction, logical (before sparsity)"),
+    FMT(a, REQ, NULL, NULL, "format of A elements"),
+    FMT(b, REQ, NULL, NULL, "format of B elements"),
+    FMT(c, REQ, NULL, NULL, "format of the addend C"),
+    FMT(d, REQ, c_d, m_float, "format of the result D"),
+    INT(k, REQ, 1, LAD_KMAX, NULL, NULL, "products per instruction, logical (before sparsity)"),
     ENUM(in_round, lad_round_names, c_in_round, m_in_round,
          "how A/B words are cut to their format: rz rne rna"),
     BOOL(integer, NULL, NULL, "integer MMA: exact sum, wrap or saturate"),
     BOOL(saturate, c_saturate, m_int, "integer: clamp to the s32 range at the end"),
-    INT(window, 0, 64, c_window, m_float, "fraction bits kept below the anchor"),
+    INT(window, 0, 0, 64, c_window, m_float, "fraction bits kept below the anchor"),
     ENUM(align_round, lad_round_names, c_align, m_float,
          "rounding of each term into the window: rz rd rne"),
     FLOOR(zero_floor, c_anchor_floor, m_float, "raw exponent a zero term gives the anchor, or none"),
     FLOOR(anchor_min, c_anchor_floor, m_float, "lowest anchor exponent, or none"),
     BOOL(c_anchor, c_true_first, m_float, "the addend takes part in the anchor and alignment"),
-    INT(pass, 1, LAD_KMAX, c_pass, m_float, "products fused per pass"),
+    INT(pass, 0, 1, LAD_KMAX, c_pass, m_float, "products fused per pass"),
     ENUM(chain, lad_chain_names, c_enum, m_float, "how passes combine: chain or sum"),
-    FMT(acc, c_acc, m_acc, "format of each pass result"),
+    FMT(acc, 0, c_acc, m_acc, "format of each pass result"),
     ENUM(acc_round, lad_round_names, c_round, m_acc, "rounding of a pass result into acc"),
     ENUM(d_round, lad_round_names, c_round, m_float, "rounding of the last result into d"),
     BOOL(d_via_acc, c_bool, m_float, "the last result is rounded into acc, then into d"),
     BOOL(c_last, c_bool, m_float, "passes start from +0; C is added last, rounded into d"),
-    {"order", LAD_PT_ORDER, OFF(order), 0, 0, NULL, c_order, m_order,
+    {"order", LAD_PT_ORDER, OFF(order), 0, 0, NULL, 0, c_order, m_order,
      "physical lanes in the order they fill the passes, or none"},
     ENUM(overflow, lad_ovf_names, c_enum, m_float, "overflow of acc and d: inf sat ieee"),
-    {"nan", LAD_PT_HEX, OFF(nan), 0, 0, NULL, c_nan, m_float, "the NaN word every NaN result gets"},
-    FMT(sa, NULL, NULL, "scale format of A (scaled kinds)"),
-    FMT(sb, NULL, NULL, "scale format of B (scaled kinds)"),
-    INT(scale_block, 0, LAD_KMAX, NULL, NULL, "lanes per scale; 0: unscaled"),
-    INT(group, 1, LAD_KMAX, c_group, m_scaled, "lanes summed exactly before windowing"),
+    {"nan", LAD_PT_HEX, OFF(nan), 0, 0, NULL, 0, c_nan, m_float, "the NaN word every NaN result gets"},
+    FMT(sa, 0, NULL, NULL, "scale format of A (scaled kinds)"),
+    FMT(sb, 0, NULL, NULL, "scale format of B (scaled kinds)"),
+    INT(scale_block, 0, 0, LAD_KMAX, NULL, NULL, "lanes per scale; 0: unscaled"),
+    INT(group, 0, 1, LAD_KMAX, c_group, m_scaled, "lanes summed exactly before windowing"),
     FLOOR(scale_floor, c_scale_floor, m_scaled, "quantum floor below the top scale pair, or none"),
-    INT(cdom_window, 0, 1000, c_cdom_window, m_scaled, "C-dominant merge window; 0: off"),
-    INT(cdom_group, 0, LAD_KMAX, c_group, m_cdom, "lanes per exact group on the C-dominant path"),
+    INT(cdom_window, 0, 0, 1000, c_cdom_window, m_scaled, "C-dominant merge window; 0: off"),
+    INT(cdom_group, 0, 0, LAD_KMAX, c_group, m_cdom, "lanes per exact group on the C-dominant path"),
     BOOL(cdom_per_group, c_scaled_bool, m_cdom_pg, "groups C outranks are cut at rC - cdom_window"),
     FLOOR(group_sub_floor, c_group_sub_floor, m_scaled,
           "exponent below which groups leave a subnormal result, or none"),

@@ -44,6 +44,8 @@ enum lad_ptype {
 #define LAD_PV_DECL_D (-3) /* the declared result format (acc only) */
 #define LAD_PV_OTHER (-1000) /* order: a permutation no stride gives */
 
+#define LAD_PF_REQUIRED 1 /* a model file must give it: what the instruction is */
+
 #define LAD_PARAM_MAXCANDS 160 /* candidate values of one parameter */
 #define LAD_NPARAMS_MAX 64     /* rows the registry may have */
 
@@ -54,6 +56,7 @@ struct lad_param {
     size_t off, size;           /* the field in lad_datapath */
     int lo, hi;                 /* INT, FLOOR: legal values in a model file */
     const char *const *names;   /* ENUM: names by value, NULL-terminated */
+    int flags;                  /* LAD_PF_* */
     /* Searchable rows: the candidate values for a datapath of base's
     ** instruction, most plausible first (ties go to the first); 0 when the
     ** parameter can never matter to it. NULL: not searched. */

@@ -43,4 +43,27 @@ expect_err model-show-unknown-msg "^ladder: unknown preset or model file 'sm99-n
 expect_usage_error model-no-subcommand model
 expect_usage_error model-bad-subcommand model frob x
 
+# The keys table of docs/model-files.md is the registry as `model params`
+# prints it (regenerate between the markers with ./ladder model params).
+run_ladder model params
+expect_rc model-params-rc 0
+expect_out model-params-window '^\| `window` \| integer 0\.\.64 \|  \| yes \| '
+expect_out model-params-k-required '^\| `k` \| integer 1\.\.128 \| yes \|'
+sed -n '/^<!-- begin: ladder model params -->$/,/^<!-- end: ladder model params -->$/p' \
+    docs/model-files.md | sed '1d;$d' >"$TMP/doc-params"
+if cmp -s "$out" "$TMP/doc-params"; then ok model-params-doc-current
+else fail model-params-doc-current "docs/model-files.md's table differs from 'ladder model params'"; fi
+expect_usage_error model-params-extra model params x
+
+# A model file cut short is refused (it once read as a K=1 all-f32 model);
+# a whole-datapath error points at the key it is about.
+"$LADDER" model show sm90-mma-bf16-f32 | head -n 16 >"$TMP/cut.yaml"
+run_ladder model check "$TMP/cut.yaml"
+expect_rc model-check-cut-rc 3
+expect_err model-check-cut-msg "^ladder: $TMP/cut.yaml:3:1: missing key 'b'\$"
+printf 'a: bf16\nb: bf16\nc: f32\nd: f32\nk: 16\npass: 8\norder: [1, 0]\n' >"$TMP/order.yaml"
+run_ladder model check "$TMP/order.yaml"
+expect_rc model-check-order-rc 3
+expect_err model-check-order-at-key "^ladder: $TMP/order.yaml:7:8: order has 2 lanes, not 16\$"
+
 test_done

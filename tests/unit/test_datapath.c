@@ -35,7 +35,7 @@ static void test_presets_consistent(void)
     int n = lad_preset_count(), bad = 0;
     char first[640] = "";
     for (int i = 0; i < n; i++) {
-        lad_err err = {0, ""};
+        lad_err err = {0};
         if (lad_datapath_check(&lad_preset_get(i)->dp, &err) != LAD_OK && !bad++)
             snprintf(first, sizeof first, "%s: %s", lad_preset_get(i)->dp.name, err.msg);
     }

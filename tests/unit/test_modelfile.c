@@ -141,9 +141,24 @@ static void reading(void)
         "m.yaml:1:6: 'nan' must be a hex word of at most 8 digits, not '0xfffffffff'");
     bad("modelfile-partial-format", "a: {name: x, width: 8}\n", "m.yaml:1:4: missing key 'ebits'");
     bad("modelfile-not-map", "- k: 1\n", "m.yaml:1:1: a model file must be a mapping, not a sequence");
-    /* Consistency is lad_datapath_check's, reported at the top. */
-    bad("modelfile-check", "k: 6\nsparse: 2of4\n",
-        "m.yaml:1:1: k 6 is not a multiple of the sparsity chunk (4 lanes)");
+    /* What the instruction is must be given: a file cut short is no model. */
+    bad("modelfile-required-a", "k: 6\nsparse: 2of4\n", "m.yaml:1:1: missing key 'a'");
+    bad("modelfile-required-truncated", "name: x\na: bf16\nb: bf16\nc: f32\n",
+        "m.yaml:1:1: missing key 'd'");
+    /* Consistency is lad_datapath_check's, reported at the value of the key
+    ** it names. */
+#define ABCD "a: f16\nb: f16\nc: f32\nd: f32\n"
+    bad("modelfile-check-at-key", ABCD "sparse: 2of4\nk: 6\n",
+        "m.yaml:6:4: k 6 is not a multiple of the sparsity chunk (4 lanes)");
+    bad("modelfile-check-order-at-key", ABCD "k: 8\npass: 4\norder: [0, 1, 2]\n",
+        "m.yaml:7:8: order has 3 lanes, not 8");
+    /* Both group sizes are checked against the scale block, not only the
+    ** larger (group 15 straddles the blocks of 32 lanes; cdom_group 16 not). */
+    bad("modelfile-check-both-groups",
+        "a: e2m1\nb: e2m1\nc: f32\nd: f32\nk: 64\npass: 64\nsa: ue8m0\nsb: ue8m0\n"
+        "scale_block: 32\ngroup: 15\ncdom_window: 35\ncdom_group: 16\n",
+        "m.yaml:10:8: groups (group 15) must not straddle scale blocks (32)");
+#undef ABCD
 
     lad_err_clear(&err);
     rc = lad_model_resolve("sm90-mma-bf16-f32", &dp, &err);
