@@ -24,6 +24,7 @@ void lad_datapath_init(lad_datapath *dp)
     dp->zero_floor = LAD_NOFLOOR;
     dp->anchor_min = LAD_NOFLOOR;
     dp->c_anchor = 1;
+    dp->align2_round = LAD_RZ;
     dp->pass = 1;
     dp->chain = LAD_CHAIN;
     dp->acc_round = LAD_RZ;
@@ -104,6 +105,14 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
         return lad_errf_key(err, LAD_EDATA, "window", "window must be 1..60, not %d", dp->window);
     if (dp->align_round != LAD_RZ && dp->align_round != LAD_RD && dp->align_round != LAD_RNE)
         return lad_errf_key(err, LAD_EDATA, "align_round", "align_round must be rz, rd or rne");
+    if (dp->window2 < 0 || dp->window2 > 60)
+        return lad_errf_key(err, LAD_EDATA, "window2", "window2 must be 0..60, not %d", dp->window2);
+    if (dp->align2_round != LAD_RZ && dp->align2_round != LAD_RD && dp->align2_round != LAD_RNE)
+        return lad_errf_key(err, LAD_EDATA, "align2_round", "align2_round must be rz, rd or rne");
+    if (dp->window2 > 0 && (dp->cdom_window > 0 || dp->scale_floor != LAD_NOFLOOR ||
+                            dp->group_sub_floor != LAD_NOFLOOR))
+        return lad_errf_key(err, LAD_EDATA, "window2",
+                            "a two-level window goes with no cdom_window, scale_floor or group_sub_floor");
     if (dp->pass < 1 || dp->pass > lad_datapath_kphys(dp))
         return lad_errf_key(err, LAD_EDATA, "pass", "pass must be 1..%d, not %d", lad_datapath_kphys(dp), dp->pass);
     if (dp->chain != LAD_CHAIN && dp->chain != LAD_SUM)

@@ -90,6 +90,17 @@ typedef struct lad_datapath {
     int c_anchor;        /* 1: the addend is a term of the window (anchor and
                             alignment); 0: it is added to the window sum exactly,
                             before the pass result is rounded */
+    int window2;         /* 0: one window. Else a two-level window (AMD CDNA3
+                            in MMA-Sim: F = 24, F2 = 31): the products are
+                            aligned `window` bits below their own anchor and
+                            summed exactly; that sum is then aligned window2
+                            bits (1..60) below the pass anchor, the larger of
+                            the products' anchor and the addend's raw
+                            exponent, with align2_round, and the addend
+                            `window` bits below it with align_round; both
+                            are summed exactly and rounded. c_anchor has no
+                            part then. */
+    int align2_round;    /* LAD_RZ, LAD_RD or LAD_RNE: the second level */
 
     /* Passes. */
     int pass;            /* L: products fused per pass; k for a single pass */

@@ -201,6 +201,34 @@ static i128 align_signed(i128 s, int e, int q, int mode)
 }
 
 /*
+** The pass of a two-level window (lad_datapath.window2) once specials are
+** out and some product is nonzero: rp is the products' anchor. Groups are
+** summed exactly and cut `window` bits below it; their sum is cut window2
+** bits below the pass anchor E (rp or the addend's raw exponent), the
+** addend `window` bits below E; the two are added exactly and rounded.
+*/
+static uint32_t two_level(const lad_datapath *dp, const operands *op, int from, int to,
+                          const term *c, int rp, const lad_format *out, int mode)
+{
+    int r = rp < dp->anchor_min ? dp->anchor_min : rp;
+    int q1 = r - dp->window;
+    i128 sum = 0;
+    for (int g = from; g < to; g += dp->group) {
+        int e, end = g + dp->group < to ? g + dp->group : to;
+        i128 s = group_sum(op, g, end, &e);
+        sum += align_signed(s, e, q1, dp->align_round);
+    }
+    int cnz = c->cls != LAD_ZERO;
+    int E = cnz && c->raw > r ? c->raw : r;
+    int q2 = E - dp->window2, qc = E - dp->window;
+    i128 s2 = q2 > q1 ? align_signed(sum, q1, q2, dp->align2_round) : shl(sum, q1 - q2);
+    i128 cu = cnz ? lad_align(c->mag, c->neg, c->exp, qc, dp->align_round) : 0;
+    int lo = q2 < qc ? q2 : qc;
+    i128 total = shl(s2, q2 - lo) + shl(cu, qc - lo);
+    return lad_round_units(out, total, lo, 0, mode, dp->overflow);
+}
+
+/*
 ** One pass over physical lanes [from, to) with addend c: returns the pass
 ** result as a word of format `out` rounded with `mode`; NaN results are the
 ** word `nan`.
@@ -263,6 +291,9 @@ static uint32_t pass_eval(const lad_datapath *dp, const operands *op, int from,
         sum += lad_align(c->mag, c->neg, c->exp, q, dp->align_round);
         return lad_round_units(out, sum, q, 0, mode, dp->overflow);
     }
+
+    if (dp->window2 > 0)
+        return two_level(dp, op, from, to, c, rp, out, mode);
 
     q = r - dp->window;
     if (dp->scale_floor != LAD_NOFLOOR && smax - dp->scale_floor > q)

@@ -246,6 +246,8 @@ static int multi(const lad_datapath *dp)
 }
 static int m_float(const lad_datapath *dp) { return !dp->integer; }
 static int m_int(const lad_datapath *dp) { return dp->integer; }
+static int m_c_anchor(const lad_datapath *dp) { return !dp->integer && dp->window2 == 0; }
+static int m_two_level(const lad_datapath *dp) { return !dp->integer && dp->window2 > 0; }
 static int m_order(const lad_datapath *dp) { return !dp->integer && multi(dp); }
 static int m_acc(const lad_datapath *dp)
 {
@@ -288,7 +290,10 @@ const lad_param lad_params[] = {
          "rounding of each term into the window: rz rd rne"),
     FLOOR(zero_floor, c_anchor_floor, m_float, "raw exponent a zero term gives the anchor, or none"),
     FLOOR(anchor_min, c_anchor_floor, m_float, "lowest anchor exponent, or none"),
-    BOOL(c_anchor, c_true_first, m_float, "the addend takes part in the anchor and alignment"),
+    BOOL(c_anchor, c_true_first, m_c_anchor, "the addend takes part in the anchor and alignment"),
+    INT(window2, 0, 0, 60, NULL, NULL, "two-level window: bits of the product sum below the pass anchor; 0: one level"),
+    ENUM(align2_round, lad_round_names, NULL, m_two_level,
+         "rounding of the product sum at the second level: rz rd rne"),
     INT(pass, 0, 1, LAD_KMAX, c_pass, m_float, "products fused per pass"),
     ENUM(chain, lad_chain_names, c_enum, m_float, "how passes combine: chain or sum"),
     FMT(acc, 0, c_acc, m_acc, "format of each pass result"),

@@ -493,6 +493,35 @@ static uint32_t pass(const lad_datapath *dp, const rterm *t, int a, int b,
         ri_add(&sum, &u);
         return rat_round(out, &sum, q, mode, dp->overflow);
     }
+    if (dp->window2 > 0) {
+        /* "Two-level window: the groups cut window bits below the products'
+        ** anchor and summed; that sum cut window2 bits below the larger of
+        ** that anchor and the addend's raw exponent (align2_round), the
+        ** addend window bits below it (align_round); added exactly." */
+        int r1 = rp;
+        if (dp->anchor_min != LAD_NOFLOOR && r1 < dp->anchor_min)
+            r1 = dp->anchor_min;
+        int q1 = r1 - dp->window;
+        for (int g = a; g < b; g += dp->group) {
+            int end = g + dp->group < b ? g + dp->group : b, ge;
+            rat_int gs;
+            exact_sum(t, g, end, &gs, &ge);
+            align(&gs, ge, q1, dp->align_round, &u);
+            ri_add(&sum, &u);
+        }
+        int E = cnz && c->raw > r1 ? c->raw : r1;
+        int q2 = E - dp->window2, qc = E - dp->window;
+        rat_int s2, cu2;
+        align(&sum, q1, q2, dp->align2_round, &s2);
+        ri_zero(&cu2);
+        if (cnz)
+            align(&cm, ce, qc, dp->align_round, &cu2);
+        int lo = q2 < qc ? q2 : qc;
+        ri_shl(&s2, q2 - lo);
+        ri_shl(&cu2, qc - lo);
+        ri_add(&s2, &cu2);
+        return rat_round(out, &s2, lo, mode, dp->overflow);
+    }
     int r = rp;
     if (dp->c_anchor && cnz && c->raw > r)
         r = c->raw;

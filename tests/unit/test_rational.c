@@ -34,7 +34,8 @@ enum {
     VARY_IN = 4,       /* in_round */
     VARY_SCALE = 8,    /* group, scale_floor, cdom_*, group_sub_floor */
     VARY_INT = 16,     /* saturate */
-    VARY_FORMATS = 32  /* a and b: random user-defined float formats */
+    VARY_FORMATS = 32, /* a and b: random user-defined float formats */
+    VARY_TWO = 64      /* window2, align2_round: a two-level window */
 };
 
 static const family families[] = {
@@ -55,6 +56,8 @@ static const family families[] = {
      VARY_CORE},
     {"user-formats", {"sm90-mma-bf16-f32", "sm89-mma-e5m2-f16", "sm100-tcgen05-e4m3-f32",
                       "sm100-tcgen05-sp-bf16-f32", NULL}, VARY_CORE | VARY_FLOORS | VARY_FORMATS},
+    {"two-level", {"sm90-mma-bf16-f32", "sm80-mma-f16-f32", "sm80-mma-tf32-f32",
+                   "sm89-mma-e4m3-f32", NULL}, VARY_CORE | VARY_FLOORS | VARY_TWO},
     {"integer", {"sm100-tcgen05-s8xs8-s32", "sm100-tcgen05-u8xs8-s32-sat", "sm100-tcgen05-u8xu8-s32",
                  NULL}, VARY_INT},
 };
@@ -142,6 +145,10 @@ static void draw(const family *fm, const lad_datapath *p, lad_rng *r, lad_datapa
         }
         if (fm->vary & VARY_INT)
             dp->saturate = pick(r, 2);
+        if (fm->vary & VARY_TWO) {
+            dp->window2 = lad_rng_range(r, 16, 40);
+            dp->align2_round = aligns[pick(r, 3)];
+        }
         if (fm->vary & VARY_FORMATS) {
             dp->a = random_format(r, "ua");
             dp->b = pick(r, 2) ? dp->a : random_format(r, "ub");
