@@ -15,7 +15,7 @@
 #ifndef LADDER_CLI_CLI_H
 #define LADDER_CLI_CLI_H
 
-#include "model/err.h"
+#include "util/err.h"
 
 #include <stdint.h>
 

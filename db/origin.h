@@ -10,7 +10,7 @@
 #ifndef LADDER_DB_ORIGIN_H
 #define LADDER_DB_ORIGIN_H
 
-#include "model/err.h"
+#include "util/err.h"
 
 #include <stddef.h>
 #include <stdint.h>

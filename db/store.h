@@ -28,16 +28,16 @@
 ** Plain data only: the store knows words, strings and integers, not probes,
 ** devices or models, so that it can be read by anything (a report, a
 ** script) without the model behind it. Callers convert their lad_case to
-** lad_case_data (probes/case.h). Errors are model/err.h's lad_err and
+** lad_case_data (probes/case.h). Errors are util/err.h's lad_err and
 ** LAD_* codes: that header includes nothing and needs only libc, so using
-** it does not tie db/ to the datapath.
+** it does not tie db/ to the model.
 */
 #ifndef LADDER_DB_STORE_H
 #define LADDER_DB_STORE_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../model/err.h"
+#include "../util/err.h"
 
 #define LAD_STORE_APP_ID 0x4c414452 /* PRAGMA application_id: "LADR" */
 #define LAD_STORE_VERSION 2         /* PRAGMA user_version of the schema */

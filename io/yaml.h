@@ -19,7 +19,7 @@
 #define LADDER_IO_YAML_H
 
 #include <stddef.h>
-#include "../model/err.h"
+#include "../util/err.h"
 
 #define LAD_YAML_MAXSIZE (1 << 20)  /* bytes in a file */
 #define LAD_YAML_MAXDEPTH 16        /* collections nested in each other */

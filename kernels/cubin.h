@@ -22,7 +22,7 @@
 #define LADDER_KERNELS_CUBIN_H
 
 #include <stddef.h>
-#include "../model/err.h"
+#include "../util/err.h"
 
 /* Names the tensor instructions of kernel `kernel` in the cubin img: writes
 ** up to `max` names (HMMA with its shape and types, e.g. "HMMA.16816.F32",

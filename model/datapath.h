@@ -26,7 +26,7 @@
 #define LADDER_MODEL_DATAPATH_H
 
 #include "format.h"
-#include "err.h"
+#include "../util/err.h"
 
 #define LAD_KMAX 128      /* logical K of the widest instruction (sparse mxf4) */
 #define LAD_SCALEMAX 8    /* scale blocks per case */

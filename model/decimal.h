@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
+#include "../util/err.h"
 #include "format.h"
 
 #define LAD_DECIMAL_MAX 4096     /* characters in a value to parse */

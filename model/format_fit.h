@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "format.h"
-#include "err.h"
+#include "../util/err.h"
 
 /*
 ** Given words of a

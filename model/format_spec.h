@@ -37,7 +37,7 @@
 
 #include <stddef.h>
 
-#include "err.h"
+#include "../util/err.h"
 #include "format.h"
 
 /* Parses a spec into *out. Returns LAD_OK, or LAD_EDATA with err naming the

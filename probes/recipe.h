@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 #include "../model/datapath.h"
-#include "../model/err.h"
+#include "../util/err.h"
 
 #define LAD_RECIPE_VERSION 1    /* the only `recipe:` value understood */
 #define LAD_RECIPE_MAXFORMATS 16 /* user-defined formats per recipe */

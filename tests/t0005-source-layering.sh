@@ -8,7 +8,7 @@
 #   io/        model/, util/
 #   devices/   model/, kernels/, io/, util/
 #   probes/    model/, devices/, db/, io/, util/
-#   db/        model/ (its libc-only err.h: db/store.h takes plain data), util/
+#   db/        util/ only: db/store.h takes plain data
 #   inference/ model/, db/, io/, probes/ (the recipe a run stored), util/
 #
 # An include "x.h" is the file's own folder, "../f/x.h" and "f/x.h" are
@@ -60,15 +60,8 @@ layer kernels model util
 layer io model util
 layer devices model kernels io util
 layer probes model devices db io util
-layer db model util
+layer db util
 layer inference model db io probes util
-
-# db/ knows plain data: of model/ only the error struct.
-if includes db | grep ' model ' | grep -v '/err\.h)$' >"$TMP/dbm"; then
-    fail source-layering-db-plain "$(head -n 1 "$TMP/dbm")"
-else
-    ok source-layering-db-plain
-fi
 
 for d in model util; do
     if grep -En '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(yaml|sqlite3|cuda|dlfcn)\.h>' \

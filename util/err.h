@@ -6,8 +6,8 @@
 ** prints the message (as "ladder: <msg>") and exits with the code, so the
 ** codes are also the process exit codes documented in docs/exit-codes.md.
 */
-#ifndef LADDER_MODEL_ERR_H
-#define LADDER_MODEL_ERR_H
+#ifndef LADDER_UTIL_ERR_H
+#define LADDER_UTIL_ERR_H
 
 enum lad_code {
     LAD_OK = 0,        /* success */
