@@ -126,29 +126,47 @@ out:
     return rc;
 }
 
-/* The parameter groups each family of the scaling rung is designed for
-** (probes/rung_scaling.c), in the order the rung runs them. */
-static const char *const q_floor[] = {"window scale_floor", "align_round", NULL};
-static const char *const q_group[] = {"group", NULL};
-static const char *const q_cdom[] = {"cdom_window cdom_group cdom_per_group", NULL};
-static const char *const q_sub[] = {"group_sub_floor", NULL};
-static const struct {
-    const char *name;
-    const char *const *groups;
-} families[] = {
-    {"floor", q_floor}, {"window", q_floor}, {"group", q_group}, {"cdom", q_cdom},
-    {"cdomg", q_cdom}, {"pergroup", q_cdom}, {"sub", q_sub},
-};
+#define STAGE_GROUPS 9 /* groups a stage's targets may name */
 
-/* The groups the stage ending with case r was designed for, or NULL. */
-static const char *const *stage_own(const lad_infer_case *r)
+typedef struct stage_groups {
+    const char *groups[STAGE_GROUPS];
+    char buf[512];
+} stage_groups;
+
+/*
+** The groups a stage's cases were designed for: the distinct targets its
+** cases carry (each "k1 k2; k3" is the group {k1 k2} then {k3}), in the
+** order first met, into own (NULL-terminated, at most max - 1 groups;
+** each points into rows or into buf). A stage without targets has none.
+*/
+static void stage_own(const lad_infer_case *rows, size_t from, size_t to, char *buf,
+                      size_t size, const char **own, int max)
 {
-    if (strcmp(r->rung, "scaling"))
-        return NULL;
-    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
-        if (strcmp(r->series, families[f].name) == 0)
-            return families[f].groups;
-    return NULL;
+    int n = 0;
+    size_t used = 0;
+    for (size_t i = from; i < to && n < max - 1; i++) {
+        const char *t = rows[i].target;
+        if (!t[0])
+            continue;
+        int seen = 0;
+        for (size_t j = from; j < i && !seen; j++)
+            seen = strcmp(rows[j].target, t) == 0;
+        if (seen)
+            continue;
+        while (*t && n < max - 1) {
+            size_t l = strcspn(t, ";");
+            if (used + l + 1 > size)
+                break;
+            memcpy(buf + used, t, l);
+            buf[used + l] = 0;
+            own[n++] = buf + used;
+            used += l + 1;
+            t += l;
+            while (*t == ';' || *t == ' ')
+                t++;
+        }
+    }
+    own[n] = NULL;
 }
 
 int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
@@ -168,6 +186,7 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
     lad_case *cs = NULL;
     uint32_t *d = NULL;
     lad_stage *stages = NULL;
+    stage_groups *owns = NULL;
     size_t n = 0, nstages = 0;
     lad_datapath start;
     lad_recipe_datapath(&r, &start);
@@ -188,19 +207,25 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
     cs = malloc(n * sizeof *cs);
     d = malloc(n * sizeof *d);
     stages = malloc(n * sizeof *stages);
-    if (!cs || !d || !stages) {
+    owns = malloc(n * sizeof *owns);
+    if (!cs || !d || !stages || !owns) {
         rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
         goto done;
     }
     /* Stages: the cases through the end of each rung (and each family of
-    ** the scaling rung), in the order the run climbed them. */
-    for (size_t i = 0; i < n; i++) {
+    ** the scaling rung), in the order the run climbed them, each with the
+    ** parameters its cases target. */
+    for (size_t i = 0, from = 0; i < n; i++) {
         cs[i] = rows[i].cs;
         d[i] = rows[i].d;
         if (i + 1 < n && same_stage(&rows[i + 1], &rows[i]))
             continue;
+        stage_own(rows, from, i + 1, owns[nstages].buf, sizeof owns[nstages].buf,
+                  owns[nstages].groups, STAGE_GROUPS);
         stages[nstages].end = i + 1;
-        stages[nstages++].own = stage_own(&rows[i]);
+        stages[nstages].own = owns[nstages].groups;
+        nstages++;
+        from = i + 1;
     }
     lad_datapath dp;
     if ((rc = lad_search_staged(&start, cs, d, n, stages, nstages, &dp, err)))
@@ -270,6 +295,7 @@ done:
     free(cs);
     free(d);
     free(stages);
+    free(owns);
     lad_recipe_free(&r);
     return rc;
 }

@@ -78,7 +78,9 @@ typedef struct lad_batch {
     lad_batch_ev *ev;
     size_t n, cap;
     char series[32];         /* of the cases added next; "" none */
-    char target[96];         /* model-file keys they decide, space-separated */
+    char target[96];         /* model-file keys they decide: space-separated
+                                keys decided jointly, groups decided in
+                                turn separated by "; " (docs/store.md) */
 } lad_batch;
 
 /* Sets the series and target of the cases added next. */

@@ -6,10 +6,14 @@
 ** recipe's seed. The finite share of validation (random.finite) is not
 ** this rung's: its even split is what inference was tuned on. They are
 ** not targeted probes: inference checks its model against them, and so
-** catches what no rung was designed to see. Sparse kinds get random legal
+** catches what no rung was designed to see. Half as many again come from
+** validation's generator (probes/gen.h), finite only, under another seed:
+** uniform words rarely cancel, and a model that only cancellation tells
+** apart once passed every stored case and failed 2% of validation. Sparse kinds get random legal
 ** metadata; scaled kinds random scales.
 */
 #include "ladder.h"
+#include "gen.h"
 #include "case.h"
 
 #include <stdio.h>
@@ -71,15 +75,28 @@ int lad_rung_random(lad_probe *p)
         if ((rc = lad_batch_addv(&b, &cs, i, "%s %lld", finite ? "finite" : "raw", i)))
             goto out;
     }
+    /* and half as many again from validation's own finite stream (probes/
+    ** gen.h: cancellation, values near the window's edge), under another
+    ** seed: what validation will ask, inference has then seen its like */
+    long long m = n / 2;
+    for (long long i = 0; i < m; i++) {
+        lad_case cs;
+        lad_gen_case_at(dp, p->recipe->random.seed ^ 0x67656e2d66696eull, 0, (uint64_t)i, &cs);
+        lad_batch_series(&b, "gen-finite", NULL);
+        if ((rc = lad_batch_addv(&b, &cs, i, "gen-finite %lld", i)))
+            goto out;
+    }
     if ((rc = lad_probe_eval(p, &b, NULL, NULL)))
         goto out;
-    rc = lad_probe_observe(p, "cases", NULL, 0, "%lld", n);
+    rc = lad_probe_observe(p, "cases", NULL, 0, "%lld", n + m);
     if (n < p->recipe->random.cases)
         snprintf(p->summary, sizeof p->summary,
-                 "%lld random cases (half raw, half finite; validate runs all %lld)", n,
-                 p->recipe->random.cases);
+                 "%lld random cases (half raw, half finite; validate runs all %lld), "
+                 "%lld of validation's finite kind",
+                 n, p->recipe->random.cases, m);
     else
-        snprintf(p->summary, sizeof p->summary, "%lld random cases (half raw, half finite)", n);
+        snprintf(p->summary, sizeof p->summary,
+                 "%lld random cases (half raw, half finite), %lld of validation's finite kind", n, m);
 out:
     lad_batch_free(&b);
     return rc;

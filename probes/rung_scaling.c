@@ -177,7 +177,7 @@ static edge read_edge(const lad_batch *b, const uint32_t *dw, const int64_t *ids
 static const char *family_target(const char *family)
 {
     if (strcmp(family, "floor") == 0 || strcmp(family, "window") == 0)
-        return "window scale_floor align_round";
+        return "window scale_floor; align_round";
     if (strcmp(family, "group") == 0)
         return "group";
     if (strcmp(family, "sub") == 0)

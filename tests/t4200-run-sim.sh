@@ -15,7 +15,7 @@ expect_out run-sim-bf16-slice-scalar '^slice .*tracks the scalar'
 expect_out run-sim-bf16-lanes-exact '^lanes .*each contributes exactly'
 expect_out run-sim-bf16-visible-23 '^visible .*through j = 23$'
 # random.cases (1000000 here) is validate's; the rung stores 4096 and says so.
-expect_out run-sim-bf16-random-capped '^random +4096 cases  4096 random cases .*; validate runs all 1000000\)$'
+expect_out run-sim-bf16-random-capped '^random +6144 cases  4096 random cases .*; validate runs all 1000000\), 2048 of validation.s finite kind$'
 n=$(sqlite3 "$db" "SELECT count(*) FROM cases WHERE run_id = 1")
 want=$(awk '/ cases /{s+=$2} END {print s}' "$out")
 if [ "$n" = "$want" ] && [ "$n" -gt 1000 ]; then ok run-sim-bf16-stored; else fail run-sim-bf16-stored "$n stored, $want printed"; fi
