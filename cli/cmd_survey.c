@@ -315,9 +315,24 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Replays the .vec files of dir whose header names preset `name` on
-** devspec. A file that cannot be read is skipped: the vectors at hand are
-** evidence beside the survey, not its input. */
+/* Whether presets a and b (<arch>-<instr>-<ab>-<d>) differ at most in the
+** instruction. */
+static int same_but_instr(const char *a, const char *b)
+{
+    const char *ia = strchr(a, '-'), *ib = strchr(b, '-');
+    if (!ia || !ib || ia - a != ib - b || strncmp(a, b, (size_t)(ia - a)) != 0)
+        return 0;
+    ia = strchr(ia + 1, '-');
+    ib = strchr(ib + 1, '-');
+    return ia && ib && strcmp(ia, ib) == 0;
+}
+
+/* Replays on devspec the .vec files of dir whose header names preset
+** `name`, or another instruction of its arch and formats: headers are
+** written by people and can name the wrong instruction (ladder check
+** weighs both), so each is replayed and the words say which made them. A
+** file that cannot be read is skipped: the vectors at hand are evidence
+** beside the survey, not its input. */
 static int replay(const char *dir, const char *name, const char *devspec, lad_survey_dp *d,
                   lad_err *err)
 {
@@ -349,7 +364,7 @@ static int replay(const char *dir, const char *name, const char *devspec, lad_su
             lad_vecfile_close(vf);
         }
         long cases = 0, bad = 0;
-        if (rc == LAD_OK && strcmp(hp, name) == 0) {
+        if (rc == LAD_OK && same_but_instr(hp, name)) {
             rc = cli_check_replay(files[i], name, devspec, &cases, &bad, err);
             d->vec_files++;
             d->vec_cases += cases;
