@@ -93,6 +93,7 @@ typedef struct scope {
     lad_gpu_info info;       /* the GPU's identity (cuda) */
     const lad_preset **dps;  /* the datapaths, in preset order */
     int n;
+    int unmapped;            /* kernel rows that run here with no preset */
 } scope;
 
 /* The number in "sm_90a", "sm90", "sm_100": 90, 90, 100; -1 when s is no
@@ -165,15 +166,22 @@ static int find_scope(const char *device, const char *only, scope *s)
             return cli_error(rc, "device '%s': %s", device, err.msg);
         lad_gpu_close(g);
         s->archnum = s->info.cc;
+        int runs = 0;
         for (int i = 0; i < lad_kernel_count(); i++) {
             const lad_kernel *k = lad_kernel_get(i);
             if (s->info.cc < k->min_cc || lad_target_for_cc(k->targets, s->info.cc) < 0)
                 continue;
+            runs++;
             const lad_preset *p = preset_of_kernel(k, s->info.cc);
+            s->unmapped += p == NULL;
             if (p && wanted(only, p) && (rc = add_dp(s, p)))
                 return rc;
         }
         snprintf(s->arch, sizeof s->arch, "sm_%d", s->info.cc);
+        if (runs == 0)
+            return cli_error(LAD_EDEVICE, "device '%s': no kernel of this ladder runs on "
+                             "compute capability %d.%d (%s)", device, s->info.cc / 10,
+                             s->info.cc % 10, s->info.name);
     } else if (strncmp(device, "sim:", 4) == 0) {
         s->archnum = arch_number(device + 4);
         if (s->archnum < 0)
@@ -478,8 +486,12 @@ static void counts(char *buf, size_t size, int64_t bad, int64_t cases)
 
 static void print_table(const scope *s, int64_t id, const lad_survey_dp *rows, int n)
 {
-    printf("survey %" PRId64 " on %s (%s%s%s): %d datapath%s\n", id, s->device, s->arch,
+    printf("survey %" PRId64 " on %s (%s%s%s): %d datapath%s", id, s->device, s->arch,
            s->gpu ? ", " : "", s->gpu ? s->info.name : "", n, n == 1 ? "" : "s");
+    if (s->unmapped)
+        printf("; %d kernel%s without a preset left out", s->unmapped,
+               s->unmapped == 1 ? "" : "s");
+    printf("\n");
     printf("%-34s %7s  %-26s %-17s %-17s %-14s %7s\n", "datapath", "probes", "inferred",
            "validate inferred", "validate preset", "vectors", "seconds");
     int good = 0;
