@@ -587,8 +587,8 @@ static char *table_json(const scope *s, int64_t id, uint64_t cases, const char *
 
 /* The survey to write into: a new one, or with --resume the newest of the
 ** same scope, whose finished datapaths are read into *old. */
-static int open_survey(lad_store *st, const scope *s, const lad_survey_info *si, int resume,
-                       int64_t *id, lad_survey_dp **old, size_t *nold, lad_err *err)
+static int open_survey(lad_store *st, const lad_survey_info *si, int resume, int64_t *id,
+                       lad_survey_dp **old, size_t *nold, lad_err *err)
 {
     *old = NULL;
     *nold = 0;
@@ -601,7 +601,6 @@ static int open_survey(lad_store *st, const scope *s, const lad_survey_info *si,
     }
     if (rc != LAD_NO)
         return rc;
-    (void)s;
     return lad_store_begin_survey(st, si, id, err);
 }
 
@@ -644,7 +643,7 @@ int cmd_survey(int argc, char **argv)
     if (rc == LAD_OK)
         rc = lad_store_open(db, LAD_STORE_CREATE, &st, &err);
     if (rc == LAD_OK)
-        rc = open_survey(st, &s, &si, resume != NULL, &id, &old, &nold, &err);
+        rc = open_survey(st, &si, resume != NULL, &id, &old, &nold, &err);
     progress pr = {isatty(2), 0, s.n, NULL, 0};
     int all_ok = 1;
     for (int i = 0; rc == LAD_OK && i < s.n; i++) {
