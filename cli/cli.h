@@ -64,4 +64,11 @@ int cli_number(const char *s, const char *what, uint64_t lo, uint64_t hi, uint64
 /* True when s is exactly one of the help spellings: --help, -h. */
 int cli_is_help(const char *s);
 
+/* What `ladder check --model SPEC --device DEV FILE` does for one .vec file
+** (cli/cmd_check.c), without printing: *cases and *bad receive the cases
+** compared and the mismatches. Returns LAD_OK whatever the mismatches, or
+** the file's or device's code. */
+int cli_check_replay(const char *path, const char *spec, const char *devspec,
+                     long *cases, long *bad, lad_err *err);
+
 #endif

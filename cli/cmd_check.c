@@ -233,6 +233,26 @@ static int check_vec(lad_vecfile *vf, const char *spec, const char *devspec,
     return LAD_OK;
 }
 
+int cli_check_replay(const char *path, const char *spec, const char *devspec,
+                     long *cases, long *bad, lad_err *err)
+{
+    static tally t;
+    lad_vecfile *vf;
+    *cases = *bad = 0;
+    int rc = lad_vecfile_open(path, &vf, err);
+    if (rc != LAD_OK)
+        return rc;
+    memset(&t, 0, sizeof t);
+    if (vf->kind == LAD_VECFILE_FROZEN)
+        rc = lad_errf(err, LAD_EUSAGE, "%s: a frozen file is not replayed on a device", path);
+    else
+        rc = check_vec(vf, spec, devspec, &t, err);
+    lad_vecfile_close(vf);
+    *cases = t.cases;
+    *bad = t.bad;
+    return rc;
+}
+
 /* Frozen lines: each names its preset; with --model, only the lines that
 ** name the model are checked. */
 static int check_frozen(lad_vecfile *vf, const char *spec, tally *t,

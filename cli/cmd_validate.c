@@ -32,18 +32,16 @@
 #include "io/modelfile.h"
 #include "io/vecline.h"
 #include "probes/case.h"
-#include "probes/gen.h"
 #include "probes/ladder.h"
 #include "probes/recipe.h"
+#include "probes/validate.h"
 
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define BATCH 8192          /* cases generated and evaluated at a time */
 #define MAXSHOW 3           /* mismatches printed */
 #define DEFAULT_CASES 1000000
 #define MAX_CASES 1000000000ull /* a few minutes on a GPU; more is a typo */
@@ -129,91 +127,24 @@ static int setup_of_run(lad_store *st, const char *db, int64_t run, run_setup *r
 }
 
 typedef struct tally {
-    uint64_t cases, bad;
+    int quiet;
     int shown;
 } tally;
 
-static void show(const lad_datapath *dp, const lad_case *cs, uint64_t index,
+/* Prints the first MAXSHOW mismatches as they are found. */
+static void show(void *ctx, const lad_datapath *dp, const lad_case *cs, uint64_t index,
                  uint32_t want, uint32_t got)
 {
+    tally *t = ctx;
+    if (t->quiet || t->shown >= MAXSHOW)
+        return;
+    t->shown++;
     char line[LAD_VECLINE_MAX], w[12], g[12];
     if (lad_vecline_format(dp, cs, NULL, line, sizeof line) < 0)
         line[0] = 0;
     lad_vecline_hex(&dp->d, want, w);
     lad_vecline_hex(&dp->d, got, g);
     printf("  case %" PRIu64 ": model %s, device %s: %s\n", index, w, g, line);
-}
-
-/* The model's side of one batch, run beside the device's. */
-typedef struct model_job {
-    const lad_datapath *dp;
-    const lad_case *cs;
-    size_t n;
-    uint32_t *want;
-} model_job;
-
-static void *model_work(void *arg)
-{
-    model_job *j = arg;
-    lad_eval_batch(j->dp, j->cs, j->n, j->want);
-    return NULL;
-}
-
-/* Runs the validation proper. Each batch is evaluated by the model on a
-** second thread while the device evaluates it (both only read the cases):
-** on a simulated device that halves the wall time on two cores. */
-static int validate(const lad_datapath *dp, lad_device *dev, lad_store *st,
-                    int64_t vid, uint64_t ncases, uint64_t seed, int raw,
-                    int quiet, tally *t, lad_err *err)
-{
-    lad_case *cs = malloc(sizeof(lad_case) * BATCH);
-    lad_case_data *bad = malloc(sizeof(lad_case_data) * BATCH);
-    uint32_t *want = malloc(sizeof(uint32_t) * BATCH * 4);
-    uint64_t *index = malloc(sizeof(uint64_t) * BATCH);
-    int rc = LAD_OK;
-    if (!cs || !bad || !want || !index) {
-        rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
-        goto done;
-    }
-    uint32_t *got = want + BATCH, *bw = want + 2 * BATCH, *bg = want + 3 * BATCH;
-    for (uint64_t first = 0; first < ncases; first += BATCH) {
-        size_t n = ncases - first < BATCH ? (size_t)(ncases - first) : BATCH;
-        lad_gen_cases(dp, seed, raw, first, cs, n);
-        model_job job = {dp, cs, n, want};
-        pthread_t th;
-        int beside = pthread_create(&th, NULL, model_work, &job) == 0;
-        if (!beside)
-            model_work(&job);
-        size_t done = 0;
-        rc = lad_device_eval(dev, cs, n, got, &done, err);
-        if (beside)
-            pthread_join(th, NULL);
-        if (rc != LAD_OK)
-            goto done;
-        size_t m = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (want[i] == got[i])
-                continue;
-            if (!quiet && t->shown < MAXSHOW) {
-                show(dp, &cs[i], first + i, want[i], got[i]);
-                t->shown++;
-            }
-            lad_case_to_data(&cs[i], &bad[m]);
-            bw[m] = want[i];
-            bg[m] = got[i];
-            index[m++] = first + i;
-        }
-        t->cases += n;
-        t->bad += m;
-        if (m && (rc = lad_store_add_mismatches(st, vid, bad, bw, bg, index, m, err)))
-            goto done;
-    }
-done:
-    free(cs);
-    free(bad);
-    free(want);
-    free(index);
-    return rc;
 }
 
 int cmd_validate(int argc, char **argv)
@@ -257,9 +188,10 @@ int cmd_validate(int argc, char **argv)
     run_setup rs = {0};
     lad_datapath *dp = &rs.dp;
     char *name = rs.name, *devspec = rs.device;
-    int64_t run = 0, vid = 0;
+    int64_t run = 0;
     int own_run = 0;
-    tally t = {0, 0, 0};
+    tally t = {quiet != NULL, 0};
+    uint64_t ran = 0, bad = 0;
     if (model) {
         rc = lad_model_resolve(model, dp, &err);
         snprintf(rs.name, sizeof rs.name, "%s", model);
@@ -310,23 +242,17 @@ int cmd_validate(int argc, char **argv)
             goto fail;
         own_run = 1;
     }
-    char gen[32];
-    lad_gen_name((int)raw, gen, sizeof gen);
-    rc = lad_store_begin_validation(st, run, name, gen, seed, dp->k, lad_datapath_nscales(dp),
-                                    lad_datapath_nmeta(dp), &vid, &err);
-    if (rc == LAD_OK)
-        rc = validate(dp, dev, st, vid, ncases, seed, (int)raw, quiet != NULL, &t, &err);
-    if (rc == LAD_OK)
-        rc = lad_store_end_validation(st, vid, t.cases, t.bad, &err);
+    lad_validate_opts vo = {ncases, seed, (int)raw, show, &t};
+    rc = lad_validate(st, run, name, dp, dev, &vo, &ran, &bad, &err);
     if (rc != LAD_OK)
         goto fail;
     if (own_run && (rc = lad_store_end_run(st, run, LAD_RUN_OK, NULL, &err)))
         goto fail;
-    printf("validate: %" PRIu64 "/%" PRIu64 " mismatches (%s vs %s)\n", t.bad, t.cases, name,
+    printf("validate: %" PRIu64 "/%" PRIu64 " mismatches (%s vs %s)\n", bad, ran, name,
            devspec);
     lad_device_close(dev);
     lad_store_close(st);
-    return t.bad ? LAD_NO : LAD_OK;
+    return bad ? LAD_NO : LAD_OK;
 fail:
     if (own_run)
         lad_store_end_run(st, run, LAD_RUN_FAILED, err.msg, NULL);

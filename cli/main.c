@@ -34,6 +34,7 @@ static const struct command {
     {"run", cmd_run, "climb a recipe's probe ladder on a device"},
     {"infer", cmd_infer, "infer the datapath model from a run's probes"},
     {"show", cmd_show, "print a run's rungs and what each observed"},
+    {"survey", cmd_survey, "run, infer and validate every datapath of a device"},
     {"sass", cmd_sass, "show the tensor opcodes the CUDA kernels execute (cuobjdump)"},
 };
 

@@ -1,4 +1,4 @@
--- Ladder evidence store, schema version 2 (PRAGMA user_version = 2,
+-- Ladder evidence store, schema version 3 (PRAGMA user_version = 3,
 -- PRAGMA application_id = 0x4c414452 "LADR"). See docs/store.md.
 --
 -- Raw words (A, B, C, D, scales, metadata) are integers: C and D are INTEGER
@@ -175,3 +175,47 @@ CREATE TABLE mismatches (
 ) STRICT;
 
 CREATE INDEX mismatches_validation ON mismatches (validation_id);
+
+-- A survey (ladder survey): every datapath of one device's generation
+-- climbed, inferred, validated and compared with its preset. One row per
+-- survey; survey_datapaths holds one row per datapath finished (or failed),
+-- which is what --resume skips.
+CREATE TABLE surveys (
+    id INTEGER PRIMARY KEY,
+    status TEXT NOT NULL CHECK (status IN ('running', 'ok', 'failed')),
+    started INTEGER NOT NULL,
+    ended INTEGER,               -- NULL until ended
+    device TEXT NOT NULL,        -- the --device given: cuda:0, sim:sm_90a
+    arch TEXT NOT NULL,          -- the generation surveyed: sm_90a
+    only TEXT NOT NULL,          -- the --only pattern, '' for every datapath
+    cases INTEGER NOT NULL,      -- random cases per validation
+    gpu TEXT NOT NULL,           -- GPU name, '' on a simulated device
+    uuid TEXT NOT NULL,
+    cc INTEGER NOT NULL,         -- compute capability * 10, 0 simulated
+    driver TEXT NOT NULL,
+    toolkit TEXT NOT NULL,
+    sms INTEGER NOT NULL,        -- multiprocessors, 0 unknown
+    clock_khz INTEGER NOT NULL,  -- SM clock, 0 unknown
+    mem_clock_khz INTEGER NOT NULL, -- memory clock, 0 unknown
+    result TEXT CHECK (result IS NULL OR json_valid(result)) -- the table as JSON, once ended
+) STRICT;
+
+CREATE TABLE survey_datapaths (
+    survey_id INTEGER NOT NULL REFERENCES surveys(id),
+    datapath TEXT NOT NULL,      -- preset name
+    status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+    run_id INTEGER REFERENCES runs(id), -- the ladder's run, NULL if none began
+    probes INTEGER NOT NULL,     -- targeted cases the ladder ran
+    differ TEXT NOT NULL,        -- parameters inferred unlike the preset,
+                                 -- space-separated; '' none; '-' not inferred
+    inferred_cases INTEGER NOT NULL,      -- validation of the inferred model
+    inferred_mismatches INTEGER NOT NULL, -- (-1: not run)
+    preset_cases INTEGER NOT NULL,        -- validation of the preset
+    preset_mismatches INTEGER NOT NULL,
+    vector_files INTEGER NOT NULL,        -- captured vector files replayed
+    vector_cases INTEGER NOT NULL,
+    vector_mismatches INTEGER NOT NULL,
+    millis INTEGER NOT NULL,     -- wall time of the datapath
+    message TEXT NOT NULL,       -- what failed, ''
+    PRIMARY KEY (survey_id, datapath)
+) STRICT;

@@ -61,6 +61,48 @@ static const char migrate_1_2[] =
     "    ELSE 'cdom_window cdom_group cdom_per_group' END\n"
     "  WHERE rung = 'scaling' AND series IS NOT NULL;\n";
 
+/* Schema 2 -> 3: the surveys and their datapaths (ladder survey). */
+static const char migrate_2_3[] =
+    "CREATE TABLE surveys (\n"
+    "    id INTEGER PRIMARY KEY,\n"
+    "    status TEXT NOT NULL CHECK (status IN ('running', 'ok', 'failed')),\n"
+    "    started INTEGER NOT NULL,\n"
+    "    ended INTEGER,               -- NULL until ended\n"
+    "    device TEXT NOT NULL,        -- the --device given: cuda:0, sim:sm_90a\n"
+    "    arch TEXT NOT NULL,          -- the generation surveyed: sm_90a\n"
+    "    only TEXT NOT NULL,          -- the --only pattern, '' for every datapath\n"
+    "    cases INTEGER NOT NULL,      -- random cases per validation\n"
+    "    gpu TEXT NOT NULL,           -- GPU name, '' on a simulated device\n"
+    "    uuid TEXT NOT NULL,\n"
+    "    cc INTEGER NOT NULL,         -- compute capability * 10, 0 simulated\n"
+    "    driver TEXT NOT NULL,\n"
+    "    toolkit TEXT NOT NULL,\n"
+    "    sms INTEGER NOT NULL,        -- multiprocessors, 0 unknown\n"
+    "    clock_khz INTEGER NOT NULL,  -- SM clock, 0 unknown\n"
+    "    mem_clock_khz INTEGER NOT NULL, -- memory clock, 0 unknown\n"
+    "    result TEXT CHECK (result IS NULL OR json_valid(result)) -- the table as JSON, once ended\n"
+    ") STRICT;\n"
+    "\n"
+    "CREATE TABLE survey_datapaths (\n"
+    "    survey_id INTEGER NOT NULL REFERENCES surveys(id),\n"
+    "    datapath TEXT NOT NULL,      -- preset name\n"
+    "    status TEXT NOT NULL CHECK (status IN ('done', 'failed')),\n"
+    "    run_id INTEGER REFERENCES runs(id), -- the ladder's run, NULL if none began\n"
+    "    probes INTEGER NOT NULL,     -- targeted cases the ladder ran\n"
+    "    differ TEXT NOT NULL,        -- parameters inferred unlike the preset,\n"
+    "                                 -- space-separated; '' none; '-' not inferred\n"
+    "    inferred_cases INTEGER NOT NULL,      -- validation of the inferred model\n"
+    "    inferred_mismatches INTEGER NOT NULL, -- (-1: not run)\n"
+    "    preset_cases INTEGER NOT NULL,        -- validation of the preset\n"
+    "    preset_mismatches INTEGER NOT NULL,\n"
+    "    vector_files INTEGER NOT NULL,        -- captured vector files replayed\n"
+    "    vector_cases INTEGER NOT NULL,\n"
+    "    vector_mismatches INTEGER NOT NULL,\n"
+    "    millis INTEGER NOT NULL,     -- wall time of the datapath\n"
+    "    message TEXT NOT NULL,       -- what failed, ''\n"
+    "    PRIMARY KEY (survey_id, datapath)\n"
+    ") STRICT;\n";
+
 /* Migrations: migrations[v] takes a database from user_version v to v+1. A
 ** schema change appends one, bumps LAD_STORE_VERSION and updates schema.sql
 ** to the full new schema; a fresh database gets schema.sql at once and is
@@ -68,6 +110,7 @@ static const char migrate_1_2[] =
 static const char *const migrations[LAD_STORE_VERSION] = {
     NULL,
     migrate_1_2,
+    migrate_2_3,
 };
 
 static const char *const status_names[] = {"running", "ok", "failed",

@@ -40,7 +40,7 @@
 #include "../util/err.h"
 
 #define LAD_STORE_APP_ID 0x4c414452 /* PRAGMA application_id: "LADR" */
-#define LAD_STORE_VERSION 2         /* PRAGMA user_version of the schema */
+#define LAD_STORE_VERSION 3         /* PRAGMA user_version of the schema */
 #define LAD_STORE_BATCH 4096        /* cases per transaction */
 #define LAD_STORE_DEFAULT "ladder.db"
 
@@ -359,6 +359,63 @@ int lad_store_cases(lad_store *st, int64_t run, const char *rung,
 ** stored no recipe. */
 int lad_store_recipe(lad_store *st, int64_t run, char **text, size_t *len,
                      char *path, size_t size, lad_err *err);
+
+/* ---- surveys ------------------------------------------------------------ */
+
+/* A survey (`ladder survey`): what it covers and the device's identity.
+** Strings are copied; NULL is stored as "". */
+typedef struct lad_survey_info {
+    const char *device;      /* the --device given: "cuda:0", "sim:sm_90a" */
+    const char *arch;        /* the generation: "sm_90a" */
+    const char *only;        /* the --only pattern, "" or NULL for all */
+    uint64_t cases;          /* random cases per validation */
+    const char *gpu, *uuid;  /* the GPU's name and UUID, "" simulated */
+    int cc;                  /* compute capability * 10, 0 simulated */
+    const char *driver, *toolkit;
+    int sms;                 /* multiprocessors, 0 unknown */
+    int clock_khz, mem_clock_khz; /* 0 unknown */
+} lad_survey_info;
+
+/* What one datapath of a survey gave. */
+typedef struct lad_survey_dp {
+    char datapath[64];       /* preset name */
+    int done;                /* 1 finished (whatever it found), 0 failed */
+    int64_t run;             /* the ladder's run; 0 when none began */
+    int64_t probes;          /* targeted cases the ladder ran */
+    char differ[256];        /* parameters inferred unlike the preset,
+                                space-separated; "" none; "-" not inferred */
+    int64_t inf_cases, inf_bad;   /* validation of the inferred model; */
+    int64_t pre_cases, pre_bad;   /*   of the preset (-1: not run) */
+    int64_t vec_files, vec_cases, vec_bad; /* captured vectors replayed */
+    int64_t millis;          /* wall time */
+    char message[256];       /* what failed, "" */
+} lad_survey_dp;
+
+/* Inserts a survey as 'running'; *id receives its id. */
+int lad_store_begin_survey(lad_store *st, const lad_survey_info *s, int64_t *id,
+                           lad_err *err);
+
+/* The newest survey of the same device, arch, only and cases. Returns
+** LAD_OK with *id, or LAD_NO when there is none. */
+int lad_store_find_survey(lad_store *st, const lad_survey_info *s, int64_t *id,
+                          lad_err *err);
+
+/* Marks a found survey 'running' again (a resumed survey). */
+int lad_store_resume_survey(lad_store *st, int64_t id, lad_err *err);
+
+/* Records (or replaces) what one datapath of survey id gave. */
+int lad_store_survey_put(lad_store *st, int64_t id, const lad_survey_dp *d,
+                         lad_err *err);
+
+/* The datapaths recorded for survey id, in the order written, in *rows
+** (malloc'd, free(); NULL when *n is 0). */
+int lad_store_survey_get(lad_store *st, int64_t id, lad_survey_dp **rows,
+                         size_t *n, lad_err *err);
+
+/* Ends survey id: ok (1) or failed (0), with the table as JSON (may be
+** NULL). */
+int lad_store_end_survey(lad_store *st, int64_t id, int ok, const char *json,
+                         lad_err *err);
 
 /* ---- the schema --------------------------------------------------------- */
 

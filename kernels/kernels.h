@@ -89,6 +89,8 @@ typedef struct lad_gpu_info {
     char driver[32];     /* CUDA version the driver supports, "12.8" */
     char toolkit[32];    /* nvcc release the kernels were built with */
     int sms;             /* multiprocessors */
+    int clock_khz;       /* peak SM clock, 0 unknown */
+    int mem_clock_khz;   /* peak memory clock, 0 unknown */
 } lad_gpu_info;
 
 typedef struct lad_gpu lad_gpu;

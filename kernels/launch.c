@@ -242,6 +242,15 @@ int lad_gpu_open(int index, lad_gpu **out, lad_gpu_info *info, lad_err *err)
        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, g->dev);
     CU(cuDeviceGetAttribute, &g->sms,
        CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g->dev);
+    /* Clocks say which bin of a GPU this is; a driver that no longer
+    ** reports them leaves 0 rather than failing the open. */
+    if (drv.p_cuDeviceGetAttribute(&info->clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
+                                   g->dev) != CUDA_SUCCESS)
+        info->clock_khz = 0;
+    if (drv.p_cuDeviceGetAttribute(&info->mem_clock_khz,
+                                   CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+                                   g->dev) != CUDA_SUCCESS)
+        info->mem_clock_khz = 0;
     CU(cuDriverGetVersion, &ver);
     CU(cuDevicePrimaryCtxRetain, &g->ctx, g->dev);
     CU(cuCtxSetCurrent, g->ctx);

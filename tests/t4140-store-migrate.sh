@@ -33,14 +33,22 @@ else
     run_ladder history --db "$db"
 fi
 expect_rc store-migrate-readonly-refused-rc 3
-expect_err store-migrate-readonly-refused-msg "schema version 1, older than this ladder's 2, and is opened read-only; open it writable once to migrate it"
+expect_err store-migrate-readonly-refused-msg "schema version 1, older than this ladder's 3, and is opened read-only; open it writable once to migrate it"
 check store-migrate-readonly-untouched test "$(sqlite3 "$db" 'PRAGMA user_version')" = 1
 chmod 644 "$db"
 
 run_ladder history --db "$db"
 expect_rc store-migrate-history-rc 0
 expect_out store-migrate-history-run '^ +1 ok '
-check store-migrate-version test "$(sqlite3 "$db" 'PRAGMA user_version')" = 2
+check store-migrate-version test "$(sqlite3 "$db" 'PRAGMA user_version')" = 3
+
+# The survey tables a migration adds are those a fresh store has, column
+# for column and constraint for constraint.
+fresh=$TMP/fresh-survey.db
+sqlite3 "$fresh" <db/schema.sql
+survey_sql() { sqlite3 "$1" "SELECT sql FROM sqlite_master WHERE name LIKE 'survey%' ORDER BY name" | sed 's/ *--.*//' | tr -s ' \n' ' '; }
+check store-migrate-surveys-present test -n "$(survey_sql "$db")"
+check store-migrate-surveys-as-fresh test "$(survey_sql "$db")" = "$(survey_sql "$fresh")"
 
 q() { sqlite3 -separator '|' -nullvalue NULL "$db" "$1"; }
 expect_row() { # NAME ID WANT: series|target|vary of case ID

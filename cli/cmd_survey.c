@@ -1,0 +1,686 @@
+/*
+** ladder survey: the whole ladder over every datapath of one device.
+**
+**     ladder survey [--device cuda:N | sim:ARCH] [--only GLOB] [--cases N]
+**                   [--db FILE] [--resume] [--json FILE] [--vectors DIR]
+**
+** The datapaths: on sim:ARCH the presets of that generation (sm_80 or
+** sm80: the presets whose arch has the same number), each on its own
+** simulated device sim:<preset>; on cuda:N the rows of the kernel table
+** that run on the GPU's compute capability, each mapped to the preset of
+** its instruction for the newest generation not above the GPU's. The GPU
+** is opened first, so a machine without one exits 4 before the store is
+** touched.
+**
+** For each datapath: a recipe built in memory from the preset (the
+** instruction only: names, formats, K, scales, sparsity, every rung the
+** kind allows, as tests/data/recipe-gen.sh writes it), the ladder climbed,
+** the model inferred from its words, validated on --cases random cases
+** against the device, compared with the preset parameter by parameter (the
+** parameters the registry says can matter), the preset itself validated
+** on as many cases, and the captured vectors whose header names that
+** preset replayed on the device. Everything goes into the store: the runs,
+** and a survey row with the device's identity and one row per datapath,
+** which is what --resume skips.
+**
+** Output: a line per step on stderr when it is a terminal, then one table
+** on stdout (and with --json the same as JSON, which the store also keeps).
+** Exit 0 when every datapath's model equals its preset and both validations
+** found no mismatch, 1 otherwise; 2 usage; 4 no device.
+*/
+#include "cli.h"
+#include "commands.h"
+#include "json.h"
+
+#include <dirent.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db/store.h"
+#include "devices/device.h"
+#include "inference/infer.h"
+#include "io/vecfile.h"
+#include "kernels/kernels.h"
+#include "model/params.h"
+#include "model/presets.h"
+#include "probes/ladder.h"
+#include "probes/recipe.h"
+#include "probes/validate.h"
+#include "util/buf.h"
+#include "util/json.h"
+
+#define DEFAULT_CASES 1000000
+#define MAX_CASES 1000000000ull
+#define LADDER_RANDOM 1024  /* cases of the ladder's own random rung */
+#define MAXVEC 256          /* vector files looked at */
+
+static const char usage[] =
+    "usage: ladder survey [--device <spec>] [--only <glob>] [--cases <n>] [--db <file>]\n"
+    "                     [--resume] [--json <file>] [--vectors <dir>]\n"
+    "\n"
+    "  Climbs the ladder on every datapath of a device, infers each model,\n"
+    "  validates it and the preset against the device, compares the two and\n"
+    "  replays the captured vectors of the datapath; ends with one table.\n"
+    "  Exit 0 when every inferred model equals its preset and both\n"
+    "  validations found no mismatch, 1 otherwise.\n"
+    "\n"
+    "  --device <spec>  cuda:<index> (the default, cuda:0): the kernels that\n"
+    "                   run on that GPU; or sim:<arch> (sm_70 sm_80 sm_89\n"
+    "                   sm_90a sm_100a sm_120a; sm80 or sm_80 alike): the\n"
+    "                   presets of that generation on simulated devices\n"
+    "  --only <glob>    only the datapaths whose preset name matches\n"
+    "  --cases <n>      random cases per validation, 1..1000000000\n"
+    "                   (default 1000000)\n"
+    "  --db <file>      the store (default ladder.db); never emptied\n"
+    "  --resume         continue the newest survey of the same device, --only\n"
+    "                   and --cases in the store, skipping finished datapaths\n"
+    "  --json <file>    also write the table as JSON\n"
+    "  --vectors <dir>  captured vectors to replay (default vectors)\n";
+
+/* What the survey covers. */
+typedef struct scope {
+    char device[64];         /* as given: "cuda:0", "sim:sm_90a" */
+    int gpu;                 /* 1: cuda:N */
+    int index;               /* N */
+    int archnum;             /* the generation's number: 90 for sm_90a */
+    char arch[16];           /* its spelling in the presets: "sm_90a" */
+    lad_gpu_info info;       /* the GPU's identity (cuda) */
+    const lad_preset **dps;  /* the datapaths, in preset order */
+    int n;
+    int unmapped;            /* kernel rows that run here with no preset */
+} scope;
+
+/* The number in "sm_90a", "sm90", "sm_100": 90, 90, 100; -1 when s is no
+** arch. */
+static int arch_number(const char *s)
+{
+    if (strncmp(s, "sm", 2) != 0)
+        return -1;
+    s += 2 + (s[2] == '_');
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || v <= 0 || v > 999 || (*end && strcmp(end, "a") != 0))
+        return -1;
+    return (int)v;
+}
+
+static int wanted(const char *only, const lad_preset *p)
+{
+    return only == NULL || fnmatch(only, p->dp.name, 0) == 0;
+}
+
+/* The preset for kernel row k on a GPU of compute capability cc: of the
+** presets that row runs, the one of the newest generation not above cc. */
+static const lad_preset *preset_of_kernel(const lad_kernel *k, int cc)
+{
+    const lad_preset *best = NULL;
+    int bestnum = -1;
+    for (int i = 0; i < lad_preset_count(); i++) {
+        const lad_preset *p = lad_preset_get(i);
+        const lad_kernel *pk;
+        lad_err e = {0};
+        int num = arch_number(p->dp.arch);
+        if (num > cc || num <= bestnum || lad_kernel_for(&p->dp, &pk, &e) != LAD_OK ||
+            pk != k)
+            continue;
+        best = p;
+        bestnum = num;
+    }
+    return best;
+}
+
+static int add_dp(scope *s, const lad_preset *p)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->dps[i] == p)
+            return LAD_OK;
+    const lad_preset **d2 = realloc(s->dps, (size_t)(s->n + 1) * sizeof *d2);
+    if (d2 == NULL)
+        return cli_error(LAD_EINTERNAL, "out of memory");
+    s->dps = d2;
+    s->dps[s->n++] = p;
+    return LAD_OK;
+}
+
+/* Fills s from --device and --only; for a GPU, opens it to learn what it
+** is. Prints the error and returns its code on failure. */
+static int find_scope(const char *device, const char *only, scope *s)
+{
+    snprintf(s->device, sizeof s->device, "%s", device);
+    if (strncmp(device, "cuda:", 5) == 0) {
+        uint64_t idx;
+        int rc = cli_number(device + 5, "--device cuda:<index>", 0, 1023, &idx);
+        if (rc)
+            return rc;
+        s->gpu = 1;
+        s->index = (int)idx;
+        lad_gpu *g = NULL;
+        lad_err err = {0};
+        if ((rc = lad_gpu_open(s->index, &g, &s->info, &err)) != LAD_OK)
+            return cli_error(rc, "device '%s': %s", device, err.msg);
+        lad_gpu_close(g);
+        s->archnum = s->info.cc;
+        int runs = 0;
+        for (int i = 0; i < lad_kernel_count(); i++) {
+            const lad_kernel *k = lad_kernel_get(i);
+            if (s->info.cc < k->min_cc || lad_target_for_cc(k->targets, s->info.cc) < 0)
+                continue;
+            runs++;
+            const lad_preset *p = preset_of_kernel(k, s->info.cc);
+            s->unmapped += p == NULL;
+            if (p && wanted(only, p) && (rc = add_dp(s, p)))
+                return rc;
+        }
+        snprintf(s->arch, sizeof s->arch, "sm_%d", s->info.cc);
+        if (runs == 0)
+            return cli_error(LAD_EDEVICE, "device '%s': no kernel of this ladder runs on "
+                             "compute capability %d.%d (%s)", device, s->info.cc / 10,
+                             s->info.cc % 10, s->info.name);
+    } else if (strncmp(device, "sim:", 4) == 0) {
+        s->archnum = arch_number(device + 4);
+        if (s->archnum < 0)
+            return cli_usage_error("--device sim:<arch> needs an arch such as sm_90a, "
+                                   "not '%s'", device + 4);
+        int any = 0;
+        for (int i = 0; i < lad_preset_count(); i++) {
+            const lad_preset *p = lad_preset_get(i);
+            if (arch_number(p->dp.arch) != s->archnum)
+                continue;
+            if (!any++)
+                snprintf(s->arch, sizeof s->arch, "%s", p->dp.arch);
+            int rc;
+            if (wanted(only, p) && (rc = add_dp(s, p)))
+                return rc;
+        }
+        if (!any)
+            return cli_usage_error("no preset is of arch '%s'; see 'ladder presets'",
+                                   device + 4);
+    } else {
+        return cli_usage_error("--device must be cuda:<index> or sim:<arch>, not '%s'",
+                               device);
+    }
+    if (s->n == 0)
+        return cli_usage_error("no datapath of %s matches --only '%s'", s->arch,
+                               only ? only : "*");
+    return LAD_OK;
+}
+
+/* ---- one datapath ----------------------------------------------------------- */
+
+/* Progress: a line per step on stderr, only on a terminal. */
+typedef struct progress {
+    int tty;
+    int i, n;                /* datapath i of n */
+    const char *name;
+    size_t targeted;         /* cases of the rungs but random, so far */
+} progress;
+
+static void step(const progress *pr, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void step(const progress *pr, const char *fmt, ...)
+{
+    if (!pr->tty)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "[%d/%d] %s: ", pr->i + 1, pr->n, pr->name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static void rung_done(void *ctx, const lad_probe *p, int rc)
+{
+    progress *pr = ctx;
+    pr->targeted = p->targeted;
+    step(pr, "%-12s %6zu cases  %s%s", p->rung_name, p->rung_cases, rc ? "failed: " : "",
+         rc ? p->err->msg : p->summary);
+}
+
+/* A format as the recipe names it: a built-in by name; any other (a cut
+** result format such as e8m13) by the container it arrives in. */
+static const char *recipe_format(const lad_format *f)
+{
+    if (lad_format_find(f->name))
+        return f->name;
+    return f->width > 16 ? "f32" : "f16";
+}
+
+/* The recipe of preset p: what an experimenter knows about the instruction
+** and nothing of its arithmetic (as tests/data/recipe-gen.sh writes it). */
+static char *recipe_text(const lad_datapath *dp, const char *device)
+{
+    lad_buf b = {0};
+    lad_buf_printf(&b, "recipe: 1\ndatapath:\n  name: %s\n  arch: %s\n  instr: %s\n",
+                   dp->name, dp->arch, dp->instr);
+    const char *opt[][2] = {{"kind", dp->kind}, {"shape", dp->shape}, {"sass", dp->sass}};
+    for (int i = 0; i < 3; i++)
+        if (opt[i][1][0])
+            lad_buf_printf(&b, "  %s: %s\n", opt[i][0], opt[i][1]);
+    lad_buf_printf(&b, "  a: %s\n  b: %s\n  c: %s\n  d: %s\n  k: %d\n", recipe_format(&dp->a),
+                   recipe_format(&dp->b), recipe_format(&dp->c), recipe_format(&dp->d), dp->k);
+    if (dp->scale_block)
+        lad_buf_printf(&b, "  sa: %s\n  sb: %s\n  scale_block: %d\n", dp->sa.name, dp->sb.name,
+                       dp->scale_block);
+    if (dp->sparse)
+        lad_buf_printf(&b, "  sparse: %s\n", lad_sparse_names[dp->sparse]);
+    lad_buf_printf(&b, "device: %s\n", device);
+    lad_buf_printf(&b, "rungs: [instruction, slice, lanes, truncation, visible, internal, ulp, "
+                       "grouping, zeros, specials%s, random]\n",
+                   dp->scale_block ? ", scaling" : "");
+    lad_buf_printf(&b, "random: {cases: %d, finite: 50, seed: 1}\n", LADDER_RANDOM);
+    return lad_buf_take(&b);
+}
+
+/* The parameters inferred unlike the preset, space-separated: those the
+** registry says can change what either model computes (the instruction's
+** own keys are the recipe's, so equal by construction). */
+static void compare(const lad_datapath *want, const lad_datapath *got, char *out, size_t size)
+{
+    lad_buf b = {0};
+    for (int i = 0; i < lad_nparams; i++) {
+        const lad_param *p = &lad_params[i];
+        if ((p->flags & LAD_PF_REQUIRED) || p->type == LAD_PT_STR)
+            continue;
+        if (!lad_param_matters(p, want) && !lad_param_matters(p, got))
+            continue;
+        char w[512], g[512];
+        lad_param_text(p, want, w, sizeof w);
+        lad_param_text(p, got, g, sizeof g);
+        if (strcmp(w, g) != 0)
+            lad_buf_printf(&b, "%s%s", b.len ? " " : "", p->key);
+    }
+    char *t = lad_buf_take(&b);
+    snprintf(out, size, "%s", t ? t : "?");
+    free(t);
+}
+
+/* Validates dp against a device opened on devspec within run. */
+static int validate_on(lad_store *st, int64_t run, const char *name, const lad_datapath *dp,
+                       const char *devspec, uint64_t cases, uint64_t seed, int64_t *ran,
+                       int64_t *bad, lad_err *err)
+{
+    lad_device *dev = NULL;
+    uint64_t r = 0, m = 0;
+    lad_validate_opts o = {cases, seed, 50, NULL, NULL};
+    int rc = lad_device_open(devspec, dp, &dev, err);
+    if (rc == LAD_OK)
+        rc = lad_validate(st, run, name, dp, dev, &o, &r, &m, err);
+    lad_device_close(dev);
+    *ran = (int64_t)r;
+    *bad = (int64_t)m;
+    return rc;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether presets a and b (<arch>-<instr>-<ab>-<d>) differ at most in the
+** instruction. */
+static int same_but_instr(const char *a, const char *b)
+{
+    const char *ia = strchr(a, '-'), *ib = strchr(b, '-');
+    if (!ia || !ib || ia - a != ib - b || strncmp(a, b, (size_t)(ia - a)) != 0)
+        return 0;
+    ia = strchr(ia + 1, '-');
+    ib = strchr(ib + 1, '-');
+    return ia && ib && strcmp(ia, ib) == 0;
+}
+
+/* Replays on devspec the .vec files of dir whose header names preset
+** `name`, or another instruction of its arch and formats: headers are
+** written by people and can name the wrong instruction (ladder check
+** weighs both), so each is replayed and the words say which made them. A
+** file that cannot be read is skipped: the vectors at hand are evidence
+** beside the survey, not its input. */
+static int replay(const char *dir, const char *name, const char *devspec, lad_survey_dp *d,
+                  lad_err *err)
+{
+    DIR *dh = opendir(dir);
+    if (dh == NULL)
+        return LAD_OK;
+    char *files[MAXVEC];
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dh)) != NULL && n < MAXVEC) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".vec") == 0) {
+            size_t sz = strlen(dir) + len + 2;
+            if ((files[n] = malloc(sz)) == NULL)
+                break;
+            snprintf(files[n++], sz, "%s/%s", dir, e->d_name);
+        }
+    }
+    closedir(dh);
+    qsort(files, (size_t)n, sizeof files[0], by_name);
+    int rc = LAD_OK;
+    for (int i = 0; i < n; i++) {
+        lad_vecfile *vf;
+        lad_err e2 = {0};
+        char hp[96] = "";
+        if (lad_vecfile_open(files[i], &vf, &e2) == LAD_OK) {
+            if (vf->kind == LAD_VECFILE_VEC)
+                lad_vechdr_preset(&vf->hdr, files[i], hp, sizeof hp, &e2);
+            lad_vecfile_close(vf);
+        }
+        long cases = 0, bad = 0;
+        if (rc == LAD_OK && same_but_instr(hp, name)) {
+            rc = cli_check_replay(files[i], name, devspec, &cases, &bad, err);
+            d->vec_files++;
+            d->vec_cases += cases;
+            d->vec_bad += bad;
+        }
+        free(files[i]);
+    }
+    return rc;
+}
+
+static int64_t millis_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)(t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* Surveys one datapath into *d. A failure is recorded in d (done 0,
+** message) rather than returned: the other datapaths still run. */
+static void survey_one(lad_store *st, const scope *s, const lad_preset *p, uint64_t cases,
+                       const char *vecdir, int argc, char **argv, progress *pr,
+                       lad_survey_dp *d)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    memset(d, 0, sizeof *d);
+    snprintf(d->datapath, sizeof d->datapath, "%s", p->dp.name);
+    snprintf(d->differ, sizeof d->differ, "-");
+    d->inf_cases = d->inf_bad = d->pre_cases = d->pre_bad = -1;
+    char devspec[96];
+    if (s->gpu)
+        snprintf(devspec, sizeof devspec, "cuda:%d", s->index);
+    else
+        snprintf(devspec, sizeof devspec, "sim:%s", p->dp.name);
+
+    lad_err err = {0};
+    lad_recipe r;
+    memset(&r, 0, sizeof r);
+    static lad_infer_result inf;
+    char *text = recipe_text(&p->dp, devspec);
+    char file[96];
+    snprintf(file, sizeof file, "<survey recipe %s>", p->dp.name);
+    int rc = text ? lad_recipe_parse(file, text, strlen(text), &r, &err)
+                  : lad_errf(&err, LAD_EINTERNAL, "out of memory");
+    free(text);
+    if (rc == LAD_OK) {
+        lad_ladder_opts lo = {0};
+        lo.device = devspec;
+        lo.argc = argc;
+        lo.argv = argv;
+        lo.done = rung_done;
+        lo.ctx = pr;
+        pr->targeted = 0;
+        step(pr, "climbing the ladder on %s", devspec);
+        rc = lad_ladder_run(&r, &lo, st, &d->run, &err);
+        d->probes = (int64_t)pr->targeted;
+    }
+    if (rc == LAD_OK) {
+        step(pr, "inferring the model from run %" PRId64, d->run);
+        rc = lad_infer(st, d->run, 1, &inf, &err);
+        if (rc == LAD_OK || rc == LAD_NO)
+            compare(&p->dp, &inf.dp, d->differ, sizeof d->differ);
+        if (rc == LAD_NO) {
+            /* The best model found still gets validated; the conflict is
+            ** what the table says. */
+            snprintf(d->message, sizeof d->message, "conflict: %.200s", inf.conflict);
+            rc = LAD_OK;
+        }
+        step(pr, "inferred %s", d->differ[0] ? d->differ : "= preset");
+    }
+    if (rc == LAD_OK) {
+        char name[64];
+        snprintf(name, sizeof name, "run %" PRId64 " inferred", d->run);
+        step(pr, "validating the inferred model on %" PRIu64 " cases", cases);
+        rc = validate_on(st, d->run, name, &inf.dp, devspec, cases, 1, &d->inf_cases,
+                         &d->inf_bad, &err);
+    }
+    if (rc == LAD_OK) {
+        step(pr, "validating the preset on %" PRIu64 " cases", cases);
+        rc = validate_on(st, d->run, p->dp.name, &p->dp, devspec, cases, 2, &d->pre_cases,
+                         &d->pre_bad, &err);
+    }
+    if (rc == LAD_OK) {
+        rc = replay(vecdir, p->dp.name, devspec, d, &err);
+        step(pr, "replayed %" PRId64 " vector files", d->vec_files);
+    }
+    d->done = rc == LAD_OK;
+    if (rc != LAD_OK) {
+        snprintf(d->message, sizeof d->message, "%.255s", err.msg);
+        step(pr, "failed: %s", err.msg);
+    }
+    lad_recipe_free(&r);
+    d->millis = millis_since(&t0);
+}
+
+/* ---- the table ---------------------------------------------------------------- */
+
+static int dp_ok(const lad_survey_dp *d)
+{
+    return d->done && d->differ[0] == 0 && d->inf_bad == 0 && d->pre_bad == 0 &&
+           d->inf_cases > 0 && d->pre_cases > 0;
+}
+
+static void counts(char *buf, size_t size, int64_t bad, int64_t cases)
+{
+    if (cases < 0)
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%" PRId64 "/%" PRId64, bad, cases);
+}
+
+static void print_table(const scope *s, int64_t id, const lad_survey_dp *rows, int n)
+{
+    printf("survey %" PRId64 " on %s (%s%s%s): %d datapath%s", id, s->device, s->arch,
+           s->gpu ? ", " : "", s->gpu ? s->info.name : "", n, n == 1 ? "" : "s");
+    if (s->unmapped)
+        printf("; %d kernel%s without a preset left out", s->unmapped,
+               s->unmapped == 1 ? "" : "s");
+    printf("\n");
+    printf("%-34s %7s  %-26s %-17s %-17s %-14s %7s\n", "datapath", "probes", "inferred",
+           "validate inferred", "validate preset", "vectors", "seconds");
+    int good = 0;
+    for (int i = 0; i < n; i++) {
+        const lad_survey_dp *d = &rows[i];
+        char inf[32], pre[32], vec[40], what[300];
+        counts(inf, sizeof inf, d->inf_bad, d->inf_cases);
+        counts(pre, sizeof pre, d->pre_bad, d->pre_cases);
+        if (d->vec_files)
+            snprintf(vec, sizeof vec, "%" PRId64 ": %" PRId64 "/%" PRId64, d->vec_files,
+                     d->vec_bad, d->vec_cases);
+        else
+            snprintf(vec, sizeof vec, "-");
+        if (!d->done)
+            snprintf(what, sizeof what, "failed");
+        else if (d->differ[0])
+            snprintf(what, sizeof what, "differs: %s", d->differ);
+        else
+            snprintf(what, sizeof what, "= preset");
+        printf("%-34s %7" PRId64 "  %-26s %-17s %-17s %-14s %3" PRId64 ".%01" PRId64 "\n",
+               d->datapath, d->probes, what, inf, pre, vec, d->millis / 1000,
+               d->millis % 1000 / 100);
+        if (d->message[0])
+            printf("    %s\n", d->message);
+        good += dp_ok(d);
+    }
+    printf("survey %" PRId64 ": %d of %d as their preset with 0 mismatches\n", id, good, n);
+}
+
+static void json_key(lad_buf *b, const char *key, int first)
+{
+    lad_buf_printf(b, "%s\"%s\": ", first ? "" : ", ", key);
+}
+
+static void json_kv(lad_buf *b, const char *key, const char *s)
+{
+    json_key(b, key, 0);
+    lad_json_str(b, s);
+}
+
+static char *table_json(const scope *s, int64_t id, uint64_t cases, const char *only,
+                        const lad_survey_dp *rows, int n, int ok)
+{
+    lad_buf b = {0};
+    lad_buf_printf(&b, "{\"survey\": %" PRId64, id);
+    json_kv(&b, "device", s->device);
+    json_kv(&b, "arch", s->arch);
+    json_kv(&b, "only", only ? only : "");
+    lad_buf_printf(&b, ", \"cases\": %" PRIu64 ", \"gpu\": {", cases);
+    json_key(&b, "name", 1);
+    lad_json_str(&b, s->info.name);
+    json_kv(&b, "uuid", s->info.uuid);
+    lad_buf_printf(&b, ", \"cc\": %d", s->info.cc);
+    json_kv(&b, "driver", s->info.driver);
+    json_kv(&b, "toolkit", s->info.toolkit);
+    lad_buf_printf(&b, ", \"sms\": %d, \"clock_khz\": %d, \"mem_clock_khz\": %d}, \"datapaths\": [",
+                   s->info.sms, s->info.clock_khz, s->info.mem_clock_khz);
+    for (int i = 0; i < n; i++) {
+        const lad_survey_dp *d = &rows[i];
+        lad_buf_printf(&b, "%s{", i ? ", " : "");
+        json_key(&b, "name", 1);
+        lad_json_str(&b, d->datapath);
+        json_kv(&b, "status", d->done ? "done" : "failed");
+        lad_buf_printf(&b, ", \"run\": %" PRId64 ", \"probes\": %" PRId64, d->run, d->probes);
+        lad_buf_printf(&b, ", \"inferred_equals_preset\": %s, \"differ\": [",
+                       d->done && !d->differ[0] ? "true" : "false");
+        /* the space-separated keys as an array; "-" (not inferred) as none */
+        const char *k = strcmp(d->differ, "-") ? d->differ : "";
+        for (int first = 1; *k;) {
+            size_t len = strcspn(k, " ");
+            lad_buf_printf(&b, "%s\"%.*s\"", first ? "" : ", ", (int)len, k);
+            first = 0;
+            k += len + (k[len] == ' ');
+        }
+        lad_buf_printf(&b, "], \"validate_inferred\": {\"cases\": %" PRId64
+                           ", \"mismatches\": %" PRId64 "}",
+                       d->inf_cases, d->inf_bad);
+        lad_buf_printf(&b, ", \"validate_preset\": {\"cases\": %" PRId64
+                           ", \"mismatches\": %" PRId64 "}",
+                       d->pre_cases, d->pre_bad);
+        lad_buf_printf(&b, ", \"vectors\": {\"files\": %" PRId64 ", \"cases\": %" PRId64
+                           ", \"mismatches\": %" PRId64 "}",
+                       d->vec_files, d->vec_cases, d->vec_bad);
+        lad_buf_printf(&b, ", \"millis\": %" PRId64, d->millis);
+        json_kv(&b, "message", d->message);
+        lad_buf_printf(&b, ", \"ok\": %s}", dp_ok(d) ? "true" : "false");
+    }
+    lad_buf_printf(&b, "], \"ok\": %s}\n", ok ? "true" : "false");
+    return lad_buf_take(&b);
+}
+
+/* ---- the command ------------------------------------------------------------ */
+
+/* The survey to write into: a new one, or with --resume the newest of the
+** same scope, whose finished datapaths are read into *old. */
+static int open_survey(lad_store *st, const lad_survey_info *si, int resume, int64_t *id,
+                       lad_survey_dp **old, size_t *nold, lad_err *err)
+{
+    *old = NULL;
+    *nold = 0;
+    int rc = resume ? lad_store_find_survey(st, si, id, err) : LAD_NO;
+    if (rc == LAD_OK) {
+        rc = lad_store_survey_get(st, *id, old, nold, err);
+        if (rc == LAD_OK)
+            rc = lad_store_resume_survey(st, *id, err);
+        return rc;
+    }
+    if (rc != LAD_NO)
+        return rc;
+    return lad_store_begin_survey(st, si, id, err);
+}
+
+int cmd_survey(int argc, char **argv)
+{
+    const char *device = "cuda:0", *only = NULL, *cases = NULL, *db = LAD_STORE_DEFAULT;
+    const char *resume = NULL, *json = NULL, *vecdir = "vectors";
+    cli_opt opts[] = {{"device", 0, 1, &device}, {"only", 0, 1, &only},
+                      {"cases", 0, 1, &cases},   {"db", 0, 1, &db},
+                      {"resume", 0, 0, &resume}, {"json", 0, 1, &json},
+                      {"vectors", 0, 1, &vecdir}, {NULL, 0, 0, NULL}};
+    char *pos[1];
+    int npos = 0;
+    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 0);
+    if (rc == CLI_HELP)
+        return 0;
+    if (rc)
+        return rc;
+    uint64_t ncases = DEFAULT_CASES;
+    if (cases && (rc = cli_number(cases, "--cases", 1, MAX_CASES, &ncases)))
+        return rc;
+    scope s;
+    memset(&s, 0, sizeof s);
+    /* The device first: without it there is nothing to store. */
+    if ((rc = find_scope(device, only, &s))) {
+        free(s.dps);
+        return rc;
+    }
+    lad_survey_info si = {s.device, s.arch, only ? only : "", ncases, s.info.name,
+                          s.info.uuid, s.info.cc, s.info.driver, s.info.toolkit,
+                          s.info.sms, s.info.clock_khz, s.info.mem_clock_khz};
+    lad_err err = {0};
+    lad_store *st = NULL;
+    int64_t id = 0;
+    lad_survey_dp *old = NULL, *rows = calloc((size_t)s.n, sizeof *rows);
+    size_t nold = 0;
+    char *text = NULL;
+    if (rows == NULL)
+        rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
+    if (rc == LAD_OK)
+        rc = lad_store_open(db, LAD_STORE_CREATE, &st, &err);
+    if (rc == LAD_OK)
+        rc = open_survey(st, &si, resume != NULL, &id, &old, &nold, &err);
+    progress pr = {isatty(2), 0, s.n, NULL, 0};
+    int all_ok = 1;
+    for (int i = 0; rc == LAD_OK && i < s.n; i++) {
+        pr.i = i;
+        pr.name = s.dps[i]->dp.name;
+        const lad_survey_dp *done = NULL;
+        for (size_t j = 0; j < nold && !done; j++)
+            if (old[j].done && strcmp(old[j].datapath, pr.name) == 0)
+                done = &old[j];
+        if (done) {
+            rows[i] = *done;
+            step(&pr, "done in survey %" PRId64 " (run %" PRId64 "): skipped", id, done->run);
+        } else {
+            survey_one(st, &s, s.dps[i], ncases, vecdir, argc, argv, &pr, &rows[i]);
+            rc = lad_store_survey_put(st, id, &rows[i], &err);
+        }
+        all_ok &= dp_ok(&rows[i]);
+    }
+    if (rc == LAD_OK && (text = table_json(&s, id, ncases, only, rows, s.n, all_ok)) == NULL)
+        rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
+    if (rc == LAD_OK)
+        rc = lad_store_end_survey(st, id, all_ok, text, &err);
+    if (rc == LAD_OK && json) {
+        FILE *f = fopen(json, "w");
+        int bad = f == NULL || fputs(text, f) < 0;
+        if ((f && fclose(f) != 0) || bad)
+            rc = lad_errf(&err, LAD_EDATA, "cannot write '%s'", json);
+    }
+    if (rc == LAD_OK)
+        print_table(&s, id, rows, s.n);
+    fflush(stdout);
+    lad_store_close(st);
+    free(text);
+    free(old);
+    free(rows);
+    free(s.dps);
+    if (rc != LAD_OK)
+        return cli_report(&err);
+    return all_ok ? LAD_OK : LAD_NO;
+}

@@ -1,0 +1,47 @@
+/*
+** Validation: a model against a device on the seeded random cases of
+** probes/gen.h, D words compared as integers (NaN payloads included).
+**
+** Each batch is evaluated by the model on a second thread while the device
+** evaluates it (both only read the cases): on a simulated device that
+** halves the wall time on two cores. The store keeps the counts and every
+** mismatch (case, model word, device word, index in the case stream), as a
+** validation of run `run`.
+**
+** Used by `ladder validate` and `ladder survey`; nothing here prints: a
+** caller that shows mismatches passes a callback.
+*/
+#ifndef LADDER_PROBES_VALIDATE_H
+#define LADDER_PROBES_VALIDATE_H
+
+#include <stdint.h>
+#include "../db/store.h"
+#include "../devices/device.h"
+
+/* Called for each mismatch as it is found: the case, its index in the case
+** stream, the model's word and the device's. */
+typedef void (*lad_mismatch_fn)(void *ctx, const lad_datapath *dp,
+                                const lad_case *cs, uint64_t index,
+                                uint32_t want, uint32_t got);
+
+typedef struct lad_validate_opts {
+    uint64_t cases;          /* cases to run */
+    uint64_t seed;           /* seed of the case stream */
+    int raw;                 /* percent of raw bit-pattern cases, 0..100 */
+    lad_mismatch_fn mismatch;/* may be NULL */
+    void *ctx;
+} lad_validate_opts;
+
+/*
+** Validates dp (named `name` in the store) against dev within run `run`:
+** begins a validation, runs o->cases cases, stores the mismatches and ends
+** it with the counts. *cases and *bad receive the cases run and the
+** mismatches found (also on failure: those of the batches done). Returns
+** LAD_OK whatever the mismatches; the device's or store's code otherwise.
+*/
+int lad_validate(lad_store *st, int64_t run, const char *name,
+                 const lad_datapath *dp, lad_device *dev,
+                 const lad_validate_opts *o, uint64_t *cases, uint64_t *bad,
+                 lad_err *err);
+
+#endif
