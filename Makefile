@@ -1,6 +1,7 @@
 # Ladder build. `make` builds ./ladder; `make test` runs the whole suite;
 # `make SANITIZER=address,undefined test` does both under sanitizers (in a
-# separate build folder); `make bench` prints the benchmarks.
+# separate build folder); `make bench` prints the benchmarks; `make install
+# PREFIX=...` installs libladder (docs/library.md).
 #
 # Overrides: CC=clang, CFLAGS (default -O2 -g; the flags the build needs
 # are added to it, not replaced), NVCC=/path/to/nvcc (NVCC= disables CUDA),
