@@ -159,9 +159,10 @@ int lad_program_check(const lad_datapath *dp, const lad_program *prog, int k,
         return lad_errf(err, LAD_EDATA, "datapath '%s' is %s: programs run dense, "
                         "unscaled float datapaths", dp->name,
                         dp->integer ? "integer" : dp->scale_block ? "block-scaled" : "sparse");
-    if (prog->promote == 0 && !holds(&dp->c, &dp->d))
+    /* between promotions (promote > 1) the MMAs chain too */
+    if (prog->promote != 1 && !holds(&dp->c, &dp->d))
         return lad_errf(err, LAD_EDATA, "datapath '%s' cannot chain: its d format "
-                        "%s is not its c format %s (promote into f32 instead)",
+                        "%s is not its c format %s (promote every MMA instead)",
                         dp->name, dp->d.name, dp->c.name);
     if (prog->split < 1 || prog->split > LAD_SPLITMAX)
         return lad_errf(err, LAD_EDATA, "split %d is not 1..%d", prog->split, LAD_SPLITMAX);
