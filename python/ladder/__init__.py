@@ -118,10 +118,9 @@ def _words(x, fmt, what):
     x = np.asarray(x)
     name = fmt.name.decode()
     if x.dtype.kind == "u":
-        w = x.astype(np.uint32)
-        if fmt.width < 32 and np.any(w >> np.uint32(fmt.width)):
+        if x.size and int(x.max()) >> fmt.width:
             raise LadderError(f"{what}: words wider than {name} ({fmt.width} bits)")
-        return np.ascontiguousarray(w)
+        return np.ascontiguousarray(x.astype(np.uint32))
     want = _float_dtypes().get(name)
     if fmt.kind == 0 and fmt.width == 32 and fmt.ebits == 8 and fmt.mbits + fmt.pad == 23:
         want = np.float32

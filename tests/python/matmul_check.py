@@ -110,6 +110,13 @@ try:
 except ladder.LadderError as e:
     check("matmul-dtype-refused", "bf16" in str(e), str(e))
 
+try:
+    ladder.matmul(np.full((1, 16), 1 << 32, np.uint64), np.ones((16, 1), np.uint16),
+                  datapath="sm90-mma-bf16-f32")
+    check("matmul-wide-words-refused", False, "a 33-bit word was taken")
+except ladder.LadderError as e:
+    check("matmul-wide-words-refused", "wider than bf16" in str(e), str(e))
+
 
 # ---- fp8: promotion into f32 every 4 MMAs against plain chaining
 
@@ -158,3 +165,18 @@ check("matmul-fp8-promote-gemm-cli",
       np.array_equal(cli, bits(ladder.matmul(a8[:, :512], b8[:512, :], datapath=DP,
                                              program="fp8-promote4"))),
       "ladder gemm --program fp8-promote4 differs from ladder.matmul")
+
+# a program as a dict: the same words as the preset, and as a program file
+# with the same keys through ladder gemm
+a5, b5 = a8[:, :256], b8[:256, :]
+check("matmul-program-dict",
+      np.array_equal(bits(ladder.matmul(a5, b5, datapath=DP, program={"promote": 4})),
+                     bits(ladder.matmul(a5, b5, datapath=DP, program="fp8-promote4"))),
+      "program={'promote': 4} differs from fp8-promote4")
+d5 = ladder.matmul(a5, b5, datapath=DP, program={"promote": 4, "scale_a": 0.5, "out": "bf16"})
+with open(f"{TMP}/p.yaml", "w") as f:
+    f.write("program:\n  promote: 4\n  scale_a: 0x3f000000\n  out: bf16\n")
+cli = gemm_cli(DP, a5, b5, np.zeros((4, 4), np.float32), f"{TMP}/p.yaml")
+check("matmul-program-dict-bf16-dtype", d5.dtype == ml_dtypes.bfloat16, str(d5.dtype))
+check("matmul-program-dict-gemm-file", np.array_equal(bits(d5), cli),
+      "ladder.matmul with a dict differs from ladder gemm with the program file")
