@@ -73,6 +73,8 @@ static int read_matrix(const char *path, const lad_format *f, lad_npy *x,
                       path, x->ndim);
     if (rc == LAD_OK)
         rc = check_words(x, f, path, err);
+    if (rc != LAD_OK)
+        lad_npy_free(x);
     return rc;
 }
 
