@@ -51,6 +51,10 @@ static int parse_header(const char *path, const char *hdr, lad_npy *a, lad_err *
     static const struct { const char *descr; char kind; int size; } types[] = {
         {"|u1", 'u', 1}, {"<u1", 'u', 1}, {"<u2", 'u', 2}, {"<u4", 'u', 4},
         {"<f2", 'f', 2}, {"<f4", 'f', 4},
+        /* numpy saves ml_dtypes' bfloat16 and float8 arrays as opaque
+        ** bytes: their bits are the words */
+        {"|V1", 'u', 1}, {"<V1", 'u', 1}, {"|V2", 'u', 2}, {"<V2", 'u', 2},
+        {"|V4", 'u', 4}, {"<V4", 'u', 4},
     };
     a->size = 0;
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
@@ -60,7 +64,8 @@ static int parse_header(const char *path, const char *hdr, lad_npy *a, lad_err *
         }
     if (a->size == 0)
         return lad_errf(err, LAD_EDATA, "%s: dtype '%s' is not uint8, uint16, "
-                        "uint32, float16 or float32 (little-endian)", path, descr);
+                        "uint32, float16, float32 (little-endian) or 1, 2 or 4 "
+                        "opaque bytes", path, descr);
     if (*s++ != '(')
         return lad_errf(err, LAD_EDATA, "%s: shape is not a tuple", path);
     a->ndim = 0;

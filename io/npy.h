@@ -23,7 +23,9 @@ typedef struct lad_npy {
 
 /* Reads path into a (a->w malloc'ed). Returns LAD_OK, or LAD_EDATA with
 ** "path: message" (not an .npy file, Fortran order, big-endian, another
-** dtype, more than two dimensions, short data). */
+** dtype, more than two dimensions, short data). Opaque elements of 1, 2 or 4
+** bytes (numpy's '<V2', what it saves ml_dtypes' bfloat16 and float8
+** arrays as) are read as raw words, kind 'u'. */
 int lad_npy_read(const char *path, lad_npy *a, lad_err *err);
 
 /* Writes rows x cols words as a 2-D array of kind and size (as above).

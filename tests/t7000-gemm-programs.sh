@@ -119,6 +119,10 @@ else
     fail gemm-threads-same "$(words "$TMP/d1.npy") / $(words "$TMP/d7.npy")"
 fi
 
+# ml_dtypes' bfloat16 arrays as numpy saves them ('<V2'): their bits
+"$py" -c "import numpy as np, ml_dtypes; np.save('$TMP/av.npy', np.array([[2.0 ** 24] + [0] * 15 + [3.0] + [0] * 15], ml_dtypes.bfloat16))"
+gemm gemm-ml-dtypes-bf16 'float32 4b800001' "$TMP/av.npy" "$TMP/b32.npy"
+
 # ---- errors
 expect_usage_error gemm-no-datapath gemm "$TMP/a32.npy" "$TMP/b32.npy" -o "$TMP/d.npy"
 expect_usage_error gemm-no-output gemm --datapath "$DP" "$TMP/a32.npy" "$TMP/b32.npy"
