@@ -1,6 +1,7 @@
 # Ladder build. `make` builds ./ladder; `make test` runs the whole suite;
 # `make SANITIZER=address,undefined test` does both under sanitizers (in a
-# separate build folder); `make bench` prints the benchmarks.
+# separate build folder); `make bench` prints the benchmarks; `make install
+# PREFIX=...` installs libladder (docs/library.md).
 #
 # Overrides: CC=clang, CFLAGS (default -O2 -g; the flags the build needs
 # are added to it, not replaced), NVCC=/path/to/nvcc (NVCC= disables CUDA),
@@ -56,8 +57,20 @@ CUDA_LDLIBS :=
 
 DEPS_STAMP := build/.deps-ok
 
-.PHONY: all test bench deps clean
-all: ladder
+# libladder: model/ and the error struct it reports through (util/err.c),
+# libc and pthreads alone, position-independent, as a static and a shared
+# library (docs/library.md). Model files need io/ and libyaml and stay out.
+CORE_SRC := $(sort $(wildcard model/*.c)) util/err.c
+PIC_OBJ := $(CORE_SRC:%.c=$(BUILD)/pic/%.o)
+PUBLIC_H := model/ladder.h model/format.h model/datapath.h \
+    model/params.h model/presets.h model/program.h
+LIBLADDER := $(BUILD)/libladder.a $(BUILD)/libladder.so
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+.PHONY: all test bench deps clean lib install
+all: ladder lib
+lib: $(LIBLADDER)
 
 ladder: $(BUILD)/ladder
 	@if [ -z "$(SANITIZER)" ]; then cp $(BUILD)/ladder ladder; fi
@@ -70,6 +83,35 @@ $(BUILD)/unit: $(TEST_OBJ) $(LIB_OBJ) $(KERNEL_OBJ)
 
 $(BUILD)/bench: $(BENCH_OBJ) $(LIB_OBJ) $(KERNEL_OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CUDA_LDLIBS) $(LDLIBS)
+
+$(BUILD)/libladder.a: $(PIC_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/libladder.so: $(PIC_OBJ)
+	$(CC) $(ALL_LDFLAGS) -shared -Wl,-soname,libladder.so -o $@ $^ -lpthread
+
+# make install PREFIX=... [DESTDIR=...]: the libraries, the headers under
+# include/ladder/model/ and include/ladder/util/ (as in the tree, so that
+# their relative includes hold; ladder.pc puts model/ on the include path,
+# for #include <ladder.h>) and lib/pkgconfig/ladder.pc.
+# ladder.pc is written here, not made as a target, so that it always names
+# this PREFIX.
+install: $(LIBLADDER)
+	mkdir -p $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/ladder/model \
+	    $(DESTDIR)$(PREFIX)/include/ladder/util
+	cp $(LIBLADDER) $(DESTDIR)$(PREFIX)/lib/
+	cp $(PUBLIC_H) $(DESTDIR)$(PREFIX)/include/ladder/model/
+	cp util/err.h $(DESTDIR)$(PREFIX)/include/ladder/util/
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' \
+	    'includedir=$${prefix}/include/ladder/model' '' 'Name: ladder' \
+	    'Description: bit-exact model of GPU tensor-core arithmetic' \
+	    'Version: 0.1.0' 'Libs: -L$${libdir} -lladder' 'Libs.private: -lpthread' \
+	    'Cflags: -I$${includedir}' >$(DESTDIR)$(PREFIX)/lib/pkgconfig/ladder.pc
+
+$(BUILD)/pic/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
 
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -85,6 +127,7 @@ FORCE:
 # the plan's fast paths) is the inner loop of every simulated run, of
 # inference and of validation: -O3 is worth about 12% there (make bench).
 $(BUILD)/model/datapath.o $(BUILD)/model/eval.o $(BUILD)/model/plan.o: ALL_CFLAGS += -O3
+$(BUILD)/pic/model/datapath.o $(BUILD)/pic/model/eval.o $(BUILD)/pic/model/plan.o: ALL_CFLAGS += -O3
 
 # Debian packages the build needs; installed on first use (scripts/deps.sh).
 deps $(DEPS_STAMP):
@@ -100,11 +143,11 @@ TEST_ENV := LADDER_TEST_QUICK=1 LADDER_RATIONAL_CASES=50000
 endif
 
 .PHONY: test-long
-test: $(BUILD)/ladder $(BUILD)/unit
+test: $(BUILD)/ladder $(BUILD)/unit $(LIBLADDER)
 	@sh scripts/deps.sh test
 	@$(TEST_ENV) LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
 
-test-long: $(BUILD)/ladder $(BUILD)/unit
+test-long: $(BUILD)/ladder $(BUILD)/unit $(LIBLADDER)
 	@sh scripts/deps.sh test
 	@LADDER_BLIND_PRESETS=1 LADDER_BLIND_DRAWS=200 LADDER_BLIND_BIG=3 \
 	    LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
@@ -115,4 +158,4 @@ bench: $(BUILD)/bench $(BUILD)/ladder
 clean:
 	rm -rf build ladder
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d)

@@ -27,6 +27,7 @@ static const struct command {
     {"model", cmd_model, "print a preset or model file as YAML; check a model file"},
     {"recipe", cmd_recipe, "check a recipe, or show what it asks for"},
     {"eval", cmd_eval, "evaluate vector lines with a model, one D word per line"},
+    {"gemm", cmd_gemm, "multiply matrices of raw words through a model, word for word"},
     {"check", cmd_check, "compare a model with the D words of vector files"},
     {"fit", cmd_fit, "search for a model that reproduces captured vectors"},
     {"validate", cmd_validate, "compare a model with a device on random cases"},

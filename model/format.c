@@ -363,7 +363,7 @@ uint32_t lad_round_big(const lad_format *f, int neg, const uint32_t *limbs,
                            ovf, flags);
 }
 
-static const char *round_names[] = {"rz", "rne", "ru", "rd", "rna"};
+static const char *const round_names[] = {"rz", "rne", "ru", "rd", "rna"};
 
 int lad_round_parse(const char *s)
 {
@@ -380,6 +380,6 @@ const char *lad_round_name(int mode)
 
 const char *lad_class_name(int cls)
 {
-    static const char *names[] = {"zero", "subnormal", "normal", "inf", "nan"};
+    static const char *const names[] = {"zero", "subnormal", "normal", "inf", "nan"};
     return cls >= 0 && cls < 5 ? names[cls] : "?";
 }

@@ -7,10 +7,13 @@
 ** --markdown`) and says what evidence backs each entry; the tests replay
 ** that evidence (`ladder check` on vectors/).
 **
-** The table is built once, on first use, and never changes after.
+** The table is built once, on first use, and never changes after. It is
+** the library's only mutable state: pthread_once builds it, so that threads
+** calling in for the first time at once see one complete table.
 */
 #include "presets.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -332,7 +335,7 @@ static void pre_blackwell(void)
 
 /* ---- tcgen05.mma (B200), tcgen05-model-notes §4-§8 ------------------- */
 
-static const char *f8f6f4[] = {"e4m3", "e5m2", "e2m3", "e3m2", "e2m1"};
+static const char *const f8f6f4[] = {"e4m3", "e5m2", "e2m3", "e3m2", "e2m1"};
 
 static lad_datapath *tc(const char *evidence, const char *kind, const char *sass,
                         const char *a, const char *b, const char *d, int k,
@@ -436,12 +439,16 @@ static void blackwell_tcgen05(void)
     }
 }
 
-static void build(void)
+static void fill(void)
 {
-    if (ntable)
-        return;
     pre_blackwell();
     blackwell_tcgen05();
+}
+
+static void build(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, fill);
 }
 
 int lad_preset_count(void)

@@ -15,12 +15,19 @@
 ** Target (docs/performance.md):
 ** 10 million bf16 K=16 cases per second per core.
 **
+** Then lad_gemm (model/program.h) on one thread: a 64 x 64 x 1024 bf16
+** product, in multiply-adds per CPU second, beside the naive reference
+** (one tests/unit/rational.c evaluation per MMA, chained by hand) on the
+** first outputs of the same product, and whether their words agree.
+** Target: 150 million bf16 multiply-adds per second per core.
+**
 ** When the ladder binary is at hand ($LADDER, default build/rel/ladder) and
 ** its run, infer and validate commands exist, the last lines time a full
 ** ladder on a simulated device plus a 1,000,000-case validation, and a
 ** survey of one generation (ladder survey --device sim:sm_80).
 */
 #include "model/presets.h"
+#include "model/program.h"
 #include "probes/gen.h"
 
 #include <stdio.h>
@@ -130,6 +137,77 @@ static void model_bench(double secs)
     free(g);
 }
 
+/* A random finite bf16 word in [2^-8, 2^8) of either sign. */
+static uint32_t bf16_word(uint64_t *x)
+{
+    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t r = (uint32_t)(*x >> 33);
+    return (r & 0x8000) | ((119 + (r >> 16) % 16) << 7) | (r & 0x7f);
+}
+
+static void gemm_bench(double secs)
+{
+    static const char *presets[] = {"sm90-mma-bf16-f32", "sm100-tcgen05-bf16-f32"};
+    enum { M = 64, N = 64, K = 1024 };
+    uint32_t *A = malloc(sizeof(uint32_t) * M * K), *B = malloc(sizeof(uint32_t) * K * N);
+    uint32_t *D = malloc(sizeof(uint32_t) * M * N);
+    lad_case *cs = calloc(1, sizeof *cs);
+    if (!A || !B || !D || !cs) {
+        fprintf(stderr, "bench: out of memory\n");
+        exit(1);
+    }
+    uint64_t x = 2026;
+    for (int i = 0; i < M * K; i++)
+        A[i] = bf16_word(&x);
+    for (int i = 0; i < K * N; i++)
+        B[i] = bf16_word(&x);
+    printf("\n%-24s %-24s %18s %18s %8s  %s\n", "lad_gemm, one thread", "preset",
+           "model madds/s", "naive madds/s", "speedup", "same words");
+    for (size_t p = 0; p < sizeof presets / sizeof presets[0]; p++) {
+        const lad_preset *pr = lad_preset_find(presets[p]);
+        if (!pr)
+            continue;
+        const lad_datapath *dp = &pr->dp;
+        double t0 = cpu_now(), t = 0;
+        long runs = 0;
+        do {
+            if (lad_gemm(dp, NULL, M, N, K, A, K, B, N, NULL, 0, D, N, 1) != LAD_OK) {
+                printf("%-24s %-24s lad_gemm failed\n", "bf16", presets[p]);
+                break;
+            }
+            runs++;
+            t = cpu_now() - t0;
+        } while (t < secs);
+        double model = (double)runs * M * N * K / t;
+        /* the reference, output by output, for a quarter of the time */
+        int done = 0, same = 1;
+        t0 = cpu_now();
+        do {
+            int i = done / N, j = done % N;
+            uint32_t c = 0;
+            for (int k = 0; k < K; k += dp->k) {
+                for (int l = 0; l < dp->k; l++) {
+                    cs->a[l] = A[i * K + k + l];
+                    cs->b[l] = B[(k + l) * N + j];
+                }
+                cs->c = c;
+                c = rat_eval(dp, cs);
+            }
+            same &= c == D[done];
+            done++;
+            t = cpu_now() - t0;
+        } while (t < secs / 4 && done < M * N);
+        double naive = (double)done * K / t;
+        printf("%-24s %-24s %18.0f %18.0f %7.1fx  %s (%d outputs)\n", "bf16 64x64x1024",
+               presets[p], model, naive, model / naive, same ? "yes" : "NO", done);
+        fflush(stdout);
+    }
+    free(A);
+    free(B);
+    free(D);
+    free(cs);
+}
+
 /* Runs a shell command, returns its wall time in seconds or -1. */
 static double timed(const char *cmd)
 {
@@ -210,6 +288,7 @@ int main(int argc, char **argv)
     printf("one core, %.1f CPU s per measurement, %d cases from the validation generator "
            "(50%% raw)\n\n", secs, NCASES);
     model_bench(secs);
+    gemm_bench(secs);
     ladder_bench();
     return 0;
 }

@@ -41,7 +41,8 @@ void test_check(int ok, const char *name, const char *fmt, ...)
     X(decode)     \
     X(store)      \
     X(rational)   \
-    X(datapath)
+    X(datapath)   \
+    X(program)
 
 #define DECLARE(n) void test_##n(void);
 TESTS(DECLARE)

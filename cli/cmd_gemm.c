@@ -1,0 +1,155 @@
+/*
+** ladder gemm: a whole matrix multiply through the model.
+**
+**     ladder gemm --datapath SPEC [--program SPEC] A.npy B.npy [C.npy]
+**                 -o D.npy [--threads N]
+**
+** Reads raw words from .npy files (io/npy.h), runs lad_gemm (the program
+** over the datapath, model/program.h) and writes D's raw words: float32 or
+** float16 when the output format's words are those, else unsigned integers
+** of the format's width. Nothing is rounded on the way in or out: every
+** word is the model's.
+*/
+#include "cli.h"
+#include "commands.h"
+#include "io/modelfile.h"
+#include "io/npy.h"
+#include "io/program.h"
+#include "model/program.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char usage[] =
+    "usage: ladder gemm --datapath <spec> [--program <spec>] <A.npy> <B.npy>\n"
+    "                   [<C.npy>] -o <D.npy> [--threads <n>]\n"
+    "\n"
+    "  D = the program over A (M x K), B (K x N) and C (M x N, +0 when left\n"
+    "  out), word for word as the datapath computes it. Arrays hold raw words:\n"
+    "  uint8, uint16 or uint32, or float32 and float16 where the format's\n"
+    "  words are theirs (their bits are the words).\n"
+    "\n"
+    "  --datapath <spec>  a preset name (ladder presets) or a model file\n"
+    "  --program <spec>   a program preset (mainloop, fp8-promote4,\n"
+    "                     splitk2-serial) or a program file; default: every\n"
+    "                     MMA chained, D as the instruction writes it\n"
+    "  -o <D.npy>         where D goes (float32, float16 or uint words)\n"
+    "  --threads <n>      threads to use, 0..1024 (0, the default: every CPU)\n";
+
+/* Whether words of f are IEEE binary32 (or binary16) words: f32, tf32 and
+** e8m13 are f32 containers. */
+static int container_of(const lad_format *f, int bits)
+{
+    if (f->kind != LAD_FLOAT || f->width != bits || !f->sign)
+        return 0;
+    return bits == 32 ? f->ebits == 8 && f->bias == 127 && f->mbits + f->pad == 23
+                      : f->ebits == 5 && f->bias == 15 && f->mbits + f->pad == 10;
+}
+
+/* Checks that the words of x (read from path) are words of f. */
+static int check_words(const lad_npy *x, const lad_format *f, const char *path,
+                       lad_err *err)
+{
+    if (x->kind == 'f' && !container_of(f, 8 * x->size))
+        return lad_errf(err, LAD_EDATA, "%s: a float%d array does not hold %s "
+                        "words (use uint%d)", path, 8 * x->size, f->name,
+                        f->width <= 8 ? 8 : f->width <= 16 ? 16 : 32);
+    uint32_t mask = f->width >= 32 ? 0xffffffffu : (1u << f->width) - 1;
+    size_t n = x->shape[0] * x->shape[1];
+    for (size_t i = 0; i < n; i++)
+        if (x->w[i] & ~mask)
+            return lad_errf(err, LAD_EDATA, "%s: element [%zu][%zu] = 0x%x is "
+                            "wider than %s (%d bits)", path, i / x->shape[1],
+                            i % x->shape[1], x->w[i], f->name, f->width);
+    return LAD_OK;
+}
+
+static int read_matrix(const char *path, const lad_format *f, lad_npy *x,
+                       lad_err *err)
+{
+    int rc = lad_npy_read(path, x, err);
+    if (rc == LAD_OK && x->ndim != 2)
+        rc = lad_errf(err, LAD_EDATA, "%s: a matrix has two dimensions, not %d",
+                      path, x->ndim);
+    if (rc == LAD_OK)
+        rc = check_words(x, f, path, err);
+    if (rc != LAD_OK)
+        lad_npy_free(x);
+    return rc;
+}
+
+static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
+                int npos, const char *out, int threads, lad_err *err)
+{
+    lad_npy a, b, c = {0};
+    int rc = read_matrix(pos[0], &dp->a, &a, err);
+    if (rc == LAD_OK && (rc = read_matrix(pos[1], &dp->b, &b, err)) != LAD_OK)
+        lad_npy_free(&a);
+    if (rc != LAD_OK)
+        return rc;
+    size_t M = a.shape[0], K = a.shape[1], N = b.shape[1];
+    if (npos == 3)
+        rc = read_matrix(pos[2], &dp->c, &c, err);
+    if (rc == LAD_OK && b.shape[0] != K)
+        rc = lad_errf(err, LAD_EDATA, "%s is %zu x %zu but %s is %zu x %zu: B "
+                      "needs %zu rows", pos[0], M, K, pos[1], b.shape[0], N, K);
+    if (rc == LAD_OK && npos == 3 && (c.shape[0] != M || c.shape[1] != N))
+        rc = lad_errf(err, LAD_EDATA, "%s is %zu x %zu, not %zu x %zu", pos[2],
+                      c.shape[0], c.shape[1], M, N);
+    if (rc == LAD_OK && (M > 1u << 30 || N > 1u << 30 || K > 1u << 30))
+        rc = lad_errf(err, LAD_EDATA, "matrices of more than 2^30 rows or columns");
+    uint32_t *d = NULL;
+    if (rc == LAD_OK && (d = malloc((M * N + 1) * sizeof *d)) == NULL)
+        rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
+    if (rc == LAD_OK)
+        rc = lad_gemm_err(dp, prog, (int)M, (int)N, (int)K, a.w, (int)K, b.w,
+                          (int)N, c.w, (int)N, d, (int)N, threads, err);
+    if (rc == LAD_OK) {
+        const lad_format *f = lad_program_out(dp, prog);
+        char kind = container_of(f, 32) || container_of(f, 16) ? 'f' : 'u';
+        int size = f->width <= 8 ? 1 : f->width <= 16 ? 2 : 4;
+        rc = lad_npy_write(out, kind, size, M, N, d, err);
+    }
+    free(d);
+    lad_npy_free(&a);
+    lad_npy_free(&b);
+    lad_npy_free(&c);
+    return rc;
+}
+
+int cmd_gemm(int argc, char **argv)
+{
+    const char *spec = NULL, *progspec = NULL, *out = NULL, *threads_s = NULL;
+    const cli_opt opts[] = {{"datapath", 0, 1, &spec}, {"program", 0, 1, &progspec},
+                            {"output", 'o', 1, &out}, {"threads", 0, 1, &threads_s},
+                            {NULL, 0, 0, NULL}};
+    char *pos[4];
+    int npos;
+    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 3);
+    if (rc == CLI_HELP)
+        return 0;
+    if (rc)
+        return rc;
+    if (spec == NULL)
+        return cli_usage_error("gemm needs --datapath <preset or model file>");
+    if (npos < 2)
+        return cli_usage_error("gemm needs <A.npy> and <B.npy>");
+    if (out == NULL)
+        return cli_usage_error("gemm needs -o <D.npy>");
+    uint64_t threads = 0;
+    if (threads_s && (rc = cli_number(threads_s, "--threads", 0, 1024, &threads)) != LAD_OK)
+        return rc;
+
+    lad_err err = {0};
+    lad_datapath dp;
+    lad_program prog;
+    lad_program_init(&prog);
+    rc = lad_model_resolve(spec, &dp, &err);
+    if (rc == LAD_OK)
+        rc = lad_datapath_check(&dp, &err);
+    if (rc == LAD_OK && progspec)
+        rc = lad_program_resolve(progspec, &prog, &err);
+    if (rc == LAD_OK)
+        rc = gemm(&dp, &prog, pos, npos, out, (int)threads, &err);
+    return rc == LAD_OK ? 0 : cli_report(&err);
+}

@@ -1,0 +1,467 @@
+/*
+** Programs of instructions and lad_gemm (program.h).
+**
+** lad_gemm packs B column by column once (each output element then reads
+** two contiguous runs of K words), cuts the M x N outputs into one
+** contiguous range per thread, and gives each thread its own plan and case:
+** the threads share only what they read.
+*/
+#include "program.h"
+#include "datapath_int.h"
+#include "params.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define F32_ONE 0x3f800000u
+
+const char *const lad_program_keys[] = {
+    "name", "evidence", "promote", "split", "reduce", "scale_a", "scale_b",
+    "out", "out_round", "out_overflow", NULL
+};
+
+static const char *const reduce_names[] = {"serial", "tree", NULL};
+
+void lad_program_init(lad_program *prog)
+{
+    memset(prog, 0, sizeof *prog);
+    prog->split = 1;
+    prog->reduce = LAD_REDUCE_SERIAL;
+    prog->scale_a = prog->scale_b = F32_ONE;
+    prog->out_round = LAD_RNE;
+    prog->out_overflow = LAD_OVF_INF;
+}
+
+static int name_index(const char *const *names, const char *s)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], s) == 0)
+            return i;
+    return -1;
+}
+
+/* A whole decimal number in lo..hi, or -1. */
+static long decimal(const char *s, long lo, long hi)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    long v = strtol(s, &end, 10);
+    return *end || v < lo || v > hi ? -1 : v;
+}
+
+int lad_program_set(lad_program *prog, const char *key, const char *value,
+                    lad_err *err)
+{
+    long n;
+    int e;
+    if (strcmp(key, "name") == 0 || strcmp(key, "evidence") == 0) {
+        char *dst = key[0] == 'n' ? prog->name : prog->evidence;
+        size_t size = key[0] == 'n' ? sizeof prog->name : sizeof prog->evidence;
+        if (strlen(value) >= size)
+            return lad_errf_key(err, LAD_EDATA, key, "'%s' is longer than %zu "
+                                "characters", key, size - 1);
+        memcpy(dst, value, strlen(value) + 1);
+    } else if (strcmp(key, "promote") == 0) {
+        if ((n = decimal(value, 0, 1 << 20)) < 0)
+            return lad_errf_key(err, LAD_EDATA, key, "'promote' must be 0 (never) "
+                                "or a number of MMAs, not '%s'", value);
+        prog->promote = (int)n;
+    } else if (strcmp(key, "split") == 0) {
+        if ((n = decimal(value, 1, LAD_SPLITMAX)) < 0)
+            return lad_errf_key(err, LAD_EDATA, key, "'split' must be 1..%d, "
+                                "not '%s'", LAD_SPLITMAX, value);
+        prog->split = (int)n;
+    } else if (strcmp(key, "reduce") == 0) {
+        if ((e = name_index(reduce_names, value)) < 0)
+            return lad_errf_key(err, LAD_EDATA, key, "'reduce' must be serial "
+                                "or tree, not '%s'", value);
+        prog->reduce = e;
+    } else if (strcmp(key, "scale_a") == 0 || strcmp(key, "scale_b") == 0) {
+        char *end;
+        unsigned long w = strtoul(value, &end, 16);
+        if (strncmp(value, "0x", 2) != 0 || *end || end == value + 2 || w > 0xffffffffu)
+            return lad_errf_key(err, LAD_EDATA, key, "'%s' must be an f32 word "
+                                "in hex (0x3f800000 is 1), not '%s'", key, value);
+        *(key[6] == 'a' ? &prog->scale_a : &prog->scale_b) = (uint32_t)w;
+    } else if (strcmp(key, "out") == 0) {
+        const lad_format *f = lad_format_find(value);
+        if (strcmp(value, "acc") == 0)
+            memset(&prog->out, 0, sizeof prog->out);
+        else if (f == NULL)
+            return lad_errf_key(err, LAD_EDATA, key, "'out' must be a built-in "
+                                "format or acc, not '%s'", value);
+        else
+            prog->out = *f;
+    } else if (strcmp(key, "out_round") == 0) {
+        if ((e = name_index(lad_round_names, value)) < 0)
+            return lad_errf_key(err, LAD_EDATA, key, "'out_round' must be rz, "
+                                "rne, ru, rd or rna, not '%s'", value);
+        prog->out_round = e;
+    } else if (strcmp(key, "out_overflow") == 0) {
+        if ((e = name_index(lad_ovf_names, value)) < 0)
+            return lad_errf_key(err, LAD_EDATA, key, "'out_overflow' must be "
+                                "inf, sat or ieee, not '%s'", value);
+        prog->out_overflow = e;
+    } else {
+        return lad_errf(err, LAD_EDATA, "unknown program key '%s'", key);
+    }
+    return LAD_OK;
+}
+
+/* Whether every value of format d is the same word in format c, so that a
+** D word can be fed back as C (e8m13 into f32: its low bits are zero). */
+static int holds(const lad_format *c, const lad_format *d)
+{
+    return c->kind == LAD_FLOAT && d->kind == LAD_FLOAT && c->width == d->width &&
+           c->sign == d->sign && c->ebits == d->ebits && c->bias == d->bias &&
+           c->mbits + c->pad == d->mbits + d->pad && d->pad >= c->pad &&
+           c->sub == d->sub && c->inf == d->inf && c->nan == d->nan;
+}
+
+static int chained(const lad_program *prog)
+{
+    return prog->promote == 0 && prog->split == 1 && prog->scale_a == F32_ONE &&
+           prog->scale_b == F32_ONE;
+}
+
+const lad_format *lad_program_out(const lad_datapath *dp, const lad_program *prog)
+{
+    if (prog->out.width)
+        return &prog->out;
+    return chained(prog) ? &dp->d : lad_format_find("f32");
+}
+
+const lad_format *lad_program_operand(const lad_datapath *dp, const lad_program *prog,
+                                      int which)
+{
+    switch (which) {
+    case 'a': return &dp->a;
+    case 'b': return &dp->b;
+    case 'c': return &dp->c;
+    case 'd': return lad_program_out(dp, prog);
+    default: return NULL;
+    }
+}
+
+size_t lad_program_size(void)
+{
+    return sizeof(lad_program);
+}
+
+int lad_program_check(const lad_datapath *dp, const lad_program *prog, int k,
+                      lad_err *err)
+{
+    if (dp->integer || dp->scale_block || dp->sparse)
+        return lad_errf(err, LAD_EDATA, "datapath '%s' is %s: programs run dense, "
+                        "unscaled float datapaths", dp->name,
+                        dp->integer ? "integer" : dp->scale_block ? "block-scaled" : "sparse");
+    /* between promotions (promote > 1) the MMAs chain too */
+    if (prog->promote != 1 && !holds(&dp->c, &dp->d))
+        return lad_errf(err, LAD_EDATA, "datapath '%s' cannot chain: its d format "
+                        "%s is not its c format %s (promote every MMA instead)",
+                        dp->name, dp->d.name, dp->c.name);
+    if (prog->split < 1 || prog->split > LAD_SPLITMAX)
+        return lad_errf(err, LAD_EDATA, "split %d is not 1..%d", prog->split, LAD_SPLITMAX);
+    if (prog->out.width && lad_format_check(&prog->out))
+        return lad_errf(err, LAD_EDATA, "output format '%s': %s", prog->out.name,
+                        lad_format_check(&prog->out));
+    long step = (long)dp->k * prog->split;
+    if (k > 0 && k % step)
+        return lad_errf(err, LAD_EDATA, "K %d is not a multiple of %ld (the "
+                        "instruction's K %d times %d slices)", k, step, dp->k,
+                        prog->split);
+    return LAD_OK;
+}
+
+/* ---- presets */
+
+static const lad_program presets[] = {
+    {"mainloop", "assumption: CUTLASS-style mainloop, every MMA chained "
+     "through the accumulator; not confirmed by a GPU run",
+     0, 1, LAD_REDUCE_SERIAL, F32_ONE, F32_ONE, {.width = 0},
+     LAD_RNE, LAD_OVF_INF},
+    {"fp8-promote4", "assumption: DeepSeek-V3 fp8 GEMM, the accumulator "
+     "promoted into f32 every 4 MMAs; not confirmed by a GPU run",
+     4, 1, LAD_REDUCE_SERIAL, F32_ONE, F32_ONE, {.width = 0},
+     LAD_RNE, LAD_OVF_INF},
+    {"splitk2-serial", "assumption: CUTLASS serial split-K of 2 slices reduced "
+     "in f32 in slice order; not confirmed by a GPU run",
+     0, 2, LAD_REDUCE_SERIAL, F32_ONE, F32_ONE, {.width = 0},
+     LAD_RNE, LAD_OVF_INF},
+};
+
+int lad_program_preset_count(void)
+{
+    return (int)(sizeof presets / sizeof presets[0]);
+}
+
+const lad_program *lad_program_preset_get(int i)
+{
+    return i >= 0 && i < lad_program_preset_count() ? &presets[i] : NULL;
+}
+
+const lad_program *lad_program_preset_find(const char *name)
+{
+    for (int i = 0; i < lad_program_preset_count(); i++)
+        if (strcmp(presets[i].name, name) == 0)
+            return &presets[i];
+    return NULL;
+}
+
+/* ---- f32 arithmetic on CUDA cores: exact, then one rounding to nearest */
+
+static const lad_format *f32(void)
+{
+    return lad_format_find("f32");
+}
+
+/* x + y into f32 (FADD.RN): IEEE signs of zeros, canonical NaN. */
+static uint32_t f32_add(const term *x, const term *y)
+{
+    const lad_format *f = f32();
+    if (x->cls == LAD_NAN || y->cls == LAD_NAN)
+        return lad_format_nan(f);
+    if (x->cls == LAD_INFINITE || y->cls == LAD_INFINITE) {
+        if (x->cls == LAD_INFINITE && y->cls == LAD_INFINITE && x->neg != y->neg)
+            return lad_format_nan(f);
+        return lad_format_inf(f, x->cls == LAD_INFINITE ? x->neg : y->neg);
+    }
+    if (x->cls == LAD_ZERO && y->cls == LAD_ZERO)
+        return x->neg && y->neg ? 0x80000000u : 0;
+    i128 xu = x->cls == LAD_ZERO ? 0 : (x->neg ? -(i128)x->mag : (i128)x->mag);
+    return lad_add_round(f, xu, x->exp, y, LAD_RNE, LAD_OVF_INF);
+}
+
+/* x * y into f32 (FMUL.RN). */
+static uint32_t f32_mul(const term *x, const term *y)
+{
+    const lad_format *f = f32();
+    int neg = x->neg ^ y->neg;
+    if (x->cls == LAD_NAN || y->cls == LAD_NAN)
+        return lad_format_nan(f);
+    if (x->cls == LAD_INFINITE || y->cls == LAD_INFINITE) {
+        if (x->cls == LAD_ZERO || y->cls == LAD_ZERO)
+            return lad_format_nan(f);
+        return lad_format_inf(f, neg);
+    }
+    if (x->cls == LAD_ZERO || y->cls == LAD_ZERO)
+        return neg ? 0x80000000u : 0;
+    return lad_round_value(f, neg, x->mag * y->mag, x->exp + y->exp, 0, LAD_RNE,
+                           LAD_OVF_INF, NULL);
+}
+
+/* A word of format `from` rounded into `to` (a cvt). */
+static uint32_t convert(const lad_format *to, const lad_format *from, uint32_t w,
+                        int mode, int ovf)
+{
+    lad_value v = lad_decode(from, w);
+    if (v.cls == LAD_NAN)
+        return lad_format_nan(to);
+    if (v.cls == LAD_INFINITE)
+        return ovf == LAD_OVF_SAT ? lad_format_maxfinite(to, v.neg)
+                                  : lad_format_inf(to, v.neg);
+    return lad_round_value(to, v.neg, v.mag, v.exp, 0, mode, ovf, NULL);
+}
+
+/* ---- the GEMM */
+
+typedef struct gemm {
+    const lad_datapath *dp;
+    const lad_program *prog;
+    int N, K;
+    const uint32_t *A, *Bt, *C;   /* Bt: B packed column by column, N x K */
+    int lda, ldc, ldd;
+    uint32_t *D;
+    size_t from, to;              /* this thread's outputs, row-major index */
+    uint32_t alpha;               /* scale_a * scale_b, f32 */
+    int rc;
+} gemm;
+
+/* The MMAs of one slice, K lanes [k0, k1) of row a and column b, starting
+** from c (a word of format *cf). Returns the slice's value; *cf is its format. */
+static uint32_t slice(const lad_plan *pl, const lad_program *prog, lad_case *cs,
+                      const uint32_t *a, const uint32_t *b, int k0, int k1,
+                      uint32_t c, const lad_format **cf)
+{
+    const lad_datapath *dp = pl->dp;
+    size_t bytes = (size_t)dp->k * sizeof *a;
+    if (prog->promote == 0) {
+        for (int k = k0; k < k1; k += dp->k) {
+            memcpy(cs->a, a + k, bytes);
+            memcpy(cs->b, b + k, bytes);
+            cs->c = c;
+            c = lad_plan_eval(pl, cs);
+        }
+        *cf = &dp->d;
+        return c;
+    }
+    uint32_t acc = c, d = 0;
+    int n = 0;
+    for (int k = k0; k < k1; k += dp->k) {
+        memcpy(cs->a, a + k, bytes);
+        memcpy(cs->b, b + k, bytes);
+        cs->c = n ? d : 0;
+        d = lad_plan_eval(pl, cs);
+        if (++n == prog->promote || k + dp->k >= k1) {
+            term x = decode_term(*cf, acc), y = decode_term(&dp->d, d);
+            acc = f32_add(&x, &y);
+            *cf = f32();
+            n = 0;
+        }
+    }
+    return acc;
+}
+
+/* One output element. */
+static uint32_t element(const gemm *g, const lad_plan *pl, lad_case *cs,
+                        const uint32_t *a, const uint32_t *b, uint32_t c)
+{
+    const lad_program *prog = g->prog;
+    const lad_datapath *dp = g->dp;
+    uint32_t s[LAD_SPLITMAX];
+    const lad_format *sf = &dp->c, *vf;
+    int len = g->K / prog->split;
+    s[0] = c;  /* split >= 1 (lad_program_check); the compiler cannot tell */
+    for (int i = 0; i < prog->split; i++) {
+        sf = &dp->c;
+        s[i] = slice(pl, prog, cs, a, b, i * len, (i + 1) * len, i ? 0 : c, &sf);
+    }
+    uint32_t v = s[0];
+    vf = sf;
+    if (prog->split > 1 && prog->reduce == LAD_REDUCE_SERIAL) {
+        for (int i = 1; i < prog->split; i++) {
+            term x = decode_term(vf, v), y = decode_term(sf, s[i]);
+            v = f32_add(&x, &y);
+            vf = f32();
+        }
+    } else if (prog->split > 1) {
+        /* pairs of neighbours, then pairs of pairs; a slot left without a
+        ** partner (split not a power of 2) keeps its slice's format */
+        const lad_format *fs[LAD_SPLITMAX];
+        for (int i = 0; i < prog->split; i++)
+            fs[i] = sf;
+        for (int w = 1; w < prog->split; w *= 2)
+            for (int i = 0; i + w < prog->split; i += 2 * w) {
+                term x = decode_term(fs[i], s[i]), y = decode_term(fs[i + w], s[i + w]);
+                s[i] = f32_add(&x, &y);
+                fs[i] = f32();
+            }
+        v = s[0];
+        vf = f32();
+    }
+    if (g->alpha != F32_ONE) {
+        term x = decode_term(vf, v), y = decode_term(f32(), g->alpha);
+        v = f32_mul(&x, &y);
+        vf = f32();
+    }
+    if (prog->out.width)
+        v = convert(&prog->out, vf, v, prog->out_round, prog->out_overflow);
+    else if (vf != lad_program_out(dp, prog))
+        v = convert(lad_program_out(dp, prog), vf, v, LAD_RNE, LAD_OVF_INF);
+    return v;
+}
+
+static void *run(void *arg)
+{
+    gemm *g = arg;
+    lad_plan pl;
+    lad_plan_init(&pl, g->dp);
+    lad_case *cs = calloc(1, sizeof *cs);
+    if (cs == NULL) {
+        g->rc = LAD_EINTERNAL;
+        return NULL;
+    }
+    for (size_t e = g->from; e < g->to; e++) {
+        size_t i = e / (size_t)g->N, j = e % (size_t)g->N;
+        uint32_t c = g->C ? g->C[i * (size_t)g->ldc + j] : 0;
+        g->D[i * (size_t)g->ldd + j] = element(g, &pl, cs, g->A + i * (size_t)g->lda,
+                                               g->Bt + j * (size_t)g->K, c);
+    }
+    free(cs);
+    return NULL;
+}
+
+static int online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
+int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
+                 int K, const uint32_t *A, int lda, const uint32_t *B, int ldb,
+                 const uint32_t *C, int ldc, uint32_t *D, int ldd, int threads,
+                 lad_err *err)
+{
+    lad_program plain;
+    if (prog == NULL) {
+        lad_program_init(&plain);
+        prog = &plain;
+    }
+    int rc = lad_datapath_check(dp, err);
+    if (rc == LAD_OK)
+        rc = lad_program_check(dp, prog, K, err);
+    if (rc != LAD_OK)
+        return rc;
+    if (M < 0 || N < 0 || K < 1 || lda < K || ldb < N || ldd < N || (C && ldc < N))
+        return lad_errf(err, LAD_EDATA, "bad sizes: M %d N %d K %d lda %d ldb %d "
+                        "ldc %d ldd %d", M, N, K, lda, ldb, ldc, ldd);
+    size_t total = (size_t)M * (size_t)N;
+    if (total == 0)
+        return LAD_OK;
+    uint32_t *Bt = malloc((size_t)N * (size_t)K * sizeof *Bt);
+    if (Bt == NULL)
+        return lad_errf(err, LAD_EINTERNAL, "out of memory for a %d x %d B", K, N);
+    for (int k = 0; k < K; k++)
+        for (int j = 0; j < N; j++)
+            Bt[(size_t)j * K + k] = B[(size_t)k * ldb + j];
+
+    if (threads <= 0)
+        threads = online_cpus();
+    if ((size_t)threads > total)
+        threads = (int)total;
+    gemm *g = calloc((size_t)threads, sizeof *g);
+    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+    if (g == NULL || tid == NULL) {
+        free(Bt);
+        free(g);
+        free(tid);
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    }
+    term sa = decode_term(f32(), prog->scale_a), sb = decode_term(f32(), prog->scale_b);
+    uint32_t alpha = prog->scale_a == F32_ONE && prog->scale_b == F32_ONE
+                     ? F32_ONE : f32_mul(&sa, &sb);
+    int started = 0;
+    for (int t = 0; t < threads; t++) {
+        gemm x = {dp, prog, N, K, A, Bt, C, lda, ldc, ldd, D,
+                  total * (size_t)t / (size_t)threads,
+                  total * (size_t)(t + 1) / (size_t)threads, alpha, LAD_OK};
+        g[t] = x;
+        if (t > 0 && pthread_create(&tid[t], NULL, run, &g[t]) != 0) {
+            rc = lad_errf(err, LAD_EINTERNAL, "cannot start thread %d of %d", t + 1, threads);
+            break;
+        }
+        started = t + 1;
+    }
+    if (rc == LAD_OK)
+        run(&g[0]);
+    for (int t = 1; t < started; t++)
+        pthread_join(tid[t], NULL);
+    for (int t = 0; t < started && rc == LAD_OK; t++)
+        if (g[t].rc != LAD_OK)
+            rc = lad_errf(err, g[t].rc, "out of memory");
+    free(Bt);
+    free(g);
+    free(tid);
+    return rc;
+}
+
+int lad_gemm(const lad_datapath *dp, const lad_program *prog, int M, int N,
+             int K, const uint32_t *A, int lda, const uint32_t *B, int ldb,
+             const uint32_t *C, int ldc, uint32_t *D, int ldd, int threads)
+{
+    return lad_gemm_err(dp, prog, M, N, K, A, lda, B, ldb, C, ldc, D, ldd, threads, NULL);
+}
