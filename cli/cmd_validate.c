@@ -35,6 +35,7 @@
 #include "probes/gen.h"
 #include "probes/ladder.h"
 #include "probes/recipe.h"
+#include "runview.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -89,22 +90,8 @@ typedef struct run_setup {
 static int setup_of_run(lad_store *st, const char *db, int64_t run, run_setup *rs,
                         lad_err *err)
 {
-    lad_show sh;
-    int rc = lad_store_show(st, run, &sh, err);
-    if (rc != LAD_OK)
-        return rc;
-    const lad_inference_row *model = NULL;
-    for (size_t i = sh.ninf; i-- > 0 && model == NULL;)
-        if (strcmp(sh.inf[i].parameter, "model") == 0)
-            model = &sh.inf[i];
-    if (model == NULL)
-        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " has no inferred model; run "
-                      "'ladder infer %" PRId64 "' first", run, run);
-    else
-        rc = lad_model_parse("<inferred model>", model->value, strlen(model->value), &rs->dp,
-                             NULL, 0, err);
+    int rc = cli_run_model(st, run, &rs->dp, err);
     snprintf(rs->name, sizeof rs->name, "run %" PRId64 " inferred", run);
-    lad_show_free(&sh);
     lad_run_origin o;
     if (rc != LAD_OK || (rc = lad_run_origin_read(db, run, &o, err)) != LAD_OK)
         return rc;

@@ -25,5 +25,6 @@ int cmd_show(int argc, char **argv);
 int cmd_sass(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_infer(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 #endif

@@ -33,6 +33,7 @@ static const struct command {
     {"history", cmd_history, "list the runs in a store"},
     {"run", cmd_run, "climb a recipe's probe ladder on a device"},
     {"infer", cmd_infer, "infer the datapath model from a run's probes"},
+    {"diff", cmd_diff, "compare two datapaths parameter by parameter, with witnesses"},
     {"show", cmd_show, "print a run's rungs and what each observed"},
     {"sass", cmd_sass, "show the tensor opcodes the CUDA kernels execute (cuobjdump)"},
 };

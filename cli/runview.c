@@ -5,7 +5,10 @@
 #include "cli.h"
 #include "json.h"
 
+#include "io/modelfile.h"
+
 #include <inttypes.h>
+#include <string.h>
 #include <time.h>
 
 int cli_store_open_existing(const char *path, lad_store **st)
@@ -24,6 +27,26 @@ int cli_store_open_existing(const char *path, lad_store **st)
     if (code)
         return cli_report(&err);
     return LAD_OK;
+}
+
+int cli_run_model(lad_store *st, int64_t run, lad_datapath *dp, lad_err *err)
+{
+    lad_show sh;
+    int rc = lad_store_show(st, run, &sh, err);
+    if (rc != LAD_OK)
+        return rc;
+    const lad_inference_row *model = NULL;
+    for (size_t i = sh.ninf; i-- > 0 && model == NULL;)
+        if (strcmp(sh.inf[i].parameter, "model") == 0)
+            model = &sh.inf[i];
+    if (model == NULL)
+        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " has no inferred model; run "
+                      "'ladder infer %" PRId64 "' first", run, run);
+    else
+        rc = lad_model_parse("<inferred model>", model->value, strlen(model->value), dp,
+                             NULL, 0, err);
+    lad_show_free(&sh);
+    return rc;
 }
 
 const char *cli_time(int64_t t, char *buf, size_t size)

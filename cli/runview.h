@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include "db/store.h"
+#include "model/datapath.h"
 
 /* Opens an existing store: read-write so that dead runs get marked
 ** interrupted, read-only when the file cannot be written. Prints the error
@@ -16,6 +17,10 @@ int cli_store_open_existing(const char *path, lad_store **st);
 
 /* "2025-06-01 12:34:56" (UTC) into buf (at least 20 bytes); "-" for 0. */
 const char *cli_time(int64_t t, char *buf, size_t size);
+
+/* The model `ladder infer` stored with run (its last "model" inference,
+** the model file's text) into dp. LAD_EDATA when there is none. */
+int cli_run_model(lad_store *st, int64_t run, lad_datapath *dp, lad_err *err);
 
 /* Prints the run as one JSON object (no newline). */
 void cli_run_json(FILE *f, const lad_run_row *r);
