@@ -61,7 +61,8 @@ static const char usage[] =
     "\n"
     "  <run>            a run id or 'latest': the model `ladder infer` found\n"
     "                   for it, on the run's device, with its recipe's random\n"
-    "                   settings (cases, finite, seed) unless options are given\n"
+    "                   settings (cases, finite, seed) unless options are given;\n"
+    "                   a sim model file must be unchanged since the run\n"
     "  --model <spec>   a preset name or a model file\n"
     "  --device <spec>  sim:<model>, exec:<command line> or cuda:<index>\n"
     "  --cases <n>      cases to run, 1..1000000000 (default 1000000)\n"
@@ -76,6 +77,7 @@ typedef struct run_setup {
     lad_datapath dp;
     char name[300];
     char device[600];   /* "" when the run names none */
+    char sha256[65];    /* the model file's text must hash to this; "" any */
     int has_random;     /* the run's recipe gave the settings below */
     uint64_t cases, seed;
     int raw;            /* percent: 100 - the recipe's random.finite */
@@ -83,19 +85,28 @@ typedef struct run_setup {
 
 /*
 ** The model is the inference "model" (the YAML text infer stores with every
-** inference); the device is the --device of the run's command line, else
-** its recipe's `device:`, as stored with the run (the device's name, a
-** GPU's or a model's, would not open it again: cuda:3 must stay cuda:3).
+** inference); the device is the one stored with the run: a sim model file
+** by its absolute path, whose text must still hash as it did (its `name:`
+** may be a preset's, so the name would not do), else the spec as given
+** (cuda:3 must stay cuda:3). Runs stored before schema 3 have neither: the
+** --device of their command line, else their recipe's `device:`.
 */
 static int setup_of_run(lad_store *st, const char *db, int64_t run, run_setup *rs,
                         lad_err *err)
 {
     int rc = cli_run_model(st, run, &rs->dp, err);
     snprintf(rs->name, sizeof rs->name, "run %" PRId64 " inferred", run);
+    static lad_run_row row;
     lad_run_origin o;
-    if (rc != LAD_OK || (rc = lad_run_origin_read(db, run, &o, err)) != LAD_OK)
+    if (rc != LAD_OK || (rc = lad_store_run(st, run, &row, err)) != LAD_OK ||
+        (rc = lad_run_origin_read(db, run, &o, err)) != LAD_OK)
         return rc;
-    snprintf(rs->device, sizeof rs->device, "%s", o.device);
+    if (row.model_file[0])
+        snprintf(rs->device, sizeof rs->device, "sim:%s", row.model_file);
+    else
+        snprintf(rs->device, sizeof rs->device, "%s", row.device_spec[0] ? row.device_spec
+                                                                         : o.device);
+    snprintf(rs->sha256, sizeof rs->sha256, "%s", row.model_sha256);
     if (o.recipe) {
         lad_recipe r;
         char file[64];
@@ -259,8 +270,10 @@ int cmd_validate(int argc, char **argv)
             rc = lad_store_resolve_run(st, pos[0], &run, &err);
         if (rc == LAD_OK)
             rc = setup_of_run(st, db, run, &rs, &err);
-        if (rc == LAD_OK && device)
+        if (rc == LAD_OK && device) {
             snprintf(rs.device, sizeof rs.device, "%s", device);
+            rs.sha256[0] = 0;   /* the device asked for, as it is */
+        }
         if (rc == LAD_OK && !rs.device[0])
             rc = lad_errf(&err, LAD_EUSAGE, "run %" PRId64 " names no device; give --device", run);
         /* The recipe's random settings, unless an option says otherwise. */
@@ -279,6 +292,11 @@ int cmd_validate(int argc, char **argv)
         lad_err_clear(&err);
         lad_errf(&err, rc, "device '%.100s': %s", devspec, msg);
     }
+    if (rc == LAD_OK && rs.sha256[0] && strcmp(rs.sha256, dev->info.model_sha256) != 0)
+        rc = lad_errf(&err, LAD_EDATA, "model file '%.300s' of run %" PRId64 "'s device "
+                      "changed since the run (sha256 %.12s... then, %.12s... now); give "
+                      "--device to validate against it as it is", dev->info.model_file,
+                      run, rs.sha256, dev->info.model_sha256);
     if (rc != LAD_OK)
         goto fail;
     if (model) {
@@ -286,6 +304,7 @@ int cmd_validate(int argc, char **argv)
         lad_run_device rd;
         lad_run_datapath rdp;
         lad_run_describe(&dev->info, dp, &rd, &rdp);
+        rd.spec = devspec;
         info.command = "validate";
         info.argc = argc;
         info.argv = argv;

@@ -103,6 +103,9 @@ void cli_run_json(FILE *f, const lad_run_row *r)
     int_field(f, "cc", r->cc);
     str_field(f, "driver", r->driver);
     str_field(f, "toolkit", r->toolkit);
+    str_field(f, "spec", r->device_spec);
+    str_field(f, "model_file", r->model_file);
+    str_field(f, "model_sha256", r->model_sha256);
     fputc('}', f);
     cli_json_key(f, "build", 0);
     fputc('{', f);

@@ -40,7 +40,7 @@
 #include "../model/err.h"
 
 #define LAD_STORE_APP_ID 0x4c414452 /* PRAGMA application_id: "LADR" */
-#define LAD_STORE_VERSION 2         /* PRAGMA user_version of the schema */
+#define LAD_STORE_VERSION 3         /* PRAGMA user_version of the schema */
 #define LAD_STORE_BATCH 4096        /* cases per transaction */
 #define LAD_STORE_DEFAULT "ladder.db"
 
@@ -110,6 +110,11 @@ typedef struct lad_run_device {
     int cc;                         /* compute capability * 10, 0 elsewhere */
     const char *driver, *toolkit;
     const char *sass;               /* tensor opcode executed, "" unknown */
+    /* Stored with the run (not the device): what opens this device again. */
+    const char *spec;               /* the device spec as given: "sim:m.yaml" */
+    const char *model_file;         /* sim: the model file's absolute path,
+                                       "" for a preset */
+    const char *model_sha256;       /* sha256 of that file's text, or "" */
 } lad_run_device;
 
 /* The instruction a run probed. NULL strings are stored as "". */
@@ -264,6 +269,9 @@ typedef struct lad_run_row {
     char sass[64];          /* executed opcode */
     char sass_expected[40]; /* the datapath's opcode */
     char fmt_a[24], fmt_b[24], fmt_c[24], fmt_d[24];
+    char device_spec[600];  /* the device spec as given; "" before schema 3 */
+    char model_file[512];   /* sim: the model file's absolute path, or "" */
+    char model_sha256[65];  /* sha256 of its text when the run began, or "" */
     int64_t ncases;         /* cases stored */
 } lad_run_row;
 

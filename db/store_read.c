@@ -101,7 +101,8 @@ int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
     "b.git_commit, b.dirty, r.recipe_path, coalesce(rc.sha256, ''), "         \
     "r.datapath, r.arch, r.instr, r.kind, r.shape, r.sass, r.sass_expected, " \
     "r.fmt_a, r.fmt_b, r.fmt_c, r.fmt_d, "                                    \
-    "(SELECT count(*) FROM cases WHERE cases.run_id = r.id) "                 \
+    "(SELECT count(*) FROM cases WHERE cases.run_id = r.id), "                \
+    "r.device_spec, r.model_file, r.model_sha256 "                            \
     "FROM runs AS r LEFT JOIN devices AS d ON d.id = r.device_id "            \
     "JOIN builds AS b ON b.id = r.build_id "                                  \
     "LEFT JOIN recipes AS rc ON rc.id = r.recipe_id "
@@ -178,6 +179,9 @@ static void read_run(lad_store *st, sqlite3_stmt *s, lad_run_row *r)
     st_col_text(s, 30, r->fmt_c, sizeof r->fmt_c);
     st_col_text(s, 31, r->fmt_d, sizeof r->fmt_d);
     r->ncases = sqlite3_column_int64(s, 32);
+    st_col_text(s, 33, r->device_spec, sizeof r->device_spec);
+    st_col_text(s, 34, r->model_file, sizeof r->model_file);
+    st_col_text(s, 35, r->model_sha256, sizeof r->model_sha256);
 }
 
 /* Grows *arr (of elements of size el) to hold at least need; returns 0 or

@@ -49,7 +49,7 @@ expect_out_eq history-json-empty '[]'
 
 # An empty store lists nothing.
 sqlite3 "$TMP/empty.db" <db/schema.sql
-sqlite3 "$TMP/empty.db" "PRAGMA application_id = 1279345746; PRAGMA user_version = 2"
+sqlite3 "$TMP/empty.db" "PRAGMA application_id = 1279345746; PRAGMA user_version = 3"
 run_ladder history --db "$TMP/empty.db"
 expect_rc history-empty-rc 0
 
