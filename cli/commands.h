@@ -26,5 +26,6 @@ int cmd_sass(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_infer(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

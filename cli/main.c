@@ -35,6 +35,7 @@ static const struct command {
     {"infer", cmd_infer, "infer the datapath model from a run's probes"},
     {"diff", cmd_diff, "compare two datapaths parameter by parameter, with witnesses"},
     {"show", cmd_show, "print a run's rungs and what each observed"},
+    {"export", cmd_export, "write a run's stored cases as a .vec file"},
     {"sass", cmd_sass, "show the tensor opcodes the CUDA kernels execute (cuobjdump)"},
 };
 

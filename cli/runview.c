@@ -6,6 +6,10 @@
 #include "json.h"
 
 #include "io/modelfile.h"
+#include "model/presets.h"
+#include "probes/recipe.h"
+
+#include <stdlib.h>
 
 #include <inttypes.h>
 #include <string.h>
@@ -46,6 +50,34 @@ int cli_run_model(lad_store *st, int64_t run, lad_datapath *dp, lad_err *err)
         rc = lad_model_parse("<inferred model>", model->value, strlen(model->value), dp,
                              NULL, 0, err);
     lad_show_free(&sh);
+    return rc;
+}
+
+int cli_run_datapath(lad_store *st, const lad_run_row *row, lad_datapath *dp,
+                     lad_err *err)
+{
+    char *text, path[256];
+    size_t len;
+    int rc = lad_store_recipe(st, row->id, &text, &len, path, sizeof path, err);
+    if (rc != LAD_OK && rc != LAD_EDATA)
+        return rc;
+    if (rc == LAD_EDATA) {
+        lad_err_clear(err);
+        const lad_preset *p = lad_preset_find(row->datapath);
+        if (p == NULL)
+            return lad_errf(err, LAD_EDATA, "run %" PRId64 " stored no recipe, and its "
+                            "datapath '%s' is no preset", row->id, row->datapath);
+        *dp = p->dp;
+        return LAD_OK;
+    }
+    char file[64];
+    snprintf(file, sizeof file, "<recipe of run %" PRId64 ">", row->id);
+    static lad_recipe r;
+    rc = lad_recipe_parse(file, text, len, &r, err);
+    free(text);
+    if (rc == LAD_OK)
+        lad_recipe_datapath(&r, dp);
+    lad_recipe_free(&r);
     return rc;
 }
 

@@ -22,6 +22,14 @@ const char *cli_time(int64_t t, char *buf, size_t size);
 ** the model file's text) into dp. LAD_EDATA when there is none. */
 int cli_run_model(lad_store *st, int64_t run, lad_datapath *dp, lad_err *err);
 
+/* The instruction a run probed, as its device was told it: its stored
+** recipe's datapath (lad_recipe_datapath), else the preset of its datapath
+** name (runs without a recipe: validate --model). The arithmetic
+** parameters are those defaults, not what the run found. LAD_EDATA when
+** neither is there. */
+int cli_run_datapath(lad_store *st, const lad_run_row *row, lad_datapath *dp,
+                     lad_err *err);
+
 /* Prints the run as one JSON object (no newline). */
 void cli_run_json(FILE *f, const lad_run_row *r);
 
