@@ -487,18 +487,11 @@ static int write_vec(const char *path, const side *a, const side *b, int k,
 {
     const lad_datapath *gen = a->dp.k == k ? &a->dp : &b->dp;
     lad_vechdr h;
-    memset(&h, 0, sizeof h);
-    long n = 0;
-    for (int i = 0; i < nw; i++)
-        n += ws[i].found && ws[i].b_differs;
-    snprintf(h.arch, sizeof h.arch, "%s", b->dp.arch);
-    snprintf(h.instruction, sizeof h.instruction, "%s", b->dp.instr);
-    snprintf(h.a, sizeof h.a, "%s", b->dp.a.name);
-    snprintf(h.b, sizeof h.b, "%s", b->dp.b.name);
-    snprintf(h.c, sizeof h.c, "%s", b->dp.c.name);
-    snprintf(h.d, sizeof h.d, "%s", b->dp.d.name);
+    lad_vechdr_of(&b->dp, &h);
     h.k = k;
-    h.cases = n;
+    h.cases = 0;
+    for (int i = 0; i < nw; i++)
+        h.cases += ws[i].found && ws[i].b_differs;
     snprintf(h.source, sizeof h.source, "ladder diff: D is %.100s's word; %.100s's differs",
              b->dp.name, a->dp.name);
     FILE *f = fopen(path, "w");

@@ -55,16 +55,9 @@ static int write_file(const char *path, const lad_run_row *run, const lad_datapa
                       const lad_case_row *rows, size_t n, lad_err *err)
 {
     lad_vechdr h;
-    memset(&h, 0, sizeof h);
+    lad_vechdr_of(dp, &h);
     if (strcmp(run->device_kind, "cuda") == 0)
         snprintf(h.gpu, sizeof h.gpu, "%.31s", run->device);
-    snprintf(h.arch, sizeof h.arch, "%s", dp->arch);
-    snprintf(h.instruction, sizeof h.instruction, "%s", dp->instr);
-    snprintf(h.a, sizeof h.a, "%s", dp->a.name);
-    snprintf(h.b, sizeof h.b, "%s", dp->b.name);
-    snprintf(h.c, sizeof h.c, "%s", dp->c.name);
-    snprintf(h.d, sizeof h.d, "%s", dp->d.name);
-    h.k = dp->k;
     h.cases = (long)n;
     snprintf(h.source, sizeof h.source, "ladder export: run %" PRId64 " on %s %.200s",
              run->id, run->device_kind[0] ? run->device_kind : "?",

@@ -3,6 +3,21 @@
 */
 #include "vecwrite.h"
 
+#include <string.h>
+
+void lad_vechdr_of(const lad_datapath *dp, lad_vechdr *h)
+{
+    memset(h, 0, sizeof *h);
+    snprintf(h->arch, sizeof h->arch, "%s", dp->arch);
+    snprintf(h->instruction, sizeof h->instruction, "%s", dp->instr);
+    snprintf(h->a, sizeof h->a, "%s", dp->a.name);
+    snprintf(h->b, sizeof h->b, "%s", dp->b.name);
+    snprintf(h->c, sizeof h->c, "%s", dp->c.name);
+    snprintf(h->d, sizeof h->d, "%s", dp->d.name);
+    h->k = dp->k;
+    h->cases = -1;
+}
+
 int lad_vecfile_write_header(FILE *f, const lad_vechdr *h)
 {
     const struct {

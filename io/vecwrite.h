@@ -12,6 +12,10 @@
 #include <stdint.h>
 #include "vecfile.h"
 
+/* A header for lines of dp: arch, instruction, the four formats and k set,
+** everything else empty (cases -1). */
+void lad_vechdr_of(const lad_datapath *dp, lad_vechdr *h);
+
 /* Writes the header lines of h: gpu, arch, instruction, a, b, c, d, k,
 ** cases and source, each only when set (cases when >= 0). Returns 0, or -1
 ** when the stream fails. */
