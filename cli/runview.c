@@ -139,6 +139,9 @@ void cli_run_json(FILE *f, const lad_run_row *r)
     str_field(f, "model_file", r->model_file);
     str_field(f, "model_sha256", r->model_sha256);
     fputc('}', f);
+    cli_json_key(f, "validations", 0);
+    fprintf(f, "{\"count\": %" PRId64 ", \"cases\": %" PRId64 ", \"mismatches\": %" PRId64 "}",
+            r->nval, r->val_cases, r->val_mismatches);
     cli_json_key(f, "build", 0);
     fputc('{', f);
     cli_json_key(f, "version", 1);

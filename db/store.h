@@ -273,6 +273,9 @@ typedef struct lad_run_row {
     char model_file[512];   /* sim: the model file's absolute path, or "" */
     char model_sha256[65];  /* sha256 of its text when the run began, or "" */
     int64_t ncases;         /* cases stored */
+    int64_t nval;           /* validations stored with the run (finished) */
+    int64_t val_cases;      /* their cases and mismatches, summed */
+    int64_t val_mismatches;
 } lad_run_row;
 
 /* Filters of `ladder history`; NULL or 0 fields do not filter. */
@@ -281,6 +284,11 @@ typedef struct lad_history_filter {
     const char *format;      /* a format name of A, B, C or D */
     const char *instruction; /* instr ("mma.sync"), kind, SASS opcode or
                                 datapath name, exactly */
+    const char *arch;        /* arch, any case; "sm_90" also matches "sm_90a" */
+    int status;              /* enum lad_run_status + 1 (as shown: a dead
+                                'running' run is interrupted); 0: any */
+    int64_t since, until;    /* started in [since, until) (unix seconds);
+                                0: unbounded */
     int limit;               /* newest `limit` runs; 0: all */
 } lad_history_filter;
 
