@@ -38,7 +38,6 @@
 #include "runview.h"
 #include "io/modelfile.h"
 #include "io/vecwrite.h"
-#include "model/decimal.h"
 #include "model/params.h"
 #include "probes/gen.h"
 
@@ -355,24 +354,11 @@ static void find_witness(const lad_param *p, const side *a, const side *b,
 
 /* ---- output -------------------------------------------------------------- */
 
-/* A word of f as its exact value ("1.5", "-inf", "nan"). */
-static const char *value_text(const lad_format *f, uint32_t w, char *buf, size_t size)
-{
-    lad_value v = lad_decode(f, w);
-    if (v.cls == LAD_NAN)
-        snprintf(buf, size, "nan");
-    else if (v.cls == LAD_INFINITE)
-        snprintf(buf, size, "%sinf", v.neg ? "-" : "");
-    else
-        lad_decimal_print(buf, size, v.neg, v.mag, v.exp);
-    return buf;
-}
-
 static void print_word(const char *who, const lad_format *f, uint32_t w)
 {
     char hex[12], val[1100];
     lad_vecline_hex(f, w, hex);
-    printf("    %-3s %s  %s\n", who, hex, value_text(f, w, val, sizeof val));
+    printf("    %-3s %s  %s\n", who, hex, cli_value_text(f, w, val, sizeof val));
 }
 
 static void json_word(const char *key, const lad_format *f, uint32_t w)
@@ -380,7 +366,7 @@ static void json_word(const char *key, const lad_format *f, uint32_t w)
     char hex[12], val[1100];
     lad_vecline_hex(f, w, hex);
     printf(", \"%s\": {\"word\": \"%s\", \"value\": \"%s\"}", key, hex,
-           value_text(f, w, val, sizeof val));
+           cli_value_text(f, w, val, sizeof val));
 }
 
 /* What a parameter row says of a and b. */

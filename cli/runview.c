@@ -6,6 +6,7 @@
 #include "json.h"
 
 #include "io/modelfile.h"
+#include "model/decimal.h"
 #include "model/presets.h"
 #include "probes/recipe.h"
 
@@ -61,24 +62,44 @@ int cli_run_datapath(lad_store *st, const lad_run_row *row, lad_datapath *dp,
     int rc = lad_store_recipe(st, row->id, &text, &len, path, sizeof path, err);
     if (rc != LAD_OK && rc != LAD_EDATA)
         return rc;
-    if (rc == LAD_EDATA) {
+    int stored = rc == LAD_OK;
+    if (stored) {
+        char file[64];
+        snprintf(file, sizeof file, "<recipe of run %" PRId64 ">", row->id);
+        static lad_recipe r;
+        rc = lad_recipe_parse(file, text, len, &r, err);
+        free(text);
+        if (rc == LAD_OK)
+            lad_recipe_datapath(&r, dp);
+        lad_recipe_free(&r);
+    }
+    /* No recipe, or one this build cannot read: the preset of the name. */
+    const lad_preset *p = rc == LAD_OK ? NULL : lad_preset_find(row->datapath);
+    if (p) {
         lad_err_clear(err);
-        const lad_preset *p = lad_preset_find(row->datapath);
-        if (p == NULL)
-            return lad_errf(err, LAD_EDATA, "run %" PRId64 " stored no recipe, and its "
-                            "datapath '%s' is no preset", row->id, row->datapath);
         *dp = p->dp;
         return LAD_OK;
     }
-    char file[64];
-    snprintf(file, sizeof file, "<recipe of run %" PRId64 ">", row->id);
-    static lad_recipe r;
-    rc = lad_recipe_parse(file, text, len, &r, err);
-    free(text);
-    if (rc == LAD_OK)
-        lad_recipe_datapath(&r, dp);
-    lad_recipe_free(&r);
+    if (!stored) {
+        lad_err_clear(err);
+        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " stored no recipe, and its "
+                      "datapath '%s' is no preset", row->id, row->datapath);
+    }
     return rc;
+}
+
+const char *cli_value_text(const lad_format *f, uint32_t w, char *buf, size_t size)
+{
+    lad_value v = lad_decode(f, w);
+    if (f->kind == LAD_FLOAT && f->ebits == 0)
+        snprintf(buf, size, "?");
+    else if (v.cls == LAD_NAN)
+        snprintf(buf, size, "nan");
+    else if (v.cls == LAD_INFINITE)
+        snprintf(buf, size, "%sinf", v.neg ? "-" : "");
+    else
+        lad_decimal_print(buf, size, v.neg, v.mag, v.exp);
+    return buf;
 }
 
 const char *cli_time(int64_t t, char *buf, size_t size)

@@ -24,11 +24,17 @@ int cli_run_model(lad_store *st, int64_t run, lad_datapath *dp, lad_err *err);
 
 /* The instruction a run probed, as its device was told it: its stored
 ** recipe's datapath (lad_recipe_datapath), else the preset of its datapath
-** name (runs without a recipe: validate --model). The arithmetic
+** name (runs without a recipe, validate --model's, or with one this build
+** cannot read). The arithmetic
 ** parameters are those defaults, not what the run found. LAD_EDATA when
 ** neither is there. */
 int cli_run_datapath(lad_store *st, const lad_run_row *row, lad_datapath *dp,
                      lad_err *err);
+
+/* A word of f as its exact decimal value ("1.5", "-0", "-inf", "nan"; "?"
+** for a format whose decode is unknown). Returns buf (1100 bytes hold any
+** value). */
+const char *cli_value_text(const lad_format *f, uint32_t w, char *buf, size_t size);
 
 /* Prints the run as one JSON object (no newline). */
 void cli_run_json(FILE *f, const lad_run_row *r);
