@@ -21,6 +21,7 @@
 **
 ** Output: up to MAXSHOW mismatches, then
 **     validate: <mismatches>/<cases> mismatches (<model> vs <device>)
+** --json prints one object with the counts and the first mismatches instead.
 ** Exit 0 when nothing mismatched, 1 when something did, 2 usage, 3 data,
 ** 4 device.
 */
@@ -35,6 +36,7 @@
 #include "probes/gen.h"
 #include "probes/ladder.h"
 #include "probes/recipe.h"
+#include "json.h"
 #include "runview.h"
 
 #include <inttypes.h>
@@ -69,7 +71,9 @@ static const char usage[] =
     "  --seed <s>       seed of the case stream, 0..2^64-1 (default 1)\n"
     "  --raw <p>        percent of raw bit-pattern cases, 0..100 (default 50)\n"
     "  --db <file>      the store (default ladder.db)\n"
-    "  -q, --quiet      print only the result line\n";
+    "  -q, --quiet      print only the result line\n"
+    "  --json           one JSON object: model, device, run, validation,\n"
+    "                   cases, mismatches, first [{index, model, device, case}]\n";
 
 /* What `validate <run>` takes from the run: the model `ladder infer` stored
 ** with it, the device spec it ran on and its recipe's random settings. */
@@ -126,20 +130,49 @@ static int setup_of_run(lad_store *st, const char *db, int64_t run, run_setup *r
     return rc;
 }
 
+/* A mismatch kept to be shown. */
+typedef struct shown {
+    uint64_t index;
+    char want[12], got[12];
+    char line[LAD_VECLINE_MAX];
+} shown;
+
 typedef struct tally {
     uint64_t cases, bad;
     int shown;
+    int json;           /* keep the first mismatches for the JSON object */
+    shown first[MAXSHOW];
 } tally;
 
 static void show(const lad_datapath *dp, const lad_case *cs, uint64_t index,
-                 uint32_t want, uint32_t got)
+                 uint32_t want, uint32_t got, tally *t)
 {
-    char line[LAD_VECLINE_MAX], w[12], g[12];
-    if (lad_vecline_format(dp, cs, NULL, line, sizeof line) < 0)
-        line[0] = 0;
-    lad_vecline_hex(&dp->d, want, w);
-    lad_vecline_hex(&dp->d, got, g);
-    printf("  case %" PRIu64 ": model %s, device %s: %s\n", index, w, g, line);
+    shown *s = &t->first[t->shown];
+    s->index = index;
+    if (lad_vecline_format(dp, cs, NULL, s->line, sizeof s->line) < 0)
+        s->line[0] = 0;
+    lad_vecline_hex(&dp->d, want, s->want);
+    lad_vecline_hex(&dp->d, got, s->got);
+    if (!t->json)
+        printf("  case %" PRIu64 ": model %s, device %s: %s\n", index, s->want, s->got,
+               s->line);
+}
+
+static void print_json(const char *model, const char *device, int64_t run, int64_t vid,
+                       const tally *t)
+{
+    printf("{\"model\": ");
+    cli_json_str(stdout, model);
+    printf(", \"device\": ");
+    cli_json_str(stdout, device);
+    printf(", \"run\": %" PRId64 ", \"validation\": %" PRId64 ", \"cases\": %" PRIu64
+           ", \"mismatches\": %" PRIu64 ", \"first\": [",
+           run, vid, t->cases, t->bad);
+    for (int i = 0; i < t->shown; i++)
+        printf("%s{\"index\": %" PRIu64 ", \"model\": \"%s\", \"device\": \"%s\", "
+               "\"case\": \"%s\"}", i ? ", " : "", t->first[i].index, t->first[i].want,
+               t->first[i].got, t->first[i].line);
+    printf("]}\n");
 }
 
 /* The model's side of one batch, run beside the device's. */
@@ -193,7 +226,7 @@ static int validate(const lad_datapath *dp, lad_device *dev, lad_store *st,
             if (want[i] == got[i])
                 continue;
             if (!quiet && t->shown < MAXSHOW) {
-                show(dp, &cs[i], first + i, want[i], got[i]);
+                show(dp, &cs[i], first + i, want[i], got[i], t);
                 t->shown++;
             }
             lad_case_to_data(&cs[i], &bad[m]);
@@ -217,7 +250,7 @@ done:
 int cmd_validate(int argc, char **argv)
 {
     const char *model = NULL, *device = NULL, *cases = NULL, *seeds = NULL;
-    const char *raws = NULL, *db = LAD_STORE_DEFAULT, *quiet = NULL;
+    const char *raws = NULL, *db = LAD_STORE_DEFAULT, *quiet = NULL, *json = NULL;
     cli_opt opts[] = {
         {"model", 0, 1, &model},
         {"device", 0, 1, &device},
@@ -226,6 +259,7 @@ int cmd_validate(int argc, char **argv)
         {"raw", 0, 1, &raws},
         {"db", 0, 1, &db},
         {"quiet", 'q', 0, &quiet},
+        {"json", 0, 0, &json},
         {NULL, 0, 0, NULL},
     };
     char *pos[2];
@@ -257,7 +291,8 @@ int cmd_validate(int argc, char **argv)
     char *name = rs.name, *devspec = rs.device;
     int64_t run = 0, vid = 0;
     int own_run = 0;
-    tally t = {0, 0, 0};
+    static tally t;
+    t.json = json != NULL;
     if (model) {
         rc = lad_model_resolve(model, dp, &err);
         snprintf(rs.name, sizeof rs.name, "%s", model);
@@ -328,8 +363,11 @@ int cmd_validate(int argc, char **argv)
         goto fail;
     if (own_run && (rc = lad_store_end_run(st, run, LAD_RUN_OK, NULL, &err)))
         goto fail;
-    printf("validate: %" PRIu64 "/%" PRIu64 " mismatches (%s vs %s)\n", t.bad, t.cases, name,
-           devspec);
+    if (json)
+        print_json(name, devspec, run, vid, &t);
+    else
+        printf("validate: %" PRIu64 "/%" PRIu64 " mismatches (%s vs %s)\n", t.bad, t.cases,
+               name, devspec);
     lad_device_close(dev);
     lad_store_close(st);
     return t.bad ? LAD_NO : LAD_OK;
