@@ -29,7 +29,8 @@
 ** whose D words are B's: `ladder check --model B FILE` passes and `ladder
 ** check --model A FILE` fails on every line.
 **
-** Exit: 0 when no parameter in effect differs, 1 when some do, 2 usage,
+** Exit: 0 when no row of the table differs (names included), 1 when one
+** does, 2 usage,
 ** 3 bad model or run, 5 internal.
 */
 #include "cli.h"
@@ -62,8 +63,8 @@ static const char usage[] =
     "  Prints every datapath parameter of <a> and <b>, marking those that\n"
     "  differ with '*', and for each differing parameter a witness: an\n"
     "  input on which the two datapaths return different words, with the\n"
-    "  parameter that explains it. Exit 0 when nothing in effect differs,\n"
-    "  1 when something does.\n"
+    "  parameter that explains it. Exit 0 when no row of the table differs,\n"
+    "  1 when one does.\n"
     "\n"
     "  <a>, <b>      a preset name, a model file, or a run: run:<id> or a\n"
     "                bare number (the model `ladder infer` stored with it)\n"
