@@ -18,11 +18,14 @@
 **
 ** Output, per file: "<file>: <mismatches>/<cases> mismatches (<model>)",
 ** then up to MAXSHOW mismatching cases with the expected and computed words.
+** With --json, one JSON array of the same per file, printed at the end.
 ** Exit 0 when nothing mismatched anywhere, 1 when something did, 3 at the
-** first malformed file or line (its result line is not printed).
+** first malformed file or line (its result line is not printed; with --json
+** nothing is).
 */
 #include "cli.h"
 #include "commands.h"
+#include "json.h"
 #include "devices/device.h"
 #include "io/modelfile.h"
 #include "io/vecfile.h"
@@ -37,7 +40,7 @@
 #define MAXFILES 1024
 
 static const char usage[] =
-    "usage: ladder check [--model <spec>] [--device <device>] <file>...\n"
+    "usage: ladder check [--model <spec>] [--device <device>] [--json] <file>...\n"
     "\n"
     "  Compares a model with the D words of vector files (.vec, or the\n"
     "  frozen tcgen05 file) and prints, per file,\n"
@@ -49,7 +52,9 @@ static const char usage[] =
     "                  the file's header, or each frozen line, names)\n"
     "  --device <dev>  compute the words of .vec files on a device instead\n"
     "                  (sim:MODEL, exec:COMMAND or cuda:N); the model then\n"
-    "                  only names the instruction\n";
+    "                  only names the instruction\n"
+    "  --json          one JSON array: per file {file, cases, mismatches,\n"
+    "                  model, first [{line, expected, got, case}]}\n";
 
 /* A mismatch kept for printing. */
 typedef struct shown {
@@ -334,11 +339,28 @@ static void print_tally(const char *path, const tally *t)
     }
 }
 
+static void json_tally(FILE *f, const char *path, const tally *t)
+{
+    fprintf(f, "{\"file\": ");
+    cli_json_str(f, path);
+    fprintf(f, ", \"cases\": %ld, \"mismatches\": %ld, \"model\": ", t->cases, t->bad);
+    cli_json_str(f, t->model);
+    fprintf(f, ", \"first\": [");
+    for (int i = 0; i < t->nshown; i++) {
+        const shown *s = &t->show[i];
+        fprintf(f, "%s{\"line\": %d, \"expected\": \"%0*x\", \"got\": \"%0*x\", \"case\": ",
+                i ? ", " : "", s->line, s->digits, s->want, s->digits, s->got);
+        cli_json_str(f, s->what);
+        fputc('}', f);
+    }
+    fprintf(f, "]}");
+}
+
 int cmd_check(int argc, char **argv)
 {
-    const char *spec = NULL, *devspec = NULL;
+    const char *spec = NULL, *devspec = NULL, *json = NULL;
     const cli_opt opts[] = {{"model", 'm', 1, &spec}, {"device", 'd', 1, &devspec},
-                            {NULL, 0, 0, NULL}};
+                            {"json", 0, 0, &json}, {NULL, 0, 0, NULL}};
     static char *pos[MAXFILES];
     int npos;
     int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, MAXFILES);
@@ -350,12 +372,20 @@ int cmd_check(int argc, char **argv)
         return cli_usage_error("check needs at least one vector file");
     int any_bad = 0;
     static tally t;
+    /* JSON waits for the last file: a malformed one prints nothing. */
+    char *doc = NULL;
+    size_t doclen = 0;
+    FILE *js = json ? open_memstream(&doc, &doclen) : NULL;
+    if (json && js == NULL)
+        return cli_error(LAD_EINTERNAL, "out of memory");
+    if (js)
+        fputc('[', js);
+    lad_err err = {0};
     for (int i = 0; i < npos; i++) {
-        lad_err err = {0};
         lad_vecfile *vf;
         rc = lad_vecfile_open(pos[i], &vf, &err);
         if (rc != LAD_OK)
-            return cli_report(&err);
+            break;
         memset(&t, 0, sizeof t);
         if (vf->kind == LAD_VECFILE_FROZEN && devspec)
             rc = lad_errf(&err, LAD_EUSAGE, "%s: --device replays .vec files only",
@@ -366,11 +396,25 @@ int cmd_check(int argc, char **argv)
             rc = check_vec(vf, spec, devspec, &t, &err);
         lad_vecfile_close(vf);
         if (rc != LAD_OK)
-            return cli_report(&err);
-        print_tally(pos[i], &t);
+            break;
+        if (js) {
+            fputs(i ? ",\n " : "", js);
+            json_tally(js, pos[i], &t);
+        } else {
+            print_tally(pos[i], &t);
+        }
         fflush(stdout);
         if (t.bad)
             any_bad = 1;
     }
+    if (js) {
+        fputs("]\n", js);
+        fclose(js);
+        if (rc == LAD_OK)
+            fwrite(doc, 1, doclen, stdout);
+        free(doc);
+    }
+    if (rc != LAD_OK)
+        return cli_report(&err);
     return any_bad ? LAD_NO : LAD_OK;
 }

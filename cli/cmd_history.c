@@ -1,11 +1,13 @@
 /*
 ** ladder history: the runs in a store, newest first.
 **
-**     ladder history [--db FILE] [--gpu NAME] [--format F]
-**                    [--instruction I] [--limit N] [--json]
+**     ladder history [--db FILE] [--gpu NAME] [--arch A] [--format F]
+**                    [--instruction I] [--status S] [--since DATE]
+**                    [--until DATE] [--limit N] [--json]
 **
-** One line per run: id, status, start time (UTC), cases stored, device,
-** datapath and command. A run whose process died without ending it reads
+** One line per run: id, status, start time (UTC), cases stored, the
+** mismatches and cases of the validations stored with it, device, datapath
+** and command. A run whose process died without ending it reads
 ** 'interrupted' (opening the store marks it so). --json prints an array of
 ** run objects (docs/commands/history.md gives the fields).
 */
@@ -20,14 +22,19 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: ladder history [--db <file>] [--gpu <name>] [--format <f>]\n"
-    "                      [--instruction <i>] [--limit <n>] [--json]\n"
+    "usage: ladder history [--db <file>] [--gpu <name>] [--arch <a>] [--format <f>]\n"
+    "                      [--instruction <i>] [--status <s>] [--since <date>]\n"
+    "                      [--until <date>] [--limit <n>] [--json]\n"
     "\n"
     "  --db           the store (default ladder.db)\n"
     "  --gpu          runs on a device whose name contains <name> (any case)\n"
+    "  --arch         runs of an arch (sm_90a; sm_90 also matches sm_90a)\n"
     "  --format       runs whose A, B, C or D format is <f> (e4m3, f16, ...)\n"
     "  --instruction  runs of an instruction (mma.sync, wgmma, tcgen05.mma),\n"
     "                 tcgen05 kind, SASS opcode or datapath name\n"
+    "  --status       running, ok, failed or interrupted\n"
+    "  --since        runs started on or after <date> (YYYY-MM-DD, UTC)\n"
+    "  --until        runs started on or before <date> (the whole day)\n"
     "  --limit        the newest <n> runs only, 1..1000000000\n"
     "  --json         a JSON array of runs instead of the table\n";
 
@@ -43,13 +50,39 @@ static void column(const char *s, int w)
         printf("%-*s ", w, s);
 }
 
+/* The unix time of 00:00 UTC on YYYY-MM-DD (days_from_civil, H. Hinnant:
+** integers only, no time zone involved). Returns LAD_OK or a usage error. */
+static int parse_date(const char *s, const char *what, int64_t *t)
+{
+    int y, m, d;
+    char end;
+    static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (strlen(s) != 10 || s[4] != '-' || s[7] != '-' ||
+        strspn(s, "0123456789-") != 10 ||
+        sscanf(s, "%4d-%2d-%2d%c", &y, &m, &d, &end) != 3 || y < 1970 || m < 1 ||
+        m > 12 || d < 1 || d > mdays[m - 1] ||
+        (m == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400))))
+        return cli_usage_error("%s must be a date YYYY-MM-DD, not '%s'", what, s);
+    int yy = m <= 2 ? y - 1 : y;
+    int era = yy / 400, yoe = yy - era * 400;
+    int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    *t = ((int64_t)era * 146097 + doe - 719468) * 86400;
+    return LAD_OK;
+}
+
 int cmd_history(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *gpu = NULL, *format = NULL;
-    const char *instruction = NULL, *limit = NULL, *json = NULL;
+    const char *instruction = NULL, *limit = NULL, *json = NULL, *arch = NULL;
+    const char *status = NULL, *since = NULL, *until = NULL;
     cli_opt opts[] = {
         {"db", 0, 1, &db},
         {"gpu", 0, 1, &gpu},
+        {"arch", 0, 1, &arch},
+        {"status", 0, 1, &status},
+        {"since", 0, 1, &since},
+        {"until", 0, 1, &until},
         {"format", 0, 1, &format},
         {"instruction", 0, 1, &instruction},
         {"limit", 0, 1, &limit},
@@ -63,7 +96,21 @@ int cmd_history(int argc, char **argv)
         return 0;
     if (code)
         return code;
-    lad_history_filter f = {gpu, format, instruction, 0};
+    lad_history_filter f = {gpu, format, instruction, arch, 0, 0, 0, 0};
+    if (status) {
+        for (int i = 0; i <= LAD_RUN_INTERRUPTED && !f.status; i++)
+            if (strcmp(status, lad_run_status_name(i)) == 0)
+                f.status = i + 1;
+        if (!f.status)
+            return cli_usage_error("--status must be running, ok, failed or "
+                                   "interrupted, not '%s'", status);
+    }
+    if (since && (code = parse_date(since, "--since", &f.since)) != LAD_OK)
+        return code;
+    if (until && (code = parse_date(until, "--until", &f.until)) != LAD_OK)
+        return code;
+    if (until)
+        f.until += 86400; /* the whole day */
     uint64_t lim;
     if (limit && (code = cli_number(limit, "--limit", 1, 1000000000, &lim)) != LAD_OK)
         return code;
@@ -89,14 +136,19 @@ int cmd_history(int argc, char **argv)
         }
         puts("]");
     } else if (n > 0) {
-        printf("%5s %-11s %-19s %7s %-24s %-26s %s\n", "ID", "STATUS",
-               "STARTED (UTC)", "CASES", "DEVICE", "DATAPATH", "COMMAND");
+        printf("%5s %-11s %-19s %7s %-15s %-24s %-26s %s\n", "ID", "STATUS",
+               "STARTED (UTC)", "CASES", "VALIDATED", "DEVICE", "DATAPATH", "COMMAND");
         for (size_t i = 0; i < n; i++) {
             const lad_run_row *r = &rows[i];
             char t[32];
             printf("%5" PRId64 " %-11s %-19s %7" PRId64 " ", r->id,
                    lad_run_status_name(r->status),
                    cli_time(r->started, t, sizeof t), r->ncases);
+            char v[48] = "";
+            if (r->nval)
+                snprintf(v, sizeof v, "%" PRId64 "/%" PRId64, r->val_mismatches,
+                         r->val_cases);
+            column(v, 15);
             column(r->device, 24);
             column(r->datapath, 26);
             printf("%s\n", r->command[0] ? r->command : "-");

@@ -1,7 +1,7 @@
 /*
 ** ladder infer: the datapath model's parameters from a run's probe cases.
 **
-**     ladder infer RUN [--db FILE] [-o model.yaml] [--no-store]
+**     ladder infer RUN [--db FILE] [-o model.yaml] [--no-store] [--json]
 **
 ** Prints one line per parameter (value, how it was decided, the cases that
 ** decided it), stores them in the run (lad_store_add_inference; the whole
@@ -10,10 +10,12 @@
 ** writes the model file with -o. When some
 ** stored cases fit no model in reach, names their rungs and case ids and
 ** exits 1: the model written is the best found, not a guess passed off as
-** an answer. Exit: 0 ok; 1 conflicts; 2 usage; 3 data; 5 internal.
+** an answer. --json prints the same as one JSON object. Exit: 0 ok; 1
+** conflicts; 2 usage; 3 data; 5 internal.
 */
 #include "cli.h"
 #include "commands.h"
+#include "json.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,17 +26,46 @@
 #include "io/modelfile.h"
 
 static const char usage[] =
-    "usage: ladder infer <run> [--db <file>] [-o <model.yaml>] [--no-store]\n"
+    "usage: ladder infer <run> [--db <file>] [-o <model.yaml>] [--no-store] [--json]\n"
     "\n"
     "  <run>        a run id, or latest\n"
     "  --db         the store (default ladder.db)\n"
     "  -o           write the inferred model file\n"
-    "  --no-store   do not store the inferences (opens the store read-only)\n";
+    "  --no-store   do not store the inferences (opens the store read-only)\n"
+    "  --json       one JSON object: run, cases, reproduced, parameters\n"
+    "               [{name, value, method, cases, decided_by}], conflict\n";
+
+/* The result as one JSON object. */
+static void print_json(int64_t run, const lad_infer_result *res)
+{
+    printf("{\"run\": %" PRId64 ", \"cases\": %zu, \"reproduced\": %zu, \"parameters\": [",
+           run, res->ncases, res->ncases - res->nmismatch);
+    for (int i = 0; i < res->nparams; i++) {
+        const lad_infer_param *p = &res->params[i];
+        printf("%s{\"name\": ", i ? ",\n  " : "");
+        cli_json_str(stdout, p->name);
+        printf(", \"value\": ");
+        cli_json_str(stdout, p->value);
+        printf(", \"method\": ");
+        cli_json_str(stdout, p->method);
+        printf(", \"cases\": [");
+        for (size_t j = 0; j < p->nids; j++)
+            printf("%s%" PRId64, j ? ", " : "", p->ids[j]);
+        printf("], \"decided_by\": %zu}", p->ndecide);
+    }
+    printf("], \"conflict\": ");
+    if (res->nmismatch)
+        cli_json_str(stdout, res->conflict);
+    else
+        printf("null");
+    printf("}\n");
+}
 
 int cmd_infer(int argc, char **argv)
 {
-    const char *db = LAD_STORE_DEFAULT, *outfile = NULL, *no_store = NULL;
+    const char *db = LAD_STORE_DEFAULT, *outfile = NULL, *no_store = NULL, *json = NULL;
     cli_opt opts[] = {{"db", 0, 1, &db},
+                      {"json", 0, 0, &json},
                       {"output", 'o', 1, &outfile},
                       {"no-store", 0, 0, &no_store},
                       {NULL, 0, 0, NULL}};
@@ -62,10 +93,13 @@ int cmd_infer(int argc, char **argv)
     rc = lad_infer(st, run, !no_store, res, &err);
     if (rc != LAD_OK && rc != LAD_NO)
         goto fail;
-    printf("run %" PRId64 ": %zu cases, model reproduces %zu\n", run, res->ncases,
-           res->ncases - res->nmismatch);
-    printf("%-16s %-22s %s\n", "parameter", "value", "decided by");
-    for (int i = 0; i < res->nparams; i++) {
+    if (json)
+        print_json(run, res);
+    else
+        printf("run %" PRId64 ": %zu cases, model reproduces %zu\n%-16s %-22s %s\n", run,
+               res->ncases, res->ncases - res->nmismatch, "parameter", "value",
+               "decided by");
+    for (int i = 0; i < res->nparams && !json; i++) {
         const lad_infer_param *p = &res->params[i];
         printf("%-16s %-22s %s", p->name, p->value, p->method);
         if (p->nids) {

@@ -9,10 +9,12 @@
 **
 ** `ladder presets --markdown` prints docs/datapaths.md: the same list with
 ** the parameters that tell the generations apart. The file is generated, and
-** a test fails when it differs from this output.
+** a test fails when it differs from this output. `--json` prints one
+** array of the same facts.
 */
 #include "cli.h"
 #include "commands.h"
+#include "json.h"
 #include "io/modelfile.h"
 #include "model/presets.h"
 
@@ -20,13 +22,15 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: ladder presets [--markdown]\n"
+    "usage: ladder presets [--markdown | --json]\n"
     "\n"
     "  list the compiled-in datapaths: name, instruction, formats and the\n"
     "  evidence behind each; `ladder model show <name>` prints one.\n"
     "\n"
     "  --markdown  print docs/datapaths.md: every preset with its window,\n"
-    "              passes, roundings and evidence\n";
+    "              passes, roundings and evidence\n"
+    "  --json      one JSON array: name, arch, instr, kind, shape, sass,\n"
+    "              formats {a, b, c, d}, k, scale_block, sparse, evidence\n";
 
 static void formats_text(const lad_datapath *dp, char *fmts, size_t size)
 {
@@ -104,19 +108,50 @@ static void markdown(void)
     }
 }
 
+static void json(void)
+{
+    putchar('[');
+    for (int i = 0; i < lad_preset_count(); i++) {
+        const lad_preset *p = lad_preset_get(i);
+        const lad_datapath *dp = &p->dp;
+        const struct {
+            const char *key, *value;
+        } text[] = {{"name", dp->name}, {"arch", dp->arch},   {"instr", dp->instr},
+                    {"kind", dp->kind}, {"shape", dp->shape}, {"sass", dp->sass}};
+        fputs(i ? ",\n {" : "{", stdout);
+        for (size_t j = 0; j < sizeof text / sizeof text[0]; j++) {
+            cli_json_key(stdout, text[j].key, j == 0);
+            cli_json_str(stdout, text[j].value);
+        }
+        printf(", \"formats\": {\"a\": \"%s\", \"b\": \"%s\", \"c\": \"%s\", \"d\": \"%s\"}",
+               dp->a.name, dp->b.name, dp->c.name, dp->d.name);
+        printf(", \"k\": %d, \"scale_block\": %d, \"sparse\": \"%s\", \"evidence\": ", dp->k,
+               dp->scale_block, lad_sparse_names[dp->sparse]);
+        cli_json_str(stdout, p->evidence);
+        putchar('}');
+    }
+    puts("]");
+}
+
 int cmd_presets(int argc, char **argv)
 {
     char *pos[1];
     int npos = 0;
-    const char *md = NULL;
-    const cli_opt opts[] = {{"markdown", 0, 0, &md}, {NULL, 0, 0, NULL}};
+    const char *md = NULL, *js = NULL;
+    const cli_opt opts[] = {{"markdown", 0, 0, &md}, {"json", 0, 0, &js}, {NULL, 0, 0, NULL}};
     int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 0);
     if (rc == CLI_HELP)
         return 0;
     if (rc)
         return rc;
+    if (md && js)
+        return cli_usage_error("give --markdown or --json, not both");
     if (md) {
         markdown();
+        return 0;
+    }
+    if (js) {
+        json();
         return 0;
     }
     for (int i = 0; i < lad_preset_count(); i++) {

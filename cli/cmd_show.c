@@ -1,7 +1,7 @@
 /*
 ** ladder show: one run, rung by rung.
 **
-**     ladder show <run> [--db FILE] [--json]
+**     ladder show <run> [--db FILE] [--json] [--rung NAME]
 **
 ** <run> is a run id or `latest`. Prints what the run recorded (command line,
 ** device, build, recipe, datapath, the SASS executed), then each rung in the
@@ -9,22 +9,31 @@
 ** observed, then the parameters inferred from the run and the validations
 ** made in it. Case ids are those of the cases table: `ladder show` says
 ** where to look, docs/queries/ how to read the words.
+**
+** With --rung, the cases that rung stored instead: each case's label and
+** structured evidence, and every word with its exact value in the formats
+** of the run's instruction (lanes whose A and B words are both zero are
+** left out of the text).
 */
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
 #include "runview.h"
 
+#include "io/vecline.h"
+
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char usage[] =
-    "usage: ladder show <run> [--db <file>] [--json]\n"
+    "usage: ladder show <run> [--db <file>] [--json] [--rung <name>]\n"
     "\n"
-    "  <run>   a run id, or latest\n"
-    "  --db    the store (default ladder.db)\n"
-    "  --json  one JSON object instead of text\n";
+    "  <run>    a run id, or latest\n"
+    "  --db     the store (default ladder.db)\n"
+    "  --json   one JSON object instead of text\n"
+    "  --rung   the cases that rung stored, with their words decoded\n";
 
 /* Case ids shown in text before "... (N cases)". */
 #define SHOW_IDS 8
@@ -223,12 +232,149 @@ static void print_json(const lad_show *s)
     printf("]}\n");
 }
 
+/* One word and its value: text "3c00 = 1", or JSON {"word", "value"}. */
+static void word(const lad_format *f, uint32_t w, int json)
+{
+    char hex[12], val[1100];
+    lad_vecline_hex(f, w, hex);
+    cli_value_text(f, w, val, sizeof val);
+    if (json)
+        printf("{\"word\": \"%s\", \"value\": \"%s\"}", hex, val);
+    else
+        printf("%s = %s", hex, val);
+}
+
+static void words_json(const char *key, const lad_format *f, const uint32_t *w, int n)
+{
+    printf(", \"%s\": [", key);
+    for (int i = 0; i < n; i++) {
+        fputs(i ? ", " : "", stdout);
+        word(f, w[i], 1);
+    }
+    putchar(']');
+}
+
+static void case_text(const lad_datapath *dp, const lad_case_row *c)
+{
+    printf("case %" PRId64 ": %s", c->id, c->label[0] ? c->label : "-");
+    if (c->series[0])
+        printf(" [series %s", c->series);
+    if (c->series[0] && c->target[0])
+        printf(", target %s", c->target);
+    if (c->series[0] && c->has_vary)
+        printf(", vary %" PRId64, c->vary);
+    printf("%s\n", c->series[0] ? "]" : "");
+    int zero = 0;
+    for (int j = 0; j < c->k; j++) {
+        if (c->cs.a[j] == 0 && c->cs.b[j] == 0) {
+            zero++;
+            continue;
+        }
+        printf("    lane %d: a ", j);
+        word(&dp->a, c->cs.a[j], 0);
+        printf(", b ");
+        word(&dp->b, c->cs.b[j], 0);
+        putchar('\n');
+    }
+    if (zero)
+        printf("    %d lane%s with zero A and B words\n", zero, zero == 1 ? "" : "s");
+    for (int j = 0; j < c->nscale; j++) {
+        printf("    scale %d: a ", j);
+        word(&dp->sa, c->cs.sa[j], 0);
+        printf(", b ");
+        word(&dp->sb, c->cs.sb[j], 0);
+        putchar('\n');
+    }
+    for (int j = 0; j < c->nmeta; j++)
+        printf("    meta %d: %08x\n", j, c->cs.meta[j]);
+    printf("    c ");
+    word(&dp->c, c->cs.c, 0);
+    printf("\n    d ");
+    word(&dp->d, c->d, 0);
+    putchar('\n');
+}
+
+static void case_json(const lad_datapath *dp, const lad_case_row *c)
+{
+    printf("{\"id\": %" PRId64 ", \"label\": ", c->id);
+    cli_json_str(stdout, c->label);
+    printf(", \"series\": ");
+    if (c->series[0])
+        cli_json_str(stdout, c->series);
+    else
+        printf("null");
+    printf(", \"target\": ");
+    if (c->target[0])
+        cli_json_str(stdout, c->target);
+    else
+        printf("null");
+    if (c->has_vary)
+        printf(", \"vary\": %" PRId64, c->vary);
+    else
+        printf(", \"vary\": null");
+    words_json("a", &dp->a, c->cs.a, c->k);
+    words_json("b", &dp->b, c->cs.b, c->k);
+    uint32_t sa[LAD_STORE_SCALEMAX], sb[LAD_STORE_SCALEMAX];
+    for (int j = 0; j < c->nscale; j++)
+        sa[j] = c->cs.sa[j], sb[j] = c->cs.sb[j];
+    words_json("sa", &dp->sa, sa, c->nscale);
+    words_json("sb", &dp->sb, sb, c->nscale);
+    printf(", \"meta\": [");
+    for (int j = 0; j < c->nmeta; j++)
+        printf("%s\"%08x\"", j ? ", " : "", c->cs.meta[j]);
+    printf("], \"c\": ");
+    word(&dp->c, c->cs.c, 1);
+    printf(", \"d\": ");
+    word(&dp->d, c->d, 1);
+    putchar('}');
+}
+
+/* `show RUN --rung NAME`: the rung's cases, decoded. */
+static int show_rung(lad_store *st, int64_t run, const char *rung, int json, lad_err *err)
+{
+    static lad_run_row row;
+    static lad_datapath dp;
+    lad_case_row *rows = NULL;
+    size_t n = 0;
+    int rc = lad_store_run(st, run, &row, err);
+    if (rc == LAD_OK)
+        rc = cli_run_datapath(st, &row, &dp, err);
+    if (rc == LAD_OK)
+        rc = lad_store_cases(st, run, rung, &rows, &n, err);
+    if (rc == LAD_OK && n == 0)
+        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " stored no cases in rung '%s'", run,
+                      rung);
+    if (rc != LAD_OK)
+        return rc;
+    if (json) {
+        printf("{\"run\": %" PRId64 ", \"rung\": ", run);
+        cli_json_str(stdout, rung);
+        printf(", \"cases\": [");
+    } else {
+        printf("run %" PRId64 " rung %s: %zu case%s (%s)\n", run, rung, n, n == 1 ? "" : "s",
+               dp.name);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (json) {
+            fputs(i ? ",\n  " : "", stdout);
+            case_json(&dp, &rows[i]);
+        } else {
+            case_text(&dp, &rows[i]);
+        }
+    }
+    if (json)
+        printf("]}\n");
+    free(rows);
+    return LAD_OK;
+}
+
 int cmd_show(int argc, char **argv)
 {
-    const char *db = LAD_STORE_DEFAULT, *json = NULL;
+    const char *db = LAD_STORE_DEFAULT, *json = NULL, *rung = NULL;
     cli_opt opts[] = {
         {"db", 0, 1, &db},
         {"json", 0, 0, &json},
+        {"rung", 0, 1, &rung},
         {NULL, 0, 0, NULL},
     };
     char *pos[1];
@@ -248,6 +394,13 @@ int cmd_show(int argc, char **argv)
     int64_t run;
     lad_show s;
     code = lad_store_resolve_run(st, pos[0], &run, &err);
+    if (code == LAD_OK && rung) {
+        code = show_rung(st, run, rung, json != NULL, &err);
+        lad_store_close(st);
+        if (code)
+            return cli_report(&err);
+        return fflush(stdout) != 0 ? cli_error(LAD_EINTERNAL, "cannot write the run") : 0;
+    }
     if (code == LAD_OK)
         code = lad_store_show(st, run, &s, &err);
     lad_store_close(st);

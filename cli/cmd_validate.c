@@ -35,6 +35,8 @@
 #include "probes/ladder.h"
 #include "probes/recipe.h"
 #include "probes/validate.h"
+#include "json.h"
+#include "runview.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -58,14 +60,17 @@ static const char usage[] =
     "\n"
     "  <run>            a run id or 'latest': the model `ladder infer` found\n"
     "                   for it, on the run's device, with its recipe's random\n"
-    "                   settings (cases, finite, seed) unless options are given\n"
+    "                   settings (cases, finite, seed) unless options are given;\n"
+    "                   a sim model file must be unchanged since the run\n"
     "  --model <spec>   a preset name or a model file\n"
     "  --device <spec>  sim:<model>, exec:<command line> or cuda:<index>\n"
     "  --cases <n>      cases to run, 1..1000000000 (default 1000000)\n"
     "  --seed <s>       seed of the case stream, 0..2^64-1 (default 1)\n"
     "  --raw <p>        percent of raw bit-pattern cases, 0..100 (default 50)\n"
     "  --db <file>      the store (default ladder.db)\n"
-    "  -q, --quiet      print only the result line\n";
+    "  -q, --quiet      print only the result line\n"
+    "  --json           one JSON object: model, device, run, cases, mismatches,\n"
+    "                   first [{index, model, device, case}]\n";
 
 /* What `validate <run>` takes from the run: the model `ladder infer` stored
 ** with it, the device spec it ran on and its recipe's random settings. */
@@ -76,37 +81,33 @@ typedef struct run_setup {
     int has_random;     /* the run's recipe gave the settings below */
     uint64_t cases, seed;
     int raw;            /* percent: 100 - the recipe's random.finite */
+    char sha256[65];    /* the model file's text must hash to this; "" any */
 } run_setup;
 
 /*
 ** The model is the inference "model" (the YAML text infer stores with every
-** inference); the device is the --device of the run's command line, else
-** its recipe's `device:`, as stored with the run (the device's name, a
-** GPU's or a model's, would not open it again: cuda:3 must stay cuda:3).
+** inference); the device is the one stored with the run: a sim model file
+** by its absolute path, whose text must still hash as it did (its `name:`
+** may be a preset's, so the name would not do), else the spec as given
+** (cuda:3 must stay cuda:3). Runs stored before schema 4 have neither: the
+** --device of their command line, else their recipe's `device:`.
 */
 static int setup_of_run(lad_store *st, const char *db, int64_t run, run_setup *rs,
                         lad_err *err)
 {
-    lad_show sh;
-    int rc = lad_store_show(st, run, &sh, err);
-    if (rc != LAD_OK)
-        return rc;
-    const lad_inference_row *model = NULL;
-    for (size_t i = sh.ninf; i-- > 0 && model == NULL;)
-        if (strcmp(sh.inf[i].parameter, "model") == 0)
-            model = &sh.inf[i];
-    if (model == NULL)
-        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " has no inferred model; run "
-                      "'ladder infer %" PRId64 "' first", run, run);
-    else
-        rc = lad_model_parse("<inferred model>", model->value, strlen(model->value), &rs->dp,
-                             NULL, 0, err);
+    int rc = cli_run_model(st, run, &rs->dp, err);
     snprintf(rs->name, sizeof rs->name, "run %" PRId64 " inferred", run);
-    lad_show_free(&sh);
     lad_run_origin o;
-    if (rc != LAD_OK || (rc = lad_run_origin_read(db, run, &o, err)) != LAD_OK)
+    static lad_run_row row;
+    if (rc != LAD_OK || (rc = lad_store_run(st, run, &row, err)) != LAD_OK ||
+        (rc = lad_run_origin_read(db, run, &o, err)) != LAD_OK)
         return rc;
-    snprintf(rs->device, sizeof rs->device, "%s", o.device);
+    if (row.model_file[0])
+        snprintf(rs->device, sizeof rs->device, "sim:%s", row.model_file);
+    else
+        snprintf(rs->device, sizeof rs->device, "%s", row.device_spec[0] ? row.device_spec
+                                                                         : o.device);
+    snprintf(rs->sha256, sizeof rs->sha256, "%s", row.model_sha256);
     if (o.recipe) {
         lad_recipe r;
         char file[64];
@@ -126,31 +127,60 @@ static int setup_of_run(lad_store *st, const char *db, int64_t run, run_setup *r
     return rc;
 }
 
+/* A mismatch kept to be shown. */
+typedef struct shown {
+    uint64_t index;
+    char want[12], got[12];
+    char line[LAD_VECLINE_MAX];
+} shown;
+
 typedef struct tally {
     int quiet;
+    int json;           /* keep the first mismatches for the JSON object */
     int shown;
+    shown first[MAXSHOW];
 } tally;
 
-/* Prints the first MAXSHOW mismatches as they are found. */
+/* Keeps the first MAXSHOW mismatches, printing them as they are found
+** unless the answer is JSON. */
 static void show(void *ctx, const lad_datapath *dp, const lad_case *cs, uint64_t index,
                  uint32_t want, uint32_t got)
 {
     tally *t = ctx;
-    if (t->quiet || t->shown >= MAXSHOW)
+    if ((t->quiet && !t->json) || t->shown >= MAXSHOW)
         return;
-    t->shown++;
-    char line[LAD_VECLINE_MAX], w[12], g[12];
-    if (lad_vecline_format(dp, cs, NULL, line, sizeof line) < 0)
-        line[0] = 0;
-    lad_vecline_hex(&dp->d, want, w);
-    lad_vecline_hex(&dp->d, got, g);
-    printf("  case %" PRIu64 ": model %s, device %s: %s\n", index, w, g, line);
+    shown *s = &t->first[t->shown++];
+    s->index = index;
+    if (lad_vecline_format(dp, cs, NULL, s->line, sizeof s->line) < 0)
+        s->line[0] = 0;
+    lad_vecline_hex(&dp->d, want, s->want);
+    lad_vecline_hex(&dp->d, got, s->got);
+    if (!t->json)
+        printf("  case %" PRIu64 ": model %s, device %s: %s\n", index, s->want, s->got,
+               s->line);
+}
+
+static void print_json(const char *model, const char *device, int64_t run, uint64_t cases,
+                       uint64_t bad, const tally *t)
+{
+    printf("{\"model\": ");
+    cli_json_str(stdout, model);
+    printf(", \"device\": ");
+    cli_json_str(stdout, device);
+    printf(", \"run\": %" PRId64 ", \"cases\": %" PRIu64 ", \"mismatches\": %" PRIu64
+           ", \"first\": [",
+           run, cases, bad);
+    for (int i = 0; i < t->shown; i++)
+        printf("%s{\"index\": %" PRIu64 ", \"model\": \"%s\", \"device\": \"%s\", "
+               "\"case\": \"%s\"}", i ? ", " : "", t->first[i].index, t->first[i].want,
+               t->first[i].got, t->first[i].line);
+    printf("]}\n");
 }
 
 int cmd_validate(int argc, char **argv)
 {
     const char *model = NULL, *device = NULL, *cases = NULL, *seeds = NULL;
-    const char *raws = NULL, *db = LAD_STORE_DEFAULT, *quiet = NULL;
+    const char *raws = NULL, *db = LAD_STORE_DEFAULT, *quiet = NULL, *json = NULL;
     cli_opt opts[] = {
         {"model", 0, 1, &model},
         {"device", 0, 1, &device},
@@ -159,6 +189,7 @@ int cmd_validate(int argc, char **argv)
         {"raw", 0, 1, &raws},
         {"db", 0, 1, &db},
         {"quiet", 'q', 0, &quiet},
+        {"json", 0, 0, &json},
         {NULL, 0, 0, NULL},
     };
     char *pos[2];
@@ -190,7 +221,9 @@ int cmd_validate(int argc, char **argv)
     char *name = rs.name, *devspec = rs.device;
     int64_t run = 0;
     int own_run = 0;
-    tally t = {quiet != NULL, 0};
+    static tally t;
+    t.quiet = quiet != NULL;
+    t.json = json != NULL;
     uint64_t ran = 0, bad = 0;
     if (model) {
         rc = lad_model_resolve(model, dp, &err);
@@ -204,8 +237,10 @@ int cmd_validate(int argc, char **argv)
             rc = lad_store_resolve_run(st, pos[0], &run, &err);
         if (rc == LAD_OK)
             rc = setup_of_run(st, db, run, &rs, &err);
-        if (rc == LAD_OK && device)
+        if (rc == LAD_OK && device) {
             snprintf(rs.device, sizeof rs.device, "%s", device);
+            rs.sha256[0] = 0;   /* the device asked for, as it is */
+        }
         if (rc == LAD_OK && !rs.device[0])
             rc = lad_errf(&err, LAD_EUSAGE, "run %" PRId64 " names no device; give --device", run);
         /* The recipe's random settings, unless an option says otherwise. */
@@ -224,6 +259,11 @@ int cmd_validate(int argc, char **argv)
         lad_err_clear(&err);
         lad_errf(&err, rc, "device '%.100s': %s", devspec, msg);
     }
+    if (rc == LAD_OK && rs.sha256[0] && strcmp(rs.sha256, dev->info.model_sha256) != 0)
+        rc = lad_errf(&err, LAD_EDATA, "model file '%.300s' of run %" PRId64 "'s device "
+                      "changed since the run (sha256 %.12s... then, %.12s... now); give "
+                      "--device to validate against it as it is", dev->info.model_file,
+                      run, rs.sha256, dev->info.model_sha256);
     if (rc != LAD_OK)
         goto fail;
     if (model) {
@@ -231,6 +271,7 @@ int cmd_validate(int argc, char **argv)
         lad_run_device rd;
         lad_run_datapath rdp;
         lad_run_describe(&dev->info, dp, &rd, &rdp);
+        rd.spec = devspec;
         info.command = "validate";
         info.argc = argc;
         info.argv = argv;
@@ -248,8 +289,11 @@ int cmd_validate(int argc, char **argv)
         goto fail;
     if (own_run && (rc = lad_store_end_run(st, run, LAD_RUN_OK, NULL, &err)))
         goto fail;
-    printf("validate: %" PRIu64 "/%" PRIu64 " mismatches (%s vs %s)\n", bad, ran, name,
-           devspec);
+    if (json)
+        print_json(name, devspec, run, ran, bad, &t);
+    else
+        printf("validate: %" PRIu64 "/%" PRIu64 " mismatches (%s vs %s)\n", bad, ran, name,
+               devspec);
     lad_device_close(dev);
     lad_store_close(st);
     return bad ? LAD_NO : LAD_OK;

@@ -27,5 +27,7 @@ int cmd_run(int argc, char **argv);
 int cmd_infer(int argc, char **argv);
 int cmd_survey(int argc, char **argv);
 int cmd_gemm(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

@@ -34,8 +34,10 @@ static const struct command {
     {"history", cmd_history, "list the runs in a store"},
     {"run", cmd_run, "climb a recipe's probe ladder on a device"},
     {"infer", cmd_infer, "infer the datapath model from a run's probes"},
+    {"diff", cmd_diff, "compare two datapaths parameter by parameter, with witnesses"},
     {"show", cmd_show, "print a run's rungs and what each observed"},
     {"survey", cmd_survey, "run, infer and validate every datapath of a device"},
+    {"export", cmd_export, "write a run's stored cases as a .vec file"},
     {"sass", cmd_sass, "show the tensor opcodes the CUDA kernels execute (cuobjdump)"},
 };
 

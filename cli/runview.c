@@ -5,7 +5,15 @@
 #include "cli.h"
 #include "json.h"
 
+#include "io/modelfile.h"
+#include "model/decimal.h"
+#include "model/presets.h"
+#include "probes/recipe.h"
+
+#include <stdlib.h>
+
 #include <inttypes.h>
+#include <string.h>
 #include <time.h>
 
 int cli_store_open_existing(const char *path, lad_store **st)
@@ -24,6 +32,74 @@ int cli_store_open_existing(const char *path, lad_store **st)
     if (code)
         return cli_report(&err);
     return LAD_OK;
+}
+
+int cli_run_model(lad_store *st, int64_t run, lad_datapath *dp, lad_err *err)
+{
+    lad_show sh;
+    int rc = lad_store_show(st, run, &sh, err);
+    if (rc != LAD_OK)
+        return rc;
+    const lad_inference_row *model = NULL;
+    for (size_t i = sh.ninf; i-- > 0 && model == NULL;)
+        if (strcmp(sh.inf[i].parameter, "model") == 0)
+            model = &sh.inf[i];
+    if (model == NULL)
+        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " has no inferred model; run "
+                      "'ladder infer %" PRId64 "' first", run, run);
+    else
+        rc = lad_model_parse("<inferred model>", model->value, strlen(model->value), dp,
+                             NULL, 0, err);
+    lad_show_free(&sh);
+    return rc;
+}
+
+int cli_run_datapath(lad_store *st, const lad_run_row *row, lad_datapath *dp,
+                     lad_err *err)
+{
+    char *text, path[256];
+    size_t len;
+    int rc = lad_store_recipe(st, row->id, &text, &len, path, sizeof path, err);
+    if (rc != LAD_OK && rc != LAD_EDATA)
+        return rc;
+    int stored = rc == LAD_OK;
+    if (stored) {
+        char file[64];
+        snprintf(file, sizeof file, "<recipe of run %" PRId64 ">", row->id);
+        static lad_recipe r;
+        rc = lad_recipe_parse(file, text, len, &r, err);
+        free(text);
+        if (rc == LAD_OK)
+            lad_recipe_datapath(&r, dp);
+        lad_recipe_free(&r);
+    }
+    /* No recipe, or one this build cannot read: the preset of the name. */
+    const lad_preset *p = rc == LAD_OK ? NULL : lad_preset_find(row->datapath);
+    if (p) {
+        lad_err_clear(err);
+        *dp = p->dp;
+        return LAD_OK;
+    }
+    if (!stored) {
+        lad_err_clear(err);
+        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " stored no recipe, and its "
+                      "datapath '%s' is no preset", row->id, row->datapath);
+    }
+    return rc;
+}
+
+const char *cli_value_text(const lad_format *f, uint32_t w, char *buf, size_t size)
+{
+    lad_value v = lad_decode(f, w);
+    if (f->kind == LAD_FLOAT && f->ebits == 0)
+        snprintf(buf, size, "?");
+    else if (v.cls == LAD_NAN)
+        snprintf(buf, size, "nan");
+    else if (v.cls == LAD_INFINITE)
+        snprintf(buf, size, "%sinf", v.neg ? "-" : "");
+    else
+        lad_decimal_print(buf, size, v.neg, v.mag, v.exp);
+    return buf;
 }
 
 const char *cli_time(int64_t t, char *buf, size_t size)
@@ -80,7 +156,13 @@ void cli_run_json(FILE *f, const lad_run_row *r)
     int_field(f, "cc", r->cc);
     str_field(f, "driver", r->driver);
     str_field(f, "toolkit", r->toolkit);
+    str_field(f, "spec", r->device_spec);
+    str_field(f, "model_file", r->model_file);
+    str_field(f, "model_sha256", r->model_sha256);
     fputc('}', f);
+    cli_json_key(f, "validations", 0);
+    fprintf(f, "{\"count\": %" PRId64 ", \"cases\": %" PRId64 ", \"mismatches\": %" PRId64 "}",
+            r->nval, r->val_cases, r->val_mismatches);
     cli_json_key(f, "build", 0);
     fputc('{', f);
     cli_json_key(f, "version", 1);

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include "db/store.h"
+#include "model/datapath.h"
 
 /* Opens an existing store: read-write so that dead runs get marked
 ** interrupted, read-only when the file cannot be written. Prints the error
@@ -16,6 +17,24 @@ int cli_store_open_existing(const char *path, lad_store **st);
 
 /* "2025-06-01 12:34:56" (UTC) into buf (at least 20 bytes); "-" for 0. */
 const char *cli_time(int64_t t, char *buf, size_t size);
+
+/* The model `ladder infer` stored with run (its last "model" inference,
+** the model file's text) into dp. LAD_EDATA when there is none. */
+int cli_run_model(lad_store *st, int64_t run, lad_datapath *dp, lad_err *err);
+
+/* The instruction a run probed, as its device was told it: its stored
+** recipe's datapath (lad_recipe_datapath), else the preset of its datapath
+** name (runs without a recipe, validate --model's, or with one this build
+** cannot read). The arithmetic
+** parameters are those defaults, not what the run found. LAD_EDATA when
+** neither is there. */
+int cli_run_datapath(lad_store *st, const lad_run_row *row, lad_datapath *dp,
+                     lad_err *err);
+
+/* A word of f as its exact decimal value ("1.5", "-0", "-inf", "nan"; "?"
+** for a format whose decode is unknown). Returns buf (1100 bytes hold any
+** value). */
+const char *cli_value_text(const lad_format *f, uint32_t w, char *buf, size_t size);
 
 /* Prints the run as one JSON object (no newline). */
 void cli_run_json(FILE *f, const lad_run_row *r);

@@ -6,7 +6,7 @@
 #include "store.h"
 
 const char lad_schema_sql[] =
-    "-- Ladder evidence store, schema version 3 (PRAGMA user_version = 3,\n"
+    "-- Ladder evidence store, schema version 4 (PRAGMA user_version = 4,\n"
     "-- PRAGMA application_id = 0x4c414452 \"LADR\"). See docs/store.md.\n"
     "--\n"
     "-- Raw words (A, B, C, D, scales, metadata) are integers: C and D are INTEGER\n"
@@ -65,7 +65,10 @@ const char lad_schema_sql[] =
     "    fmt_a TEXT NOT NULL,\n"
     "    fmt_b TEXT NOT NULL,\n"
     "    fmt_c TEXT NOT NULL,\n"
-    "    fmt_d TEXT NOT NULL\n"
+    "    fmt_d TEXT NOT NULL,\n"
+    "    device_spec TEXT NOT NULL DEFAULT '',  -- the device as given: sim:m.yaml, cuda:0\n"
+    "    model_file TEXT NOT NULL DEFAULT '',   -- sim: the model file's absolute path, '' for a preset\n"
+    "    model_sha256 TEXT NOT NULL DEFAULT ''  -- sha256 of that file's text when the run began\n"
     ") STRICT;\n"
     "\n"
     "CREATE INDEX runs_status ON runs (status);\n"

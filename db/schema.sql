@@ -1,4 +1,4 @@
--- Ladder evidence store, schema version 3 (PRAGMA user_version = 3,
+-- Ladder evidence store, schema version 4 (PRAGMA user_version = 4,
 -- PRAGMA application_id = 0x4c414452 "LADR"). See docs/store.md.
 --
 -- Raw words (A, B, C, D, scales, metadata) are integers: C and D are INTEGER
@@ -57,7 +57,10 @@ CREATE TABLE runs (
     fmt_a TEXT NOT NULL,
     fmt_b TEXT NOT NULL,
     fmt_c TEXT NOT NULL,
-    fmt_d TEXT NOT NULL
+    fmt_d TEXT NOT NULL,
+    device_spec TEXT NOT NULL DEFAULT '',  -- the device as given: sim:m.yaml, cuda:0
+    model_file TEXT NOT NULL DEFAULT '',   -- sim: the model file's absolute path, '' for a preset
+    model_sha256 TEXT NOT NULL DEFAULT ''  -- sha256 of that file's text when the run began
 ) STRICT;
 
 CREATE INDEX runs_status ON runs (status);

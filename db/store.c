@@ -103,6 +103,17 @@ static const char migrate_2_3[] =
     "    PRIMARY KEY (survey_id, datapath)\n"
     ") STRICT;\n";
 
+/*
+** Schema 3 -> 4: what opens a run's device again, beside the device row
+** (whose name for a sim device is the model's `name:`, which a model file
+** may set to anything): the spec as given, and for a model file its
+** absolute path and the sha256 of its text. Old runs keep ''.
+*/
+static const char migrate_3_4[] =
+    "ALTER TABLE runs ADD COLUMN device_spec TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE runs ADD COLUMN model_file TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE runs ADD COLUMN model_sha256 TEXT NOT NULL DEFAULT '';\n";
+
 /* Migrations: migrations[v] takes a database from user_version v to v+1. A
 ** schema change appends one, bumps LAD_STORE_VERSION and updates schema.sql
 ** to the full new schema; a fresh database gets schema.sql at once and is
@@ -111,6 +122,7 @@ static const char *const migrations[LAD_STORE_VERSION] = {
     NULL,
     migrate_1_2,
     migrate_2_3,
+    migrate_3_4,
 };
 
 static const char *const status_names[] = {"running", "ok", "failed",
@@ -678,9 +690,10 @@ int lad_store_begin_run(lad_store *st, const lad_run_info *info,
                        "host, pid, pid_start, device_id, build_id, "
                        "recipe_id, recipe_path, datapath, arch, instr, kind, "
                        "shape, sass, sass_expected, fmt_a, fmt_b, fmt_c, "
-                       "fmt_d) VALUES ('running', ?1, ?2, ?3, ?4, ?5, ?6, "
+                       "fmt_d, device_spec, model_file, model_sha256) "
+                       "VALUES ('running', ?1, ?2, ?3, ?4, ?5, ?6, "
                        "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
-                       "?18, ?19, ?20, ?21)",
+                       "?18, ?19, ?20, ?21, ?22, ?23, ?24)",
                        &s, err);
     if (code == LAD_OK) {
         const lad_run_datapath *dp = info->dp;
@@ -707,6 +720,10 @@ int lad_store_begin_run(lad_store *st, const lad_run_info *info,
         st_bind_text(s, 19, dp ? dp->fmt_b : "");
         st_bind_text(s, 20, dp ? dp->fmt_c : "");
         st_bind_text(s, 21, dp ? dp->fmt_d : "");
+        const lad_run_device *dv = info->device;
+        st_bind_text(s, 22, dv ? dv->spec : "");
+        st_bind_text(s, 23, dv ? dv->model_file : "");
+        st_bind_text(s, 24, dv ? dv->model_sha256 : "");
         code = st_step_done(st, s, "write", err);
     }
     sqlite3_finalize(s);

@@ -40,7 +40,7 @@
 #include "../util/err.h"
 
 #define LAD_STORE_APP_ID 0x4c414452 /* PRAGMA application_id: "LADR" */
-#define LAD_STORE_VERSION 3         /* PRAGMA user_version of the schema */
+#define LAD_STORE_VERSION 4         /* PRAGMA user_version of the schema */
 #define LAD_STORE_BATCH 4096        /* cases per transaction */
 #define LAD_STORE_DEFAULT "ladder.db"
 
@@ -110,6 +110,11 @@ typedef struct lad_run_device {
     int cc;                         /* compute capability * 10, 0 elsewhere */
     const char *driver, *toolkit;
     const char *sass;               /* tensor opcode executed, "" unknown */
+    /* Stored with the run (not the device): what opens this device again. */
+    const char *spec;               /* the device spec as given: "sim:m.yaml" */
+    const char *model_file;         /* sim: the model file's absolute path,
+                                       "" for a preset */
+    const char *model_sha256;       /* sha256 of that file's text, or "" */
 } lad_run_device;
 
 /* The instruction a run probed. NULL strings are stored as "". */
@@ -264,7 +269,13 @@ typedef struct lad_run_row {
     char sass[64];          /* executed opcode */
     char sass_expected[40]; /* the datapath's opcode */
     char fmt_a[24], fmt_b[24], fmt_c[24], fmt_d[24];
+    char device_spec[600];  /* the device spec as given; "" before schema 4 */
+    char model_file[512];   /* sim: the model file's absolute path, or "" */
+    char model_sha256[65];  /* sha256 of its text when the run began, or "" */
     int64_t ncases;         /* cases stored */
+    int64_t nval;           /* validations stored with the run (finished) */
+    int64_t val_cases;      /* their cases and mismatches, summed */
+    int64_t val_mismatches;
 } lad_run_row;
 
 /* Filters of `ladder history`; NULL or 0 fields do not filter. */
@@ -273,6 +284,11 @@ typedef struct lad_history_filter {
     const char *format;      /* a format name of A, B, C or D */
     const char *instruction; /* instr ("mma.sync"), kind, SASS opcode or
                                 datapath name, exactly */
+    const char *arch;        /* arch, any case; "sm_90" also matches "sm_90a" */
+    int status;              /* enum lad_run_status + 1 (as shown: a dead
+                                'running' run is interrupted); 0: any */
+    int64_t since, until;    /* started in [since, until) (unix seconds);
+                                0: unbounded */
     int limit;               /* newest `limit` runs; 0: all */
 } lad_history_filter;
 

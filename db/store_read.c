@@ -101,7 +101,14 @@ int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
     "b.git_commit, b.dirty, r.recipe_path, coalesce(rc.sha256, ''), "         \
     "r.datapath, r.arch, r.instr, r.kind, r.shape, r.sass, r.sass_expected, " \
     "r.fmt_a, r.fmt_b, r.fmt_c, r.fmt_d, "                                    \
-    "(SELECT count(*) FROM cases WHERE cases.run_id = r.id) "                 \
+    "(SELECT count(*) FROM cases WHERE cases.run_id = r.id), "                \
+    "r.device_spec, r.model_file, r.model_sha256, "                           \
+    "(SELECT count(*) FROM validations AS v WHERE v.run_id = r.id "           \
+    "AND v.cases IS NOT NULL), "                                              \
+    "(SELECT coalesce(sum(v.cases), 0) FROM validations AS v "                \
+    "WHERE v.run_id = r.id AND v.cases IS NOT NULL), "                        \
+    "(SELECT coalesce(sum(v.mismatches), 0) FROM validations AS v "           \
+    "WHERE v.run_id = r.id AND v.cases IS NOT NULL) "                         \
     "FROM runs AS r LEFT JOIN devices AS d ON d.id = r.device_id "            \
     "JOIN builds AS b ON b.id = r.build_id "                                  \
     "LEFT JOIN recipes AS rc ON rc.id = r.recipe_id "
@@ -178,6 +185,12 @@ static void read_run(lad_store *st, sqlite3_stmt *s, lad_run_row *r)
     st_col_text(s, 30, r->fmt_c, sizeof r->fmt_c);
     st_col_text(s, 31, r->fmt_d, sizeof r->fmt_d);
     r->ncases = sqlite3_column_int64(s, 32);
+    st_col_text(s, 33, r->device_spec, sizeof r->device_spec);
+    st_col_text(s, 34, r->model_file, sizeof r->model_file);
+    st_col_text(s, 35, r->model_sha256, sizeof r->model_sha256);
+    r->nval = sqlite3_column_int64(s, 36);
+    r->val_cases = sqlite3_column_int64(s, 37);
+    r->val_mismatches = sqlite3_column_int64(s, 38);
 }
 
 /* Grows *arr (of elements of size el) to hold at least need; returns 0 or
@@ -352,7 +365,11 @@ int lad_store_history(lad_store *st, const lad_history_filter *f,
                        "> 0) AND (?2 IS NULL OR lower(?2) IN (r.fmt_a, "
                        "r.fmt_b, r.fmt_c, r.fmt_d)) AND (?3 IS NULL OR ?3 IN "
                        "(r.instr, r.kind, r.sass, r.sass_expected, "
-                       "r.datapath)) ORDER BY r.id DESC LIMIT ?4",
+                       "r.datapath)) AND (?5 IS NULL OR lower(r.arch) = lower(?5) "
+                       "OR lower(r.arch) = lower(?5) || 'a') "
+                       "AND (?6 IS NULL OR r.started >= ?6) "
+                       "AND (?7 IS NULL OR r.started < ?7) "
+                       "ORDER BY r.id DESC LIMIT ?4",
                        &s, err);
     if (code)
         return code;
@@ -362,8 +379,28 @@ int lad_store_history(lad_store *st, const lad_history_filter *f,
         st_bind_text(s, 2, f->format);
     if (f && f->instruction)
         st_bind_text(s, 3, f->instruction);
-    sqlite3_bind_int64(s, 4, f && f->limit > 0 ? f->limit : -1);
+    if (f && f->arch)
+        st_bind_text(s, 5, f->arch);
+    if (f && f->since)
+        sqlite3_bind_int64(s, 6, f->since);
+    if (f && f->until)
+        sqlite3_bind_int64(s, 7, f->until);
+    /* The status a run shows is decided here, not in SQL (a dead 'running'
+    ** run reads interrupted), so with a status filter the limit is too. */
+    int status = f ? f->status : 0;
+    sqlite3_bind_int64(s, 4, f && f->limit > 0 && !status ? f->limit : -1);
     code = read_rows(st, s, (void **)rows, n, sizeof **rows, read_run_row, err);
+    if (code == LAD_OK && status) {
+        size_t kept = 0;
+        for (size_t i = 0; i < *n; i++)
+            if ((*rows)[i].status == status - 1 && (f->limit <= 0 || (int)kept < f->limit))
+                (*rows)[kept++] = (*rows)[i];
+        *n = kept;
+        if (kept == 0) {
+            free(*rows);
+            *rows = NULL;
+        }
+    }
     if (code) {
         free(*rows);
         *rows = NULL;

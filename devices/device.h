@@ -26,6 +26,12 @@ typedef struct lad_device_info {
     char driver[32];    /* driver version, "" elsewhere */
     char toolkit[32];   /* CUDA runtime version the kernels were built with */
     char sass[64];      /* tensor opcode actually executed, "" when unknown */
+    /* sim: given a model file (not a preset): the file's absolute path and
+    ** the sha256 of the very text the model was read from; "" otherwise.
+    ** The model's `name:` may be anything, a preset's name included, so
+    ** only these say again which model ran. */
+    char model_file[512];
+    char model_sha256[65];
 } lad_device_info;
 
 typedef struct lad_device lad_device;

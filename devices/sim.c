@@ -7,6 +7,8 @@
 */
 #include "sim.h"
 #include "../io/modelfile.h"
+#include "../model/presets.h"
+#include "../util/sha256.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,12 +59,48 @@ static int same_shape(const lad_datapath *m, const lad_datapath *dp,
     return LAD_OK;
 }
 
+/* Reads a model file, hashes its text and parses that same text, so that
+** the hash is of what is evaluated. */
+static int load_file(const char *path, lad_datapath *m, lad_device_info *info,
+                     lad_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return lad_errf(err, LAD_EDATA, "unknown preset or model file '%s'", path);
+    fclose(f);
+    char *text, *abs = NULL;
+    size_t len;
+    int rc = lad_yaml_read_file(path, &text, &len, err);
+    if (rc != LAD_OK)
+        return rc;
+    rc = lad_model_parse(path, text, len, m, NULL, 0, err);
+    if (rc == LAD_OK && ((abs = realpath(path, NULL)) == NULL ||
+                         strlen(abs) >= sizeof info->model_file))
+        rc = lad_errf(err, LAD_EDATA, "model file '%s': cannot name it by an absolute "
+                      "path of under %zu bytes", path, sizeof info->model_file);
+    if (rc == LAD_OK) {
+        lad_sha256_hex(text, len, info->model_sha256);
+        snprintf(info->model_file, sizeof info->model_file, "%s", abs);
+    }
+    free(abs);
+    free(text);
+    return rc;
+}
+
 int lad_sim_open(const char *model, const lad_datapath *dp, lad_device **out,
                  lad_err *err)
 {
     *out = NULL;
     lad_datapath m;
-    int rc = lad_model_resolve(model, &m, err);
+    lad_device_info info;
+    memset(&info, 0, sizeof info);
+    /* A preset name wins over a file of that name, as lad_model_resolve has it. */
+    const lad_preset *p = lad_preset_find(model);
+    int rc = LAD_OK;
+    if (p)
+        m = p->dp;
+    else
+        rc = load_file(model, &m, &info, err);
     if (rc != LAD_OK)
         return rc;
     rc = same_shape(&m, dp, err);
@@ -76,6 +114,7 @@ int lad_sim_open(const char *model, const lad_datapath *dp, lad_device **out,
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
     st->model = m;
+    dev->info = info;
     strcpy(dev->info.kind, "sim");
     snprintf(dev->info.name, sizeof dev->info.name, "%s", st->model.name);
     dev->dp = dp;

@@ -138,7 +138,8 @@ int lad_probe_observe(lad_probe *p, const char *key, const int64_t *ids,
 void lad_run_describe(const lad_device_info *d, const lad_datapath *dp,
                       lad_run_device *rd, lad_run_datapath *rdp)
 {
-    *rd = (lad_run_device){d->kind, d->name, d->uuid, d->cc, d->driver, d->toolkit, d->sass};
+    *rd = (lad_run_device){d->kind, d->name, d->uuid, d->cc, d->driver, d->toolkit, d->sass,
+                           NULL, d->model_file, d->model_sha256};
     *rdp = (lad_run_datapath){dp->name, dp->arch, dp->instr, dp->kind, dp->shape, dp->sass,
                               dp->a.name, dp->b.name, dp->c.name, dp->d.name};
 }
@@ -205,6 +206,7 @@ int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
     lad_run_device rd;
     lad_run_datapath rdp;
     lad_run_describe(&p->dev->info, &p->dp, &rd, &rdp);
+    rd.spec = spec;
     info.command = "run";
     info.argc = opts->argc;
     info.argv = opts->argv;

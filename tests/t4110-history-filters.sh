@@ -10,9 +10,10 @@ sqlite3 "$db" <db/schema.sql && sqlite3 "$db" <"$TESTS_DATA/store-fixture.sql"
 
 run_ladder history --db "$db"
 expect_rc history-rc 0
-expect_out history-header '^ +ID +STATUS +STARTED \(UTC\) +CASES +DEVICE +DATAPATH +COMMAND$'
-expect_out history-run1 '^ +1 ok +2025-06-15 15:06:40 +3 NVIDIA H100 80GB HBM3 +sm90-mma-f16-f32 +run$'
-expect_out history-run2 '^ +2 failed +2025-06-15 15:08:20 +0 sm100-tcgen05-e4m3-f32 +sm100-tcgen05-e4m3-f32 +run$'
+expect_out history-header '^ +ID +STATUS +STARTED \(UTC\) +CASES +VALIDATED +DEVICE +DATAPATH +COMMAND$'
+# run 1's validation: 1 mismatch in 1000 cases; run 2 has none ('-').
+expect_out history-run1 '^ +1 ok +2025-06-15 15:06:40 +3 1/1000 +NVIDIA H100 80GB HBM3 +sm90-mma-f16-f32 +run$'
+expect_out history-run2 '^ +2 failed +2025-06-15 15:08:20 +0 - +sm100-tcgen05-e4m3-f32 +sm100-tcgen05-e4m3-f32 +run$'
 order=$(awk 'NR > 1 { printf "%s ", $1 }' "$out")
 if [ "$order" = "2 1 " ]; then ok history-newest-first; else fail history-newest-first "order '$order'"; fi
 
@@ -49,7 +50,7 @@ expect_out_eq history-json-empty '[]'
 
 # An empty store lists nothing.
 sqlite3 "$TMP/empty.db" <db/schema.sql
-sqlite3 "$TMP/empty.db" "PRAGMA application_id = 1279345746; PRAGMA user_version = 2"
+sqlite3 "$TMP/empty.db" "PRAGMA application_id = 1279345746; PRAGMA user_version = 4"
 run_ladder history --db "$TMP/empty.db"
 expect_rc history-empty-rc 0
 

@@ -33,14 +33,14 @@ else
     run_ladder history --db "$db"
 fi
 expect_rc store-migrate-readonly-refused-rc 3
-expect_err store-migrate-readonly-refused-msg "schema version 1, older than this ladder's 3, and is opened read-only; open it writable once to migrate it"
+expect_err store-migrate-readonly-refused-msg "schema version 1, older than this ladder's 4, and is opened read-only; open it writable once to migrate it"
 check store-migrate-readonly-untouched test "$(sqlite3 "$db" 'PRAGMA user_version')" = 1
 chmod 644 "$db"
 
 run_ladder history --db "$db"
 expect_rc store-migrate-history-rc 0
 expect_out store-migrate-history-run '^ +1 ok '
-check store-migrate-version test "$(sqlite3 "$db" 'PRAGMA user_version')" = 3
+check store-migrate-version test "$(sqlite3 "$db" 'PRAGMA user_version')" = 4
 
 # The survey tables a migration adds are those a fresh store has, column
 # for column and constraint for constraint.
@@ -71,6 +71,10 @@ fresh=$TMP/fresh.db
 sqlite3 "$fresh" <db/schema.sql
 cols() { sqlite3 "$1" "SELECT group_concat(name || ':' || type || ':' || \"notnull\", ',') FROM pragma_table_info('cases')"; }
 check store-migrate-columns-as-fresh test "$(cols "$db")" = "$(cols "$fresh")"
+# Schema 3's device provenance columns of runs, likewise.
+rcols() { sqlite3 "$1" "SELECT group_concat(name || ':' || type || ':' || \"notnull\" || ':' || dflt_value, ',') FROM pragma_table_info('runs')"; }
+check store-migrate-runs-columns-as-fresh test "$(rcols "$db")" = "$(rcols "$fresh")"
+check store-migrate-runs-spec-empty test "$(q "SELECT device_spec || model_file || model_sha256 FROM runs WHERE id = 1")" = ""
 check store-migrate-integrity test "$(q 'PRAGMA integrity_check')" = ok
 
 # A migrated store opens again without migrating twice.

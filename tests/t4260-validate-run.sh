@@ -34,7 +34,7 @@ run_ladder run "$TMP/r.yaml" --db "$db" --device "sim:$P"
 run_ladder infer 2 --db "$db"
 run_ladder validate 2 --db "$db" --cases 8
 expect_out_eq validate-run-argv-device "validate: 0/8 mismatches (run 2 inferred vs sim:$P)"
-sqlite3 "$db" "UPDATE runs SET argv = json_array('ladder', 'run', 'r.yaml', '--device', 'cuda:3') WHERE id = 2"
+sqlite3 "$db" "UPDATE runs SET argv = json_array('ladder', 'run', 'r.yaml', '--device', 'cuda:3'), device_spec = 'cuda:3' WHERE id = 2"
 run_ladder validate 2 --db "$db" --cases 8
 expect_rc validate-run-cuda-index-rc 4
 expect_err validate-run-cuda-index-named "^ladder: device 'cuda:3': "
@@ -42,7 +42,9 @@ expect_err_line validate-run-cuda-index-one-line
 run_ladder validate 2 --db "$db" --cases 8 --device "sim:$P"
 expect_out_eq validate-run-device-option "validate: 0/8 mismatches (run 2 inferred vs sim:$P)"
 
-# No --device on the command line: the stored recipe's device: line.
+# A run stored before schema 3 (no device_spec): the command line's
+# --device as above, else the stored recipe's device: line.
+sqlite3 "$db" "UPDATE runs SET device_spec = '' WHERE id = 1"
 sqlite3 "$db" "UPDATE recipes SET text = replace(text, 'device: sim:$P', 'device: cuda:2')"
 run_ladder validate 1 --db "$db" --cases 8
 expect_rc validate-run-recipe-cuda-rc 4
