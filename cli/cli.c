@@ -93,12 +93,12 @@ static int is_option(const char *s)
            s[2] == 0;
 }
 
-int cli_parse(int argc, char **argv, int first, const cli_opt *opts,
-              const char *usage, char **pos, int *npos, int maxpos)
+int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
+              char **pos, int *npos, int minpos, int maxpos, const char *need)
 {
     int only_pos = 0;
     *npos = 0;
-    for (int i = first; i < argc; i++) {
+    for (int i = 1; i < argc; i++) {
         char *a = argv[i];
         if (!only_pos && strcmp(a, "--") == 0) {
             only_pos = 1;
@@ -148,5 +148,7 @@ int cli_parse(int argc, char **argv, int first, const cli_opt *opts,
             return cli_usage_error("option '--%s' needs a value", o->name);
         }
     }
+    if (*npos < minpos)
+        return cli_usage_error("%s", need ? need : "missing argument");
     return LAD_OK;
 }

@@ -47,14 +47,15 @@ typedef struct cli_opt {
 #define CLI_HELP (-1)
 
 /*
-** Parses argv[first..argc-1] against opts (terminated by an entry whose name
-** is NULL). Positional arguments are stored, in order, in pos[0..*npos-1]
-** (at most maxpos of them). Returns LAD_OK; CLI_HELP after printing `usage`
-** on stdout; or LAD_EUSAGE after printing one line (unknown option, missing
-** value, too many arguments).
+** Parses a command's argv[1..argc-1] against opts (terminated by an entry
+** whose name is NULL). Positional arguments are stored, in order, in
+** pos[0..*npos-1]: at least minpos (fewer is the usage error `need`) and at
+** most maxpos of them. Returns LAD_OK; CLI_HELP after printing `usage` on
+** stdout (the command then returns 0); or LAD_EUSAGE after printing one
+** line (unknown option, missing value, too many or too few arguments).
 */
-int cli_parse(int argc, char **argv, int first, const cli_opt *opts,
-              const char *usage, char **pos, int *npos, int maxpos);
+int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
+              char **pos, int *npos, int minpos, int maxpos, const char *need);
 
 /* Parses an option's value as a whole number in lo..hi (decimal, or hex
 ** with 0x) into *out. Returns LAD_OK, or LAD_EUSAGE after printing

@@ -363,13 +363,9 @@ int cmd_check(int argc, char **argv)
                             {"json", 0, 0, &json}, {NULL, 0, 0, NULL}};
     static char *pos[MAXFILES];
     int npos;
-    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, MAXFILES);
-    if (rc == CLI_HELP)
-        return 0;
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, MAXFILES, "check needs at least one vector file");
     if (rc)
-        return rc;
-    if (npos == 0)
-        return cli_usage_error("check needs at least one vector file");
+        return rc == CLI_HELP ? 0 : rc;
     int any_bad = 0;
     static tally t;
     /* JSON waits for the last file: a malformed one prints nothing. */

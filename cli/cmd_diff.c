@@ -505,13 +505,9 @@ int cmd_diff(int argc, char **argv)
     };
     char *pos[2];
     int npos;
-    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 2);
-    if (rc == CLI_HELP)
-        return 0;
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 2, 2, "diff needs two models; see 'ladder diff --help'");
     if (rc)
-        return rc;
-    if (npos != 2)
-        return cli_usage_error("diff needs two models; see 'ladder diff --help'");
+        return rc == CLI_HELP ? 0 : rc;
     static side a, b;
     lad_err err = {0};
     a.spec = pos[0];

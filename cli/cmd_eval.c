@@ -39,11 +39,9 @@ int cmd_eval(int argc, char **argv)
     const cli_opt opts[] = {{"model", 'm', 1, &spec}, {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos;
-    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 1);
-    if (rc == CLI_HELP)
-        return 0;
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 1, NULL);
     if (rc)
-        return rc;
+        return rc == CLI_HELP ? 0 : rc;
     if (spec == NULL)
         return cli_usage_error("eval needs --model <preset or model file>");
 

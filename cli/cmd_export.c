@@ -88,13 +88,9 @@ int cmd_export(int argc, char **argv)
     };
     char *pos[1];
     int npos;
-    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 1);
-    if (rc == CLI_HELP)
-        return 0;
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1, "export needs a run; see 'ladder export --help'");
     if (rc)
-        return rc;
-    if (npos != 1)
-        return cli_usage_error("export needs a run; see 'ladder export --help'");
+        return rc == CLI_HELP ? 0 : rc;
     if (outpath == NULL)
         return cli_usage_error("export needs -o <file.vec>");
     lad_store *st;

@@ -183,13 +183,9 @@ int cmd_fit(int argc, char **argv)
     };
     char *pos[2];
     int npos = 0;
-    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 1);
-    if (rc == CLI_HELP)
-        return 0;
-    if (rc != LAD_OK)
-        return rc;
-    if (npos != 1)
-        return cli_usage_error("fit needs one vector file; see 'ladder fit --help'");
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1, "fit needs one vector file; see 'ladder fit --help'");
+    if (rc)
+        return rc == CLI_HELP ? 0 : rc;
     lad_search_opts so = {0};
     uint64_t b = 0, k = 0;
     if (beam && (rc = cli_number(beam, "--beam", 1, 64, &b)))

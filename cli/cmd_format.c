@@ -216,14 +216,10 @@ int cmd_format(int argc, char **argv)
     };
     static char *pos[MAXPOS];
     int npos;
-    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, MAXPOS);
-    if (rc == CLI_HELP)
-        return 0;
-    if (rc)
-        return rc;
-    if (npos == 0)
-        return cli_usage_error("format needs a subcommand: decode, encode, "
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, MAXPOS, "format needs a subcommand: decode, encode, "
                                "table or list; see 'ladder help format'");
+    if (rc)
+        return rc == CLI_HELP ? 0 : rc;
     int mode = lad_round_parse(round);
     if (mode < 0)
         return cli_usage_error("unknown rounding mode '%s' (rz, rne, ru, rd "

@@ -125,11 +125,9 @@ int cmd_gemm(int argc, char **argv)
                             {NULL, 0, 0, NULL}};
     char *pos[4];
     int npos;
-    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 3);
-    if (rc == CLI_HELP)
-        return 0;
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 3, NULL);
     if (rc)
-        return rc;
+        return rc == CLI_HELP ? 0 : rc;
     if (spec == NULL)
         return cli_usage_error("gemm needs --datapath <preset or model file>");
     if (npos < 2)

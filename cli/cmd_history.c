@@ -91,11 +91,9 @@ int cmd_history(int argc, char **argv)
     };
     char *pos[1];
     int npos;
-    int code = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 0);
-    if (code == CLI_HELP)
-        return 0;
+    int code = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 0, NULL);
     if (code)
-        return code;
+        return code == CLI_HELP ? 0 : code;
     lad_history_filter f = {gpu, format, instruction, arch, 0, 0, 0, 0};
     if (status) {
         for (int i = 0; i <= LAD_RUN_INTERRUPTED && !f.status; i++)

@@ -71,13 +71,9 @@ int cmd_infer(int argc, char **argv)
                       {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
-    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 1);
-    if (rc == CLI_HELP)
-        return 0;
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1, "infer needs a run; see 'ladder infer --help'");
     if (rc)
-        return rc;
-    if (npos != 1)
-        return cli_usage_error("infer needs a run; see 'ladder infer --help'");
+        return rc == CLI_HELP ? 0 : rc;
     lad_err err = {0};
     lad_store *st = NULL;
     if ((rc = lad_store_open(db, no_store ? LAD_STORE_READONLY : 0, &st, &err)))

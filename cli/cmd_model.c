@@ -78,13 +78,9 @@ int cmd_model(int argc, char **argv)
     char *pos[2];
     int npos = 0;
     static const cli_opt opts[] = {{NULL, 0, 0, NULL}};
-    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 2);
-    if (rc == CLI_HELP)
-        return 0;
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 2, "model: missing subcommand (show, check or params)");
     if (rc)
-        return rc;
-    if (npos < 1)
-        return cli_usage_error("model: missing subcommand (show, check or params)");
+        return rc == CLI_HELP ? 0 : rc;
     if (strcmp(pos[0], "params") == 0)
         return npos > 1 ? cli_usage_error("model params: takes no argument") : params();
     int show = strcmp(pos[0], "show") == 0;

@@ -139,11 +139,9 @@ int cmd_presets(int argc, char **argv)
     int npos = 0;
     const char *md = NULL, *js = NULL;
     const cli_opt opts[] = {{"markdown", 0, 0, &md}, {"json", 0, 0, &js}, {NULL, 0, 0, NULL}};
-    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 0);
-    if (rc == CLI_HELP)
-        return 0;
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 0, NULL);
     if (rc)
-        return rc;
+        return rc == CLI_HELP ? 0 : rc;
     if (md && js)
         return cli_usage_error("give --markdown or --json, not both");
     if (md) {

@@ -102,13 +102,9 @@ int cmd_recipe(int argc, char **argv)
     char *pos[2];
     int npos = 0;
     static const cli_opt opts[] = {{NULL, 0, 0, NULL}};
-    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 2);
-    if (rc == CLI_HELP)
-        return 0;
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 2, "recipe: missing subcommand (check or show)");
     if (rc)
-        return rc;
-    if (npos < 1)
-        return cli_usage_error("recipe: missing subcommand (check or show)");
+        return rc == CLI_HELP ? 0 : rc;
     int doshow = strcmp(pos[0], "show") == 0;
     if (!doshow && strcmp(pos[0], "check") != 0)
         return cli_usage_error("recipe: unknown subcommand '%s'", pos[0]);

@@ -109,13 +109,9 @@ int cmd_run(int argc, char **argv)
                       {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
-    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 1);
-    if (rc == CLI_HELP)
-        return 0;
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1, "run needs a recipe; see 'ladder run --help'");
     if (rc)
-        return rc;
-    if (npos != 1)
-        return cli_usage_error("run needs a recipe; see 'ladder run --help'");
+        return rc == CLI_HELP ? 0 : rc;
     lad_ladder_opts lo = {0};
     if (rungs && (rc = parse_rungs(rungs, &lo.rungs)))
         return rc;

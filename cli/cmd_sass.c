@@ -245,11 +245,9 @@ int cmd_sass(int argc, char **argv)
                             {NULL, 0, 0, NULL}};
     char *names[256];
     int nnames = 0;
-    int rc = cli_parse(argc, argv, 1, opts, usage, names, &nnames, 256);
-    if (rc == CLI_HELP)
-        return 0;
+    int rc = cli_parse(argc, argv, opts, usage, names, &nnames, 0, 256, NULL);
     if (rc)
-        return rc;
+        return rc == CLI_HELP ? 0 : rc;
     int target = -1;
     if (target_s) {
         for (int t = 0; t < LAD_NTARGETS; t++)

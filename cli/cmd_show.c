@@ -379,13 +379,9 @@ int cmd_show(int argc, char **argv)
     };
     char *pos[1];
     int npos;
-    int code = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 1);
-    if (code == CLI_HELP)
-        return 0;
+    int code = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1, "show needs a run: an id or 'latest'");
     if (code)
-        return code;
-    if (npos != 1)
-        return cli_usage_error("show needs a run: an id or 'latest'");
+        return code == CLI_HELP ? 0 : code;
 
     lad_store *st;
     if ((code = cli_store_open_existing(db, &st)) != LAD_OK)

@@ -614,11 +614,9 @@ int cmd_survey(int argc, char **argv)
                       {"vectors", 0, 1, &vecdir}, {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
-    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 0);
-    if (rc == CLI_HELP)
-        return 0;
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 0, NULL);
     if (rc)
-        return rc;
+        return rc == CLI_HELP ? 0 : rc;
     uint64_t ncases = DEFAULT_CASES;
     if (cases && (rc = cli_number(cases, "--cases", 1, MAX_CASES, &ncases)))
         return rc;

@@ -194,11 +194,9 @@ int cmd_validate(int argc, char **argv)
     };
     char *pos[2];
     int npos = 0;
-    int rc = cli_parse(argc, argv, 1, opts, usage, pos, &npos, 1);
-    if (rc == CLI_HELP)
-        return 0;
-    if (rc != LAD_OK)
-        return rc;
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 1, NULL);
+    if (rc)
+        return rc == CLI_HELP ? 0 : rc;
     if (npos == 0 && !model)
         return cli_usage_error("validate needs a run or --model; see 'ladder validate --help'");
     if (npos == 1 && model)
