@@ -363,7 +363,8 @@ int cmd_check(int argc, char **argv)
                             {"json", 0, 0, &json}, {NULL, 0, 0, NULL}};
     static char *pos[MAXFILES];
     int npos;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, MAXFILES, "check needs at least one vector file");
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, MAXFILES,
+                      "check needs at least one vector file");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     int any_bad = 0;

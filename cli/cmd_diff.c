@@ -505,7 +505,8 @@ int cmd_diff(int argc, char **argv)
     };
     char *pos[2];
     int npos;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 2, 2, "diff needs two models; see 'ladder diff --help'");
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 2, 2,
+                      "diff needs two models; see 'ladder diff --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     static side a, b;

@@ -88,7 +88,8 @@ int cmd_export(int argc, char **argv)
     };
     char *pos[1];
     int npos;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1, "export needs a run; see 'ladder export --help'");
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1,
+                      "export needs a run; see 'ladder export --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     if (outpath == NULL)

@@ -183,7 +183,8 @@ int cmd_fit(int argc, char **argv)
     };
     char *pos[2];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1, "fit needs one vector file; see 'ladder fit --help'");
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1,
+                      "fit needs one vector file; see 'ladder fit --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     lad_search_opts so = {0};

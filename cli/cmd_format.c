@@ -216,7 +216,8 @@ int cmd_format(int argc, char **argv)
     };
     static char *pos[MAXPOS];
     int npos;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, MAXPOS, "format needs a subcommand: decode, encode, "
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, MAXPOS,
+                      "format needs a subcommand: decode, encode, "
                                "table or list; see 'ladder help format'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;

@@ -71,7 +71,8 @@ int cmd_infer(int argc, char **argv)
                       {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1, "infer needs a run; see 'ladder infer --help'");
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1,
+                      "infer needs a run; see 'ladder infer --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     lad_err err = {0};

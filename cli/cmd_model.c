@@ -78,7 +78,8 @@ int cmd_model(int argc, char **argv)
     char *pos[2];
     int npos = 0;
     static const cli_opt opts[] = {{NULL, 0, 0, NULL}};
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 2, "model: missing subcommand (show, check or params)");
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 2,
+                      "model: missing subcommand (show, check or params)");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     if (strcmp(pos[0], "params") == 0)

@@ -102,7 +102,8 @@ int cmd_recipe(int argc, char **argv)
     char *pos[2];
     int npos = 0;
     static const cli_opt opts[] = {{NULL, 0, 0, NULL}};
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 2, "recipe: missing subcommand (check or show)");
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 2,
+                      "recipe: missing subcommand (check or show)");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     int doshow = strcmp(pos[0], "show") == 0;

@@ -109,7 +109,8 @@ int cmd_run(int argc, char **argv)
                       {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1, "run needs a recipe; see 'ladder run --help'");
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1,
+                      "run needs a recipe; see 'ladder run --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     lad_ladder_opts lo = {0};

@@ -379,7 +379,8 @@ int cmd_show(int argc, char **argv)
     };
     char *pos[1];
     int npos;
-    int code = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1, "show needs a run: an id or 'latest'");
+    int code = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1,
+                      "show needs a run: an id or 'latest'");
     if (code)
         return code == CLI_HELP ? 0 : code;
 
