@@ -23,6 +23,9 @@ else
 fi
 
 flags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs ladder)
+# Under `make SANITIZER=... test` the make above installed the sanitized
+# library (make passes SANITIZER down): the program links the same runtime.
+[ -n "${SANITIZER:-}" ] && flags="$flags -fsanitize=$SANITIZER"
 if ${CC:-cc} -std=c11 -Wall -Werror -o "$TMP/use" tests/data/libladder-use.c \
         $flags -lpthread -Wl,-rpath,"$prefix/lib" 2>"$TMP/cc"; then
     ok lib-install-compile
