@@ -1,6 +1,7 @@
 # Ladder build. `make` builds ./ladder; `make test` runs the whole suite;
 # `make SANITIZER=address,undefined test` does both under sanitizers (in a
-# separate build folder); `make bench` prints the benchmarks.
+# separate build folder); `make bench` prints the benchmarks; `make fuzz`
+# builds the libFuzzer targets (docs/robustness.md).
 #
 # Overrides: CC=clang, CFLAGS (default -O2 -g; the flags the build needs
 # are added to it, not replaced), NVCC=/path/to/nvcc (NVCC= disables CUDA),
@@ -56,7 +57,22 @@ CUDA_LDLIBS :=
 
 DEPS_STAMP := build/.deps-ok
 
-.PHONY: all test bench deps clean
+# Fuzz targets (tests/fuzz/fuzz_<name>.c, docs/robustness.md). `make fuzz`
+# builds build/fuzz/fuzz_<name> with clang, libFuzzer and ASan+UBSan, from
+# the library built again with coverage (without CUDA: the targets run no
+# device). The replay driver links every target into one plain program of
+# this build, which runs the kept corpus and crashers in `make test`.
+FUZZ_TARGETS := recipe modelfile vecline vecfile format plan
+FUZZ_CC ?= clang
+FUZZ_BUILD := build/fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS = -O1 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla \
+    -MMD -MP -I. -I$(FUZZ_BUILD) $(FUZZ_SAN)
+FUZZ_LIB_OBJ := $(LIB_SRC) $(KERNEL_C_OBJ:$(BUILD)/%.o=%.c)
+FUZZ_LIB_OBJ := $(FUZZ_LIB_OBJ:%.c=$(FUZZ_BUILD)/%.o)
+REPLAY_OBJ := $(BUILD)/tests/fuzz/replay.o $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%.o)
+
+.PHONY: all test bench deps clean fuzz
 all: ladder
 
 ladder: $(BUILD)/ladder
@@ -70,6 +86,28 @@ $(BUILD)/unit: $(TEST_OBJ) $(LIB_OBJ) $(KERNEL_OBJ)
 
 $(BUILD)/bench: $(BENCH_OBJ) $(LIB_OBJ) $(KERNEL_OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CUDA_LDLIBS) $(LDLIBS)
+
+$(BUILD)/fuzz-replay: $(REPLAY_OBJ) $(LIB_OBJ) $(KERNEL_OBJ)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CUDA_LDLIBS) $(LDLIBS)
+
+# Each target's entry point gets its own name in the replay driver.
+$(BUILD)/tests/fuzz/fuzz_%.o: ALL_CFLAGS += -DLLVMFuzzerTestOneInput=$(notdir $*)_one
+
+fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+.SECONDARY: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/tests/fuzz/fuzz_%.o)
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_BUILD)/libladder.a
+	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LDLIBS)
+
+$(FUZZ_BUILD)/libladder.a: $(FUZZ_LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BUILD)/%.o: %.c $(FUZZ_BUILD)/version.h | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BUILD)/version.h: FORCE
+	@mkdir -p $(FUZZ_BUILD) && sh scripts/version.sh $@
 
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -100,11 +138,11 @@ TEST_ENV := LADDER_TEST_QUICK=1 LADDER_RATIONAL_CASES=50000
 endif
 
 .PHONY: test-long
-test: $(BUILD)/ladder $(BUILD)/unit
+test: $(BUILD)/ladder $(BUILD)/unit $(BUILD)/fuzz-replay
 	@sh scripts/deps.sh test
 	@$(TEST_ENV) LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
 
-test-long: $(BUILD)/ladder $(BUILD)/unit
+test-long: $(BUILD)/ladder $(BUILD)/unit $(BUILD)/fuzz-replay
 	@sh scripts/deps.sh test
 	@LADDER_BLIND_PRESETS=1 LADDER_BLIND_DRAWS=200 LADDER_BLIND_BIG=3 \
 	    LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
@@ -115,4 +153,4 @@ bench: $(BUILD)/bench $(BUILD)/ladder
 clean:
 	rm -rf build ladder
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(REPLAY_OBJ:.o=.d)

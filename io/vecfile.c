@@ -111,21 +111,28 @@ static int header_line(lad_vecfile *vf, lad_err *err)
 int lad_vecfile_open(const char *path, lad_vecfile **out, lad_err *err)
 {
     *out = NULL;
-    lad_vecfile *vf = calloc(1, sizeof *vf);
     int is_stdin = strcmp(path, "-") == 0;
-    if (vf == NULL || (vf->path = strdup(is_stdin ? "<stdin>" : path)) == NULL) {
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (f == NULL)
+        return lad_errf(err, LAD_EDATA, "cannot open '%s': %s", path,
+                        strerror(errno));
+    int rc = lad_vecfile_openf(f, is_stdin ? "<stdin>" : path, out, err);
+    if (rc != LAD_OK && f != stdin)
+        fclose(f);
+    return rc;
+}
+
+int lad_vecfile_openf(FILE *f, const char *name, lad_vecfile **out,
+                      lad_err *err)
+{
+    *out = NULL;
+    lad_vecfile *vf = calloc(1, sizeof *vf);
+    if (vf == NULL || (vf->path = strdup(name)) == NULL) {
         free(vf);
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
     vf->hdr.cases = -1;
-    vf->f = is_stdin ? stdin : fopen(path, "rb");
-    if (vf->f == NULL) {
-        int e = errno;
-        free(vf->path);
-        free(vf);
-        return lad_errf(err, LAD_EDATA, "cannot open '%s': %s", path,
-                        strerror(e));
-    }
+    vf->f = f;
     int rc;
     while ((rc = read_raw(vf, err)) == LAD_OK) {
         if (vf->buf[0] == '#') {
@@ -138,6 +145,7 @@ int lad_vecfile_open(const char *path, lad_vecfile **out, lad_err *err)
         }
     }
     if (rc == LAD_EDATA || rc == LAD_EINTERNAL) {
+        vf->f = NULL;    /* the caller's to close */
         lad_vecfile_close(vf);
         return rc;
     }

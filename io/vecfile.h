@@ -64,6 +64,12 @@ typedef struct lad_vecfile {
 ** LAD_OK and a file to read with lad_vecfile_next, or LAD_EDATA. */
 int lad_vecfile_open(const char *path, lad_vecfile **out, lad_err *err);
 
+/* Same, from an open stream named `name` in messages; on success the file
+** owns f (lad_vecfile_close closes it unless it is stdin), on failure the
+** caller still does. */
+int lad_vecfile_openf(FILE *f, const char *name, lad_vecfile **out,
+                      lad_err *err);
+
 /* The next data line (no newline), skipping blank and '#' lines; *loc
 ** receives its location. Returns LAD_OK, LAD_NO at the end of the file, or
 ** LAD_EDATA when it cannot be read. The line lives until the next call. */
