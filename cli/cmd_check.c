@@ -55,8 +55,8 @@ static const char usage[] =
     "  --model <spec>  a preset name or a model file (default: the preset\n"
     "                  the file's header, or each frozen line, names)\n"
     "  --device <dev>  compute the words of .vec files on a device instead\n"
-    "                  (sim:MODEL, exec:COMMAND or cuda:N); the model then\n"
-    "                  only names the instruction\n"
+    "                  (sim:MODEL, exec[-framed]:COMMAND or cuda:N); the\n"
+    "                  model then only names the instruction\n"
     "  --partial       accept a file with fewer cases than its header says\n"
     "                  (a file cut short)\n";
 
