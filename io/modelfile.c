@@ -377,7 +377,9 @@ char *lad_model_write(const lad_datapath *dp, const char *evidence)
             put(&b, "%s", lad_param_text(fd, dp, text, sizeof text));
         put(&b, "\n");
     }
-    if (evidence) {
+    /* an empty evidence would not load back ('evidence' must not be
+    ** empty): no evidence is no line */
+    if (evidence && evidence[0]) {
         put(&b, "# what backs these values\nevidence: ");
         put_str(&b, evidence);
         put(&b, "\n");

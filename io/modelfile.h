@@ -42,7 +42,8 @@ int lad_model_from_node(const lad_ydoc *doc, const lad_ynode *map,
 int lad_model_resolve(const char *spec, lad_datapath *dp, lad_err *err);
 
 /* The YAML text of dp (every field, a comment line before each key), with
-** an `evidence:` line when evidence is not NULL. Returns a malloc'ed
+** an `evidence:` line when evidence is neither NULL nor "" (the loader gives
+** "" for a file without one, and refuses an empty value). Returns a malloc'ed
 ** NUL-terminated string, or NULL when out of memory. */
 char *lad_model_write(const lad_datapath *dp, const char *evidence);
 

@@ -97,6 +97,16 @@ static void roundtrip(void)
                    strstr(y, "\nname: \"odd: \\\"quoted\\\"\"\n"),
                "modelfile-write-values", "a value is not written as documented");
     free(y);
+
+    /* A model read from a file without evidence has evidence "": written
+    ** back, it must load (an `evidence: ""` line would not). */
+    char ev[64] = "";
+    y = lad_model_write(&dp, ev);
+    rc = y ? lad_model_parse("e.yaml", y, strlen(y), &got, ev, sizeof ev, &err)
+           : LAD_EINTERNAL;
+    test_check(rc == LAD_OK && ev[0] == 0 && y && !strstr(y, "evidence"),
+               "modelfile-roundtrip-no-evidence", "rc %d %s", rc, err.msg);
+    free(y);
 }
 
 static void bad(const char *name, const char *text, const char *want)
