@@ -93,7 +93,12 @@ $(BUILD)/fuzz-replay: $(REPLAY_OBJ) $(LIB_OBJ) $(KERNEL_OBJ)
 # Each target's entry point gets its own name in the replay driver.
 $(BUILD)/tests/fuzz/fuzz_%.o: ALL_CFLAGS += -DLLVMFuzzerTestOneInput=$(notdir $*)_one
 
-fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+fuzz: $(FUZZ_BUILD)/.deps-ok $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+
+# clang and libFuzzer's runtime, installed on first use (scripts/deps.sh).
+$(FUZZ_BUILD)/.deps-ok:
+	@FUZZ_CC=$(FUZZ_CC) sh scripts/deps.sh fuzz
+	@mkdir -p $(FUZZ_BUILD) && touch $@
 .SECONDARY: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/tests/fuzz/fuzz_%.o)
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_BUILD)/libladder.a
@@ -102,7 +107,7 @@ $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_BUILD)/libladder.
 $(FUZZ_BUILD)/libladder.a: $(FUZZ_LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(FUZZ_BUILD)/%.o: %.c $(FUZZ_BUILD)/version.h | $(DEPS_STAMP)
+$(FUZZ_BUILD)/%.o: %.c $(FUZZ_BUILD)/version.h | $(DEPS_STAMP) $(FUZZ_BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
@@ -154,3 +159,4 @@ clean:
 	rm -rf build ladder
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(REPLAY_OBJ:.o=.d)
+-include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/tests/fuzz/fuzz_%.d)
