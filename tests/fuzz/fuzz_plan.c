@@ -1,11 +1,11 @@
 /*
-** Differential: the plan's fast paths (lad_plan_eval) against the general
-** reference (lad_eval_general) on any datapath the model-file loader and
-** lad_datapath_check accept. The input is a model file, a NUL byte, then
-** the case as raw bytes: A and B words, C, the scales and the metadata, each
-** word in as many bytes as its format's width needs (little-endian, masked
-** to the width; missing bytes are 0). An empty model file picks a preset by
-** the first case byte.
+** Differential: the plan's fast paths (lad_plan_eval, both builds of the
+** unscaled one) against the general reference (lad_eval_general) on any
+** datapath the model-file loader and lad_datapath_check accept. The input
+** is a model file, a NUL byte, then the case as raw bytes: A and B words,
+** C, the scales and the metadata, each word in as many bytes as its
+** format's width needs (little-endian, masked to the width; missing bytes
+** are 0). An empty model file picks a preset by the first case byte.
 */
 #include "fuzz.h"
 #include "io/modelfile.h"
@@ -65,5 +65,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fast != ref)
         fuzz_fail("%s: path %d gives %08x, the reference %08x", dp.name,
                   pl.path, fast, ref);
+    /* the fast path's generic build too, where the AVX2 one ran */
+    if (pl.avx2) {
+        pl.avx2 = 0;
+        uint32_t generic = lad_plan_eval(&pl, &cs);
+        if (generic != ref)
+            fuzz_fail("%s: the generic fast path gives %08x, the reference "
+                      "%08x", dp.name, generic, ref);
+    }
     return 0;
 }
