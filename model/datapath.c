@@ -87,6 +87,12 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
     if (dp->sparse && dp->k % chunk_lanes(dp->sparse))
         return lad_errf_key(err, LAD_EDATA, "k", "k %d is not a multiple of the sparsity chunk (%d lanes)",
                         dp->k, chunk_lanes(dp->sparse));
+    /* a case holds LAD_METAMAX metadata words (8 chunks each): 1of2 with
+    ** k 78 would need 5, read and written past the case */
+    if (lad_datapath_nmeta(dp) > LAD_METAMAX)
+        return lad_errf_key(err, LAD_EDATA, "k", "k %d with this sparsity needs %d metadata words; "
+                            "a case holds %d (k at most %d)", dp->k, lad_datapath_nmeta(dp),
+                            LAD_METAMAX, LAD_METAMAX * 8 * chunk_lanes(dp->sparse));
     if (dp->in_round < LAD_RZ || dp->in_round > LAD_RNA)
         return lad_errf_key(err, LAD_EDATA, "in_round", "in_round must be rz, rne or rna");
     if (dp->integer) {

@@ -162,6 +162,12 @@ static void reading(void)
         "m.yaml:6:4: k 6 is not a multiple of the sparsity chunk (4 lanes)");
     bad("modelfile-check-order-at-key", ABCD "k: 8\npass: 4\norder: [0, 1, 2]\n",
         "m.yaml:7:8: order has 3 lanes, not 8");
+    /* A case holds 4 metadata words: 1of2 sparsity over 78 lanes needs 5,
+    ** which the vector line reader would write past the case (found by
+    ** tests/fuzz/fuzz_plan.c). */
+    bad("modelfile-check-meta-words", ABCD "sparse: 1of2\nk: 78\npass: 1\n",
+        "m.yaml:6:4: k 78 with this sparsity needs 5 metadata words; a case holds 4 "
+        "(k at most 64)");
     /* Both group sizes are checked against the scale block, not only the
     ** larger (group 15 straddles the blocks of 32 lanes; cdom_group 16 not). */
     bad("modelfile-check-both-groups",
