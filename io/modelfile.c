@@ -327,14 +327,27 @@ static void put_str(lad_buf *b, const char *s)
         put(b, "%s", s);
         return;
     }
+    /* Double-quoted YAML: what is not printable there, or a line break
+    ** that would fold into a space (NEL, LS, PS), is escaped, so that the
+    ** text reads back as written (the loader took it from valid UTF-8). */
     put(b, "\"");
-    for (const char *p = s; *p; p++) {
-        if (*p == '"' || *p == '\\')
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
             put(b, "\\%c", *p);
-        else if ((unsigned char)*p < 0x20)
-            put(b, "\\x%02x", (unsigned char)*p);
-        else
+        } else if (*p < 0x20 || *p == 0x7f) {
+            put(b, "\\x%02x", *p);
+        } else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+            put(b, "\\x%02x", p[1]);         /* C1 controls, NEL among them */
+            p += 1;
+        } else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+            put(b, "\\u%04x", 0x2000 + (p[2] - 0x80));  /* LS, PS */
+            p += 2;
+        } else if (p[0] == 0xef && p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf)) {
+            put(b, "\\u%04x", 0xffc0 + (p[2] - 0x80));  /* U+FFFE, U+FFFF */
+            p += 2;
+        } else {
             put(b, "%c", *p);
+        }
     }
     put(b, "\"");
 }

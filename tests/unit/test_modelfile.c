@@ -107,6 +107,19 @@ static void roundtrip(void)
     test_check(rc == LAD_OK && ev[0] == 0 && y && !strstr(y, "evidence"),
                "modelfile-roundtrip-no-evidence", "rc %d %s", rc, err.msg);
     free(y);
+
+    /* Text that double-quoted YAML would fold (NEL, LS, PS become spaces)
+    ** or refuse raw (DEL, C1 controls, U+FFFE) is escaped: it reads back as
+    ** written (found by tests/fuzz/fuzz_modelfile.c). */
+    static const char odd[] = "a\xc2\x85" "b\xe2\x80\xa8" "c\xe2\x80\xa9" "d\x7f"
+                              "e\xc2\x80" "f\xef\xbf\xbe" "g\\\x08h";
+    char back[64] = "";
+    y = lad_model_write(&dp, odd);
+    rc = y ? lad_model_parse("o.yaml", y, strlen(y), &got, back, sizeof back, &err)
+           : LAD_EINTERNAL;
+    test_check(rc == LAD_OK && strcmp(back, odd) == 0, "modelfile-roundtrip-odd-text",
+               "rc %d %s", rc, err.msg);
+    free(y);
 }
 
 static void bad(const char *name, const char *text, const char *want)
