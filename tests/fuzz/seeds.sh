@@ -4,7 +4,9 @@
 # and the presets (`ladder model show`). Run from the repository root,
 #     LADDER=build/rel/ladder sh tests/fuzz/seeds.sh
 # Seeds are small on purpose: a few lines of each vector file, a sample of
-# the malformed recipes. The corpus is committed; this only remakes it.
+# the malformed recipes. The committed corpus also holds the inputs that
+# fuzzing runs added coverage with (libFuzzer -merge=1, named by their
+# hash); remaking it drops them.
 set -eu
 : "${LADDER:?LADDER must name the ladder binary}"
 C=tests/fuzz/corpus
