@@ -240,8 +240,18 @@ int lad_model_from_node(const lad_ydoc *doc, const lad_ynode *map,
         char buf[LAD_YAML_MAXSCALAR + 1];
         if ((rc = lad_ystr(doc, ev, "evidence", buf, sizeof buf, err)))
             return rc;
-        if (evidence && size)
-            snprintf(evidence, size, "%s", buf);
+        if (evidence && size) {
+            /* cut to the caller's buffer at a character boundary: half a
+            ** UTF-8 sequence would not be text to write back */
+            size_t n = strlen(buf);
+            if (n >= size) {
+                n = size - 1;
+                while (n > 0 && ((unsigned char)buf[n] & 0xc0) == 0x80)
+                    n--;
+            }
+            memcpy(evidence, buf, n);
+            evidence[n] = 0;
+        }
     }
     return LAD_OK;
 }

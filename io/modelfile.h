@@ -21,7 +21,8 @@
 
 /* Reads a model file into dp (lad_datapath_init, then each key), and checks
 ** it with lad_datapath_check. evidence, when not NULL, receives the
-** `evidence:` value or "" (size bytes). Returns LAD_OK, or LAD_EDATA with a
+** `evidence:` value or "" (size bytes; a longer value is cut at the last
+** whole UTF-8 character that fits). Returns LAD_OK, or LAD_EDATA with a
 ** "file:line:col: message"; dp is unspecified on failure. */
 int lad_model_load(const char *path, lad_datapath *dp, char *evidence,
                    size_t size, lad_err *err);

@@ -120,6 +120,25 @@ static void roundtrip(void)
     test_check(rc == LAD_OK && strcmp(back, odd) == 0, "modelfile-roundtrip-odd-text",
                "rc %d %s", rc, err.msg);
     free(y);
+
+    /* Evidence longer than the caller's buffer is cut between characters,
+    ** never inside one (here a 2-byte e-acute would straddle byte 7). */
+    char small[8];
+    static const char acute[] = "evidence: \"abcdef\xc3\xa9z\"\n";
+    y = lad_model_write(&dp, NULL);
+    size_t tl = y ? strlen(y) : 0;
+    char *full = malloc(tl + sizeof acute);
+    if (full && y) {
+        memcpy(full, y, tl);
+        memcpy(full + tl, acute, sizeof acute);
+    }
+    rc = full && y ? lad_model_parse("c.yaml", full, strlen(full), &got, small, sizeof small,
+                                     &err)
+                   : LAD_EINTERNAL;
+    test_check(rc == LAD_OK && strcmp(small, "abcdef") == 0, "modelfile-evidence-cut-whole-char",
+               "rc %d %s, got '%s'", rc, err.msg, small);
+    free(full);
+    free(y);
 }
 
 static void bad(const char *name, const char *text, const char *want)
@@ -178,6 +197,11 @@ static void reading(void)
     /* A case holds 4 metadata words: 1of2 sparsity over 78 lanes needs 5,
     ** which the vector line reader would write past the case (found by
     ** tests/fuzz/fuzz_plan.c). */
+    /* ... and 8 scales of each operand: an integer datapath too (the check
+    ** returned before it looked at scale_block; found by fuzz_plan). */
+    bad("modelfile-check-int-scales",
+        "a: s8\nb: s8\nc: s32\nd: s32\ninteger: true\nk: 32\nscale_block: 1\n",
+        "m.yaml:7:14: more than 8 scale blocks");
     bad("modelfile-check-meta-words", ABCD "sparse: 1of2\nk: 78\npass: 1\n",
         "m.yaml:6:4: k 78 with this sparsity needs 5 metadata words; a case holds 4 "
         "(k at most 64)");
