@@ -1,7 +1,8 @@
 # Ladder build. `make` builds ./ladder; `make test` runs the whole suite;
 # `make SANITIZER=address,undefined test` does both under sanitizers (in a
 # separate build folder); `make bench` prints the benchmarks; `make install
-# PREFIX=...` installs libladder (docs/library.md).
+# PREFIX=...` installs libladder (docs/library.md); `make fuzz` builds the
+# libFuzzer targets (docs/robustness.md).
 #
 # Overrides: CC=clang, CFLAGS (default -O2 -g; the flags the build needs
 # are added to it, not replaced), NVCC=/path/to/nvcc (NVCC= disables CUDA),
@@ -68,9 +69,25 @@ LIBLADDER := $(BUILD)/libladder.a $(BUILD)/libladder.so
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all test bench deps clean lib install
+.PHONY: all test bench deps clean lib install fuzz
 all: ladder lib
 lib: $(LIBLADDER)
+
+# Fuzz targets (tests/fuzz/fuzz_<name>.c, docs/robustness.md). `make fuzz`
+# builds build/fuzz/fuzz_<name> with clang, libFuzzer and ASan+UBSan, from
+# the library built again with coverage (without CUDA: the targets run no
+# device). The replay driver links every target into one plain program of
+# this build, which runs the kept corpus and crashers in `make test`.
+FUZZ_TARGETS := recipe modelfile vecline vecfile format plan
+FUZZ_CC ?= clang
+FUZZ_BUILD := build/fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS = -O1 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla \
+    -MMD -MP -I. -I$(FUZZ_BUILD) $(FUZZ_SAN)
+FUZZ_LIB_OBJ := $(LIB_SRC) $(KERNEL_C_OBJ:$(BUILD)/%.o=%.c)
+FUZZ_LIB_OBJ := $(FUZZ_LIB_OBJ:%.c=$(FUZZ_BUILD)/%.o)
+REPLAY_OBJ := $(BUILD)/tests/fuzz/replay.o $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%.o)
+
 
 ladder: $(BUILD)/ladder
 	@if [ -z "$(SANITIZER)" ]; then cp $(BUILD)/ladder ladder; fi
@@ -113,6 +130,33 @@ $(BUILD)/pic/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
 
+$(BUILD)/fuzz-replay: $(REPLAY_OBJ) $(LIB_OBJ) $(KERNEL_OBJ)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CUDA_LDLIBS) $(LDLIBS)
+
+# Each target's entry point gets its own name in the replay driver.
+$(BUILD)/tests/fuzz/fuzz_%.o: ALL_CFLAGS += -DLLVMFuzzerTestOneInput=$(notdir $*)_one
+
+fuzz: $(FUZZ_BUILD)/.deps-ok $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+
+# clang and libFuzzer's runtime, installed on first use (scripts/deps.sh).
+$(FUZZ_BUILD)/.deps-ok:
+	@FUZZ_CC=$(FUZZ_CC) sh scripts/deps.sh fuzz
+	@mkdir -p $(FUZZ_BUILD) && touch $@
+.SECONDARY: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/tests/fuzz/fuzz_%.o)
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_BUILD)/fuzzlib.a
+	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LDLIBS)
+
+$(FUZZ_BUILD)/fuzzlib.a: $(FUZZ_LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BUILD)/%.o: %.c $(FUZZ_BUILD)/version.h | $(DEPS_STAMP) $(FUZZ_BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BUILD)/version.h: FORCE
+	@mkdir -p $(FUZZ_BUILD) && sh scripts/version.sh $@
+
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -143,11 +187,11 @@ TEST_ENV := LADDER_TEST_QUICK=1 LADDER_RATIONAL_CASES=50000
 endif
 
 .PHONY: test-long
-test: $(BUILD)/ladder $(BUILD)/unit $(LIBLADDER)
+test: $(BUILD)/ladder $(BUILD)/unit $(LIBLADDER) $(BUILD)/fuzz-replay
 	@sh scripts/deps.sh test
 	@$(TEST_ENV) LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
 
-test-long: $(BUILD)/ladder $(BUILD)/unit $(LIBLADDER)
+test-long: $(BUILD)/ladder $(BUILD)/unit $(LIBLADDER) $(BUILD)/fuzz-replay
 	@sh scripts/deps.sh test
 	@LADDER_BLIND_PRESETS=1 LADDER_BLIND_DRAWS=200 LADDER_BLIND_BIG=3 \
 	    LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
@@ -158,4 +202,5 @@ bench: $(BUILD)/bench $(BUILD)/ladder
 clean:
 	rm -rf build ladder
 
--include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(REPLAY_OBJ:.o=.d)
+-include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/tests/fuzz/fuzz_%.d)

@@ -22,6 +22,10 @@
 ** Exit 0 when nothing mismatched anywhere, 1 when something did, 3 at the
 ** first malformed file or line (its result line is not printed; with --json
 ** nothing is).
+**
+** A file must hold cases, and as many as its `# cases:` header says: a file
+** cut short (a copy that stopped, a download cut off) would otherwise pass
+** on the cases it kept. --partial accepts fewer than the header says.
 */
 #include "cli.h"
 #include "commands.h"
@@ -40,19 +44,24 @@
 #define MAXFILES 1024
 
 static const char usage[] =
-    "usage: ladder check [--model <spec>] [--device <device>] [--json] <file>...\n"
+    "usage: ladder check [--model <spec>] [--device <device>] [--partial] [--json]\n"
+    "                    <file>...\n"
     "\n"
     "  Compares a model with the D words of vector files (.vec, or the\n"
     "  frozen tcgen05 file) and prints, per file,\n"
     "      <file>: <mismatches>/<cases> mismatches (<model>)\n"
     "  followed by the first mismatching cases. Exit 0 when every word\n"
-    "  matches, 1 when some do not, 3 for a malformed file.\n"
+    "  matches, 1 when some do not, 3 for a malformed file: a line that\n"
+    "  does not parse, no case at all, or fewer or more cases than the\n"
+    "  file's '# cases:' header says.\n"
     "\n"
     "  --model <spec>  a preset name or a model file (default: the preset\n"
     "                  the file's header, or each frozen line, names)\n"
     "  --device <dev>  compute the words of .vec files on a device instead\n"
-    "                  (sim:MODEL, exec:COMMAND or cuda:N); the model then\n"
-    "                  only names the instruction\n"
+    "                  (sim:MODEL, exec[-framed]:COMMAND or cuda:N); the\n"
+    "                  model then only names the instruction\n"
+    "  --partial       accept a file with fewer cases than its header says\n"
+    "                  (a file cut short)\n"
     "  --json          one JSON array: per file {file, cases, mismatches,\n"
     "                  model, first [{line, expected, got, case}]}\n";
 
@@ -328,6 +337,26 @@ static int check_frozen(lad_vecfile *vf, const char *spec, tally *t,
     return LAD_OK;
 }
 
+/* A file with no case, or with another number of cases than its header
+** says (fewer is allowed with partial), is a data error. */
+static int check_count(const lad_vecfile *vf, const tally *t, int partial,
+                       lad_err *err)
+{
+    const lad_vechdr *h = &vf->hdr;
+    if (t->cases == 0)
+        return lad_errf_at(err, LAD_EDATA, vf->path, vf->line, 0,
+                           "no case to check (the file ends here)");
+    if (h->cases < 0 || vf->kind != LAD_VECFILE_VEC || t->cases == h->cases ||
+        (partial && t->cases < h->cases))
+        return LAD_OK;
+    return lad_errf_at(err, LAD_EDATA, vf->path, vf->line, 0,
+                       "the file ends after %ld case%s, but its header "
+                       "(line %d) says %ld%s", t->cases,
+                       t->cases == 1 ? "" : "s", h->cases_line, h->cases,
+                       t->cases < h->cases ? " (--partial checks a file cut "
+                       "short)" : "");
+}
+
 static void print_tally(const char *path, const tally *t)
 {
     printf("%s: %ld/%ld mismatches (%s)\n", path, t->bad, t->cases,
@@ -358,9 +387,10 @@ static void json_tally(FILE *f, const char *path, const tally *t)
 
 int cmd_check(int argc, char **argv)
 {
-    const char *spec = NULL, *devspec = NULL, *json = NULL;
+    const char *spec = NULL, *devspec = NULL, *json = NULL, *partial = NULL;
     const cli_opt opts[] = {{"model", 'm', 1, &spec}, {"device", 'd', 1, &devspec},
-                            {"json", 0, 0, &json}, {NULL, 0, 0, NULL}};
+                            {"json", 0, 0, &json}, {"partial", 0, 0, &partial},
+                            {NULL, 0, 0, NULL}};
     static char *pos[MAXFILES];
     int npos;
     int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, MAXFILES,
@@ -391,6 +421,8 @@ int cmd_check(int argc, char **argv)
             rc = check_frozen(vf, spec, &t, &err);
         else
             rc = check_vec(vf, spec, devspec, &t, &err);
+        if (rc == LAD_OK)
+            rc = check_count(vf, &t, partial != NULL, &err);
         lad_vecfile_close(vf);
         if (rc != LAD_OK)
             break;

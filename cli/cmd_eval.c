@@ -11,6 +11,10 @@
 ** a `# k: N` header line (as in .vec files) lets lines hold fewer than K
 ** words. The frozen tcgen05 file is read too, one case per line.
 **
+** A line framed as the exec device's framed protocol writes it, "@<n> "
+** before the case (devices/exec.h), is answered "@<n> <D>": ladder eval is
+** an exec-framed: oracle as well as an exec: one.
+**
 ** A malformed line stops the command with "ladder: file:line:col: ..." and
 ** exit 3; nothing is printed for it (the words before it were printed as
 ** their lines came, and are right).
@@ -29,7 +33,8 @@ static const char usage[] =
     "  Reads vector lines (A;B;C, or A;B;C;D whose D is ignored; scaled or\n"
     "  sparse models add ;scale_a;scale_b;meta) from <file> or stdin and\n"
     "  prints the model's D word for each, in hex, one line per case,\n"
-    "  flushed at once (usable as exec:ladder eval --model <spec>).\n"
+    "  flushed at once (usable as exec:ladder eval --model <spec>). A\n"
+    "  line '@<n> <case>' is answered '@<n> <D>' (exec-framed:).\n"
     "\n"
     "  --model <spec>  a preset name (ladder presets) or a model file\n";
 
@@ -72,19 +77,33 @@ int cmd_eval(int argc, char **argv)
         lad_case cs;
         uint32_t d;
         int has_d;
+        /* "@<n> ": the frame, echoed before the answer */
+        size_t fl = 0;
+        if (line[0] == '@') {
+            fl = 1;
+            while (line[fl] >= '0' && line[fl] <= '9' && fl < 21)
+                fl++;
+            if (fl == 1 || line[fl] != ' ') {
+                rc = lad_errf_at(&err, LAD_EDATA, loc.file, loc.line, 1,
+                                 "bad frame, expected '@<case number> ' "
+                                 "before the case");
+                break;
+            }
+            fl++;
+        }
         if (vf->kind == LAD_VECFILE_FROZEN) {
-            rc = lad_frozen_parse(line, &loc, &fz, &err);
+            rc = lad_frozen_parse(line + fl, &loc, &fz, &err);
             if (rc == LAD_OK)
                 rc = lad_frozen_case(&fz, &dp, &loc, &cs, &d, &err);
         } else {
-            rc = lad_vecline_parse(&dp, vf->hdr.k, line, &loc, &cs, &d,
+            rc = lad_vecline_parse(&dp, vf->hdr.k, line + fl, &loc, &cs, &d,
                                    &has_d, &err);
         }
         if (rc != LAD_OK)
             break;
         char hex[12];
         lad_vecline_hex(&dp.d, lad_plan_eval(&pl, &cs), hex);
-        printf("%s\n", hex);
+        printf("%.*s%s\n", (int)fl, line, hex);
         fflush(stdout);
     }
     lad_vecfile_close(vf);

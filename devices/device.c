@@ -1,5 +1,6 @@
 /*
-** Opening a device by its name: "sim:MODEL", "exec:COMMAND" or "cuda:N".
+** Opening a device by its name: "sim:MODEL", "exec:COMMAND",
+** "exec-framed:COMMAND" or "cuda:N".
 ** The kinds themselves live in sim.c, exec.c and cuda.c; this file only
 ** reads the spec and dispatches, and holds the two calls every kind shares.
 */
@@ -13,7 +14,8 @@
 static int unknown(const char *spec, lad_err *err)
 {
     return lad_errf(err, LAD_EUSAGE, "unknown device '%s' (expected "
-                    "sim:MODEL, exec:COMMAND or cuda:N)", spec);
+                    "sim:MODEL, exec:COMMAND, exec-framed:COMMAND or "
+                    "cuda:N)", spec);
 }
 
 /* Parses a GPU index: decimal digits only, 0..999. Returns -1 otherwise. */
@@ -41,13 +43,14 @@ int lad_device_open(const char *spec, const lad_datapath *dp,
             return unknown(spec, err);
         return lad_sim_open(spec + 4, dp, out, err);
     }
-    if (strncmp(spec, "exec:", 5) == 0) {
-        const char *cmd = spec + 5;
+    int framed = strncmp(spec, "exec-framed:", 12) == 0;
+    if (framed || strncmp(spec, "exec:", 5) == 0) {
+        const char *cmd = spec + (framed ? 12 : 5);
         while (*cmd == ' ' || *cmd == '\t')
             cmd++;
         if (*cmd == 0)
             return unknown(spec, err);
-        return lad_exec_open(cmd, dp, out, err);
+        return lad_exec_open(cmd, dp, framed, out, err);
     }
     if (strncmp(spec, "cuda:", 5) == 0) {
         int index = parse_index(spec + 5);

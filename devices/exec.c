@@ -5,23 +5,29 @@
 ** the device. A batch is pipelined: up to WINDOW lines are written ahead of
 ** the answers read, with both pipes non-blocking under poll(), so neither
 ** side can block the other however large the batch and however the program
-** buffers its input. Answers are matched to cases by order only, so after
-** any failure the device refuses further batches.
+** buffers its input. In the framed protocol every answer names its case, so
+** a slip is caught at the first answer it moves; in the legacy protocol
+** answers are matched by order only. After any failure the device refuses
+** further batches.
 **
 ** SIGPIPE (the program closed its input) is blocked around each write and
 ** consumed, so that a dying oracle is an error message, not a dead ladder.
+** The process groups of open devices are kept in a small table that the
+** SIGINT/SIGTERM/SIGHUP handler kills, so that no oracle outlives ladder.
 */
 #include "exec.h"
 #include "../io/vecline.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -31,9 +37,12 @@
 #define WBUF (64 * 1024)     /* bytes of lines formatted at a time */
 #define ANSWER_MAX 256       /* longest answer line kept (garbage beyond) */
 #define DEFAULT_TIMEOUT_MS 10000
+#define FRAME_MAX 24         /* "@<case number> ", at most */
+#define MAXGROUPS 64         /* exec devices open at once, for the handler */
 
 typedef struct exec_state {
-    pid_t pid;               /* the shell running the command; its group */
+    pid_t pid;               /* the shell running the command; -1 reaped */
+    pid_t pgid;              /* its process group (the shell's first pid) */
     int wfd;                 /* its stdin; -1 once closed */
     int rfd;                 /* its stdout */
     int failed;              /* 1 after any failure */
@@ -45,7 +54,69 @@ typedef struct exec_state {
     int overlong;            /* the answer being read passed ANSWER_MAX */
     char *wbuf;              /* lines formatted, not yet written (WBUF) */
     size_t wlen, woff;       /* bytes in wbuf, bytes of it written */
+    int framed;              /* 1: "@<n> " before every line and answer */
+    unsigned long long queued; /* cases formatted, over the device's life */
+    char errpath[512];       /* the file the program's stderr goes to */
+    int keep_err;            /* 1: leave errpath behind at close */
+    int named;               /* 1: errpath is LADDER_EXEC_STDERR's (kept) */
 } exec_state;
+
+/* ---- the process groups a signal must take down with ladder ---- */
+
+static volatile pid_t groups[MAXGROUPS];  /* 0: a free slot */
+static const char *volatile errpaths[MAXGROUPS]; /* their temporary stderr
+                                                    files, NULL for a named one */
+static struct sigaction old_action[3];
+static const int caught[3] = {SIGINT, SIGTERM, SIGHUP};
+static int handlers_set;
+
+/* Kills every open device's group and removes its stderr file when
+** nothing was written there, then dies of sig as ladder would have. Only
+** async-signal-safe calls. */
+static void on_signal(int sig)
+{
+    for (int i = 0; i < MAXGROUPS; i++) {
+        if (groups[i] <= 0)
+            continue;
+        kill(-groups[i], SIGKILL);
+        struct stat sb;
+        if (errpaths[i] && stat(errpaths[i], &sb) == 0 && sb.st_size == 0)
+            unlink(errpaths[i]);
+    }
+    for (int i = 0; i < 3; i++)
+        if (caught[i] == sig)
+            sigaction(sig, &old_action[i], NULL);
+    raise(sig);
+}
+
+static void track_group(pid_t pid, const char *errpath, int on)
+{
+    for (int i = 0; i < MAXGROUPS; i++) {
+        if (on && groups[i] == 0) {
+            errpaths[i] = errpath;
+            groups[i] = pid;
+            break;
+        }
+        if (!on && groups[i] == pid) {
+            groups[i] = 0;
+            errpaths[i] = NULL;
+            break;
+        }
+    }
+    if (on && !handlers_set) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        for (int i = 0; i < 3; i++) {
+            sigaction(caught[i], NULL, &old_action[i]);
+            /* a signal ignored by whoever started ladder stays ignored */
+            if (old_action[i].sa_handler != SIG_IGN)
+                sigaction(caught[i], &sa, NULL);
+        }
+        handlers_set = 1;
+    }
+}
 
 static long long now_ms(void)
 {
@@ -135,9 +206,31 @@ static int take_answer(lad_device *dev, exec_state *st, uint32_t *d,
     char shown[40];
     snprintf(shown, sizeof shown, "%.*s%s", (int)(n < 24 ? n : 24), st->line,
              n > 24 || st->overlong ? "..." : "");
+    const char *word = st->line;
+    if (st->framed) {
+        /* "@<n> D": n must be the case due, the first not yet answered */
+        size_t i = 1;
+        unsigned long long k = 0;
+        int digits_ok = n > 1 && st->line[0] == '@';
+        for (; digits_ok && i < n && st->line[i] >= '0' && st->line[i] <= '9'; i++) {
+            if (k > (UINT64_MAX - 9) / 10)
+                digits_ok = 0;
+            k = k * 10 + (unsigned long long)(st->line[i] - '0');
+        }
+        if (st->overlong || !digits_ok || i == 1 || i >= n || st->line[i] != ' ')
+            return lad_errf(err, LAD_EDEVICE, "exec device answered '%s' "
+                            "for case %llu (input line %llu): expected "
+                            "'@%llu <D word>'", shown, c, c + 1, c);
+        if (k != c)
+            return lad_errf(err, LAD_EDEVICE, "exec device answered case "
+                            "%llu ('%s') where case %llu (input line %llu) "
+                            "was due", k, shown, c, c + 1);
+        word = st->line + i + 1;
+        n -= i + 1;
+    }
     int hex = !st->overlong && n > 0;
     for (size_t i = 0; i < n && hex; i++) {
-        char ch = st->line[i];
+        char ch = word[i];
         hex = (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') ||
               (ch >= 'A' && ch <= 'F');
     }
@@ -146,7 +239,7 @@ static int take_answer(lad_device *dev, exec_state *st, uint32_t *d,
                         "'%s' for case %llu (input line %llu): expected %d "
                         "hex digits", shown, c, c + 1, digits);
     uint32_t w = 0;
-    if ((int)n != digits || lad_vecline_word(f, st->line, n, digits, &w))
+    if ((int)n != digits || lad_vecline_word(f, word, n, digits, &w))
         return lad_errf(err, LAD_EDEVICE, "exec device answered '%s' for "
                         "case %llu (input line %llu): expected %d hex digits",
                         shown, c, c + 1, digits);
@@ -154,11 +247,71 @@ static int take_answer(lad_device *dev, exec_state *st, uint32_t *d,
     return LAD_OK;
 }
 
-/* Fails the device with the message of err; returns its code. */
-static int fail(exec_state *st, int rc)
+/* Appends to err's message what the program wrote on stderr: its last
+** line, the number of lines and the file, which is then kept. */
+static void summarise_stderr(exec_state *st, lad_err *err)
+{
+    FILE *f = fopen(st->errpath, "rb");
+    if (f == NULL)
+        return;
+    char line[160] = "", cur[160];
+    long lines = 0;
+    size_t n = 0;
+    int c, any = 0;
+    while ((c = getc(f)) != EOF) {
+        if (c == '\n') {
+            lines++;
+            cur[n] = 0;
+            if (n > 0)
+                memcpy(line, cur, n + 1);
+            n = 0;
+            continue;
+        }
+        any = 1;
+        if (n + 1 < sizeof cur)
+            cur[n++] = (char)(c >= ' ' && c < 127 ? c : '?');
+    }
+    fclose(f);
+    if (n > 0) {              /* a last line without its newline */
+        lines++;
+        cur[n] = 0;
+        memcpy(line, cur, n + 1);
+    }
+    if (!any)
+        return;
+    st->keep_err = 1;
+    size_t len = strlen(err->msg);
+    snprintf(err->msg + len, sizeof err->msg - len, "; its stderr: '%s' "
+             "(%ld line%s in %s)", line, lines, lines == 1 ? "" : "s",
+             st->errpath);
+}
+
+/* Fails the device with the message of err, the program's stderr summed up
+** after it; returns its code. */
+static int fail(exec_state *st, lad_err *err, int rc)
 {
     st->failed = 1;
+    summarise_stderr(st, err);
     return rc;
+}
+
+/* After a batch every case is answered: anything more the program has
+** already written (the rest of a line, or a line) is an answer no case
+** asked for. Returns LAD_OK or fails the device. */
+static int extra_answer(exec_state *st, lad_err *err)
+{
+    struct pollfd pf = {st->rfd, POLLIN, 0};
+    char buf[256];
+    ssize_t got = 0;
+    if (st->len == 0 && poll(&pf, 1, 0) == 1 && (pf.revents & POLLIN))
+        got = read(st->rfd, buf, sizeof buf);
+    if (st->len == 0 && got <= 0)
+        return LAD_OK;
+    unsigned long long c = st->got;
+    return fail(st, err, lad_errf(err, LAD_EDEVICE, "exec device answered "
+                                  "more lines than it was asked: a line "
+                                  "after case %llu (input line %llu), the "
+                                  "last one sent", c - 1, c));
 }
 
 static int exec_eval(lad_device *dev, const lad_case *cs, size_t n,
@@ -176,12 +329,16 @@ static int exec_eval(lad_device *dev, const lad_case *cs, size_t n,
         if (st->woff == st->wlen && st->wfd >= 0) {
             st->wlen = st->woff = 0;
             while (next < n && next - answered < WINDOW &&
-                   st->wlen + LAD_VECLINE_MAX + 1 <= WBUF) {
+                   st->wlen + FRAME_MAX + LAD_VECLINE_MAX + 1 <= WBUF) {
+                if (st->framed)
+                    st->wlen += (size_t)snprintf(st->wbuf + st->wlen, FRAME_MAX,
+                                                 "@%llu ", st->queued);
                 int len = lad_vecline_format(dev->dp, &cs[next], NULL,
                                              st->wbuf + st->wlen,
                                              WBUF - st->wlen);
+                st->queued++;
                 if (len < 0)
-                    return fail(st, lad_errf(err, LAD_EINTERNAL, "vector "
+                    return fail(st, err, lad_errf(err, LAD_EINTERNAL, "vector "
                                              "line too long"));
                 st->wlen += (size_t)len;
                 st->wbuf[st->wlen++] = '\n';
@@ -203,7 +360,7 @@ static int exec_eval(lad_device *dev, const lad_case *cs, size_t n,
         long long left = deadline - now_ms();
         if (left <= 0) {
             unsigned long long c = st->got;
-            return fail(st, lad_errf(err, LAD_EDEVICE, "exec device timed "
+            return fail(st, err, lad_errf(err, LAD_EDEVICE, "exec device timed "
                                      "out after %d ms waiting for the answer"
                                      " to case %llu (input line %llu)",
                                      st->timeout_ms, c, c + 1));
@@ -212,7 +369,7 @@ static int exec_eval(lad_device *dev, const lad_case *cs, size_t n,
         if (r < 0) {
             if (errno == EINTR)
                 continue;
-            return fail(st, lad_errf(err, LAD_EDEVICE, "exec device: poll: "
+            return fail(st, err, lad_errf(err, LAD_EDEVICE, "exec device: poll: "
                                      "%s", strerror(errno)));
         }
         if (wi >= 0 && pf[wi].revents) {
@@ -223,7 +380,7 @@ static int exec_eval(lad_device *dev, const lad_case *cs, size_t n,
                 close(st->wfd);
                 st->wfd = -1;
             } else if (w < 0) {
-                return fail(st, lad_errf(err, LAD_EDEVICE, "exec device: "
+                return fail(st, err, lad_errf(err, LAD_EDEVICE, "exec device: "
                                          "write: %s", strerror(errno)));
             }
         }
@@ -234,7 +391,7 @@ static int exec_eval(lad_device *dev, const lad_case *cs, size_t n,
         if (got < 0) {
             if (errno == EAGAIN || errno == EINTR)
                 continue;
-            return fail(st, lad_errf(err, LAD_EDEVICE, "exec device: read: "
+            return fail(st, err, lad_errf(err, LAD_EDEVICE, "exec device: read: "
                                      "%s", strerror(errno)));
         }
         if (got == 0) {
@@ -242,11 +399,11 @@ static int exec_eval(lad_device *dev, const lad_case *cs, size_t n,
             describe_exit(st, how, sizeof how);
             unsigned long long c = st->got;
             if (st->len > 0)
-                return fail(st, lad_errf(err, LAD_EDEVICE, "exec device %s "
+                return fail(st, err, lad_errf(err, LAD_EDEVICE, "exec device %s "
                                          "in the middle of the answer to "
                                          "case %llu (input line %llu)",
                                          how, c, c + 1));
-            return fail(st, lad_errf(err, LAD_EDEVICE, "exec device %s "
+            return fail(st, err, lad_errf(err, LAD_EDEVICE, "exec device %s "
                                      "before answering case %llu (input "
                                      "line %llu)", how, c, c + 1));
         }
@@ -261,14 +418,14 @@ static int exec_eval(lad_device *dev, const lad_case *cs, size_t n,
             }
             if (answered == n || st->got >= st->sent) {
                 unsigned long long c = st->got;
-                return fail(st, lad_errf(err, LAD_EDEVICE, "exec device "
+                return fail(st, err, lad_errf(err, LAD_EDEVICE, "exec device "
                                          "answered case %llu (input line "
                                          "%llu) before it was asked", c,
                                          c + 1));
             }
             int rc = take_answer(dev, st, &d[answered], err);
             if (rc != LAD_OK)
-                return fail(st, rc);
+                return fail(st, err, rc);
             st->len = 0;
             st->overlong = 0;
             st->got++;
@@ -276,7 +433,7 @@ static int exec_eval(lad_device *dev, const lad_case *cs, size_t n,
             deadline = now_ms() + st->timeout_ms;
         }
     }
-    return LAD_OK;
+    return extra_answer(st, err);
 }
 
 static void exec_close(lad_device *dev)
@@ -285,6 +442,7 @@ static void exec_close(lad_device *dev)
     if (st->wfd >= 0)
         close(st->wfd);
     close(st->rfd);
+    pid_t group = st->pgid;
     if (st->pid > 0) {
         int status;
         pid_t r = 0;
@@ -296,17 +454,39 @@ static void exec_close(lad_device *dev)
             nanosleep(&ts, NULL);
         }
         if (r == 0) {
-            kill(-st->pid, SIGKILL);
+            kill(-group, SIGKILL);
             kill(st->pid, SIGKILL);
             waitpid(st->pid, &status, 0);
         }
     }
+    /* What the shell started may outlive it (a pipeline, a background
+    ** job): nothing of the group stays behind the device. */
+    kill(-group, SIGKILL);
+    track_group(group, NULL, 0);
+    if (!st->keep_err && !st->named)
+        unlink(st->errpath);
     free(st->wbuf);
     free(st);
     free(dev);
 }
 
-int lad_exec_open(const char *command, const lad_datapath *dp,
+/* Opens the file the program's stderr goes to: LADDER_EXEC_STDERR, or a
+** new temporary file. Returns its descriptor or -1 with errno set. */
+static int open_stderr(exec_state *st)
+{
+    const char *path = getenv("LADDER_EXEC_STDERR");
+    if (path && *path) {
+        st->named = 1;
+        snprintf(st->errpath, sizeof st->errpath, "%s", path);
+        return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    }
+    const char *tmp = getenv("TMPDIR");
+    snprintf(st->errpath, sizeof st->errpath, "%s/ladder-exec-XXXXXX.err",
+             tmp && *tmp ? tmp : "/tmp");
+    return mkostemps(st->errpath, 4, O_CLOEXEC);
+}
+
+int lad_exec_open(const char *command, const lad_datapath *dp, int framed,
                   lad_device **out, lad_err *err)
 {
     *out = NULL;
@@ -324,38 +504,47 @@ int lad_exec_open(const char *command, const lad_datapath *dp,
         free(wbuf);
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
-    int in[2], outp[2];
-    if (pipe2(in, O_CLOEXEC) != 0) {
-        free(dev), free(st), free(wbuf);
-        return lad_errf(err, LAD_EDEVICE, "cannot start '%s': pipe: %s",
-                        command, strerror(errno));
+    int efd = open_stderr(st);
+    int in[2] = {-1, -1}, outp[2] = {-1, -1};
+    const char *what = efd < 0 ? "stderr file" : NULL;
+    if (what == NULL && pipe2(in, O_CLOEXEC) != 0)
+        what = "pipe";
+    if (what == NULL && pipe2(outp, O_CLOEXEC) != 0)
+        what = "pipe";
+    pid_t pid = -1;
+    if (what == NULL) {
+        fflush(NULL);
+        if ((pid = fork()) < 0)
+            what = "fork";
     }
-    if (pipe2(outp, O_CLOEXEC) != 0) {
+    if (what) {
         int e = errno;
-        close(in[0]), close(in[1]);
+        int fds[5] = {efd, in[0], in[1], outp[0], outp[1]};
+        for (int i = 0; i < 5; i++)
+            if (fds[i] >= 0)
+                close(fds[i]);
+        if (efd >= 0 && !st->named)
+            unlink(st->errpath);
+        lad_errf(err, LAD_EDEVICE, "cannot start '%s': %s%s%s%s: %s", command,
+                 what, efd < 0 ? " '" : "", efd < 0 ? st->errpath : "",
+                 efd < 0 ? "'" : "", strerror(e));
         free(dev), free(st), free(wbuf);
-        return lad_errf(err, LAD_EDEVICE, "cannot start '%s': pipe: %s",
-                        command, strerror(e));
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        int e = errno;
-        close(in[0]), close(in[1]), close(outp[0]), close(outp[1]);
-        free(dev), free(st), free(wbuf);
-        return lad_errf(err, LAD_EDEVICE, "cannot start '%s': fork: %s",
-                        command, strerror(e));
+        return LAD_EDEVICE;
     }
     if (pid == 0) {
         setpgid(0, 0);
-        if (dup2(in[0], 0) < 0 || dup2(outp[1], 1) < 0)
+        if (dup2(in[0], 0) < 0 || dup2(outp[1], 1) < 0 || dup2(efd, 2) < 0)
             _exit(127);
         execl("/bin/sh", "sh", "-c", command, (char *)NULL);
         _exit(127);
     }
     setpgid(pid, pid);
+    close(efd);
     close(in[0]);
     close(outp[1]);
+    st->pgid = pid;
+    st->framed = framed;
+    track_group(pid, st->named ? NULL : st->errpath, 1);
     fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
     fcntl(outp[0], F_SETFL, fcntl(outp[0], F_GETFL) | O_NONBLOCK);
     st->pid = pid;

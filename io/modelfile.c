@@ -240,8 +240,18 @@ int lad_model_from_node(const lad_ydoc *doc, const lad_ynode *map,
         char buf[LAD_YAML_MAXSCALAR + 1];
         if ((rc = lad_ystr(doc, ev, "evidence", buf, sizeof buf, err)))
             return rc;
-        if (evidence && size)
-            snprintf(evidence, size, "%s", buf);
+        if (evidence && size) {
+            /* cut to the caller's buffer at a character boundary: half a
+            ** UTF-8 sequence would not be text to write back */
+            size_t n = strlen(buf);
+            if (n >= size) {
+                n = size - 1;
+                while (n > 0 && ((unsigned char)buf[n] & 0xc0) == 0x80)
+                    n--;
+            }
+            memcpy(evidence, buf, n);
+            evidence[n] = 0;
+        }
     }
     return LAD_OK;
 }
@@ -327,14 +337,27 @@ static void put_str(lad_buf *b, const char *s)
         put(b, "%s", s);
         return;
     }
+    /* Double-quoted YAML: what is not printable there, or a line break
+    ** that would fold into a space (NEL, LS, PS), is escaped, so that the
+    ** text reads back as written (the loader took it from valid UTF-8). */
     put(b, "\"");
-    for (const char *p = s; *p; p++) {
-        if (*p == '"' || *p == '\\')
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
             put(b, "\\%c", *p);
-        else if ((unsigned char)*p < 0x20)
-            put(b, "\\x%02x", (unsigned char)*p);
-        else
+        } else if (*p < 0x20 || *p == 0x7f) {
+            put(b, "\\x%02x", *p);
+        } else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+            put(b, "\\x%02x", p[1]);         /* C1 controls, NEL among them */
+            p += 1;
+        } else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+            put(b, "\\u%04x", 0x2000 + (p[2] - 0x80));  /* LS, PS */
+            p += 2;
+        } else if (p[0] == 0xef && p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf)) {
+            put(b, "\\u%04x", 0xffc0 + (p[2] - 0x80));  /* U+FFFE, U+FFFF */
+            p += 2;
+        } else {
             put(b, "%c", *p);
+        }
     }
     put(b, "\"");
 }
@@ -377,7 +400,9 @@ char *lad_model_write(const lad_datapath *dp, const char *evidence)
             put(&b, "%s", lad_param_text(fd, dp, text, sizeof text));
         put(&b, "\n");
     }
-    if (evidence) {
+    /* an empty evidence would not load back ('evidence' must not be
+    ** empty): no evidence is no line */
+    if (evidence && evidence[0]) {
         put(&b, "# what backs these values\nevidence: ");
         put_str(&b, evidence);
         put(&b, "\n");

@@ -21,7 +21,8 @@
 
 /* Reads a model file into dp (lad_datapath_init, then each key), and checks
 ** it with lad_datapath_check. evidence, when not NULL, receives the
-** `evidence:` value or "" (size bytes). Returns LAD_OK, or LAD_EDATA with a
+** `evidence:` value or "" (size bytes; a longer value is cut at the last
+** whole UTF-8 character that fits). Returns LAD_OK, or LAD_EDATA with a
 ** "file:line:col: message"; dp is unspecified on failure. */
 int lad_model_load(const char *path, lad_datapath *dp, char *evidence,
                    size_t size, lad_err *err);
@@ -42,7 +43,8 @@ int lad_model_from_node(const lad_ydoc *doc, const lad_ynode *map,
 int lad_model_resolve(const char *spec, lad_datapath *dp, lad_err *err);
 
 /* The YAML text of dp (every field, a comment line before each key), with
-** an `evidence:` line when evidence is not NULL. Returns a malloc'ed
+** an `evidence:` line when evidence is neither NULL nor "" (the loader gives
+** "" for a file without one, and refuses an empty value). Returns a malloc'ed
 ** NUL-terminated string, or NULL when out of memory. */
 char *lad_model_write(const lad_datapath *dp, const char *evidence);
 

@@ -1,7 +1,8 @@
 /*
 ** Vector files: the header reader, the line reader, and the frozen tcgen05
-** line format (see vecfile.h). Files are read line by line with getline, so
-** a file of any length streams in constant memory.
+** line format (see vecfile.h). Files are read line by line into one
+** buffer of LAD_VECFILE_LINEMAX bytes, so a file of any length streams in
+** constant memory.
 */
 #include "vecfile.h"
 
@@ -11,24 +12,41 @@
 
 /* ---- reading lines ---- */
 
-/* Reads the next raw line into vf->buf without its newline. Returns LAD_OK,
-** LAD_NO at the end, or LAD_EDATA. */
+/* Reads the next raw line into vf->buf without its newline, into a buffer
+** of LAD_VECFILE_LINEMAX bytes: a line longer than that is refused before
+** more of it is read, so a file without newlines cannot grow memory.
+** Returns LAD_OK, LAD_NO at the end, or LAD_EDATA. */
 static int read_raw(lad_vecfile *vf, lad_err *err)
 {
-    errno = 0;
-    ssize_t n = getline(&vf->buf, &vf->cap, vf->f);
-    if (n < 0) {
-        if (ferror(vf->f))
-            return lad_errf(err, LAD_EDATA, "cannot read '%s': %s",
-                            vf->path, strerror(errno ? errno : EIO));
-        return LAD_NO;
+    if (vf->buf == NULL) {
+        vf->cap = LAD_VECFILE_LINEMAX + 1;
+        if ((vf->buf = malloc(vf->cap)) == NULL)
+            return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
+    size_t n = 0;
+    long nul = -1;        /* offset of the first NUL byte, if any */
+    int c;
+    errno = 0;
+    while ((c = getc_unlocked(vf->f)) != EOF && c != '\n') {
+        if (n == LAD_VECFILE_LINEMAX)
+            return lad_errf_at(err, LAD_EDATA, vf->path, vf->line + 1, 0,
+                               "line longer than %d bytes", LAD_VECFILE_LINEMAX);
+        if (c == 0 && nul < 0)
+            nul = (long)n;
+        vf->buf[n++] = (char)c;
+    }
+    if (c == EOF && ferror(vf->f))
+        return lad_errf(err, LAD_EDATA, "cannot read '%s': %s", vf->path,
+                        strerror(errno ? errno : EIO));
+    if (c == EOF && n == 0)
+        return LAD_NO;
     vf->line++;
-    while (n > 0 && (vf->buf[n - 1] == '\n' || vf->buf[n - 1] == '\r'))
-        vf->buf[--n] = 0;
-    if (strlen(vf->buf) != (size_t)n)
-        return lad_errf_at(err, LAD_EDATA, vf->path, vf->line,
-                           (int)strlen(vf->buf) + 1, "NUL byte in line");
+    while (n > 0 && vf->buf[n - 1] == '\r')
+        n--;
+    vf->buf[n] = 0;
+    if (nul >= 0 && (size_t)nul < n)
+        return lad_errf_at(err, LAD_EDATA, vf->path, vf->line, (int)nul + 1,
+                           "NUL byte in line");
     return LAD_OK;
 }
 
@@ -101,31 +119,40 @@ static int header_line(lad_vecfile *vf, lad_err *err)
         return lad_errf_at(err, LAD_EDATA, vf->path, vf->line, col,
                            "bad %s '%.*s' (expected %s)", is_k ? "k" : "cases",
                            (int)vlen, p, is_k ? "1..128" : "a count");
-    if (is_k)
+    if (is_k) {
         h->k = (int)v;
-    else
+    } else {
         h->cases = v;
+        h->cases_line = vf->line;
+    }
     return LAD_OK;
 }
 
 int lad_vecfile_open(const char *path, lad_vecfile **out, lad_err *err)
 {
     *out = NULL;
-    lad_vecfile *vf = calloc(1, sizeof *vf);
     int is_stdin = strcmp(path, "-") == 0;
-    if (vf == NULL || (vf->path = strdup(is_stdin ? "<stdin>" : path)) == NULL) {
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (f == NULL)
+        return lad_errf(err, LAD_EDATA, "cannot open '%s': %s", path,
+                        strerror(errno));
+    int rc = lad_vecfile_openf(f, is_stdin ? "<stdin>" : path, out, err);
+    if (rc != LAD_OK && f != stdin)
+        fclose(f);
+    return rc;
+}
+
+int lad_vecfile_openf(FILE *f, const char *name, lad_vecfile **out,
+                      lad_err *err)
+{
+    *out = NULL;
+    lad_vecfile *vf = calloc(1, sizeof *vf);
+    if (vf == NULL || (vf->path = strdup(name)) == NULL) {
         free(vf);
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
     vf->hdr.cases = -1;
-    vf->f = is_stdin ? stdin : fopen(path, "rb");
-    if (vf->f == NULL) {
-        int e = errno;
-        free(vf->path);
-        free(vf);
-        return lad_errf(err, LAD_EDATA, "cannot open '%s': %s", path,
-                        strerror(e));
-    }
+    vf->f = f;
     int rc;
     while ((rc = read_raw(vf, err)) == LAD_OK) {
         if (vf->buf[0] == '#') {
@@ -138,6 +165,7 @@ int lad_vecfile_open(const char *path, lad_vecfile **out, lad_err *err)
         }
     }
     if (rc == LAD_EDATA || rc == LAD_EINTERNAL) {
+        vf->f = NULL;    /* the caller's to close */
         lad_vecfile_close(vf);
         return rc;
     }

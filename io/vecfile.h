@@ -19,6 +19,7 @@
 **   lad_frozen_case converts it to a case of that datapath.
 **
 ** Blank lines and lines starting with '#' after the header are skipped.
+** Lines are at most LAD_VECFILE_LINEMAX bytes.
 ** Every error is "file:line:col: message" with LAD_EDATA; a file that
 ** cannot be read is LAD_EDATA too, naming the file.
 */
@@ -29,6 +30,11 @@
 #include <stdint.h>
 #include "../model/datapath.h"
 #include "vecline.h"
+
+/* Longest line read, without its newline: three times the longest vector
+** line (LAD_VECLINE_MAX) leaves room for frozen lines at container width and
+** for comments. A longer line is an error ("line longer than ..."). */
+#define LAD_VECFILE_LINEMAX 8192
 
 enum lad_vecfile_kind {
     LAD_VECFILE_VEC = 0,    /* header + vector lines */
@@ -44,6 +50,7 @@ typedef struct lad_vechdr {
     char c[LAD_NAME_MAX], d[LAD_NAME_MAX]; /* addend and result formats */
     int k;                  /* A and B words per line; 0 when absent */
     long cases;             /* cases the file says it holds; -1: absent */
+    int cases_line;         /* the line of `# cases:`; 0: absent */
     char source[256];       /* where the words come from */
     char format[256];       /* the frozen file's line format */
 } lad_vechdr;
@@ -63,6 +70,12 @@ typedef struct lad_vecfile {
 /* Opens path ("-" is stdin, named "<stdin>") and reads its header. Returns
 ** LAD_OK and a file to read with lad_vecfile_next, or LAD_EDATA. */
 int lad_vecfile_open(const char *path, lad_vecfile **out, lad_err *err);
+
+/* Same, from an open stream named `name` in messages; on success the file
+** owns f (lad_vecfile_close closes it unless it is stdin), on failure the
+** caller still does. */
+int lad_vecfile_openf(FILE *f, const char *name, lad_vecfile **out,
+                      lad_err *err);
 
 /* The next data line (no newline), skipping blank and '#' lines; *loc
 ** receives its location. Returns LAD_OK, LAD_NO at the end of the file, or

@@ -88,8 +88,19 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
     if (dp->sparse && dp->k % chunk_lanes(dp->sparse))
         return lad_errf_key(err, LAD_EDATA, "k", "k %d is not a multiple of the sparsity chunk (%d lanes)",
                         dp->k, chunk_lanes(dp->sparse));
+    /* a case holds LAD_METAMAX metadata words (8 chunks each): 1of2 with
+    ** k 78 would need 5, read and written past the case */
+    if (lad_datapath_nmeta(dp) > LAD_METAMAX)
+        return lad_errf_key(err, LAD_EDATA, "k", "k %d with this sparsity needs %d metadata words; "
+                            "a case holds %d (k at most %d)", dp->k, lad_datapath_nmeta(dp),
+                            LAD_METAMAX, LAD_METAMAX * 8 * chunk_lanes(dp->sparse));
     if (dp->in_round < LAD_RZ || dp->in_round > LAD_RNA)
         return lad_errf_key(err, LAD_EDATA, "in_round", "in_round must be rz, rne or rna");
+    /* a case holds LAD_SCALEMAX scales of each operand, integer or not */
+    if (dp->scale_block < 0)
+        return lad_errf_key(err, LAD_EDATA, "scale_block", "scale_block must not be negative");
+    if (lad_datapath_nscales(dp) > LAD_SCALEMAX)
+        return lad_errf_key(err, LAD_EDATA, "scale_block", "more than %d scale blocks", LAD_SCALEMAX);
     if (dp->integer) {
         if (dp->a.kind != LAD_INT || dp->b.kind != LAD_INT || dp->c.kind != LAD_INT ||
             dp->d.kind != LAD_INT)
@@ -126,11 +137,7 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
         return lad_errf_key(err, LAD_EDATA, "group", "group must be 1..64, not %d", dp->group);
     if (dp->cdom_window < 0 || dp->cdom_window > 60)
         return lad_errf_key(err, LAD_EDATA, "cdom_window", "cdom_window must be 0..60");
-    if (dp->scale_block < 0)
-        return lad_errf_key(err, LAD_EDATA, "scale_block", "scale_block must not be negative");
     if (dp->scale_block > 0) {
-        if (lad_datapath_nscales(dp) > LAD_SCALEMAX)
-            return lad_errf_key(err, LAD_EDATA, "scale_block", "more than %d scale blocks", LAD_SCALEMAX);
         if (dp->sa.kind != LAD_FLOAT || dp->sb.kind != LAD_FLOAT || dp->sa.sign || dp->sb.sign)
             return lad_errf_key(err, LAD_EDATA, "sa", "scale formats must be unsigned floats");
     }

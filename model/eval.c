@@ -343,8 +343,10 @@ static uint32_t pass_eval(const lad_datapath *dp, const operands *op, int from,
     if (dp->group_sub_floor != LAD_NOFLOOR) {
         lad_value v = lad_decode(out, w);
         if (v.cls == LAD_SUBNORMAL) {
-            lad_u128 thr = q < dp->group_sub_floor
-                               ? (lad_u128)1 << (dp->group_sub_floor - q) : 1;
+            /* threshold 2^t units; past 2^127 every group is below it (a
+            ** floor far above q: the shift would be undefined) */
+            int t = dp->group_sub_floor - q;
+            lad_u128 thr = t >= 127 ? (lad_u128)1 << 127 : t > 0 ? (lad_u128)1 << t : 1;
             i128 s2 = cu;
             for (int g = 0; g < ng; g++) {
                 lad_u128 mag = gu[g] < 0 ? (lad_u128)-gu[g] : (lad_u128)gu[g];

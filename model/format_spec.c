@@ -45,7 +45,8 @@ static int parse_shape(const char *s, size_t len, lad_format *f)
     const char *p = s;
     size_t n = len;
     if (n >= 2 && (p[0] == 's' || p[0] == 'u') && p[1] >= '0' && p[1] <= '9') {
-        if (parse_int(p + 1, n - 1, 2, 32, &x))
+        /* u1 is a format (one bit); s1 is refused by lad_format_check */
+        if (parse_int(p + 1, n - 1, 1, 32, &x))
             return -1;
         f->kind = LAD_INT;
         f->width = x;
@@ -110,6 +111,13 @@ int lad_format_parse(const char *spec, lad_format *out, lad_err *err)
         size_t vlen = len - klen - 1;
         int bad = 0, x;
 #define KEY(k) (klen == strlen(k) && strncmp(p, k, klen) == 0)
+        /* an integer has no exponent: these keys would be dropped, and the
+        ** spec printed would not say what was asked */
+        if (f.kind == LAD_INT &&
+            (KEY("bias") || KEY("sub") || KEY("inf") || KEY("nan")))
+            return lad_errf(err, LAD_EDATA, "'%.*s' is not a key of integer "
+                            "format '%s' (only width, sign and name are)",
+                            (int)klen, p, spec);
         if (KEY("bias")) {
             bad = parse_int(v, vlen, -1024, 1024, &f.bias);
         } else if (KEY("sub")) {
@@ -170,8 +178,17 @@ size_t lad_format_spec(const lad_format *f, char *buf, size_t size)
                      inf_names[(unsigned)f->inf % 2],
                      nan_names[(unsigned)f->nan % 3]);
     size_t len = n < 0 ? 0 : (size_t)n;
+    /* The base parses as the built-in of that name when there is one
+    ** (ue4m3 is 8 bits wide, not 7), else as a word of just its fields:
+    ** pad and width are printed whenever they differ from what it gives. */
+    char base[LAD_NAME_MAX];
+    snprintf(base, sizeof base, "%se%dm%d", f->sign ? "" : "u", f->ebits,
+             f->mbits);
+    const lad_format *b = lad_format_find(base);
+    int natural = f->sign + f->ebits + f->mbits;
     if (f->kind == LAD_FLOAT &&
-        (f->pad != 0 || f->width != f->sign + f->ebits + f->mbits)) {
+        (b ? b->pad != f->pad || b->width != f->width
+           : f->pad != 0 || f->width != natural)) {
         int m = snprintf(len < size ? buf + len : NULL,
                          len < size ? size - len : 0, ",pad=%d,width=%d",
                          f->pad, f->width);

@@ -13,7 +13,9 @@
 **     eXmY    signed float, X exponent bits (1..10), Y fraction bits (0..23),
 **             IEEE style: bias 2^(X-1)-1, subnormals, Inf, NaN
 **     ueXmY   the same without a sign bit
-**     sN, uN  N-bit two's-complement or unsigned integer (2..32 bits)
+**     sN, uN  N-bit two's-complement (2..32 bits) or unsigned (1..32 bits)
+**             integer; only width, sign and name apply to integers (bias,
+**             sub, inf, nan are refused)
 **
 ** Keys (a float's width follows from sign + ebits + mbits + pad unless
 ** width is given):

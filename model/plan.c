@@ -74,12 +74,21 @@ static int ceil_log2(int n)
     return b;
 }
 
+/* Whether dp's sums land in signed formats. The fast paths round a
+** negative sum as its magnitude with the sign bit set; an unsigned acc or d
+** has no sign bit (the reference gives NaN there), so such a datapath takes
+** the general path. */
+static int signed_results(const lad_datapath *dp)
+{
+    return dp->acc.sign && dp->d.sign;
+}
+
 /* Whether the fast path computes dp exactly as the general code. */
 static int fast_ok(const lad_datapath *dp)
 {
     int kbits = ceil_log2(lad_datapath_kphys(dp));
-    return !dp->integer && dp->scale_block == 0 && dp->group == 1 && dp->cdom_window == 0 &&
-           dp->window2 == 0 &&
+    return !dp->integer && signed_results(dp) && dp->scale_block == 0 && dp->group == 1 &&
+           dp->cdom_window == 0 && dp->window2 == 0 &&
            dp->group_sub_floor == LAD_NOFLOOR && dp->scale_floor == LAD_NOFLOOR &&
            dp->a.kind == LAD_FLOAT && dp->b.kind == LAD_FLOAT &&
            dp->a.sub == LAD_SUB_IEEE && dp->b.sub == LAD_SUB_IEEE &&
@@ -401,8 +410,8 @@ static int scaled_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt
     ** significands of A, B and the two scales, g terms */
     int span = (1 << dp->a.ebits) + (1 << dp->b.ebits) + dp->a.mbits + dp->b.mbits + 2 +
                dp->sa.mbits + dp->sb.mbits + 2 + gbits;
-    return dp->scale_block > 0 && !dp->integer && dp->pass >= kp && dp->chain == LAD_CHAIN &&
-           dp->window2 == 0 &&
+    return dp->scale_block > 0 && !dp->integer && signed_results(dp) && dp->pass >= kp &&
+           dp->chain == LAD_CHAIN && dp->window2 == 0 &&
            !dp->d_via_acc &&
            !dp->c_last && dp->c_anchor && !dp->norder && lad_opfmt_usable(&dp->a, a) &&
            lad_opfmt_usable(&dp->b, b) && a->mb + b->mb + 2 <= 32 && span <= 62 &&

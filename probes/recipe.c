@@ -312,8 +312,8 @@ static int read_device(const lad_ydoc *doc, const lad_ynode *root,
     if (rc)
         return rc;
     r->m_device = mark_of(v);
-    static const char *const kinds[] = {"sim:", "exec:", "cuda:"};
-    for (int i = 0; i < 3; i++) {
+    static const char *const kinds[] = {"sim:", "exec:", "exec-framed:", "cuda:"};
+    for (int i = 0; i < 4; i++) {
         size_t n = strlen(kinds[i]);
         if (strncmp(r->device, kinds[i], n) == 0) {
             if (r->device[n] == 0)
@@ -323,7 +323,8 @@ static int read_device(const lad_ydoc *doc, const lad_ynode *root,
         }
     }
     return lad_yerr(doc, v, err,
-                    "'device' must start with sim:, exec: or cuda:, not "
+                    "'device' must start with sim:, exec:, exec-framed: or "
+                    "cuda:, not "
                     "'%.40s'",
                     r->device);
 }

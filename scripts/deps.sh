@@ -13,6 +13,9 @@
 #                              versions is brought to the pinned ones. Failing
 #                              to build it fails the test run; the tests never
 #                              skip the comparison.
+#   sh scripts/deps.sh fuzz    clang and libFuzzer's runtime for `make fuzz`
+#                              (Debian: clang-14, libclang-rt-14-dev), installed
+#                              like the build packages.
 #
 # The Makefile runs `build` once (it leaves build/.deps-ok behind) and `test`
 # before every test run (cheap once the venv exists). Set VENV to use another
@@ -120,8 +123,31 @@ deps_test() {
     venv_ok || die "'$VENV' still does not import numpy $NUMPY_VERSION and ml_dtypes $ML_DTYPES_VERSION"
 }
 
+FUZZ_PKGS="clang-14 libclang-rt-14-dev"
+
+# True when ${FUZZ_CC:-clang} links a libFuzzer target.
+fuzzer_links() {
+    t=$(mktemp -d "${TMPDIR:-/tmp}/ladder-deps.XXXXXX")
+    printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+        'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }' >"$t/f.c"
+    ok=0
+    "${FUZZ_CC:-clang}" -fsanitize=fuzzer -o "$t/f" "$t/f.c" >/dev/null 2>&1 && ok=1
+    rm -rf "$t"
+    [ $ok = 1 ]
+}
+
+deps_fuzz() {
+    fuzzer_links && return 0
+    command -v dpkg-query >/dev/null 2>&1 ||
+        die "'${FUZZ_CC:-clang} -fsanitize=fuzzer' does not link; install clang with its libFuzzer runtime"
+    # shellcheck disable=SC2086
+    apt_install $FUZZ_PKGS
+    fuzzer_links || die "'${FUZZ_CC:-clang} -fsanitize=fuzzer' still does not link after installing $FUZZ_PKGS"
+}
+
 case "${1:-}" in
 build) deps_build ;;
 test) deps_test ;;
-*) die "usage: sh scripts/deps.sh build|test" ;;
+fuzz) deps_fuzz ;;
+*) die "usage: sh scripts/deps.sh build|test|fuzz" ;;
 esac

@@ -76,4 +76,15 @@ PY
     fi
 done
 
+# A spec whose base names a built-in of another width (ue4m3 is 8 bits)
+# prints its width, so that the spec printed parses back to 7 bits (128
+# codes), not to the built-in (256).
+run_ladder format table ue4m3:width=7
+expect_out format-table-user-width "^# ue4m3 = ue4m3:.*,width=7: 128 codes$"
+spec=$(sed -n '1s/^# ue4m3 = \([^ ]*\): .*/\1/p' "$out")
+run_ladder format table "$spec"
+expect_out format-table-user-width-back "^# ue4m3 = .*: 128 codes$"
+# Integers have no exponent: bias, sub, inf and nan are refused, not dropped.
+run_ladder format table s8:bias=3
+expect_err format-table-int-bias "'bias' is not a key of integer format 's8:bias=3'"
 test_done

@@ -6,9 +6,11 @@
 VEC=vectors
 FROZEN=$VEC/b200-tcgen05-frozen.txt
 
-# The header and first 10 cases of a file the model reproduces, and a copy
-# whose 3rd case has its D word changed from 4087925b to 4087925a.
-head -n 20 "$VEC/a100-f16-f32.vec" >"$TMP/good.vec"
+# The header and first 10 cases of a file the model reproduces (its header
+# saying so), and a copy whose 3rd case has its D word changed from 4087925b
+# to 4087925a.
+head -n 20 "$VEC/a100-f16-f32.vec" | sed 's/^# cases: 5000$/# cases: 10/' >"$TMP/good.vec"
+grep -q '^# cases: 10$' "$TMP/good.vec" || fail check-data "a100-f16-f32.vec has no '# cases: 5000' line"
 sed -n 13p "$TMP/good.vec" | grep -q ';4087925b$' || fail check-data "a100-f16-f32.vec line 13 changed"
 sed '13s/;4087925b$/;4087925a/' "$TMP/good.vec" >"$TMP/bad.vec"
 
@@ -75,6 +77,33 @@ expect_out check-frozen-mismatch '^  line [0-9]+: expected 7ffffffe, got 7ffffff
 run_ladder check "$TMP/opt.txt"
 expect_rc check-frozen-bad-option-rc 3
 expect_err check-frozen-bad-option "unknown option 'sparse=2'"
+
+# A file cut short: the header says 5000 cases, 20 lines remain. It is a
+# data error at the file's last line unless --partial is given; a file of
+# header lines alone has nothing to check, --partial or not.
+head -n 30 "$VEC/a100-f16-f32.vec" >"$TMP/cut.vec"
+run_ladder check "$TMP/cut.vec"
+expect_rc check-cut-rc 3
+expect_err check-cut "^ladder: $TMP/cut.vec:30: the file ends after 20 cases, but its header \(line [0-9]+\) says 5000"
+check check-cut-no-result test ! -s "$out"
+run_ladder check --partial "$TMP/cut.vec"
+expect_rc check-cut-partial-rc 0
+expect_out_eq check-cut-partial "$TMP/cut.vec: 0/20 mismatches (sm80-mma-f16-f32)"
+{ cat "$TMP/good.vec"; sed -n 11p "$VEC/a100-f16-f32.vec"; } >"$TMP/more.vec"
+run_ladder check --partial "$TMP/more.vec"
+expect_rc check-more-than-header-rc 3
+expect_err check-more-than-header "ends after 11 cases, but its header \(line [0-9]+\) says 10$"
+grep '^#' "$VEC/a100-f16-f32.vec" >"$TMP/empty.vec"
+run_ladder check --partial "$TMP/empty.vec"
+expect_rc check-header-only-rc 3
+expect_err check-header-only "^ladder: $TMP/empty.vec:[0-9]+: no case to check"
+
+# Lines are read into a bounded buffer: one longer than 8192 bytes is an
+# error at its line, however long it goes on.
+{ head -n 12 "$TMP/good.vec"; head -c 100000 /dev/zero | tr '\0' 'a'; echo; } >"$TMP/long.vec"
+run_ladder check "$TMP/long.vec"
+expect_rc check-long-line-rc 3
+expect_err check-long-line "^ladder: $TMP/long.vec:13: line longer than 8192 bytes$"
 
 expect_usage_error check-no-files check
 test_done

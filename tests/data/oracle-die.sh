@@ -1,8 +1,13 @@
 #!/bin/sh
-# Answers two cases with their C word, then exits with status 3.
+# Answers two cases with their C word, then says why on stderr and exits
+# with status 3.
 n=0
 while IFS=';' read -r a b c rest; do
     n=$((n + 1))
-    [ $n -gt 2 ] && exit 3
+    if [ $n -gt 2 ]; then
+        echo "oracle-die: warming up" >&2
+        echo "oracle-die: no more answers after 2 cases" >&2
+        exit 3
+    fi
     echo "$c"
 done

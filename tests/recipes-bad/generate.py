@@ -594,9 +594,9 @@ sub(FORMATS, "  a: mystery8", "  a: " + MARK + "[mystery8]", "format-user-seq",
     "'a' must be a format name or mapping, not a sequence")
 
 # ---- device ---------------------------------------------------------------------
-for val, msg in [("gpu:0", "'device' must start with sim:, exec: or cuda:, not 'gpu:0'"),
-                 ("cuda", "'device' must start with sim:, exec: or cuda:, not 'cuda'"),
-                 ("SIM:x", "'device' must start with sim:, exec: or cuda:, not 'SIM:x'"),
+for val, msg in [("gpu:0", "'device' must start with sim:, exec:, exec-framed: or cuda:, not 'gpu:0'"),
+                 ("cuda", "'device' must start with sim:, exec:, exec-framed: or cuda:, not 'cuda'"),
+                 ("SIM:x", "'device' must start with sim:, exec:, exec-framed: or cuda:, not 'SIM:x'"),
                  ("'sim:'", "'device' names no sim device"),
                  ("\"exec:\"", "'device' names no exec device"),
                  ("'cuda:'", "'device' names no cuda device")]:

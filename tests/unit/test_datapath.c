@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "model/datapath_int.h"
 #include "model/presets.h"
 
 static lad_datapath preset(const char *name)
@@ -257,6 +258,41 @@ static void test_presets_bound(void)
                "datapath-presets-get-outside", "an index outside the table gave a preset");
 }
 
+/* An unsigned result format (a model file may declare one) cannot hold a
+** negative sum: the plan must give the reference's word, not the magnitude
+** with a sign bit the format lacks (found by tests/fuzz/fuzz_plan.c). The
+** sum here is 1 * -1 = -1, single pass (d) and two passes (acc). */
+static void test_unsigned_result(void)
+{
+    static const char *const name[2] = {"datapath-unsigned-d", "datapath-unsigned-acc"};
+    for (int which = 0; which < 2; which++) {
+        lad_datapath dp = preset("sm90-mma-f16-f32");
+        lad_format u = *lad_format_find("f32");
+        u.sign = 0;
+        snprintf(u.name, sizeof u.name, "ue8m23");
+        if (which == 0) {
+            dp.d = u;
+        } else {
+            dp.acc = u;
+            dp.pass = dp.k / 2;
+        }
+        lad_err err = {0};
+        int rc = lad_datapath_check(&dp, &err);
+        lad_case cs;
+        zero_case(&cs);
+        cs.a[0] = 0x3c00;          /* 1 */
+        cs.b[0] = 0xbc00;          /* -1 */
+        cs.a[dp.k - 1] = 0x3c00;   /* and +0 * 1 in the second pass */
+        lad_plan pl;
+        lad_plan_init(&pl, &dp);
+        uint32_t fast = lad_plan_eval(&pl, &cs), ref = lad_eval_general(&dp, &cs);
+        int fits = dp.d.width == 32 || (fast >> dp.d.width) == 0;
+        test_check(rc == LAD_OK && fast == ref && fits, name[which],
+                   "rc %d (%s), plan %08x (path %d), reference %08x", rc, err.msg, fast,
+                   pl.path, ref);
+    }
+}
+
 void test_datapath(void)
 {
     test_presets_bound();
@@ -268,4 +304,5 @@ void test_datapath(void)
     test_sparse();
     test_passes();
     test_block_scaled();
+    test_unsigned_result();
 }

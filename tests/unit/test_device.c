@@ -12,7 +12,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* f16 x f16 + f32 -> f32, K 4: C and D have the same width, so an oracle
 ** that echoes C is a correct device for it. */
@@ -43,14 +45,15 @@ static int has(const lad_err *err, const char *s)
     return strstr(err->msg, s) != NULL;
 }
 
-/* Opens an exec device on a script of tests/data and runs n cases. */
-static int run_script(const char *script, size_t n, size_t *done,
-                      lad_err *err, uint32_t **dout)
+/* Opens an exec device (kind "exec" or "exec-framed") on a script of
+** tests/data and runs n cases. */
+static int run_kind(const char *kind, const char *script, size_t n,
+                    size_t *done, lad_err *err, uint32_t **dout)
 {
     static lad_datapath dp;
     make_dp(&dp);
     char spec[512];
-    snprintf(spec, sizeof spec, "exec:sh %s/%s", test_data_dir, script);
+    snprintf(spec, sizeof spec, "%s:sh %s/%s", kind, test_data_dir, script);
     lad_device *dev;
     lad_err_clear(err);
     *done = 0;
@@ -70,6 +73,12 @@ static int run_script(const char *script, size_t n, size_t *done,
     return rc;
 }
 
+static int run_script(const char *script, size_t n, size_t *done,
+                      lad_err *err, uint32_t **dout)
+{
+    return run_kind("exec", script, n, done, err, dout);
+}
+
 static void test_specs(void)
 {
     lad_datapath dp;
@@ -86,7 +95,8 @@ static void test_specs(void)
         rc = lad_device_open(bad[i], &dp, &dev, &err);
         test_check(rc == LAD_EUSAGE && dev == NULL &&
                    has(&err, "unknown device") &&
-                   has(&err, "expected sim:MODEL, exec:COMMAND or cuda:N"),
+                   has(&err, "expected sim:MODEL, exec:COMMAND, "
+                       "exec-framed:COMMAND or cuda:N"),
                    name, "spec '%s': rc %d, '%s'", bad[i], rc, err.msg);
     }
 #ifndef LADDER_CUDA
@@ -163,6 +173,25 @@ static void test_exec_failures(void)
                has(&err, "case 2"), "device-exec-dies",
                "rc %d, done %zu, '%s'", rc, done, err.msg);
     free(d);
+    /* Its stderr went to a file, summed up in the message by its last line;
+    ** the file is kept for the rest. */
+    const char *in = strstr(err.msg, " lines in ");
+    char path[512] = "";
+    if (in)
+        snprintf(path, sizeof path, "%.*s", (int)strcspn(in + 10, ")"), in + 10);
+    FILE *ef = path[0] ? fopen(path, "r") : NULL;
+    char first[80] = "";
+    if (ef) {
+        if (fgets(first, sizeof first, ef) == NULL)
+            first[0] = 0;
+        fclose(ef);
+        unlink(path);
+    }
+    test_check(has(&err, "its stderr: 'oracle-die: no more answers after 2 "
+                   "cases' (2 lines in ") &&
+                   strcmp(first, "oracle-die: warming up\n") == 0,
+               "device-exec-stderr-summary", "'%s', file '%s' begins '%s'",
+               err.msg, path, first);
 
     rc = run_script("oracle-garbage.sh", 10, &done, &err, NULL);
     test_check(rc == LAD_EDEVICE && done == 1 &&
@@ -235,6 +264,37 @@ static void test_exec_failures(void)
     rc = lad_device_open(spec, &dp, &dev, &err);
     test_check(rc == LAD_EUSAGE && has(&err, "LADDER_EXEC_TIMEOUT"),
                "device-exec-bad-timeout", "rc %d, '%s'", rc, err.msg);
+    unsetenv("LADDER_EXEC_TIMEOUT");
+
+    /* After a timeout, closing leaves nothing of the program's process
+    ** group: the shell and the child it started in the background. */
+    setenv("LADDER_EXEC_TIMEOUT", "0.3", 1);
+    char pidfile[200];
+    snprintf(pidfile, sizeof pidfile, "%s/ladder-test-group.%d", getenv("TMPDIR")
+             ? getenv("TMPDIR") : "/tmp", (int)getpid());
+    snprintf(spec, sizeof spec, "exec:sh %s/oracle-group.sh %s", test_data_dir,
+             pidfile);
+    lad_err_clear(&err);
+    rc = lad_device_open(spec, &dp, &dev, &err);
+    long group = 0;
+    if (rc == LAD_OK) {
+        lad_case gc[3];
+        uint32_t gd[3];
+        make_cases(gc, 3);
+        rc = lad_device_eval(dev, gc, 3, gd, &done, &err);
+        lad_device_close(dev);
+        FILE *pf = fopen(pidfile, "r");
+        if (pf == NULL || fscanf(pf, "%ld", &group) != 1)
+            group = 0;
+        if (pf)
+            fclose(pf);
+        unlink(pidfile);
+    }
+    errno = 0;
+    test_check(rc == LAD_EDEVICE && has(&err, "timed out") && group > 0 &&
+                   kill(-(pid_t)group, 0) == -1 && errno == ESRCH,
+               "device-exec-timeout-group-gone", "rc %d, group %ld, errno %d, "
+               "'%s'", rc, group, errno, err.msg);
     unsetenv("LADDER_EXEC_TIMEOUT");
 
     /* Every program started above has been reaped. */
@@ -340,11 +400,69 @@ static void test_exec_ladder(void)
     free(d2);
 }
 
+/* The framed protocol: a framed oracle works; one that prints an extra
+** line and drops a later one is caught at the extra line, where the legacy
+** protocol sees nothing wrong by count; a bare answer to a framed line is
+** refused; and the legacy protocol still catches more answers than cases. */
+static void test_exec_framed(void)
+{
+    lad_err err = {0};
+    size_t done;
+    uint32_t *d = NULL;
+    lad_case cs[10];
+    make_cases(cs, 10);
+
+    int rc = run_kind("exec-framed", "oracle-c.sh", 600, &done, &err, &d);
+    lad_case *big = calloc(600, sizeof *big);
+    make_cases(big, 600);
+    size_t bad = 600;
+    for (size_t i = 0; d && i < 600 && bad == 600; i++)
+        if (d[i] != big[i].c)
+            bad = i;
+    test_check(rc == LAD_OK && done == 600 && bad == 600, "device-framed-good",
+               "rc %d (%s), done %zu, first bad %zu", rc, err.msg, done, bad);
+    free(big);
+    free(d);
+
+    rc = run_kind("exec-framed", "oracle-extra.sh", 10, &done, &err, &d);
+    test_check(rc == LAD_EDEVICE && done == 2 && d[0] == cs[0].c &&
+                   d[1] == cs[1].c &&
+                   has(&err, "answered case 1 ('@1 ") &&
+                   has(&err, "where case 2 (input line 3) was due"),
+               "device-framed-extra-line", "rc %d, done %zu, '%s'", rc, done,
+               err.msg);
+    free(d);
+
+    /* the same oracle, legacy: in step again by count, the words wrong */
+    rc = run_kind("exec", "oracle-extra.sh", 10, &done, &err, &d);
+    test_check(rc == LAD_OK && done == 10 && d[2] == cs[1].c &&
+                   d[3] == cs[2].c && d[4] == cs[4].c,
+               "device-legacy-extra-line-unseen", "rc %d, done %zu, '%s'", rc,
+               done, err.msg);
+    free(d);
+
+    /* two cases: the copy of the last answer is one answer too many */
+    rc = run_kind("exec", "oracle-extra.sh", 2, &done, &err, NULL);
+    test_check(rc == LAD_EDEVICE && (has(&err, "more lines than it was asked") ||
+                                     has(&err, "case 2 (input line 3) before it "
+                                             "was asked")),
+               "device-legacy-extra-answer", "rc %d, done %zu, '%s'", rc, done,
+               err.msg);
+
+    rc = run_kind("exec-framed", "oracle-width.sh", 3, &done, &err, NULL);
+    test_check(rc == LAD_EDEVICE && done == 0 &&
+                   has(&err, "answered '7fc0' for case 0") &&
+                   has(&err, "expected '@0 <D word>'"),
+               "device-framed-bare-answer", "rc %d, done %zu, '%s'", rc, done,
+               err.msg);
+}
+
 void test_device(void)
 {
     test_specs();
     test_sim();
     test_exec_good();
     test_exec_failures();
+    test_exec_framed();
     test_exec_ladder();
 }

@@ -418,7 +418,10 @@ static void test_spec(void)
     static const char *const bad[] = {"e9", "x4m3", "e4m3:bias", "e4m3:bais=7",
                                       "e4m3:sub=maybe", "e11m2", "e4m24",
                                       "s1", "e4m3:bias=99999", "",
-                                      "e1m2", "e-1m2"};
+                                      "e1m2", "e-1m2",
+                                      /* integers have no exponent */
+                                      "s8:bias=3", "u8:nan=ieee",
+                                      "s32:sub=flush", "s16:inf=ieee"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char name[64];
         lad_err e2 = {0};
@@ -442,6 +445,31 @@ static void test_spec(void)
                (g.sub == b->sub && g.inf == b->inf && g.nan == b->nan));
     }
     test_check(same, "format-spec-print-parse-builtins", "'%s' differs", spec);
+
+    /* User formats whose base names a built-in of another width (ue4m3 is
+    ** 8 bits), or whose width is not their fields': the printed spec must
+    ** say so, or it parses back to another format. */
+    static const char *const user[] = {"ue4m3:width=7", "e4m3:sign=0",
+                                       "ue4m3:width=12", "e5m2:pad=2",
+                                       "u8:width=1", "tf32:width=19,pad=0"};
+    for (size_t i = 0; i < sizeof user / sizeof user[0]; i++) {
+        char name[64];
+        lad_format g;
+        lad_err e4 = {0};
+        snprintf(name, sizeof name, "format-spec-print-parse-user-%zu", i);
+        rc = lad_format_parse(user[i], &f, &e4);
+        lad_format_spec(&f, spec, sizeof spec);
+        same = rc == LAD_OK && lad_format_parse(spec, &g, &e4) == LAD_OK &&
+               g.kind == f.kind && g.width == f.width && g.pad == f.pad &&
+               g.sign == f.sign && g.ebits == f.ebits && g.mbits == f.mbits &&
+               g.bias == f.bias && g.sub == f.sub && g.inf == f.inf &&
+               g.nan == f.nan;
+        test_check(same, name, "'%s' printed as '%s' (%s)", user[i], spec,
+                   e4.msg);
+    }
+    rc = lad_format_parse("ue4m3:width=7", &f, &err);
+    test_check(rc == LAD_OK && f.width == 7 && f.sign == 0,
+               "format-spec-ue4m3-width-7", "rc %d width %d", rc, f.width);
 }
 
 void test_format(void)

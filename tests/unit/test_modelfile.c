@@ -97,6 +97,48 @@ static void roundtrip(void)
                    strstr(y, "\nname: \"odd: \\\"quoted\\\"\"\n"),
                "modelfile-write-values", "a value is not written as documented");
     free(y);
+
+    /* A model read from a file without evidence has evidence "": written
+    ** back, it must load (an `evidence: ""` line would not). */
+    char ev[64] = "";
+    y = lad_model_write(&dp, ev);
+    rc = y ? lad_model_parse("e.yaml", y, strlen(y), &got, ev, sizeof ev, &err)
+           : LAD_EINTERNAL;
+    test_check(rc == LAD_OK && ev[0] == 0 && y && !strstr(y, "evidence"),
+               "modelfile-roundtrip-no-evidence", "rc %d %s", rc, err.msg);
+    free(y);
+
+    /* Text that double-quoted YAML would fold (NEL, LS, PS become spaces)
+    ** or refuse raw (DEL, C1 controls, U+FFFE) is escaped: it reads back as
+    ** written (found by tests/fuzz/fuzz_modelfile.c). */
+    static const char odd[] = "a\xc2\x85" "b\xe2\x80\xa8" "c\xe2\x80\xa9" "d\x7f"
+                              "e\xc2\x80" "f\xef\xbf\xbe" "g\\\x08h";
+    char back[64] = "";
+    y = lad_model_write(&dp, odd);
+    rc = y ? lad_model_parse("o.yaml", y, strlen(y), &got, back, sizeof back, &err)
+           : LAD_EINTERNAL;
+    test_check(rc == LAD_OK && strcmp(back, odd) == 0, "modelfile-roundtrip-odd-text",
+               "rc %d %s", rc, err.msg);
+    free(y);
+
+    /* Evidence longer than the caller's buffer is cut between characters,
+    ** never inside one (here a 2-byte e-acute would straddle byte 7). */
+    char small[8];
+    static const char acute[] = "evidence: \"abcdef\xc3\xa9z\"\n";
+    y = lad_model_write(&dp, NULL);
+    size_t tl = y ? strlen(y) : 0;
+    char *full = malloc(tl + sizeof acute);
+    if (full && y) {
+        memcpy(full, y, tl);
+        memcpy(full + tl, acute, sizeof acute);
+    }
+    rc = full && y ? lad_model_parse("c.yaml", full, strlen(full), &got, small, sizeof small,
+                                     &err)
+                   : LAD_EINTERNAL;
+    test_check(rc == LAD_OK && strcmp(small, "abcdef") == 0, "modelfile-evidence-cut-whole-char",
+               "rc %d %s, got '%s'", rc, err.msg, small);
+    free(full);
+    free(y);
 }
 
 static void bad(const char *name, const char *text, const char *want)
@@ -152,6 +194,17 @@ static void reading(void)
         "m.yaml:6:4: k 6 is not a multiple of the sparsity chunk (4 lanes)");
     bad("modelfile-check-order-at-key", ABCD "k: 8\npass: 4\norder: [0, 1, 2]\n",
         "m.yaml:7:8: order has 3 lanes, not 8");
+    /* A case holds 4 metadata words: 1of2 sparsity over 78 lanes needs 5,
+    ** which the vector line reader would write past the case (found by
+    ** tests/fuzz/fuzz_plan.c). */
+    /* ... and 8 scales of each operand: an integer datapath too (the check
+    ** returned before it looked at scale_block; found by fuzz_plan). */
+    bad("modelfile-check-int-scales",
+        "a: s8\nb: s8\nc: s32\nd: s32\ninteger: true\nk: 32\nscale_block: 1\n",
+        "m.yaml:7:14: more than 8 scale blocks");
+    bad("modelfile-check-meta-words", ABCD "sparse: 1of2\nk: 78\npass: 1\n",
+        "m.yaml:6:4: k 78 with this sparsity needs 5 metadata words; a case holds 4 "
+        "(k at most 64)");
     /* Both group sizes are checked against the scale block, not only the
     ** larger (group 15 straddles the blocks of 32 lanes; cdom_group 16 not). */
     bad("modelfile-check-both-groups",

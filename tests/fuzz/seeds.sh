@@ -1,0 +1,57 @@
+#!/bin/sh
+# Writes the seed corpora of the fuzz targets (tests/fuzz/corpus/<target>/)
+# from the repository's own inputs: recipes/, tests/recipes-bad/, vectors/
+# and the presets (`ladder model show`). Run from the repository root,
+#     LADDER=build/rel/ladder sh tests/fuzz/seeds.sh
+# Seeds are small on purpose: a few lines of each vector file, a sample of
+# the malformed recipes. The committed corpus also holds the inputs that
+# fuzzing runs added coverage with (libFuzzer -merge=1, named by their
+# hash); remaking it drops them.
+set -eu
+: "${LADDER:?LADDER must name the ladder binary}"
+C=tests/fuzz/corpus
+rm -rf "$C"
+mkdir -p "$C/recipe" "$C/modelfile" "$C/vecline" "$C/vecfile" "$C/format" "$C/plan"
+
+cp recipes/*.yaml "$C/recipe/"
+ls tests/recipes-bad | awk 'NR % 8 == 1' | while read -r f; do
+    [ "$(wc -c <"tests/recipes-bad/$f")" -le 4096 ] && cp "tests/recipes-bad/$f" "$C/recipe/bad-$f"
+done
+true
+
+# The preset's index in the table (fuzz_preset picks by a byte modulo the
+# count): its line number in `ladder presets`, from 0.
+index() {
+    "$LADDER" presets | awk -v n="$1" '$1 == n { print NR - 1; exit }'
+}
+byte() {
+    printf "\\$(printf %03o "$(($1 % 256))")"
+}
+
+for f in vectors/*.vec; do
+    b=$(basename "$f" .vec)
+    head -n 14 "$f" >"$C/vecfile/$b.vec"
+    name=$("$LADDER" check "$f" | sed -n '1s/.*(\([^;)]*\).*/\1/p')
+    i=$(index "$name")
+    [ -n "$i" ] || continue
+    grep -v '^#' "$f" | head -n 1 >"$C/modelfile.tmp"
+    { byte "$i"; byte 0; cat "$C/modelfile.tmp"; } >"$C/vecline/$b"
+    # the same line without D, and with only 4 lanes
+    { byte "$i"; byte 0; sed 's/;[^;]*$//' "$C/modelfile.tmp"; } >"$C/vecline/$b-nod"
+    "$LADDER" model show "$name" >"$C/modelfile/$name.yaml"
+    { cat "$C/modelfile/$name.yaml"; byte 0; head -c 300 /dev/urandom; } >"$C/plan/$name"
+done
+rm -f "$C/modelfile.tmp"
+head -n 20 vectors/b200-tcgen05-frozen.txt >"$C/vecfile/frozen.txt"
+# presets beyond the captured ones: scaled, sparse, integer, tcgen05
+for name in $("$LADDER" presets | awk '/tcgen05|sp-|s8|u8|mxf|nvf/ {print $1}' | awk 'NR % 3 == 1'); do
+    "$LADDER" model show "$name" >"$C/modelfile/$name.yaml"
+    { cat "$C/modelfile/$name.yaml"; byte 0; head -c 600 /dev/urandom; } >"$C/plan/$name"
+done
+i=0
+for spec in e4m3 e5m2 f16 bf16 tf32 f32 e2m1 e3m2 e2m3 ue8m0 ue4m3 s8 u8 s32 \
+    e3m4 e3m4:bias=7 e5m2:inf=none,nan=ones e4m3:sub=flush \
+    e8m7:name=mybf16 e4m3:pad=4,width=12 e2m1:sign=0 u4 s4 e1m0 e10m23; do
+    printf '%s' "$spec" >"$C/format/$i"
+    i=$((i + 1))
+done
