@@ -414,6 +414,16 @@ static void blackwell_tcgen05(void)
                     sp ? LAD_SPARSE_2OF4 : 0, "mxf8f6f4-%s-f32", f8f6f4[i]);
             dp->scale_block = 32;
         }
+        /* Mixed A and B, dense (the kernel table builds them): the
+        ** same-format rule above with two formats, as for f8f6f4. */
+        for (int i = 0; i < 5 && !sp; i++)
+            for (int j = 0; j < 5; j++)
+                if (i != j) {
+                    dp = tc("derived: the validated same-format mxf8f6f4 rule with mixed A and B; "
+                            "unconfirmed on silicon", "mxf8f6f4", "UTCQMMA", f8f6f4[i],
+                            f8f6f4[j], "f32", 32, 0, "mxf8f6f4-%sx%s-f32", f8f6f4[i], f8f6f4[j]);
+                    dp->scale_block = 32;
+                }
         const char *names[] = {"mxf4-e2m1-f32", "mxf4nvf4-2x-f32", "mxf4nvf4-4x-f32",
                                "mxf4nvf4-ue4m3-f32"};
         const char *kinds[] = {"mxf4", "mxf4nvf4", "mxf4nvf4", "mxf4nvf4"};
