@@ -26,7 +26,6 @@
 */
 #include "cli.h"
 #include "commands.h"
-#include "db/origin.h"
 #include "db/store.h"
 #include "devices/device.h"
 #include "io/modelfile.h"
@@ -93,38 +92,41 @@ typedef struct run_setup {
 ** (cuda:3 must stay cuda:3). Runs stored before schema 4 have neither: the
 ** --device of their command line, else their recipe's `device:`.
 */
-static int setup_of_run(lad_store *st, const char *db, int64_t run, run_setup *rs,
+static int setup_of_run(lad_store *st, int64_t run, run_setup *rs,
                         lad_err *err)
 {
     int rc = cli_run_model(st, run, &rs->dp, err);
     snprintf(rs->name, sizeof rs->name, "run %" PRId64 " inferred", run);
-    lad_run_origin o;
     static lad_run_row row;
+    char arg[600];
     if (rc != LAD_OK || (rc = lad_store_run(st, run, &row, err)) != LAD_OK ||
-        (rc = lad_run_origin_read(db, run, &o, err)) != LAD_OK)
+        (rc = lad_store_run_device_arg(st, run, arg, sizeof arg, err)) != LAD_OK)
         return rc;
     if (row.model_file[0])
         snprintf(rs->device, sizeof rs->device, "sim:%s", row.model_file);
     else
-        snprintf(rs->device, sizeof rs->device, "%s", row.device_spec[0] ? row.device_spec
-                                                                         : o.device);
+        snprintf(rs->device, sizeof rs->device, "%s", row.device_spec[0] ? row.device_spec : arg);
     snprintf(rs->sha256, sizeof rs->sha256, "%s", row.model_sha256);
-    if (o.recipe) {
-        lad_recipe r;
-        char file[64];
-        snprintf(file, sizeof file, "<recipe of run %" PRId64 ">", run);
-        rc = lad_recipe_parse(file, o.recipe, o.recipe_len, &r, err);
-        if (rc == LAD_OK) {
-            if (!rs->device[0])
-                snprintf(rs->device, sizeof rs->device, "%s", r.device);
-            rs->has_random = 1;
-            rs->cases = (uint64_t)r.random.cases;
-            rs->seed = r.random.seed;
-            rs->raw = 100 - r.random.finite;
-            lad_recipe_free(&r);
-        }
+    /* a run without a recipe (validate --model) has no random settings */
+    char *text, path[256];
+    size_t len;
+    lad_err none = {0};
+    if (lad_store_recipe(st, run, &text, &len, path, sizeof path, &none) != LAD_OK)
+        return none.code == LAD_EDATA ? LAD_OK : lad_errf(err, none.code, "%s", none.msg);
+    lad_recipe r;
+    char file[64];
+    snprintf(file, sizeof file, "<recipe of run %" PRId64 ">", run);
+    rc = lad_recipe_parse(file, text, len, &r, err);
+    free(text);
+    if (rc == LAD_OK) {
+        if (!rs->device[0])
+            snprintf(rs->device, sizeof rs->device, "%s", r.device);
+        rs->has_random = 1;
+        rs->cases = (uint64_t)r.random.cases;
+        rs->seed = r.random.seed;
+        rs->raw = 100 - r.random.finite;
+        lad_recipe_free(&r);
     }
-    lad_run_origin_free(&o);
     return rc;
 }
 
@@ -235,7 +237,7 @@ int cmd_validate(int argc, char **argv)
         if (rc == LAD_OK)
             rc = lad_store_resolve_run(st, pos[0], &run, &err);
         if (rc == LAD_OK)
-            rc = setup_of_run(st, db, run, &rs, &err);
+            rc = setup_of_run(st, run, &rs, &err);
         if (rc == LAD_OK && device) {
             snprintf(rs.device, sizeof rs.device, "%s", device);
             rs.sha256[0] = 0;   /* the device asked for, as it is */

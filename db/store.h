@@ -369,6 +369,14 @@ typedef struct lad_case_row {
 int lad_store_cases(lad_store *st, int64_t run, const char *rung,
                     lad_case_row **rows, size_t *n, lad_err *err);
 
+/* The device spec run's command line named: its last --device, read as
+** cli/cli.c reads options ("--device X" or "--device=X", none after
+** "--"), into dev (truncated to size); "" when none. For runs stored before
+** their device_spec was (schema 4): the name in the devices table is a GPU's
+** or a model's, not a spec that opens the device again. */
+int lad_store_run_device_arg(lad_store *st, int64_t run, char *dev, size_t size,
+                             lad_err *err);
+
 /* The recipe a run was climbed from: its text (malloc'd, free() it; not
 ** NUL-free, *len bytes plus a NUL) and the path it was read from (into
 ** path, truncated to size). LAD_EDATA when there is no such run or it

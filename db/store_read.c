@@ -558,6 +558,40 @@ int lad_store_cases(lad_store *st, int64_t run, const char *rung,
     return code;
 }
 
+int lad_store_run_device_arg(lad_store *st, int64_t run, char *dev, size_t size,
+                             lad_err *err)
+{
+    if (size)
+        dev[0] = 0;
+    sqlite3_stmt *s = NULL;
+    int code = query(st,
+                     "SELECT j.value FROM runs AS r, json_each(r.argv) AS j "
+                     "WHERE r.id = ?1 ORDER BY j.key",
+                     run, &s, err);
+    if (code)
+        return code;
+    int want = 0, rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const char *a = (const char *)sqlite3_column_text(s, 0);
+        if (a == NULL)
+            continue;
+        if (want) {
+            snprintf(dev, size, "%s", a);
+            want = 0;
+        } else if (strcmp(a, "--") == 0) {
+            break;
+        } else if (strcmp(a, "--device") == 0) {
+            want = 1;
+        } else if (strncmp(a, "--device=", 9) == 0) {
+            snprintf(dev, size, "%s", a + 9);
+        }
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        code = st_sqlerr(st, err, "read");
+    sqlite3_finalize(s);
+    return code;
+}
+
 int lad_store_recipe(lad_store *st, int64_t run, char **text, size_t *len,
                      char *path, size_t size, lad_err *err)
 {
