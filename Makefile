@@ -198,6 +198,7 @@ test-long: $(BUILD)/ladder $(BUILD)/unit $(LIBLADDER) $(BUILD)/fuzz-replay
 
 bench: $(BUILD)/bench $(BUILD)/ladder
 	@$(BUILD)/bench
+	@python3 tests/bench/eval_io.py $(BUILD)/ladder
 
 clean:
 	rm -rf build ladder

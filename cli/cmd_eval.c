@@ -5,8 +5,9 @@
 **
 ** Reads cases in the vector line format (io/vecline.h; a D field, when
 ** present, is ignored) from FILE or stdin, and writes each case's D word in
-** hex at the D format's native width, one per line, flushing every line: so
-** `exec:ladder eval --model X` is itself an exec device, and any oracle can
+** hex at the D format's native width, one per line, flushed whenever the
+** input has no more lines ready: so `exec:ladder eval --model X` is itself
+** an exec device, and any oracle can
 ** be compared with the model line by line. Blank and '#' lines are skipped;
 ** a `# k: N` header line (as in .vec files) lets lines hold fewer than K
 ** words. The frozen tcgen05 file is read too, one case per line.
@@ -38,6 +39,22 @@ static const char usage[] =
     "\n"
     "  --model <spec>  a preset name (ladder presets) or a model file\n";
 
+/* Answers wait here until the input runs dry (the reader's idle hook) or the
+** block is full: a file streams at block speed, and a peer that writes one
+** line and waits still gets its answer before ladder waits in turn. */
+typedef struct outbuf {
+    size_t n;
+    char b[65536];
+} outbuf;
+
+static void flush(void *arg)
+{
+    outbuf *o = arg;
+    fwrite(o->b, 1, o->n, stdout);
+    fflush(stdout);
+    o->n = 0;
+}
+
 int cmd_eval(int argc, char **argv)
 {
     const char *spec = NULL;
@@ -68,6 +85,9 @@ int cmd_eval(int argc, char **argv)
         lad_vecfile_close(vf);
         return cli_report(&err);
     }
+    static outbuf out;
+    vf->idle = flush;
+    vf->idle_arg = &out;
     const char *line;
     lad_vecloc loc;
     static lad_frozen fz;
@@ -101,11 +121,16 @@ int cmd_eval(int argc, char **argv)
         }
         if (rc != LAD_OK)
             break;
-        char hex[12];
-        lad_vecline_hex(&dp.d, lad_plan_eval(&pl, &cs), hex);
-        printf("%.*s%s\n", (int)fl, line, hex);
-        fflush(stdout);
+        /* no printf per word: the answer is copied into a block */
+        if (out.n + fl + 12 > sizeof out.b)
+            flush(&out);
+        memcpy(out.b + out.n, line, fl);
+        out.n += fl;
+        out.n += (size_t)lad_vecline_hex(&dp.d, lad_plan_eval(&pl, &cs),
+                                         out.b + out.n);
+        out.b[out.n++] = '\n';
     }
+    flush(&out);
     lad_vecfile_close(vf);
     if (rc != LAD_NO)
         return cli_report(&err);

@@ -144,9 +144,12 @@ static int read_cases(lad_vecfile *vf, const lad_datapath *dp, lad_case **cs,
     *d = NULL;
     while ((rc = lad_vecfile_next(vf, &line, &loc, err)) == LAD_OK) {
         if (*n == cap) {
+            size_t old = cap;
             cap = cap ? 2 * cap : 1024;
             lad_case *nc = realloc(*cs, cap * sizeof **cs);
             uint32_t *nd = nc ? realloc(*d, cap * sizeof **d) : NULL;
+            if (nc)     /* the parser leaves lanes past K as they are */
+                memset(nc + old, 0, (cap - old) * sizeof *nc);
             if (nc)
                 *cs = nc;
             if (nd)

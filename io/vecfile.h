@@ -60,14 +60,26 @@ typedef struct lad_vecfile {
     FILE *f;                /* NULL after close */
     int kind;               /* enum lad_vecfile_kind */
     lad_vechdr hdr;
+    int fd;                 /* f's descriptor, read with read(2); -1 for a
+                               stream without one (fmemopen), read with fread */
     int line;               /* 1-based number of the line last returned */
-    char *buf;              /* the line last returned, NUL-terminated */
+    char *cur;              /* the line last returned, NUL-terminated, in buf */
+    char *buf;              /* input block: lines are cut in place */
     size_t cap;             /* bytes allocated for buf */
-    int pending;            /* 1: buf holds the first data line, read while
+    size_t pos, len;        /* buf[pos..len) is read but not yet returned */
+    int eof;                /* the end of f was seen */
+    int pending;            /* 1: cur is the first data line, read while
                                looking for the end of the header */
+    /* Called, when set, before a read that may wait for more input: a filter
+    ** (ladder eval) flushes its answers there, so that a peer writing one
+    ** line at a time gets each answer, while a file streams in blocks. */
+    void (*idle)(void *arg);
+    void *idle_arg;
 } lad_vecfile;
 
-/* Opens path ("-" is stdin, named "<stdin>") and reads its header. Returns
+/* Opens path ("-" is stdin, named "<stdin>") and reads its header. The
+** file is read through its descriptor in blocks, so f must not have been
+** read through stdio before. Returns
 ** LAD_OK and a file to read with lad_vecfile_next, or LAD_EDATA. */
 int lad_vecfile_open(const char *path, lad_vecfile **out, lad_err *err);
 

@@ -43,7 +43,8 @@ typedef struct lad_vecloc {
 ** Parses one line (without its newline; a trailing '\r' is ignored) into cs
 ** for datapath dp. k is the number of A and B words the line holds: dp->k, or
 ** fewer for files that fill only the first k lanes (the rest are set to 0);
-** 0 means dp->k. Every field of cs is set (unused ones to 0). When the line
+** 0 means dp->k. Every field of cs is set (unused ones to 0) except the lanes
+** past dp->k, which the model ignores and which are left as they are. When the line
 ** holds a D word, it goes to *d and *has_d is set to 1, else *has_d is 0.
 ** Returns LAD_OK, or LAD_EDATA with "file:line:col: message".
 */

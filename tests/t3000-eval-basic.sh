@@ -34,6 +34,16 @@ expect_rc eval-file-rc 0
 if cmp -s "$out" "$TMP/want"; then ok eval-file-hardware-words; else
     fail eval-file-hardware-words "$(diff "$out" "$TMP/want" | head -n 3)"; fi
 
+# Every case of the file (about 250 KB: the reader's 64 KB blocks end inside
+# lines many times), with CRLF line ends: the hardware's words, in order.
+grep -v '^#' "$V100" | cut -d';' -f1-3 | sed 's/$/\r/' >"$TMP/all"
+grep -v '^#' "$V100" | cut -d';' -f4 >"$TMP/allwant"
+run_ladder eval --model sm70-mma-f16-f32 "$TMP/all"
+expect_rc eval-blocks-rc 0
+if [ "$(wc -c <"$TMP/all")" -gt 200000 ] && cmp -s "$out" "$TMP/allwant"; then
+    ok eval-blocks-hardware-words; else
+    fail eval-blocks-hardware-words "$(diff "$out" "$TMP/allwant" | head -n 3)"; fi
+
 # An f16 result is printed with 4 digits: 1*1 + 1 = 2 (4000).
 printf '3c00,0,0,0;3c00,0,0,0;3c00\n' >"$TMP/f16"
 run_ladder_in "$TMP/f16" eval --model sm70-mma-f16-f16
@@ -56,7 +66,8 @@ expect_rc eval-sparse-rc 0
 expect_out_eq eval-sparse-word "40400000"
 
 # Streaming: with the input still open, the answer to the first line is
-# already out (each line is flushed), so eval can serve as an exec device.
+# already out (answers are flushed when no more input is ready), so eval can
+# serve as an exec device.
 mkfifo "$TMP/fifo"
 "$LADDER" eval --model sm70-mma-f16-f32 <"$TMP/fifo" >"$TMP/stream" 2>&1 &
 pid=$!

@@ -43,7 +43,7 @@ static void test_plain(void)
 {
     lad_datapath dp;
     lad_vecloc loc = {"v100-f16-f16.vec", 11};
-    lad_case cs;
+    lad_case cs = {0};   /* lanes past K stay as they are (vecline.h) */
     uint32_t d = 0;
     int has_d = 0;
     lad_err err = {0};
@@ -79,6 +79,18 @@ static void test_plain(void)
                cs.a[7] == 0 && cs.b[7] == 0 && d == 0x3f729e57,
                "vecline-short-k", "rc %d (%s)", rc, err.msg);
 
+    /* Lanes past the datapath's K are left as they were; lanes up to K a
+    ** short line does not fill are zeroed. */
+    lad_case keep;
+    memset(&keep, 0xaa, sizeof keep);
+    rc = lad_vecline_parse(&dp, 2, "3c00,3c00;3c00,3c00;0000", &loc, &keep,
+                           &d, &has_d, &err);
+    test_check(rc == LAD_OK && keep.a[1] == 0x3c00 && keep.a[2] == 0 &&
+               keep.b[3] == 0 && keep.a[4] == 0xaaaaaaaau &&
+               keep.b[4] == 0xaaaaaaaau && keep.sa[0] == 0 && keep.meta[0] == 0,
+               "vecline-lanes-past-k-untouched", "rc %d a2 %x a4 %x", rc,
+               (unsigned)keep.a[2], (unsigned)keep.a[4]);
+
     /* Formatting: native widths, lowercase, and it reads back. */
     char buf[LAD_VECLINE_MAX];
     lad_case in;
@@ -106,6 +118,7 @@ static void test_plain(void)
     lad_vecline_format(&e2, &in, NULL, buf, sizeof buf);
     test_check(strcmp(buf, "0,3,6,9,c,f,2,5;00,09,12,1b,24,2d,36,3f;80000000")
                == 0, "vecline-format-narrow", "got '%s'", buf);
+    memset(&cs, 0, sizeof cs);
     rc = lad_vecline_parse(&e2, 0, buf, &loc, &cs, &d, &has_d, &err);
     test_check(rc == LAD_OK && memcmp(&cs, &in, sizeof cs) == 0,
                "vecline-roundtrip-narrow", "rc %d (%s)", rc, err.msg);
@@ -152,6 +165,7 @@ static void test_extra(void)
 
     lad_case in, cs;
     memset(&in, 0, sizeof in);
+    memset(&cs, 0, sizeof cs);
     for (int i = 0; i < 64; i++)
         in.a[i] = (uint32_t)i, in.b[i] = (uint32_t)(255 - i);
     in.c = 0x3f800000;
@@ -205,6 +219,7 @@ static void test_extra(void)
     test_check(n > 30 && strcmp(buf + n - strlen(sp_tail), sp_tail) == 0,
                "vecline-sp-format", "got '...%s'",
                n > 30 ? buf + n - 30 : buf);
+    memset(&cs, 0, sizeof cs);
     rc = lad_vecline_parse(&sp, 0, buf, &loc, &cs, &dout, &has_d, &err);
     test_check(rc == LAD_OK && memcmp(&cs, &in, sizeof cs) == 0,
                "vecline-sp-roundtrip", "rc %d (%s)", rc, err.msg);

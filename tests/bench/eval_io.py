@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""`make bench`: ladder eval's text I/O against the pure-Python reference.
+
+    python3 tests/bench/eval_io.py build/rel/ladder [cases]
+
+Writes `cases` (default 1,000,000) random bf16 K=16 lines (raw bits, a
+fixed seed) to a file, runs `ladder eval --model sm90-mma-bf16-f32` on it
+and times its CPU (user + system, from the kernel's accounting of the
+child), then runs the reference of tests/bench/eval_ref.py on the first
+100,000 lines in this process, timed the same way. Prints both rates, the
+ratio, and whether the words are the same (they must be: the run fails
+otherwise).
+"""
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import eval_ref  # noqa: E402
+
+PRESET = "sm90-mma-bf16-f32"
+REF_CASES = 100000
+
+
+def cpu_children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def main():
+    ladder = sys.argv[1]
+    cases = int(sys.argv[2]) if len(sys.argv) > 2 else 1000000
+    rng = random.Random(2026)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "bf16.txt")
+        lines = []
+        with open(path, "w") as f:
+            for _ in range(cases):
+                a = ",".join("%04x" % rng.getrandbits(16) for _ in range(16))
+                b = ",".join("%04x" % rng.getrandbits(16) for _ in range(16))
+                line = "%s;%s;%08x" % (a, b, rng.getrandbits(32))
+                if len(lines) < REF_CASES:
+                    lines.append(line)
+                f.write(line + "\n")
+        size = os.path.getsize(path)
+        t0 = cpu_children()
+        w0 = time.monotonic()
+        with open(path) as fin:
+            out = subprocess.run([ladder, "eval", "--model", PRESET],
+                                 stdin=fin, stdout=subprocess.PIPE,
+                                 check=True).stdout.split()
+        lad_cpu = cpu_children() - t0
+        lad_wall = time.monotonic() - w0
+    t0 = time.process_time()
+    ref = []
+    for line in lines:
+        fa, fb, fc = line.split(";")
+        ref.append("%08x" % eval_ref.evaluate(
+            [int(w, 16) for w in fa.split(",")],
+            [int(w, 16) for w in fb.split(",")], int(fc, 16)))
+    ref_cpu = time.process_time() - t0
+    same = len(out) == cases and \
+        [w.decode() for w in out[:len(ref)]] == ref
+    lad_rate = cases / lad_cpu
+    ref_rate = len(ref) / ref_cpu
+    print("eval text I/O, %s, %d cases (%.0f MB of lines):" %
+          (PRESET, cases, size / 1e6))
+    print("  ladder eval      %6.2f M cases/s  (%.2f s CPU, %.2f s wall)" %
+          (lad_rate / 1e6, lad_cpu, lad_wall))
+    print("  pure Python      %6.3f M cases/s  (%d cases, %.2f s CPU)" %
+          (ref_rate / 1e6, len(ref), ref_cpu))
+    print("  ratio            %6.0fx   same words on %d cases: %s" %
+          (lad_rate / ref_rate, len(ref), "yes" if same else "NO"))
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
