@@ -248,10 +248,14 @@ int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
     rc = lad_store_end_run(st, p->run, LAD_RUN_OK, NULL, err);
     goto out;
 fail: {
+        /* After a signal the error is what the signal caused (the oracle
+        ** killed with its group): the message says what happened. */
         lad_err e2 = {0};
+        char why[32];
+        snprintf(why, sizeof why, "interrupted by signal %d", lad_sig_pending());
         lad_store_end_run(st, p->run,
                           lad_sig_pending() ? LAD_RUN_INTERRUPTED : LAD_RUN_FAILED,
-                          err->msg, &e2);
+                          lad_sig_pending() ? why : err->msg, &e2);
     }
 out:
     lad_device_close(p->dev);
