@@ -1,10 +1,9 @@
 /*
-** Crash points, failing allocations and the signal handler; see hooks.h.
+** Crash points and the signal handler; see hooks.h.
 */
 #include "hooks.h"
 
 #include <signal.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,47 +41,6 @@ void lad_crash_point(const char *name)
     if (++crash_seen == crash_at)
         raise(SIGKILL);
 }
-
-/* ---- failing allocations --------------------------------------------- */
-
-static int fail_read;
-static long fail_at, fail_count;     /* fail_at 0: never */
-
-static void fail_parse(void)
-{
-    fail_read = 1;
-    const char *v = getenv("LADDER_FAIL_MALLOC");
-    char *end;
-    long n = v ? strtol(v, &end, 10) : 0;
-    if (v && *v && *end == 0 && n >= 1)
-        fail_at = n;
-}
-
-int lad_fail_malloc_set(void)
-{
-    if (!fail_read)
-        fail_parse();
-    return fail_at != 0;
-}
-
-int lad_fail_malloc_tick(void)
-{
-    if (!lad_fail_malloc_set())
-        return 0;
-    return ++fail_count >= fail_at;
-}
-
-void *lad_malloc(size_t n)
-{
-    return lad_fail_malloc_tick() ? NULL : malloc(n);
-}
-
-void *lad_realloc(void *p, size_t n)
-{
-    return lad_fail_malloc_tick() ? NULL : realloc(p, n);
-}
-
-void lad_free(void *p) { free(p); }
 
 /* ---- signals ------------------------------------------------------------- */
 

@@ -1,7 +1,7 @@
 /*
 ** Process-wide hooks that tests and signals reach the library through:
-** crash points that kill the process at a named commit, an allocator that
-** fails on request, and the SIGINT/SIGTERM/SIGHUP handler that takes the
+** crash points that kill the process at a named commit, and the
+** SIGINT/SIGTERM/SIGHUP handler that takes the
 ** exec oracles' process groups down with ladder. libc only.
 **
 ** Crash points (docs/store.md lists them): LADDER_CRASH_AT=<name>:<n>
@@ -9,12 +9,6 @@
 ** the process with SIGKILL, as a power cut would, before that commit is
 ** made. Unset, a pass costs one branch. The variable is read at the first
 ** pass; a malformed one is ignored (no point is named by it).
-**
-** Failing allocations: LADDER_FAIL_MALLOC=<n> makes the n-th call of
-** lad_malloc, and every later one, return NULL (n counted from 1); the
-** store routes SQLite's allocations through it too (db/store.c), so a
-** test can walk an out-of-memory failure over every allocation of a
-** command.
 **
 ** Signals: lad_sig_track registers an oracle's process group; the first
 ** SIGINT, SIGTERM or SIGHUP kills every registered group. Unless
@@ -32,18 +26,6 @@
 
 /* Kills the process (SIGKILL) when LADDER_CRASH_AT names this pass. */
 void lad_crash_point(const char *name);
-
-/* malloc, realloc and free that LADDER_FAIL_MALLOC can make fail. */
-void *lad_malloc(size_t n);
-void *lad_realloc(void *p, size_t n);
-void lad_free(void *p);
-
-/* Counts one allocation: 1 when LADDER_FAIL_MALLOC says it must fail. For
-** allocators that wrap another (SQLite's, in db/store.c). */
-int lad_fail_malloc_tick(void);
-
-/* Whether LADDER_FAIL_MALLOC is set (read once). */
-int lad_fail_malloc_set(void);
 
 /* Registers (on 1) or forgets (on 0) the process group pgid, with the
 ** temporary stderr file the handler removes when it is empty (may be NULL).
