@@ -193,7 +193,7 @@ test: $(BUILD)/ladder $(BUILD)/unit $(LIBLADDER) $(BUILD)/fuzz-replay
 
 test-long: $(BUILD)/ladder $(BUILD)/unit $(LIBLADDER) $(BUILD)/fuzz-replay
 	@sh scripts/deps.sh test
-	@LADDER_BLIND_PRESETS=1 LADDER_BLIND_DRAWS=200 LADDER_BLIND_BIG=3 \
+	@LADDER_BLIND_PRESETS=1 LADDER_BLIND_DRAWS=200 LADDER_BLIND_BIG=3 LADDER_TEST_KILLS=100 \
 	    LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
 
 bench: $(BUILD)/bench $(BUILD)/ladder

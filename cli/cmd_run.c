@@ -7,7 +7,10 @@
 ** store to ./ladder.db (created when missing). One line per rung as it ends,
 ** a progress bar with rate and time left on stderr while a rung runs (only
 ** when stderr is a terminal), and last the line `run <id> <status>`.
-** Exit: 0 ok; 2 usage; 3 bad recipe or data; 4 device; 5 internal.
+** SIGINT, SIGTERM or SIGHUP stops the run at the next piece of cases: the
+** rung under way is rolled back, the run ends 'interrupted' and ladder dies
+** of the signal. Exit: 0 ok; 2 usage; 3 bad recipe or data; 4 device; 5
+** internal; 128 + the signal's number after one.
 */
 #include "cli.h"
 #include "commands.h"
@@ -21,6 +24,7 @@
 #include "db/store.h"
 #include "probes/ladder.h"
 #include "probes/recipe.h"
+#include "util/hooks.h"
 
 static const char usage[] =
     "usage: ladder run <recipe> [--device <spec>] [--db <file>] [--rungs <list>]\n"
@@ -140,11 +144,15 @@ int cmd_run(int argc, char **argv)
     lo.done = rung_done;
     lo.ctx = &v;
     int64_t run = 0;
+    lad_sig_graceful();
     rc = lad_ladder_run(&r, &lo, st, &run, &err);
     if (run)
-        printf("run %" PRId64 " %s\n", run, rc ? "failed" : "ok");
+        printf("run %" PRId64 " %s\n", run,
+               rc == LAD_OK ? "ok" : lad_sig_pending() ? "interrupted" : "failed");
     fflush(stdout);
     lad_store_close(st);
     lad_recipe_free(&r);
-    return rc ? cli_report(&err) : 0;
+    rc = rc ? cli_report(&err) : 0;
+    lad_sig_reraise();
+    return rc;
 }

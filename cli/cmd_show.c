@@ -163,6 +163,11 @@ static void print_text(const lad_show *s)
                v->generator, v->seed);
         if (v->cases < 0)
             printf("unfinished, %" PRId64 " mismatches stored\n", v->stored);
+        else if (v->status != LAD_RUN_OK)
+            printf("%s after %" PRId64 " of %" PRId64 " cases, %" PRId64
+                   " mismatches (%" PRId64 " stored)\n",
+                   lad_run_status_name(v->status), v->cases, v->planned,
+                   v->mismatches, v->stored);
         else
             printf("%" PRId64 " cases, %" PRId64 " mismatches (%" PRId64
                    " stored)\n",
@@ -227,7 +232,8 @@ static void print_json(const lad_show *s)
         else
             printf(", \"cases\": %" PRId64 ", \"mismatches\": %" PRId64,
                    v->cases, v->mismatches);
-        printf(", \"stored\": %" PRId64 "}", v->stored);
+        printf(", \"stored\": %" PRId64 ", \"status\": \"%s\"}", v->stored,
+               lad_run_status_name(v->status));
     }
     printf("]}\n");
 }

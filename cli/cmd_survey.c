@@ -308,7 +308,7 @@ static int validate_on(lad_store *st, int64_t run, const char *name, const lad_d
 {
     lad_device *dev = NULL;
     uint64_t r = 0, m = 0;
-    lad_validate_opts o = {cases, seed, 50, NULL, NULL};
+    lad_validate_opts o = {.cases = cases, .seed = seed, .raw = 50};
     int rc = lad_device_open(devspec, dp, &dev, err);
     if (rc == LAD_OK)
         rc = lad_validate(st, run, name, dp, dev, &o, &r, &m, err);

@@ -21,8 +21,11 @@
 **
 ** Output: up to MAXSHOW mismatches, then
 **     validate: <mismatches>/<cases> mismatches (<model> vs <device>)
+** Each batch of cases is committed with the counts so far: a validation
+** that fails ends 'failed' with the cases it compared; SIGINT, SIGTERM or
+** SIGHUP ends it 'interrupted' and ladder dies of the signal.
 ** Exit 0 when nothing mismatched, 1 when something did, 2 usage, 3 data,
-** 4 device.
+** 4 device; 128 + the signal's number after one.
 */
 #include "cli.h"
 #include "commands.h"
@@ -35,6 +38,7 @@
 #include "probes/recipe.h"
 #include "probes/validate.h"
 #include "json.h"
+#include "util/hooks.h"
 #include "runview.h"
 
 #include <inttypes.h>
@@ -284,7 +288,8 @@ int cmd_validate(int argc, char **argv)
             goto fail;
         own_run = 1;
     }
-    lad_validate_opts vo = {ncases, seed, (int)raw, show, &t};
+    lad_sig_graceful();
+    lad_validate_opts vo = {.cases = ncases, .seed = seed, .raw = (int)raw, .mismatch = show, .ctx = &t};
     rc = lad_validate(st, run, name, dp, dev, &vo, &ran, &bad, &err);
     if (rc != LAD_OK)
         goto fail;
@@ -300,8 +305,11 @@ int cmd_validate(int argc, char **argv)
     return bad ? LAD_NO : LAD_OK;
 fail:
     if (own_run)
-        lad_store_end_run(st, run, LAD_RUN_FAILED, err.msg, NULL);
+        lad_store_end_run(st, run, lad_sig_pending() ? LAD_RUN_INTERRUPTED : LAD_RUN_FAILED,
+                          err.msg, NULL);
     lad_device_close(dev);
     lad_store_close(st);
-    return cli_report(&err);
+    rc = cli_report(&err);
+    lad_sig_reraise();
+    return rc;
 }

@@ -155,10 +155,18 @@ CREATE TABLE validations (
     k INTEGER NOT NULL CHECK (k BETWEEN 0 AND 128), -- words of A and B per mismatch
     nscale INTEGER NOT NULL,     -- scales of A and B per mismatch
     nmeta INTEGER NOT NULL,      -- metadata words per mismatch
-    cases INTEGER,               -- NULL until ended
-    mismatches INTEGER,          -- counted, NULL until ended
+    cases INTEGER,               -- compared and committed so far (NULL: an
+                                 -- unfinished validation before schema 5)
+    mismatches INTEGER,          -- counted among those cases
     started INTEGER NOT NULL,
-    ended INTEGER
+    ended INTEGER,
+    status TEXT NOT NULL DEFAULT 'ok'
+        CHECK (status IN ('running', 'ok', 'failed', 'interrupted')),
+    planned INTEGER,             -- cases asked for, NULL before schema 5
+    host TEXT NOT NULL DEFAULT '', -- the validating process, so that a dead
+    pid INTEGER NOT NULL DEFAULT 0, -- one's validation reads as interrupted
+    pid_start INTEGER NOT NULL DEFAULT 0,
+    message TEXT NOT NULL DEFAULT '' -- why it failed or stopped
 ) STRICT;
 
 CREATE INDEX validations_run ON validations (run_id);

@@ -11,6 +11,7 @@
 ** store opens itself (BEGIN IMMEDIATE ... COMMIT), so callers never nest one.
 */
 #include "store_int.h"
+#include "../util/hooks.h"
 #include "../util/json.h"
 #include "../util/sha256.h"
 
@@ -114,6 +115,21 @@ static const char migrate_3_4[] =
     "ALTER TABLE runs ADD COLUMN model_file TEXT NOT NULL DEFAULT '';\n"
     "ALTER TABLE runs ADD COLUMN model_sha256 TEXT NOT NULL DEFAULT '';\n";
 
+/*
+** Schema 4 -> 5: a validation's own status and process, and the cases it
+** was asked for, so that one whose process died reads as interrupted and
+** can be resumed. Old unfinished ones (cases NULL) are interrupted.
+*/
+static const char migrate_4_5[] =
+    "ALTER TABLE validations ADD COLUMN status TEXT NOT NULL DEFAULT 'ok'\n"
+    "    CHECK (status IN ('running', 'ok', 'failed', 'interrupted'));\n"
+    "ALTER TABLE validations ADD COLUMN planned INTEGER;\n"
+    "ALTER TABLE validations ADD COLUMN host TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE validations ADD COLUMN pid INTEGER NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE validations ADD COLUMN pid_start INTEGER NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE validations ADD COLUMN message TEXT NOT NULL DEFAULT '';\n"
+    "UPDATE validations SET status = 'interrupted' WHERE cases IS NULL;\n";
+
 /* Migrations: migrations[v] takes a database from user_version v to v+1. A
 ** schema change appends one, bumps LAD_STORE_VERSION and updates schema.sql
 ** to the full new schema; a fresh database gets schema.sql at once and is
@@ -123,6 +139,7 @@ static const char *const migrations[LAD_STORE_VERSION] = {
     migrate_1_2,
     migrate_2_3,
     migrate_3_4,
+    migrate_4_5,
 };
 
 static const char *const status_names[] = {"running", "ok", "failed",
@@ -159,19 +176,60 @@ int st_exec(lad_store *st, const char *sql, const char *what, lad_err *err)
 
 int st_begin(lad_store *st, lad_err *err)
 {
+    if (st->step)
+        return LAD_OK;
     return st_exec(st, "BEGIN IMMEDIATE", "write", err);
 }
 
-int st_commit(lad_store *st, lad_err *err)
+void st_point(lad_store *st, const char *point)
 {
+    if (st->step == NULL)
+        lad_crash_point(point);
+}
+
+int st_commit(lad_store *st, const char *point, lad_err *err)
+{
+    if (st->step)
+        return LAD_OK;
+    lad_crash_point(point);
     return st_exec(st, "COMMIT", "write", err);
 }
 
 /* Rolls back after a failure (the failure is already recorded). */
 void st_rollback(lad_store *st)
 {
+    st->step = NULL;
     if (!sqlite3_get_autocommit(st->db))
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int lad_store_step_begin(lad_store *st, const char *point, lad_err *err)
+{
+    if (st->step)
+        return lad_errf(err, LAD_EINTERNAL, "step '%s' begun inside step '%s'",
+                        point, st->step);
+    int code = st_writable(st, err);
+    if (code == LAD_OK)
+        code = st_begin(st, err);
+    if (code == LAD_OK)
+        st->step = point;
+    return code;
+}
+
+int lad_store_step_end(lad_store *st, int ok, lad_err *err)
+{
+    const char *point = st->step;
+    if (point == NULL)
+        return LAD_OK; /* a failed write in it rolled it back */
+    if (!ok) {
+        st_rollback(st);
+        return LAD_OK;
+    }
+    st->step = NULL;
+    int code = st_commit(st, point, err);
+    if (code)
+        st_rollback(st);
+    return code;
 }
 
 int st_prepare(lad_store *st, const char *sql, sqlite3_stmt **out,
@@ -218,7 +276,7 @@ char *st_col_dup(sqlite3_stmt *s, int i)
 /* Start time of process pid in clock ticks since boot (field 22 of
 ** /proc/pid/stat), or 0 when unknown. Tells a live process from a later one
 ** that got the same pid. */
-static int64_t proc_start(long pid)
+int64_t st_proc_start(long pid)
 {
     char path[64], buf[1024];
     snprintf(path, sizeof path, "/proc/%ld/stat", pid);
@@ -251,7 +309,7 @@ static int proc_alive(int64_t pid, int64_t start)
     if (kill((pid_t)pid, 0) != 0 && errno != EPERM)
         return 0;
     if (start != 0) {
-        int64_t now = proc_start((long)pid);
+        int64_t now = st_proc_start((long)pid);
         if (now != 0 && now != start)
             return 0; /* the pid was reused */
     }
@@ -270,44 +328,73 @@ int st_live_status(lad_store *st, const char *status, const char *host,
     return s;
 }
 
-/* Marks this host's dead 'running' runs interrupted. A store another writer
-** keeps busy is left alone: readers still see those runs as interrupted. */
-static int mark_interrupted(lad_store *st, lad_err *err)
+/* Collects the ids (at most 64) of this host's 'running' rows of table
+** whose process is gone. */
+static int find_dead(lad_store *st, const char *sql, int64_t *dead, int *ndead,
+                     lad_err *err)
 {
-    sqlite3_stmt *q = NULL, *u = NULL;
-    int code = st_prepare(st, "SELECT id, pid, pid_start FROM runs "
-                           "WHERE status = 'running' AND host = ?1",
-                       &q, err);
+    sqlite3_stmt *q = NULL;
+    int code = st_prepare(st, sql, &q, err), rc;
     if (code)
         return code;
     st_bind_text(q, 1, st->host);
-    int64_t dead[64];
-    int ndead = 0, rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW && ndead < 64)
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && *ndead < 64)
         if (!proc_alive(sqlite3_column_int64(q, 1),
                         sqlite3_column_int64(q, 2)))
-            dead[ndead++] = sqlite3_column_int64(q, 0);
+            dead[(*ndead)++] = sqlite3_column_int64(q, 0);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
         code = st_sqlerr(st, err, "read");
     sqlite3_finalize(q);
-    if (code || ndead == 0)
+    return code;
+}
+
+/* Runs update (?1 = id) for every id; counts the rows changed. */
+static int update_ids(lad_store *st, const char *update, const int64_t *ids,
+                      int n, int *changed, lad_err *err)
+{
+    sqlite3_stmt *u = NULL;
+    int code = n ? st_prepare(st, update, &u, err) : LAD_OK;
+    for (int i = 0; code == LAD_OK && i < n; i++) {
+        sqlite3_bind_int64(u, 1, ids[i]);
+        code = st_step_done(st, u, "write", err);
+        if (code == LAD_OK)
+            *changed += sqlite3_changes(st->db);
+    }
+    sqlite3_finalize(u);
+    return code;
+}
+
+/* Marks this host's dead 'running' runs and validations interrupted. A
+** store another writer keeps busy is left alone: readers still see those
+** rows as interrupted. */
+static int mark_interrupted(lad_store *st, lad_err *err)
+{
+    int64_t runs[64], vals[64];
+    int nruns = 0, nvals = 0, nval_marked = 0;
+    int code = find_dead(st, "SELECT id, pid, pid_start FROM runs "
+                              "WHERE status = 'running' AND host = ?1",
+                         runs, &nruns, err);
+    if (code == LAD_OK)
+        code = find_dead(st, "SELECT id, pid, pid_start FROM validations "
+                              "WHERE status = 'running' AND host = ?1",
+                         vals, &nvals, err);
+    if (code || nruns + nvals == 0)
         return code;
     if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
         return LAD_OK; /* busy: leave it to the next open */
-    code = st_prepare(st, "UPDATE runs SET status = 'interrupted', message = "
-                       "'process ' || pid || ' on ' || host || "
-                       "' ended before the run did' "
-                       "WHERE id = ?1 AND status = 'running'",
-                   &u, err);
-    for (int i = 0; code == LAD_OK && i < ndead; i++) {
-        sqlite3_bind_int64(u, 1, dead[i]);
-        code = st_step_done(st, u, "write", err);
-        if (code == LAD_OK)
-            st->marked += sqlite3_changes(st->db);
-    }
-    sqlite3_finalize(u);
+    code = update_ids(st, "UPDATE runs SET status = 'interrupted', message = "
+                          "'process ' || pid || ' on ' || host || "
+                          "' ended before the run did' "
+                          "WHERE id = ?1 AND status = 'running'",
+                      runs, nruns, &st->marked, err);
     if (code == LAD_OK)
-        code = st_commit(st, err);
+        code = update_ids(st, "UPDATE validations SET status = 'interrupted', "
+                              "message = 'process ' || pid || ' on ' || host "
+                              "|| ' ended before the validation did' "
+                              "WHERE id = ?1 AND status = 'running'",
+                          vals, nvals, &nval_marked, err);
+    if (code == LAD_OK)
+        code = st_commit(st, "mark-interrupted", err);
     if (code) {
         st_rollback(st);
         st->marked = 0;
@@ -386,7 +473,7 @@ static int migrate(lad_store *st, lad_err *err)
             code = st_exec(st, sql, "write", err);
         }
         if (code == LAD_OK)
-            code = st_commit(st, err);
+            code = st_commit(st, "migrate", err);
         if (code) {
             st_rollback(st);
             return code;
@@ -702,7 +789,7 @@ int lad_store_begin_run(lad_store *st, const lad_run_info *info,
         st_bind_text(s, 3, argv.p);
         st_bind_text(s, 4, st->host);
         sqlite3_bind_int64(s, 5, (sqlite3_int64)getpid());
-        sqlite3_bind_int64(s, 6, proc_start((long)getpid()));
+        sqlite3_bind_int64(s, 6, st_proc_start((long)getpid()));
         if (device_id)
             sqlite3_bind_int64(s, 7, device_id);
         sqlite3_bind_int64(s, 8, build_id);
@@ -729,7 +816,7 @@ int lad_store_begin_run(lad_store *st, const lad_run_info *info,
     sqlite3_finalize(s);
     if (code == LAD_OK) {
         *run = sqlite3_last_insert_rowid(st->db);
-        code = st_commit(st, err);
+        code = st_commit(st, "begin-run", err);
     }
     if (code)
         st_rollback(st);

@@ -40,7 +40,7 @@
 #include "../util/err.h"
 
 #define LAD_STORE_APP_ID 0x4c414452 /* PRAGMA application_id: "LADR" */
-#define LAD_STORE_VERSION 4         /* PRAGMA user_version of the schema */
+#define LAD_STORE_VERSION 5         /* PRAGMA user_version of the schema */
 #define LAD_STORE_BATCH 4096        /* cases per transaction */
 #define LAD_STORE_DEFAULT "ladder.db"
 
@@ -207,13 +207,14 @@ int lad_store_clear_inferences(lad_store *st, int64_t run, lad_err *err);
 /* ---- validation --------------------------------------------------------- */
 
 /* Begins a validation of model `model` (preset name or file) within run
-** `run` (usually the validating command's own run): cases are drawn by
-** `generator` from `seed`; mismatches carry k words of A and B, nscale
-** scales, nmeta metadata words. *vid receives its id. */
+** `run` (usually the validating command's own run), as 'running' with this
+** host and pid: `planned` cases are drawn by `generator` from `seed`;
+** mismatches carry k words of A and B, nscale scales, nmeta metadata words.
+** *vid receives its id. */
 int lad_store_begin_validation(lad_store *st, int64_t run, const char *model,
-                               const char *generator, uint64_t seed, int k,
-                               int nscale, int nmeta, int64_t *vid,
-                               lad_err *err);
+                               const char *generator, uint64_t seed,
+                               uint64_t planned, int k, int nscale, int nmeta,
+                               int64_t *vid, lad_err *err);
 
 /* Stores n mismatches: case cs[i] (its index in the validation's case
 ** stream is index[i]; index may be NULL), the model's word expected[i] and
@@ -223,10 +224,41 @@ int lad_store_add_mismatches(lad_store *st, int64_t vid,
                              const uint32_t *expected, const uint32_t *got,
                              const uint64_t *index, size_t n, lad_err *err);
 
-/* Ends a validation with its counts (mismatches counts every one found, even
-** when fewer were stored). */
+/* One chunk of a validation, in one transaction (commit point
+** validation-chunk): its n mismatches as lad_store_add_mismatches stores
+** them, and the counts of every case compared so far (cases) and of the
+** mismatches among them. A resumed validation goes on at case `cases`. */
+int lad_store_validation_chunk(lad_store *st, int64_t vid,
+                               const lad_case_data *cs,
+                               const uint32_t *expected, const uint32_t *got,
+                               const uint64_t *index, size_t n, uint64_t cases,
+                               uint64_t mismatches, lad_err *err);
+
+/* Ends a validation as 'ok' with its counts (mismatches counts every one
+** found, even when fewer were stored). */
 int lad_store_end_validation(lad_store *st, int64_t vid, uint64_t cases,
                              uint64_t mismatches, lad_err *err);
+
+/* Ends a validation as LAD_RUN_FAILED or LAD_RUN_INTERRUPTED with a
+** message; the counts of its last chunk stay. */
+int lad_store_stop_validation(lad_store *st, int64_t vid, int status,
+                              const char *message, lad_err *err);
+
+/* ---- steps -------------------------------------------------------------- */
+
+/*
+** A step: every write between lad_store_step_begin and lad_store_step_end
+** is one transaction, committed at the end under the commit point `point`
+** (a static string; docs/store.md lists them), so that a process killed in
+** the middle leaves the store as it was before the step. The write lock is
+** held the whole step: other writers wait (up to the busy timeout). A write
+** that fails within the step rolls the whole step back and ends it.
+** Steps do not nest.
+*/
+int lad_store_step_begin(lad_store *st, const char *point, lad_err *err);
+
+/* Commits the step (ok != 0) or rolls it back (ok == 0). */
+int lad_store_step_end(lad_store *st, int ok, lad_err *err);
 
 /* ---- reading ------------------------------------------------------------ */
 
@@ -327,9 +359,13 @@ typedef struct lad_validation_row {
     int64_t id;
     char *model, *generator; /* malloc'd */
     uint64_t seed;
-    int64_t cases;           /* -1 while unfinished */
-    int64_t mismatches;      /* counted; -1 while unfinished */
+    int64_t cases;           /* compared so far; -1 unknown (unfinished
+                                before schema 5) */
+    int64_t mismatches;      /* counted among them; -1 unknown */
     int64_t stored;          /* mismatch rows stored */
+    int status;              /* enum lad_run_status, as a run's reads */
+    int64_t planned;         /* cases asked for; -1 unknown */
+    char *message;           /* malloc'd: why it failed or stopped, "" */
 } lad_validation_row;
 
 /* Everything `ladder show` prints about a run. */

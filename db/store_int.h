@@ -23,6 +23,7 @@ struct lad_store {
     sqlite3_stmt *ins_case;  /* prepared once, reused by every batch */
     sqlite3_stmt *ins_rung;
     sqlite3_stmt *ins_mismatch;
+    const char *step;        /* the open step's commit point, NULL: none */
 };
 
 /* Records SQLite's current error as LAD_EINTERNAL ("cannot <what> 'path':
@@ -32,11 +33,18 @@ int st_sqlerr(lad_store *st, lad_err *err, const char *what);
 /* Runs sql (no rows); st_sqlerr on failure. */
 int st_exec(lad_store *st, const char *sql, const char *what, lad_err *err);
 
-/* BEGIN IMMEDIATE and COMMIT; the store opens every transaction itself. */
+/* BEGIN IMMEDIATE and COMMIT; the store opens every transaction itself.
+** Within a step (lad_store_step_begin) both do nothing: the step's end
+** commits. point names the commit point (util/hooks.h, docs/store.md). */
 int st_begin(lad_store *st, lad_err *err);
-int st_commit(lad_store *st, lad_err *err);
+int st_commit(lad_store *st, const char *point, lad_err *err);
 
-/* Rolls back after a failure (the failure is already recorded). */
+/* The crash point of a write that commits by itself (one statement in
+** autocommit mode); nothing within a step. */
+void st_point(lad_store *st, const char *point);
+
+/* Rolls back after a failure (the failure is already recorded); within a
+** step, the whole step, which ends. */
 void st_rollback(lad_store *st);
 
 /* Prepares sql into *out (NULL on failure). */
@@ -60,6 +68,10 @@ char *st_col_dup(sqlite3_stmt *s, int i);
 ** host with its process gone is 'interrupted'. */
 int st_live_status(lad_store *st, const char *status, const char *host,
                    int64_t pid, int64_t pid_start);
+
+/* Start time of process pid in clock ticks since boot, 0 unknown: tells a
+** live process from a later one that got the same pid. */
+int64_t st_proc_start(long pid);
 
 /* LAD_EINTERNAL unless the store was opened for writing. */
 int st_writable(lad_store *st, lad_err *err);

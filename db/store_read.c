@@ -104,11 +104,11 @@ int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
     "(SELECT count(*) FROM cases WHERE cases.run_id = r.id), "                \
     "r.device_spec, r.model_file, r.model_sha256, "                           \
     "(SELECT count(*) FROM validations AS v WHERE v.run_id = r.id "           \
-    "AND v.cases IS NOT NULL), "                                              \
+    "AND v.status = 'ok'), "                                                  \
     "(SELECT coalesce(sum(v.cases), 0) FROM validations AS v "                \
-    "WHERE v.run_id = r.id AND v.cases IS NOT NULL), "                        \
+    "WHERE v.run_id = r.id AND v.status = 'ok'), "                            \
     "(SELECT coalesce(sum(v.mismatches), 0) FROM validations AS v "           \
-    "WHERE v.run_id = r.id AND v.cases IS NOT NULL) "                         \
+    "WHERE v.run_id = r.id AND v.status = 'ok') "                             \
     "FROM runs AS r LEFT JOIN devices AS d ON d.id = r.device_id "            \
     "JOIN builds AS b ON b.id = r.build_id "                                  \
     "LEFT JOIN recipes AS rc ON rc.id = r.recipe_id "
@@ -307,7 +307,6 @@ static int read_inference(lad_store *st, sqlite3_stmt *s, void *row, lad_err *er
 
 static int read_validation(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
 {
-    (void)st;
     lad_validation_row *v = row;
     v->id = sqlite3_column_int64(s, 0);
     v->model = st_col_dup(s, 1);
@@ -316,7 +315,14 @@ static int read_validation(lad_store *st, sqlite3_stmt *s, void *row, lad_err *e
     v->cases = sqlite3_column_int64(s, 4);
     v->mismatches = sqlite3_column_int64(s, 5);
     v->stored = sqlite3_column_int64(s, 6);
-    return oom_if(!v->model || !v->generator, err);
+    char status[16], host[128];
+    st_col_text(s, 7, status, sizeof status);
+    st_col_text(s, 8, host, sizeof host);
+    v->status = st_live_status(st, status, host, sqlite3_column_int64(s, 9),
+                               sqlite3_column_int64(s, 10));
+    v->planned = sqlite3_column_int64(s, 11);
+    v->message = st_col_dup(s, 12);
+    return oom_if(!v->model || !v->generator || !v->message, err);
 }
 
 static int read_case(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
@@ -459,6 +465,7 @@ void lad_show_free(lad_show *s)
     for (size_t i = 0; i < s->nval; i++) {
         free(s->val[i].model);
         free(s->val[i].generator);
+        free(s->val[i].message);
     }
     free(s->rungs);
     free(s->obs);
@@ -522,8 +529,9 @@ int lad_store_show(lad_store *st, int64_t run, lad_show *out, lad_err *err)
                      "SELECT v.id, v.model, v.generator, v.seed, "
                      "coalesce(v.cases, -1), coalesce(v.mismatches, -1), "
                      "(SELECT count(*) FROM mismatches AS m WHERE "
-                     "m.validation_id = v.id) FROM validations AS v "
-                     "WHERE v.run_id = ?1 ORDER BY v.id",
+                     "m.validation_id = v.id), v.status, v.host, v.pid, "
+                     "v.pid_start, coalesce(v.planned, -1), v.message "
+                     "FROM validations AS v WHERE v.run_id = ?1 ORDER BY v.id",
                      run, &s, err);
     if (code == LAD_OK)
         code = read_rows(st, s, (void **)&out->val, &out->nval, sizeof *out->val,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
 /* Writes v in decimal at p; returns the end. */
@@ -96,6 +97,7 @@ int lad_store_end_run(lad_store *st, int64_t run, int status,
               ", message = ?2 WHERE id = ?1"
             : "UPDATE runs SET status = 'interrupted', ended = " NOW_SQL
               ", message = ?2 WHERE id = ?1";
+    st_point(st, "end-run");
     return update1(st, sql, run, message ? message : "", 1, "run", err);
 }
 
@@ -183,7 +185,7 @@ int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
                 ids[i] = sqlite3_last_insert_rowid(st->db);
         }
         if (code == LAD_OK)
-            code = st_commit(st, err);
+            code = st_commit(st, "cases", err);
     } while (code == LAD_OK && i < n);
     if (code)
         st_rollback(st);
@@ -236,7 +238,7 @@ int lad_store_observe(lad_store *st, int64_t run, const char *rung,
                           sqlite3_last_insert_rowid(st->db), case_ids, ncases,
                           err);
     if (code == LAD_OK)
-        code = st_commit(st, err);
+        code = st_commit(st, "observe", err);
     if (code)
         st_rollback(st);
     return code;
@@ -273,7 +275,7 @@ int lad_store_add_inference(lad_store *st, int64_t run,
                           "(inference_id, case_id) VALUES (?1, ?2)",
                           row, case_ids, ncases, err);
     if (code == LAD_OK)
-        code = st_commit(st, err);
+        code = st_commit(st, "inference", err);
     if (code)
         st_rollback(st);
     else if (id)
@@ -290,9 +292,9 @@ int lad_store_clear_inferences(lad_store *st, int64_t run, lad_err *err)
 /* ---- validation ------------------------------------------------------------ */
 
 int lad_store_begin_validation(lad_store *st, int64_t run, const char *model,
-                               const char *generator, uint64_t seed, int k,
-                               int nscale, int nmeta, int64_t *vid,
-                               lad_err *err)
+                               const char *generator, uint64_t seed,
+                               uint64_t planned, int k, int nscale, int nmeta,
+                               int64_t *vid, lad_err *err)
 {
     int code = st_writable(st, err);
     if (code == LAD_OK)
@@ -301,8 +303,10 @@ int lad_store_begin_validation(lad_store *st, int64_t run, const char *model,
         return code;
     sqlite3_stmt *s = NULL;
     code = st_prepare(st, "INSERT INTO validations (run_id, model, generator, "
-                       "seed, k, nscale, nmeta, started) VALUES (?1, ?2, ?3, "
-                       "?4, ?5, ?6, ?7, " NOW_SQL ")",
+                       "seed, k, nscale, nmeta, started, cases, mismatches, "
+                       "status, planned, host, pid, pid_start) VALUES (?1, "
+                       "?2, ?3, ?4, ?5, ?6, ?7, " NOW_SQL ", 0, 0, 'running', "
+                       "?8, ?9, ?10, ?11)",
                    &s, err);
     if (code == LAD_OK) {
         sqlite3_bind_int64(s, 1, run);
@@ -312,6 +316,11 @@ int lad_store_begin_validation(lad_store *st, int64_t run, const char *model,
         sqlite3_bind_int(s, 5, k);
         sqlite3_bind_int(s, 6, nscale);
         sqlite3_bind_int(s, 7, nmeta);
+        sqlite3_bind_int64(s, 8, (sqlite3_int64)planned);
+        st_bind_text(s, 9, st->host);
+        sqlite3_bind_int64(s, 10, (sqlite3_int64)getpid());
+        sqlite3_bind_int64(s, 11, st_proc_start((long)getpid()));
+        st_point(st, "begin-validation");
         code = st_step_done(st, s, "write", err);
     }
     sqlite3_finalize(s);
@@ -320,26 +329,20 @@ int lad_store_begin_validation(lad_store *st, int64_t run, const char *model,
     return code;
 }
 
-int lad_store_add_mismatches(lad_store *st, int64_t vid,
-                             const lad_case_data *cs,
-                             const uint32_t *expected, const uint32_t *got,
-                             const uint64_t *index, size_t n, lad_err *err)
+/* The shape begin_validation fixed for vid's mismatches. */
+static int validation_shape(lad_store *st, int64_t vid, int *k, int *nscale,
+                            int *nmeta, lad_err *err)
 {
-    int code = st_writable(st, err);
-    if (code)
-        return code;
-    /* The shape was fixed by begin_validation. */
-    int k = 0, nscale = 0, nmeta = 0;
     sqlite3_stmt *q = NULL;
-    code = st_prepare(st, "SELECT k, nscale, nmeta FROM validations "
-                       "WHERE id = ?1",
-                   &q, err);
+    int code = st_prepare(st, "SELECT k, nscale, nmeta FROM validations "
+                           "WHERE id = ?1",
+                       &q, err);
     if (code == LAD_OK) {
         sqlite3_bind_int64(q, 1, vid);
         if (sqlite3_step(q) == SQLITE_ROW) {
-            k = sqlite3_column_int(q, 0);
-            nscale = sqlite3_column_int(q, 1);
-            nmeta = sqlite3_column_int(q, 2);
+            *k = sqlite3_column_int(q, 0);
+            *nscale = sqlite3_column_int(q, 1);
+            *nmeta = sqlite3_column_int(q, 2);
         } else {
             code = lad_errf(err, LAD_EDATA, "no validation %lld in '%s'",
                             (long long)vid, st->path);
@@ -347,9 +350,16 @@ int lad_store_add_mismatches(lad_store *st, int64_t vid,
     }
     sqlite3_finalize(q);
     if (code == LAD_OK)
-        code = check_shape(k, nscale, nmeta, err);
-    if (code)
-        return code;
+        code = check_shape(*k, *nscale, *nmeta, err);
+    return code;
+}
+
+/* Inserts n mismatches of vid within the open transaction. */
+static int put_mismatches(lad_store *st, int64_t vid, const lad_case_data *cs,
+                          const uint32_t *expected, const uint32_t *got,
+                          const uint64_t *index, size_t n, int k, int nscale,
+                          int nmeta, lad_err *err)
+{
     if (st->ins_mismatch == NULL &&
         st_prepare(st, "INSERT INTO mismatches (validation_id, seq, a, b, c, "
                     "sa, sb, meta, expected, got) VALUES (?1, ?2, ?3, ?4, "
@@ -360,32 +370,80 @@ int lad_store_add_mismatches(lad_store *st, int64_t vid,
     char ja[JSON_WORDS_MAX], jb[JSON_WORDS_MAX];
     char jsa[11 * LAD_STORE_SCALEMAX + 3], jsb[11 * LAD_STORE_SCALEMAX + 3];
     char jm[11 * LAD_STORE_METAMAX + 3];
-    size_t i = 0;
-    while (code == LAD_OK && i < n) {
-        size_t end = n - i > LAD_STORE_BATCH ? i + LAD_STORE_BATCH : n;
-        code = st_begin(st, err);
-        for (; code == LAD_OK && i < end; i++) {
-            const lad_case_data *c = &cs[i];
-            sqlite3_bind_int64(s, 1, vid);
-            sqlite3_bind_int64(s, 2, index ? (sqlite3_int64)index[i] : -1);
-            sqlite3_bind_text(s, 3, json_words(ja, c->a, k), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_text(s, 4, json_words(jb, c->b, k), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_int64(s, 5, c->c);
-            sqlite3_bind_text(s, 6, json_bytes(jsa, c->sa, nscale), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_text(s, 7, json_bytes(jsb, c->sb, nscale), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_text(s, 8, json_words(jm, c->meta, nmeta), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_int64(s, 9, expected[i]);
-            sqlite3_bind_int64(s, 10, got[i]);
-            code = st_step_done(st, s, "write mismatches to", err);
-        }
-        if (code == LAD_OK)
-            code = st_commit(st, err);
+    int code = LAD_OK;
+    for (size_t i = 0; code == LAD_OK && i < n; i++) {
+        const lad_case_data *c = &cs[i];
+        sqlite3_bind_int64(s, 1, vid);
+        sqlite3_bind_int64(s, 2, index ? (sqlite3_int64)index[i] : -1);
+        sqlite3_bind_text(s, 3, json_words(ja, c->a, k), -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 4, json_words(jb, c->b, k), -1, SQLITE_STATIC);
+        sqlite3_bind_int64(s, 5, c->c);
+        sqlite3_bind_text(s, 6, json_bytes(jsa, c->sa, nscale), -1,
+                          SQLITE_STATIC);
+        sqlite3_bind_text(s, 7, json_bytes(jsb, c->sb, nscale), -1,
+                          SQLITE_STATIC);
+        sqlite3_bind_text(s, 8, json_words(jm, c->meta, nmeta), -1,
+                          SQLITE_STATIC);
+        sqlite3_bind_int64(s, 9, expected[i]);
+        sqlite3_bind_int64(s, 10, got[i]);
+        code = st_step_done(st, s, "write mismatches to", err);
     }
+    return code;
+}
+
+int lad_store_add_mismatches(lad_store *st, int64_t vid,
+                             const lad_case_data *cs,
+                             const uint32_t *expected, const uint32_t *got,
+                             const uint64_t *index, size_t n, lad_err *err)
+{
+    int k = 0, nscale = 0, nmeta = 0;
+    int code = st_writable(st, err);
+    if (code == LAD_OK)
+        code = validation_shape(st, vid, &k, &nscale, &nmeta, err);
+    for (size_t i = 0; code == LAD_OK && i < n; i += LAD_STORE_BATCH) {
+        size_t m = n - i > LAD_STORE_BATCH ? LAD_STORE_BATCH : n - i;
+        code = st_begin(st, err);
+        if (code == LAD_OK)
+            code = put_mismatches(st, vid, cs + i, expected + i, got + i,
+                                  index ? index + i : NULL, m, k, nscale,
+                                  nmeta, err);
+        if (code == LAD_OK)
+            code = st_commit(st, "mismatches", err);
+    }
+    if (code)
+        st_rollback(st);
+    return code;
+}
+
+int lad_store_validation_chunk(lad_store *st, int64_t vid,
+                               const lad_case_data *cs,
+                               const uint32_t *expected, const uint32_t *got,
+                               const uint64_t *index, size_t n, uint64_t cases,
+                               uint64_t mismatches, lad_err *err)
+{
+    int k = 0, nscale = 0, nmeta = 0;
+    int code = st_writable(st, err);
+    if (code == LAD_OK)
+        code = validation_shape(st, vid, &k, &nscale, &nmeta, err);
+    if (code == LAD_OK)
+        code = st_begin(st, err);
+    if (code == LAD_OK)
+        code = put_mismatches(st, vid, cs, expected, got, index, n, k, nscale,
+                              nmeta, err);
+    sqlite3_stmt *s = NULL;
+    if (code == LAD_OK)
+        code = st_prepare(st, "UPDATE validations SET cases = ?2, "
+                           "mismatches = ?3 WHERE id = ?1",
+                       &s, err);
+    if (code == LAD_OK) {
+        sqlite3_bind_int64(s, 1, vid);
+        sqlite3_bind_int64(s, 2, (sqlite3_int64)cases);
+        sqlite3_bind_int64(s, 3, (sqlite3_int64)mismatches);
+        code = st_step_done(st, s, "write", err);
+    }
+    sqlite3_finalize(s);
+    if (code == LAD_OK)
+        code = st_commit(st, "validation-chunk", err);
     if (code)
         st_rollback(st);
     return code;
@@ -399,12 +457,14 @@ int lad_store_end_validation(lad_store *st, int64_t vid, uint64_t cases,
         return code;
     sqlite3_stmt *s = NULL;
     code = st_prepare(st, "UPDATE validations SET cases = ?2, mismatches = ?3, "
-                       "ended = " NOW_SQL " WHERE id = ?1",
+                       "status = 'ok', message = '', ended = " NOW_SQL
+                       " WHERE id = ?1",
                    &s, err);
     if (code == LAD_OK) {
         sqlite3_bind_int64(s, 1, vid);
         sqlite3_bind_int64(s, 2, (sqlite3_int64)cases);
         sqlite3_bind_int64(s, 3, (sqlite3_int64)mismatches);
+        st_point(st, "end-validation");
         code = st_step_done(st, s, "write", err);
     }
     sqlite3_finalize(s);
@@ -414,3 +474,17 @@ int lad_store_end_validation(lad_store *st, int64_t vid, uint64_t cases,
     return code;
 }
 
+int lad_store_stop_validation(lad_store *st, int64_t vid, int status,
+                              const char *message, lad_err *err)
+{
+    if (status != LAD_RUN_FAILED && status != LAD_RUN_INTERRUPTED)
+        return lad_errf(err, LAD_EINTERNAL, "cannot stop validation %lld as '%s'",
+                        (long long)vid, lad_run_status_name(status));
+    st_point(st, "stop-validation");
+    return update1(st, status == LAD_RUN_FAILED
+                           ? "UPDATE validations SET status = 'failed', ended = "
+                             NOW_SQL ", message = ?2 WHERE id = ?1"
+                           : "UPDATE validations SET status = 'interrupted', "
+                             "ended = " NOW_SQL ", message = ?2 WHERE id = ?1",
+                   vid, message ? message : "", 1, "validation", err);
+}

@@ -12,11 +12,13 @@
 **
 ** SIGPIPE (the program closed its input) is blocked around each write and
 ** consumed, so that a dying oracle is an error message, not a dead ladder.
-** The process groups of open devices are kept in a small table that the
-** SIGINT/SIGTERM/SIGHUP handler kills, so that no oracle outlives ladder.
+** The process groups of open devices are registered with the
+** SIGINT/SIGTERM/SIGHUP handler of util/hooks.c, which kills them, so that
+** no oracle outlives ladder.
 */
 #include "exec.h"
 #include "../io/vecline.h"
+#include "../util/hooks.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,7 +40,6 @@
 #define ANSWER_MAX 256       /* longest answer line kept (garbage beyond) */
 #define DEFAULT_TIMEOUT_MS 10000
 #define FRAME_MAX 24         /* "@<case number> ", at most */
-#define MAXGROUPS 64         /* exec devices open at once, for the handler */
 
 typedef struct exec_state {
     pid_t pid;               /* the shell running the command; -1 reaped */
@@ -60,63 +61,6 @@ typedef struct exec_state {
     int keep_err;            /* 1: leave errpath behind at close */
     int named;               /* 1: errpath is LADDER_EXEC_STDERR's (kept) */
 } exec_state;
-
-/* ---- the process groups a signal must take down with ladder ---- */
-
-static volatile pid_t groups[MAXGROUPS];  /* 0: a free slot */
-static const char *volatile errpaths[MAXGROUPS]; /* their temporary stderr
-                                                    files, NULL for a named one */
-static struct sigaction old_action[3];
-static const int caught[3] = {SIGINT, SIGTERM, SIGHUP};
-static int handlers_set;
-
-/* Kills every open device's group and removes its stderr file when
-** nothing was written there, then dies of sig as ladder would have. Only
-** async-signal-safe calls. */
-static void on_signal(int sig)
-{
-    for (int i = 0; i < MAXGROUPS; i++) {
-        if (groups[i] <= 0)
-            continue;
-        kill(-groups[i], SIGKILL);
-        struct stat sb;
-        if (errpaths[i] && stat(errpaths[i], &sb) == 0 && sb.st_size == 0)
-            unlink(errpaths[i]);
-    }
-    for (int i = 0; i < 3; i++)
-        if (caught[i] == sig)
-            sigaction(sig, &old_action[i], NULL);
-    raise(sig);
-}
-
-static void track_group(pid_t pid, const char *errpath, int on)
-{
-    for (int i = 0; i < MAXGROUPS; i++) {
-        if (on && groups[i] == 0) {
-            errpaths[i] = errpath;
-            groups[i] = pid;
-            break;
-        }
-        if (!on && groups[i] == pid) {
-            groups[i] = 0;
-            errpaths[i] = NULL;
-            break;
-        }
-    }
-    if (on && !handlers_set) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        for (int i = 0; i < 3; i++) {
-            sigaction(caught[i], NULL, &old_action[i]);
-            /* a signal ignored by whoever started ladder stays ignored */
-            if (old_action[i].sa_handler != SIG_IGN)
-                sigaction(caught[i], &sa, NULL);
-        }
-        handlers_set = 1;
-    }
-}
 
 static long long now_ms(void)
 {
@@ -462,7 +406,7 @@ static void exec_close(lad_device *dev)
     /* What the shell started may outlive it (a pipeline, a background
     ** job): nothing of the group stays behind the device. */
     kill(-group, SIGKILL);
-    track_group(group, NULL, 0);
+    lad_sig_track(group, NULL, 0);
     if (!st->keep_err && !st->named)
         unlink(st->errpath);
     free(st->wbuf);
@@ -544,7 +488,7 @@ int lad_exec_open(const char *command, const lad_datapath *dp, int framed,
     close(outp[1]);
     st->pgid = pid;
     st->framed = framed;
-    track_group(pid, st->named ? NULL : st->errpath, 1);
+    lad_sig_track(pid, st->named ? NULL : st->errpath, 1);
     fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
     fcntl(outp[0], F_SETFL, fcntl(outp[0], F_GETFL) | O_NONBLOCK);
     st->pid = pid;

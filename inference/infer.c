@@ -169,6 +169,38 @@ static void stage_own(const lad_infer_case *rows, size_t from, size_t to, char *
     own[n] = NULL;
 }
 
+/* Replaces the run's inferences by out's in one step of the store (commit
+** point "inferences"): a killed infer leaves the old set whole, and of two
+** infers at once the later replaces the earlier's set wholly. */
+static int store_result(lad_store *st, int64_t run, const lad_infer_result *out,
+                        lad_err *err)
+{
+    char *yaml = lad_model_write(&out->dp, out->nmismatch ? "inferred with conflicts"
+                                                          : "inferred from the run's probes");
+    if (yaml == NULL)
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    int rc = lad_store_step_begin(st, "inferences", err);
+    if (rc == LAD_OK)
+        rc = lad_store_clear_inferences(st, run, err);
+    for (int i = 0; rc == LAD_OK && i < out->nparams; i++) {
+        const lad_infer_param *p = &out->params[i];
+        rc = lad_store_add_inference(st, run, p->name, p->value, p->method, p->ids,
+                                     p->nids, NULL, err);
+    }
+    if (rc == LAD_OK && out->nmismatch)
+        rc = lad_store_add_inference(st, run, "conflict", out->conflict,
+                                     "cases the best model found gets wrong", out->bad,
+                                     out->nbad, NULL, err);
+    if (rc == LAD_OK)
+        rc = lad_store_add_inference(st, run, "model", yaml,
+                                     out->nmismatch ? "best fit, with conflicts"
+                                                    : "reproduces every stored case",
+                                     NULL, 0, NULL, err);
+    free(yaml);
+    int rc2 = lad_store_step_end(st, rc == LAD_OK, err);
+    return rc ? rc : rc2;
+}
+
 int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
               lad_err *err)
 {
@@ -259,34 +291,8 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
             w = snprintf(p, left, " %s#%lld", out->bad_rung[i], (long long)out->bad[i]);
         }
     }
-    if (store_it) {
-        if ((rc = lad_store_clear_inferences(st, run, err)))
-            goto done;
-        for (int i = 0; i < out->nparams; i++) {
-            lad_infer_param *p = &out->params[i];
-            if ((rc = lad_store_add_inference(st, run, p->name, p->value, p->method, p->ids,
-                                              p->nids, NULL, err)))
-                goto done;
-        }
-        if (out->nmismatch &&
-            (rc = lad_store_add_inference(st, run, "conflict", out->conflict,
-                                          "cases the best model found gets wrong", out->bad,
-                                          out->nbad, NULL, err)))
-            goto done;
-        char *yaml = lad_model_write(&out->dp, out->nmismatch ? "inferred with conflicts"
-                                                              : "inferred from the run's probes");
-        if (yaml == NULL) {
-            rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
-            goto done;
-        }
-        rc = lad_store_add_inference(st, run, "model", yaml,
-                                     out->nmismatch ? "best fit, with conflicts"
-                                                    : "reproduces every stored case",
-                                     NULL, 0, NULL, err);
-        free(yaml);
-        if (rc)
-            goto done;
-    }
+    if (store_it && (rc = store_result(st, run, out, err)))
+        goto done;
     rc = out->nmismatch ? LAD_NO : LAD_OK;
     if (rc == LAD_NO)
         lad_errf(err, LAD_NO, "%s", out->conflict);

@@ -54,7 +54,7 @@ typedef struct lad_infer_result {
 ** the best model found, out->conflict and out->bad say which cases);
 ** LAD_EDATA for a run without cases or recipe; LAD_EINTERNAL otherwise.
 ** With store_it, the parameters (and the model's YAML as parameter "model")
-** are written with lad_store_add_inference after clearing older ones.
+** replace older ones in one transaction (commit point "inferences").
 */
 int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
               lad_err *err);

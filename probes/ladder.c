@@ -6,6 +6,7 @@
 */
 #include "ladder.h"
 #include "case.h"
+#include "../util/hooks.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -89,6 +90,11 @@ int lad_probe_eval(lad_probe *p, const lad_batch *b, uint32_t *d, int64_t *ids)
     int nscale = lad_datapath_nscales(&p->dp), nmeta = lad_datapath_nmeta(&p->dp);
     for (size_t at = 0; at < b->n; at += EVAL_PIECE) {
         size_t n = b->n - at < EVAL_PIECE ? b->n - at : EVAL_PIECE, got = 0;
+        if (lad_sig_pending()) {
+            rc = lad_errf(p->err, LAD_EINTERNAL, "interrupted by signal %d",
+                          lad_sig_pending());
+            goto done;
+        }
         if ((rc = lad_device_eval(p->dev, b->cs + at, n, dw + at, &got, p->err)))
             goto done;
         for (size_t i = 0; i < n; i++) {
@@ -161,7 +167,9 @@ static const rung_fn rung_fns[LAD_RUNG_COUNT] = {
     [LAD_RUNG_RANDOM] = lad_rung_random,
 };
 
-/* Runs one rung with its bookkeeping; the rung's own code is returned. */
+/* Runs one rung with its bookkeeping, its cases and observations one step
+** of the store (commit point "rung"): a rung is stored whole or not at
+** all. The rung's own code is returned. */
 static int climb(lad_probe *p, const char *name, const lad_rung *item,
                  rung_fn fn, const lad_ladder_opts *opts)
 {
@@ -169,7 +177,12 @@ static int climb(lad_probe *p, const char *name, const lad_rung *item,
     p->rung_name = name;
     p->rung_cases = 0;
     p->summary[0] = 0;
-    int rc = fn(p);
+    int rc = lad_store_step_begin(p->st, "rung", p->err);
+    if (rc == LAD_OK) {
+        rc = fn(p);
+        int rc2 = lad_store_step_end(p->st, rc == LAD_OK, p->err);
+        rc = rc ? rc : rc2;
+    }
     if (opts->done)
         opts->done(opts->ctx, p, rc);
     return rc;
@@ -235,8 +248,14 @@ int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
     rc = lad_store_end_run(st, p->run, LAD_RUN_OK, NULL, err);
     goto out;
 fail: {
-        lad_err e2;
-        lad_store_end_run(st, p->run, LAD_RUN_FAILED, err->msg, &e2);
+        /* After a signal the error is what the signal caused (the oracle
+        ** killed with its group): the message says what happened. */
+        lad_err e2 = {0};
+        char why[32];
+        snprintf(why, sizeof why, "interrupted by signal %d", lad_sig_pending());
+        lad_store_end_run(st, p->run,
+                          lad_sig_pending() ? LAD_RUN_INTERRUPTED : LAD_RUN_FAILED,
+                          lad_sig_pending() ? why : err->msg, &e2);
     }
 out:
     lad_device_close(p->dev);

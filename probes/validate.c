@@ -4,6 +4,7 @@
 #include "validate.h"
 #include "case.h"
 #include "gen.h"
+#include "../util/hooks.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -39,7 +40,12 @@ static int run_cases(const lad_datapath *dp, lad_device *dev, lad_store *st,
         goto done;
     }
     uint32_t *got = want + BATCH, *bw = want + 2 * BATCH, *bg = want + 3 * BATCH;
-    for (uint64_t first = 0; first < o->cases; first += BATCH) {
+    for (uint64_t first = *cases; first < o->cases; first += BATCH) {
+        if (lad_sig_pending()) {
+            rc = lad_errf(err, LAD_EINTERNAL, "interrupted by signal %d",
+                          lad_sig_pending());
+            goto done;
+        }
         size_t n = o->cases - first < BATCH ? (size_t)(o->cases - first) : BATCH;
         lad_gen_cases(dp, o->seed, o->raw, first, cs, n);
         model_job job = {dp, cs, n, want};
@@ -64,10 +70,11 @@ static int run_cases(const lad_datapath *dp, lad_device *dev, lad_store *st,
             bg[m] = got[i];
             index[m++] = first + i;
         }
+        if ((rc = lad_store_validation_chunk(st, vid, bad, bw, bg, index, m,
+                                             *cases + n, *nbad + m, err)))
+            goto done;
         *cases += n;
         *nbad += m;
-        if (m && (rc = lad_store_add_mismatches(st, vid, bad, bw, bg, index, m, err)))
-            goto done;
     }
 done:
     free(cs);
@@ -83,15 +90,24 @@ int lad_validate(lad_store *st, int64_t run, const char *name,
                  lad_err *err)
 {
     char gen[32];
-    int64_t vid = 0;
-    *cases = *bad = 0;
+    int64_t vid = o->resume;
+    *cases = o->resume ? o->done : 0;
+    *bad = o->resume ? o->done_bad : 0;
     lad_gen_name(o->raw, gen, sizeof gen);
-    int rc = lad_store_begin_validation(st, run, name, gen, o->seed, dp->k,
-                                        lad_datapath_nscales(dp),
+    int rc = LAD_OK;
+    if (!o->resume)
+        rc = lad_store_begin_validation(st, run, name, gen, o->seed, o->cases,
+                                        dp->k, lad_datapath_nscales(dp),
                                         lad_datapath_nmeta(dp), &vid, err);
+    if (rc)
+        return rc;
+    rc = run_cases(dp, dev, st, vid, o, cases, bad, err);
     if (rc == LAD_OK)
-        rc = run_cases(dp, dev, st, vid, o, cases, bad, err);
-    if (rc == LAD_OK)
-        rc = lad_store_end_validation(st, vid, *cases, *bad, err);
+        return lad_store_end_validation(st, vid, *cases, *bad, err);
+    /* The chunks compared stay stored; the validation says why it ended. */
+    lad_err e2 = {0};
+    lad_store_stop_validation(st, vid, lad_sig_pending() ? LAD_RUN_INTERRUPTED
+                                                         : LAD_RUN_FAILED,
+                              err->msg, &e2);
     return rc;
 }

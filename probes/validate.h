@@ -30,14 +30,22 @@ typedef struct lad_validate_opts {
     int raw;                 /* percent of raw bit-pattern cases, 0..100 */
     lad_mismatch_fn mismatch;/* may be NULL */
     void *ctx;
+    int64_t resume;          /* 0: a new validation; else the id of one to
+                                go on with (its seed, raw and planned cases
+                                must be the fields above) */
+    uint64_t done, done_bad; /* resume: the cases it compared and the
+                                mismatches among them */
 } lad_validate_opts;
 
 /*
 ** Validates dp (named `name` in the store) against dev within run `run`:
-** begins a validation, runs o->cases cases, stores the mismatches and ends
-** it with the counts. *cases and *bad receive the cases run and the
-** mismatches found (also on failure: those of the batches done). Returns
-** LAD_OK whatever the mismatches; the device's or store's code otherwise.
+** begins a validation (or goes on with o->resume at case o->done), runs up
+** to o->cases cases, storing each batch's mismatches and the counts so far
+** in one transaction, and ends it with the counts. *cases and *bad receive
+** the cases run and the mismatches found (also on failure: those of the
+** batches done, which stay stored; the validation ends 'failed', or
+** 'interrupted' after a signal, util/hooks.h). Returns LAD_OK whatever the
+** mismatches; the device's or store's code otherwise.
 */
 int lad_validate(lad_store *st, int64_t run, const char *name,
                  const lad_datapath *dp, lad_device *dev,

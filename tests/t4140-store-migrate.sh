@@ -33,14 +33,14 @@ else
     run_ladder history --db "$db"
 fi
 expect_rc store-migrate-readonly-refused-rc 3
-expect_err store-migrate-readonly-refused-msg "schema version 1, older than this ladder's 4, and is opened read-only; open it writable once to migrate it"
+expect_err store-migrate-readonly-refused-msg "schema version 1, older than this ladder's 5, and is opened read-only; open it writable once to migrate it"
 check store-migrate-readonly-untouched test "$(sqlite3 "$db" 'PRAGMA user_version')" = 1
 chmod 644 "$db"
 
 run_ladder history --db "$db"
 expect_rc store-migrate-history-rc 0
 expect_out store-migrate-history-run '^ +1 ok '
-check store-migrate-version test "$(sqlite3 "$db" 'PRAGMA user_version')" = 4
+check store-migrate-version test "$(sqlite3 "$db" 'PRAGMA user_version')" = 5
 
 # The survey tables a migration adds are those a fresh store has, column
 # for column and constraint for constraint.

@@ -513,8 +513,8 @@ static void test_evidence(void)
 
     int64_t vid;
     code = lad_store_begin_validation(st, run, "sm90-mma-f16-f32", "random",
-                                      0xfedcba9876543210ull, 16, 0, 0, &vid,
-                                      &err);
+                                      0xfedcba9876543210ull, 1000000, 16, 0, 0,
+                                      &vid, &err);
     uint32_t exp[2] = {0x3f800000u, 0xffffffffu}, got[2] = {0x3f800001u, 0};
     uint64_t idx[2] = {17, 900001};
     if (code == LAD_OK)
