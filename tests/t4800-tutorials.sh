@@ -2,7 +2,7 @@
 # The tutorials of docs/tutorials/ run as written. Every ```sh block of
 # every tutorial (in file name order, each file's blocks in order) runs with
 # `sh -e` in one temporary folder, with the ladder under test on PATH as
-# `ladder` and the checkout's recipes/ beside it, so a later tutorial finds
+# `ladder` and the checkout's recipes/ and docs/ linked into it, so a later tutorial finds
 # what an earlier one left (ladder.db). A block passes when it exits 0 and,
 # when a ```text block follows it, every line of that block appears in its
 # output (stdout and stderr together), in that order; `...` inside a line
@@ -16,6 +16,7 @@ WORK=$TMP/work
 mkdir -p "$WORK" "$TMP/bin" "$TMP/blocks"
 ln -s "$LADDER" "$TMP/bin/ladder"
 ln -s "$PWD/recipes" "$WORK/recipes"
+ln -s "$PWD/docs" "$WORK/docs"
 
 # Splits the tutorials into $TMP/blocks/NNN.sh (first line: "# <file> <kind>")
 # and NNN.text, the expected output of block NNN.
