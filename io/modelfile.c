@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../model/format_spec.h"
 #include "../model/params.h"
 #include "../model/presets.h"
 #include "../util/buf.h"
@@ -57,6 +58,31 @@ static int fmt_enum(const lad_ydoc *doc, const lad_ynode *map, const char *key,
     return v ? lad_yenum(doc, v, key, names, out, err) : LAD_OK;
 }
 
+/* A format spec (model/format_spec.h) into *f, named as the spec names it
+** (name=, else its base: "e3m4:bias=5" is e3m4, as lad_format_cut names a
+** cut f32 e8m13). A built-in's name stays with the built-in: elsewhere a
+** built-in name stands for that format, so a spec that changes a built-in
+** without a name= is named by its own text ("e4m3:bias=8"), or refused
+** when that does not fit. Returns LAD_OK or LAD_EDATA with the message. */
+static int read_spec(const char *text, lad_format *f, lad_err *err)
+{
+    int rc = lad_format_parse(text, f, err);
+    if (rc != LAD_OK)
+        return rc;
+    const lad_format *b = lad_format_find(f->name);
+    if (b == NULL || memcmp(b, f, sizeof *f) == 0)
+        return LAD_OK;
+    if (strstr(text, ":name=") || strstr(text, ",name="))
+        return lad_errf(err, LAD_EDATA, "format name '%s' is taken by a "
+                        "built-in format", f->name);
+    if (strlen(text) >= sizeof f->name)
+        return lad_errf(err, LAD_EDATA, "format '%s' changes the built-in "
+                        "'%s': give it a name (name=<name>)", text, f->name);
+    memset(f->name, 0, sizeof f->name);
+    memcpy(f->name, text, strlen(text));
+    return LAD_OK;
+}
+
 int lad_model_read_format(const lad_ydoc *doc, const lad_ynode *node,
                           const char *what, int partial, lad_format *f,
                           int *known, lad_err *err)
@@ -69,11 +95,9 @@ int lad_model_read_format(const lad_ydoc *doc, const lad_ynode *node,
             return lad_yerr(doc, node, err, "missing value for '%s'", what);
         if (node->plain && strcmp(node->str, "none") == 0)
             return LAD_OK;
-        const lad_format *b = lad_format_find(node->str);
-        if (b == NULL)
-            return lad_yerr(doc, node, err, "unknown format '%.40s'",
-                            node->str);
-        *f = *b;
+        lad_err e = {0};
+        if (read_spec(node->str, f, &e) != LAD_OK)
+            return lad_yerr(doc, node, err, "%s", e.msg);
         return LAD_OK;
     }
     if (node->kind != LAD_YMAP)
@@ -362,15 +386,41 @@ static void put_str(lad_buf *b, const char *s)
     put(b, "\"");
 }
 
+/* The spec that reads back as exactly f, name included, into buf: its
+** name when that is such a spec (a built-in, "e3m4:bias=5"), else its
+** shortest spec with a name key when the name differs from the one that
+** spec gives. Returns 0, or -1 when no spec reads back as f (a name with a
+** comma, a bias a spec cannot hold). */
+static int spec_of(const lad_format *f, char *buf, size_t size)
+{
+    lad_format g;
+    lad_err e = {0};
+    if (read_spec(f->name, &g, &e) == LAD_OK && memcmp(&g, f, sizeof g) == 0) {
+        snprintf(buf, size, "%s", f->name);
+        return 0;
+    }
+    size_t n = lad_format_spec_short(f, buf, size);
+    if (n >= size || read_spec(buf, &g, &e) != LAD_OK)
+        return -1;
+    if (strcmp(g.name, f->name) != 0 &&
+        (size_t)snprintf(buf + n, size - n, "%cname=%s",
+                         strchr(buf, ':') ? ',' : ':', f->name) >= size - n)
+        return -1;
+    return read_spec(buf, &g, &e) == LAD_OK && memcmp(&g, f, sizeof g) == 0
+               ? 0 : -1;
+}
+
+/* A format as a model file writes it: none, a spec (a built-in name among
+** them), or, when no spec reads back as it, a mapping of every field. */
 static void put_format(lad_buf *b, const lad_format *f)
 {
+    char spec[LAD_NAME_MAX + 96];
     if (is_zero_format(f)) {
         put(b, "none");
         return;
     }
-    const lad_format *bi = lad_format_find(f->name);
-    if (bi && memcmp(bi, f, sizeof *f) == 0) {
-        put(b, "%s", f->name);
+    if (spec_of(f, spec, sizeof spec) == 0) {
+        put_str(b, spec);
         return;
     }
     put(b, "{name: ");

@@ -57,7 +57,9 @@ int lad_model_save(const char *path, const lad_datapath *dp, const char *evidenc
                    lad_err *err);
 
 /* Reads a format: a built-in name, `none` (an all-zero format: no scale),
-** or a mapping {name, kind, width, pad, sign, ebits, mbits, bias, sub, inf,
+** a format spec (model/format_spec.h; named by its name= key, else by its
+** base, else by its own text when the base is a built-in it changes), or a
+** mapping {name, kind, width, pad, sign, ebits, mbits, bias, sub, inf,
 ** nan}. With partial set, a mapping of only name and width (and kind) is
 ** accepted as a format whose decode is unknown: *known is set to 0 and the
 ** other fields to 0. Otherwise the decode is complete (missing pad, sign,

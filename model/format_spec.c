@@ -96,6 +96,9 @@ int lad_format_parse(const char *spec, lad_format *out, lad_err *err)
         return lad_errf(err, LAD_EDATA,
                         "unknown format '%s' (not a built-in name, eXmY, "
                         "ueXmY, sN or uN)", spec);
+    /* the name of a built-in base is overwritten whole: bytes of it left
+    ** behind the new name would make equal formats compare unequal */
+    memset(f.name, 0, sizeof f.name);
     snprintf(f.name, sizeof f.name, "%s", base);
 
     const char *p = colon ? colon + 1 : NULL;
@@ -139,6 +142,7 @@ int lad_format_parse(const char *spec, lad_format *out, lad_err *err)
         } else if (KEY("name")) {
             bad = vlen == 0 || vlen >= sizeof f.name;
             if (!bad) {
+                memset(f.name, 0, sizeof f.name);
                 memcpy(f.name, v, vlen);
                 f.name[vlen] = 0;
             }
@@ -193,6 +197,64 @@ size_t lad_format_spec(const lad_format *f, char *buf, size_t size)
                          len < size ? size - len : 0, ",pad=%d,width=%d",
                          f->pad, f->width);
         len += m < 0 ? 0 : (size_t)m;
+    }
+    return len;
+}
+
+/* Appends ":key=value" for the first key (*nkeys 0), ",key=value" after,
+** at *len, as snprintf would (len counts what did not fit too). */
+static void add_key(char *buf, size_t size, size_t *len, int *nkeys,
+                    const char *key, const char *value)
+{
+    int n = snprintf(*len < size ? buf + *len : NULL,
+                     *len < size ? size - *len : 0, "%c%s=%s",
+                     (*nkeys)++ ? ',' : ':', key, value);
+    *len += n < 0 ? 0 : (size_t)n;
+}
+
+size_t lad_format_spec_short(const lad_format *f, char *buf, size_t size)
+{
+    char base[LAD_NAME_MAX], v[16];
+    if (f->kind == LAD_INT)
+        snprintf(base, sizeof base, "%c%d", f->sign ? 's' : 'u', f->width);
+    else
+        snprintf(base, sizeof base, "%se%dm%d", f->sign ? "" : "u", f->ebits,
+                 f->mbits);
+    /* what the base alone parses to, as lad_format_parse reads it */
+    lad_format d;
+    const lad_format *b = lad_format_find(base);
+    if (b)
+        d = *b;
+    else if (parse_shape(base, strlen(base), &d))
+        return lad_format_spec(f, buf, size);
+    int n = snprintf(buf, size, "%s", base);
+    size_t len = n < 0 ? 0 : (size_t)n;
+    if (f->kind == LAD_INT)
+        return len;
+    int nkeys = 0;
+    if (f->bias != d.bias) {
+        snprintf(v, sizeof v, "%d", f->bias);
+        add_key(buf, size, &len, &nkeys, "bias", v);
+    }
+    if (f->sub != d.sub)
+        add_key(buf, size, &len, &nkeys, "sub",
+                sub_names[(unsigned)f->sub % 3]);
+    if (f->inf != d.inf)
+        add_key(buf, size, &len, &nkeys, "inf",
+                inf_names[(unsigned)f->inf % 2]);
+    if (f->nan != d.nan)
+        add_key(buf, size, &len, &nkeys, "nan",
+                nan_names[(unsigned)f->nan % 3]);
+    if (f->pad != d.pad) {
+        snprintf(v, sizeof v, "%d", f->pad);
+        add_key(buf, size, &len, &nkeys, "pad", v);
+    }
+    /* the width the parser gives these fields when none is written */
+    int need = f->sign + f->ebits + f->mbits + f->pad;
+    int width = b == NULL || need > d.width ? need : d.width;
+    if (f->width != width) {
+        snprintf(v, sizeof v, "%d", f->width);
+        add_key(buf, size, &len, &nkeys, "width", v);
     }
     return len;
 }

@@ -52,4 +52,10 @@ int lad_format_parse(const char *spec, lad_format *out, lad_err *err);
 ** the text needs, like snprintf. */
 size_t lad_format_spec(const lad_format *f, char *buf, size_t size);
 
+/* Writes the shortest spec of f's fields: its shape, or the built-in of that
+** name (ue4m3), and only the keys whose values differ from what that base
+** gives ("e3m4:bias=5", "e8m13:pad=10,width=32"), with no name key. Returns
+** the length the text needs, like snprintf. */
+size_t lad_format_spec_short(const lad_format *f, char *buf, size_t size);
+
 #endif

@@ -142,7 +142,7 @@ static int read_version(const lad_ydoc *doc, const lad_ynode *root,
 }
 
 /* A format reference in the datapath: a user format's name, a built-in
-** name, or an inline mapping. */
+** name, a format spec or an inline mapping (lad_model_read_format). */
 static int read_fmt_ref(const lad_ydoc *doc, const lad_ynode *v,
                         const char *what, const lad_recipe *r, lad_format *f,
                         int *known, lad_err *err)

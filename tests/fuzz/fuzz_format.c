@@ -1,5 +1,6 @@
-/* Format specs: a spec that parses prints (lad_format_spec) as a spec that
-** parses back to the same format, every field but the name. */
+/* Format specs: a spec that parses prints (lad_format_spec, and the short
+** lad_format_spec_short a model file writes) as a spec that parses back to
+** the same format, every field but the name. */
 #include "fuzz.h"
 #include "model/format_spec.h"
 
@@ -27,6 +28,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                       text, err.msg);
         if (!same(&f, &g))
             fuzz_fail("'%s' prints as '%s', another format", spec, text);
+        if (lad_format_spec_short(&f, text, sizeof text) >= sizeof text)
+            fuzz_fail("short spec of '%s' too long", spec);
+        if (lad_format_parse(text, &g, &err) != LAD_OK)
+            fuzz_fail("'%s' is short for '%s', which does not parse: %s",
+                      spec, text, err.msg);
+        if (!same(&f, &g))
+            fuzz_fail("'%s' is short for '%s', another format", spec, text);
     } else if (err.msg[0] == 0) {
         fuzz_fail("spec refused without a message");
     }

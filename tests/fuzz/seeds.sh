@@ -48,6 +48,13 @@ for name in $("$LADDER" presets | awk '/tcgen05|sp-|s8|u8|mxf|nvf/ {print $1}' |
     "$LADDER" model show "$name" >"$C/modelfile/$name.yaml"
     { cat "$C/modelfile/$name.yaml"; byte 0; head -c 600 /dev/urandom; } >"$C/plan/$name"
 done
+# format specs where a model file takes a format
+printf '%s\n' 'name: made-up' 'a: e3m4:bias=5' 'b: "e4m3:bias=8"' 'd: f32' \
+    'c: "e5m2:inf=none,nan=ones,name=myfp8"' 'k: 16' 'acc: e8m13:pad=10' \
+    >"$C/modelfile/spec-formats.yaml"
+printf '%s\n' 'a: e2m1' 'b: e2m1' 'c: f32' 'd: f32' 'k: 64' 'pass: 64' \
+    'sa: "ue8m0:bias=120,name=ue8b"' 'sb: ue4m3' 'scale_block: 32' \
+    >"$C/modelfile/spec-scales.yaml"
 i=0
 for spec in e4m3 e5m2 f16 bf16 tf32 f32 e2m1 e3m2 e2m3 ue8m0 ue4m3 s8 u8 s32 \
     e3m4 e3m4:bias=7 e5m2:inf=none,nan=ones e4m3:sub=flush \

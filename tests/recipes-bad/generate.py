@@ -522,17 +522,21 @@ raw(BASE.replace("  - instruction\n  - {rung: lanes, lanes: all}\n"
                  "\n".join(many_lines) + "\n"), "rung-too-many", "more than 32 rungs")
 
 # ---- formats --------------------------------------------------------------------
+# (eXmY with Y up to 23 is a format spec, so e9m24 is the unknown one)
+UNKNOWN = " (not a built-in name, eXmY, ueXmY, sN or uN)"
 for key in ["a", "b", "c", "d"]:
     old = [l for l in dp_block if l.startswith("  %s: " % key)][0]
-    sub(BASE, old, "  %s: %se9m9" % (key, MARK), "format-unknown-" + key,
-        "unknown format 'e9m9'")
-sub(BASE, "  a: bf16", "  a: " + MARK + "BF16", "format-unknown-case", "unknown format 'BF16'")
+    sub(BASE, old, "  %s: %se9m24" % (key, MARK), "format-unknown-" + key,
+        "unknown format 'e9m24'" + UNKNOWN)
+sub(BASE, "  a: bf16", "  a: " + MARK + "BF16", "format-unknown-case",
+    "unknown format 'BF16'" + UNKNOWN)
 sub(BASE, "  a: bf16", "  a: " + MARK + "none", "format-none", "unknown format 'none'")
-sub(BASE, "  a: bf16", "  a: " + MARK + "fp16", "format-fp16", "unknown format 'fp16'")
-sub(SCALED, "  sa: ue4m3", "  sa: " + MARK + "ue5m2", "format-unknown-sa",
-    "unknown format 'ue5m2'")
-sub(SCALED, "  sb: ue4m3", "  sb: " + MARK + "e8m0", "format-unknown-sb",
-    "unknown format 'e8m0'")
+sub(BASE, "  a: bf16", "  a: " + MARK + "fp16", "format-fp16",
+    "unknown format 'fp16'" + UNKNOWN)
+sub(SCALED, "  sa: ue4m3", "  sa: " + MARK + "ue5m24", "format-unknown-sa",
+    "unknown format 'ue5m24'" + UNKNOWN)
+sub(SCALED, "  sb: ue4m3", "  sb: " + MARK + "e8m24", "format-unknown-sb",
+    "unknown format 'e8m24'" + UNKNOWN)
 sub(FORMATS, "  - {name: mystery8, width: 8}", "  - {name: " + MARK + "e4m3, width: 8}",
     "format-builtin-name", "format name 'e4m3' is taken by a built-in format")
 sub(FORMATS, "  - {name: mystery8, width: 8}", "  - {name: " + MARK + "none, width: 8}",
@@ -589,7 +593,7 @@ raw(FORMATS.replace("  - {name: e3m4, width: 8, ebits: 3, mbits: 4}\n"
     .replace("a: mystery8", "a: f0").replace("b: e3m4", "b: f1"),
     "format-too-many", "more than 16 formats")
 sub(FORMATS, "  a: mystery8", "  a: " + MARK + "mystery9", "format-unknown-user",
-    "unknown format 'mystery9'")
+    "unknown format 'mystery9'" + UNKNOWN)
 sub(FORMATS, "  a: mystery8", "  a: " + MARK + "[mystery8]", "format-user-seq",
     "'a' must be a format name or mapping, not a sequence")
 
@@ -751,6 +755,18 @@ def place(text):
     line = before.count("\n") + 2
     col = len(before) - (before.rfind("\n") + 1) + 1
     return text.replace(MARK, "", 1), line, col
+
+# ---- format specs where a format is: the spec's own message, at the value ----
+sub(BASE, "  a: bf16", "  a: " + MARK + "e3m4:bais=5", "format-spec-key",
+    "unknown key 'bais' in format 'e3m4:bais=5'")
+sub(BASE, "  b: bf16", "  b: " + MARK + "'e5m2:nan=some'", "format-spec-value",
+    "bad value 'some' for 'nan' in format 'e5m2:nan=some'")
+sub(BASE, "  a: bf16", "  a: " + MARK + "e1m2", "format-spec-check",
+    "format 'e1m2': one exponent bit leaves no normal numbers beside the specials")
+sub(BASE, "  a: bf16", "  a: " + MARK + "e3m4:name=f16", "format-spec-builtin-name",
+    "format name 'f16' is taken by a built-in format")
+sub(SCALED, "  sa: ue4m3", "  sa: " + MARK + "ue8m0:bias=300000", "format-spec-scale",
+    "bad value '300000' for 'bias' in format 'ue8m0:bias=300000'")
 
 
 def main():
