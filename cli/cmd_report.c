@@ -204,7 +204,12 @@ static int gather_survey(lad_store *st, int64_t id, lad_report *r, lad_err *err)
         static lad_run_row row;
         if ((rc = lad_store_run(st, d->run, &row, err)) != LAD_OK)
             break;
-        snprintf(s->device, sizeof s->device, "%s", row.device);
+        /* A simulated datapath's device is its own model: they group by
+        ** the generation instead. */
+        if (strcmp(row.device_kind, "sim") == 0)
+            snprintf(s->device, sizeof s->device, "simulated %s", row.arch);
+        else
+            snprintf(s->device, sizeof s->device, "%s", row.device);
         lad_err e2 = {0};
         s->have_model = cli_run_model(st, d->run, &s->model, &e2) == LAD_OK;
     }
