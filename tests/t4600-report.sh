@@ -79,6 +79,13 @@ for what in run preset; do
     # A survivor 2^-j of a cancelled pair counts for j <= F = 25 only.
     has "$TMP/$what.md" "report-$what-bit-map" '^p1-p1\+c +#{25}\.+$'
     has "$TMP/$what.md" "report-$what-error-table" '^ +1 +64 ' '^ +16 +64 '
+    # One product and C, cut twice toward zero: within 2u = 2^-22 of exact.
+    k1=$(awk '$1 == 1 && $2 == 64 {print $3}' "$TMP/$what.md")
+    if [ -n "$k1" ] && awk -v e="$k1" 'BEGIN {exit !(e > 0 && e <= 2.384186e-07)}'; then
+        ok "report-$what-error-k1"
+    else
+        fail "report-$what-error-k1" "max relative error at K = 1 is '${k1:-none}', not in (0, 2^-22]"
+    fi
     has "$TMP/$what.md" "report-$what-passes" '^16 products, 16 per pass, 1 pass \(chain\)$'
     # Every link to a case lands on a case of the page.
     grep -o 'href="#case-[0-9]*"' "$TMP/$what.html" | sed 's/.*case-\([0-9]*\)"/\1/' |
@@ -103,6 +110,18 @@ if grep -q '^| sm90.*\*\*' "$TMP/survey.md"; then
     fail report-survey-no-difference "a cell is marked though the model is its preset"
 else
     ok report-survey-no-difference
+fi
+# A stored model unlike its preset (window 24, by SQL: docs/store.md) gets
+# its cell marked, with the preset's value beside it.
+srun=$(sqlite3 "$DB" 'SELECT max(run_id) FROM inferences')
+sqlite3 "$DB" "UPDATE inferences SET value = replace(value, char(10) || 'window: 25' || char(10),
+    char(10) || 'window: 24' || char(10)) WHERE parameter = 'model' AND run_id = $srun"
+run_ladder report "survey:$(sqlite3 "$DB" 'SELECT max(id) FROM surveys')" --db "$DB" -o "$TMP/sdiff.md"
+has "$TMP/sdiff.md" report-survey-difference-marked '\| \*\*24 \(25\)\*\* \|'
+if [ "$(grep -o '\*\*[^*]*\*\*' "$TMP/sdiff.md" | wc -l)" -eq 1 ]; then
+    ok report-survey-difference-alone
+else
+    fail report-survey-difference-alone "$(grep -o '\*\*[^*]*\*\*' "$TMP/sdiff.md" | head -n 3 | tr '\n' ' ')"
 fi
 
 # A model file is a model too: its cases come from the sim device.
