@@ -124,6 +124,13 @@ else
     fail report-survey-difference-alone "$(grep -o '\*\*[^*]*\*\*' "$TMP/sdiff.md" | head -n 3 | tr '\n' ' ')"
 fi
 
+# After 'ladder infer' the page takes the stored inferences and model.
+run_ladder infer 1 --db "$DB"
+run_ladder report 1 --db "$DB" -o "$TMP/stored.md"
+has "$TMP/stored.md" report-run-stored-inference \
+    "^\| model \| The model stored by 'ladder infer 1'\. \|" \
+    '^\| <a id="param-window"></a>window \| 25 \| fit: .*\[[0-9]+\]\(#case-[0-9]+\)'
+
 # A model file is a model too: its cases come from the sim device.
 run_ladder model show $DP
 cp "$out" "$TMP/m.yaml"
