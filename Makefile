@@ -41,7 +41,7 @@ VERSION_H := $(BUILD)/version.h
 # PROG_SRC are programs of their own beside the code they test (the GPU
 # self-test, kernels/kernels.mk), not library code.
 PROG_SRC := devices/cuda_selftest.c
-LIB_SRC := $(filter-out $(PROG_SRC),$(sort $(wildcard util/*.c model/*.c io/*.c probes/*.c devices/*.c inference/*.c db/*.c)))
+LIB_SRC := $(filter-out $(PROG_SRC),$(sort $(wildcard util/*.c model/*.c io/*.c probes/*.c devices/*.c inference/*.c db/*.c report/*.c)))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/unit/*.c))
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))

@@ -72,4 +72,10 @@ int cli_is_help(const char *s);
 int cli_check_replay(const char *path, const char *spec, const char *devspec,
                      long *cases, long *bad, lad_err *err);
 
+/* The recipe `ladder survey` climbs for datapath dp on device (the
+** instruction only, every rung its kind allows; cli/cmd_survey.c), as text
+** (malloc'd; NULL when out of memory). */
+struct lad_datapath;
+char *cli_preset_recipe(const struct lad_datapath *dp, const char *device);
+
 #endif

@@ -254,7 +254,7 @@ static const char *recipe_format(const lad_format *f)
 
 /* The recipe of preset p: what an experimenter knows about the instruction
 ** and nothing of its arithmetic (as tests/data/recipe-gen.sh writes it). */
-static char *recipe_text(const lad_datapath *dp, const char *device)
+char *cli_preset_recipe(const lad_datapath *dp, const char *device)
 {
     lad_buf b = {0};
     lad_buf_printf(&b, "recipe: 1\ndatapath:\n  name: %s\n  arch: %s\n  instr: %s\n",
@@ -412,7 +412,7 @@ static void survey_one(lad_store *st, const scope *s, const lad_preset *p, uint6
     lad_recipe r;
     memset(&r, 0, sizeof r);
     static lad_infer_result inf;
-    char *text = recipe_text(&p->dp, devspec);
+    char *text = cli_preset_recipe(&p->dp, devspec);
     char file[96];
     snprintf(file, sizeof file, "<survey recipe %s>", p->dp.name);
     int rc = text ? lad_recipe_parse(file, text, strlen(text), &r, &err)

@@ -13,6 +13,10 @@
 #                              versions is brought to the pinned ones. Failing
 #                              to build it fails the test run; the tests never
 #                              skip the comparison.
+#                              Also Debian's chromium (headless, to draw the
+#                              pages of `ladder report` in t4600), installed
+#                              like the build packages when run as root;
+#                              otherwise a warning, and that test fails.
 #   sh scripts/deps.sh fuzz    clang and libFuzzer's runtime for `make fuzz`
 #                              (Debian: clang-14, libclang-rt-14-dev), installed
 #                              like the build packages.
@@ -90,7 +94,19 @@ venv_ok() {
     [ "$(venv_versions)" = "$NUMPY_VERSION $ML_DTYPES_VERSION" ]
 }
 
+# Chromium for the report test. Not being root only warns: the test itself
+# fails loudly without it, while every other test still runs.
+deps_chromium() {
+    command -v chromium >/dev/null 2>&1 && return 0
+    if is_root && command -v apt-get >/dev/null 2>&1; then
+        (apt_install chromium) || say "cannot install chromium: t4600-report will fail"
+    else
+        say "chromium is missing (run as root to install it): t4600-report will fail"
+    fi
+}
+
 deps_test() {
+    deps_chromium
     have=$(venv_versions || true)
     [ "$have" = "$NUMPY_VERSION $ML_DTYPES_VERSION" ] && return 0
     [ -n "$have" ] &&

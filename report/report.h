@@ -1,0 +1,80 @@
+/*
+** The report of `ladder report`: one run, one model or one survey as a
+** self-contained HTML page (inline CSS and SVG, nothing fetched) or as
+** Markdown (the same tables; figures as text, or a line saying they are
+** left out).
+**
+** The caller (cli/cmd_report.c) reads what the store holds into a
+** lad_report; everything here only renders it, and computes the figures'
+** data from the stored cases and the model: the rounding truth table from
+** the cases of rung `ulp`, the bit-contribution map from the cases of rung
+** `internal`, the error against K by evaluating the model on random cases
+** and comparing with the exact sum (integers; the ratio alone becomes a
+** double, for plotting), and the pass structure from the datapath's fields.
+**
+** Writing goes to a FILE; the functions return LAD_OK, or LAD_EINTERNAL when
+** the stream reports an error.
+*/
+#ifndef LADDER_REPORT_REPORT_H
+#define LADDER_REPORT_REPORT_H
+
+#include <stdio.h>
+
+#include "db/store.h"
+#include "model/datapath.h"
+
+enum lad_report_kind { LAD_REPORT_RUN = 0, LAD_REPORT_MODEL, LAD_REPORT_SURVEY };
+enum lad_report_format { LAD_REPORT_HTML = 0, LAD_REPORT_MD };
+
+#define LAD_REPORT_IDS 12 /* deciding cases shown (and listed) per parameter */
+
+/* One parameter of the model with the cases that decided it. */
+typedef struct lad_report_param {
+    char key[32];
+    char value[600];         /* as a model file writes it */
+    char method[160];        /* how inference decided it; "" none */
+    int64_t ids[LAD_REPORT_IDS];
+    size_t nids;             /* ids shown */
+    size_t ndecide;          /* deciding cases in all */
+} lad_report_param;
+
+/* One datapath of a survey. */
+typedef struct lad_report_sdp {
+    char datapath[64];
+    char device[128];        /* the run's device name; "" without a run */
+    int64_t run;             /* 0: none */
+    int have_model, have_preset;
+    lad_datapath model;      /* inferred from the run */
+    lad_datapath preset;
+    int64_t inf_cases, inf_bad, pre_cases, pre_bad; /* -1: not run */
+    char message[256];
+} lad_report_sdp;
+
+typedef struct lad_report {
+    int kind;                /* enum lad_report_kind */
+    char subject[600];       /* what it is of: "run 3", "preset x", a path */
+    /* Runs and models: a model alone is reported through the run its
+    ** probe cases were generated in (on the sim device). */
+    lad_show show;           /* the run, rungs, observations, validations */
+    lad_datapath dp;         /* the model: given, or inferred from the run */
+    int have_dp;
+    lad_report_param *params;
+    int nparams;
+    lad_case_row *cases;     /* every stored case of the run, by id */
+    size_t ncases;
+    char *recipe;            /* the recipe's text, NULL when none stored */
+    char recipe_path[256];
+    char model_note[256];    /* where the model comes from */
+    /* Surveys. */
+    int64_t survey;
+    lad_report_sdp *sdp;
+    size_t nsdp;
+} lad_report;
+
+/* Writes r to f in format fmt (enum lad_report_format). */
+int lad_report_write(FILE *f, const lad_report *r, int fmt);
+
+/* Frees what r holds (not r). */
+void lad_report_free(lad_report *r);
+
+#endif

@@ -1,0 +1,259 @@
+#!/bin/sh
+# ladder report: a sim run, a preset and a survey, each as HTML and as
+# Markdown. The files are written, self-contained (nothing fetched: no
+# http:, https:, src=, <link, @import, <script) and hold every section;
+# the tables say what the datapath's documented parameters make them say
+# (sm90-mma-bf16-f32: window 25, truncation everywhere, one pass of 16);
+# every link to a case finds its anchor. Then the pages are drawn in
+# headless Chromium: each figure is in the DOM with a box (a script added
+# to a copy of the page writes the boxes into it) and the screenshot has
+# coloured marks inside every box (the PNG decoded with zlib and numpy in
+# build/venv).
+# Without Chromium the test fails and says so: it never passes unchecked.
+. tests/lib.sh
+
+DB=$TMP/t.db
+DP=sm90-mma-bf16-f32
+py=${VENV:-build/venv}/bin/python
+
+run_ladder run recipes/$DP.yaml --db "$DB"
+expect_rc report-setup-run 0
+
+for what in run preset survey; do
+    case $what in
+    run) subj=latest ;;
+    preset) subj=$DP ;;
+    survey)
+        # After the run's report: the survey's runs are newer than it.
+        run_ladder survey --device sim:sm_90a --only $DP --cases 1000 --db "$DB"
+        expect_rc report-setup-survey 0
+        subj=survey:$(sqlite3 "$DB" 'SELECT max(id) FROM surveys')
+        ;;
+    esac
+    for ext in html md; do
+        run_ladder report "$subj" --db "$DB" -o "$TMP/$what.$ext"
+        if [ "$rc" = 0 ] && [ -s "$TMP/$what.$ext" ] && [ ! -s "$err" ]; then
+            ok "report-$what-$ext-written"
+        else
+            fail "report-$what-$ext-written" "exit $rc, $(head -c 300 "$err")"
+        fi
+    done
+    if grep -Eiq 'https?:|src=|<link|@import|<script' "$TMP/$what.html"; then
+        fail "report-$what-self-contained" "$(grep -Eio '.{20}(https?:|src=|<link|@import|<script).{20}' "$TMP/$what.html" | head -n 1)"
+    else
+        ok "report-$what-self-contained"
+    fi
+done
+
+# has FILE NAME REGEX...: every extended regex matches a line of FILE.
+has() {
+    _f=$1 _n=$2
+    shift 2
+    for _re in "$@"; do
+        if ! grep -Eq -- "$_re" "$_f"; then
+            fail "$_n" "no line matches '$_re'"
+            return
+        fi
+    done
+    ok "$_n"
+}
+
+for what in run preset; do
+    has "$TMP/$what.html" "report-$what-html-sections" \
+        'id="provenance"' 'id="model"' 'id="rounding"' 'id="bits"' 'id="error"' \
+        'id="passes"' 'id="recipe"' 'id="cases"' \
+        '<figure id="fig-bits"' '<figure id="fig-error"' '<figure id="fig-passes"' '<svg '
+    has "$TMP/$what.md" "report-$what-md-sections" \
+        '^## Provenance' '^## The model' '^## Rounding truth table' '^## Bit contributions' \
+        '^## Error against K' '^## Pass structure' '^## Recipe' '^## Cases linked'
+    # The parameters, by hand from the datapath (docs/findings.md).
+    has "$TMP/$what.md" "report-$what-model-table" \
+        '^\| <a id="param-window"></a>window \| 25 \| ' \
+        '^\| <a id="param-align_round"></a>align_round \| rz \| ' \
+        '^\| <a id="param-pass"></a>pass \| 16 \| ' \
+        '^\| <a id="param-window"></a>window \| 25 \| fit: .*\[[0-9]+\]\(#case-[0-9]+\)'
+    # q = 23 is f32's last place near 1: truncation keeps +1 + 1/4 ulp at
+    # 1 (+0) and takes -1 + 1/4 ulp one value up, to -(1 - 2^-24) (+1).
+    has "$TMP/$what.md" "report-$what-truth-table" '^### q = 23' \
+        '^\| \+1/4 \| \[\+0\]\(#case-[0-9]+\) \| \[\+0\]\(#case-[0-9]+\) \| \*\*\[\+1\]\(#case-[0-9]+\)\*\* \|'
+    # A survivor 2^-j of a cancelled pair counts for j <= F = 25 only.
+    has "$TMP/$what.md" "report-$what-bit-map" '^p1-p1\+c +#{25}\.+$'
+    has "$TMP/$what.md" "report-$what-error-table" '^ +1 +64 ' '^ +16 +64 '
+    # One product and C, cut twice toward zero: within 2u = 2^-22 of exact.
+    k1=$(awk '$1 == 1 && $2 == 64 {print $3}' "$TMP/$what.md")
+    if [ -n "$k1" ] && awk -v e="$k1" 'BEGIN {exit !(e > 0 && e <= 2.384186e-07)}'; then
+        ok "report-$what-error-k1"
+    else
+        fail "report-$what-error-k1" "max relative error at K = 1 is '${k1:-none}', not in (0, 2^-22]"
+    fi
+    has "$TMP/$what.md" "report-$what-passes" '^16 products, 16 per pass, 1 pass \(chain\)$'
+    # Every link to a case lands on a case of the page.
+    grep -o 'href="#case-[0-9]*"' "$TMP/$what.html" | sed 's/.*case-\([0-9]*\)"/\1/' |
+        sort -u >"$TMP/links"
+    grep -o 'id="case-[0-9]*"' "$TMP/$what.html" | sed 's/.*case-\([0-9]*\)"/\1/' |
+        sort -u >"$TMP/anchors"
+    missing=$(comm -23 "$TMP/links" "$TMP/anchors" | head -n 3 | tr '\n' ' ')
+    if [ ! -s "$TMP/links" ]; then
+        fail "report-$what-case-anchors" "no link to a case"
+    elif [ -n "$missing" ]; then
+        fail "report-$what-case-anchors" "links without anchors: $missing"
+    else
+        ok "report-$what-case-anchors"
+    fi
+done
+has "$TMP/run.md" report-run-provenance '^\| device \| sm90-mma-bf16-f32 \(sim\) \|' \
+    '^\| recipe \| ([^ ]*/)?recipes/sm90-mma-bf16-f32.yaml \(sha256 [0-9a-f]{64}\) \|' \
+    '^  name: sm90-mma-bf16-f32$'
+has "$TMP/survey.md" report-survey-table '^## GPU: simulated sm_90a' \
+    "^\| $DP \| [0-9]+ \| 0/1000 inferred, 0/1000 preset mismatches \| bf16 \| bf16 \| f32 \| f32 \| 16 \|"
+if grep -q '^| sm90.*\*\*' "$TMP/survey.md"; then
+    fail report-survey-no-difference "a cell is marked though the model is its preset"
+else
+    ok report-survey-no-difference
+fi
+# A stored model unlike its preset (window 24, by SQL: docs/store.md) gets
+# its cell marked, with the preset's value beside it.
+srun=$(sqlite3 "$DB" 'SELECT max(run_id) FROM inferences')
+sqlite3 "$DB" "UPDATE inferences SET value = replace(value, char(10) || 'window: 25' || char(10),
+    char(10) || 'window: 24' || char(10)) WHERE parameter = 'model' AND run_id = $srun"
+run_ladder report "survey:$(sqlite3 "$DB" 'SELECT max(id) FROM surveys')" --db "$DB" -o "$TMP/sdiff.md"
+has "$TMP/sdiff.md" report-survey-difference-marked '\| \*\*24 \(25\)\*\* \|'
+if [ "$(grep -o '\*\*[^*]*\*\*' "$TMP/sdiff.md" | wc -l)" -eq 1 ]; then
+    ok report-survey-difference-alone
+else
+    fail report-survey-difference-alone "$(grep -o '\*\*[^*]*\*\*' "$TMP/sdiff.md" | head -n 3 | tr '\n' ' ')"
+fi
+
+# After 'ladder infer' the page takes the stored inferences and model.
+run_ladder infer 1 --db "$DB"
+run_ladder report 1 --db "$DB" -o "$TMP/stored.md"
+has "$TMP/stored.md" report-run-stored-inference \
+    "^\| model \| The model stored by 'ladder infer 1'\. \|" \
+    '^\| <a id="param-window"></a>window \| 25 \| fit: .*\[[0-9]+\]\(#case-[0-9]+\)'
+
+# A model file is a model too: its cases come from the sim device.
+run_ladder model show $DP
+cp "$out" "$TMP/m.yaml"
+run_ladder report "$TMP/m.yaml" -o "$TMP/file.md"
+expect_rc report-model-file 0
+has "$TMP/file.md" report-model-file-table '^\| device spec \| sim:.*/m\.yaml \|' \
+    '^\| <a id="param-window"></a>window \| 25 \| fit: '
+
+expect_usage_error report-usage-format report latest --db "$DB" --format pdf
+expect_usage_error report-usage-survey report survey:x --db "$DB"
+run_ladder report nosuch-preset -o "$TMP/x.html"
+expect_rc report-unknown-model 3
+run_ladder report 9999 --db "$DB" -o "$TMP/x.html"
+expect_rc report-unknown-run 3
+run_ladder help report
+expect_out report-help '^usage: ladder report <run>\|<model>\|survey:<id>'
+
+# ---- drawn in Chromium ----------------------------------------------------
+CHROMIUM=
+for c in chromium chromium-browser; do
+    command -v "$c" >/dev/null 2>&1 && CHROMIUM=$c && break
+done
+if [ -z "$CHROMIUM" ]; then
+    printf '%s\n' "t4600-report: CHROMIUM IS NOT INSTALLED: the pages were not drawn;" \
+        "  'sh scripts/deps.sh test' installs it when run as root" >&2
+    fail report-chromium "chromium is not installed; the figures were not drawn"
+    test_done
+fi
+ok report-chromium
+
+# The boxes of the figures, written into the DOM by a script added to a copy.
+boxes_js='<script>(function(){var o="";document.querySelectorAll("figure").forEach(function(f){var s=f.querySelector("svg");if(!s)return;var r=s.getBoundingClientRect();o+=f.id+" "+Math.round(r.left+scrollX)+" "+Math.round(r.top+scrollY)+" "+Math.round(r.width)+" "+Math.round(r.height)+" "+s.querySelectorAll("rect,polyline,circle,line,text").length+String.fromCharCode(10);});var p=document.createElement("pre");p.id="boxes";p.textContent=o;document.body.appendChild(p);})();</script>'
+chrome() {
+    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+        --force-device-scale-factor=1 --user-data-dir="$TMP/chrome" "$@" 2>>"$TMP/chrome.err"
+}
+for what in run preset; do
+    sed "s|</body>|$boxes_js</body>|" "$TMP/$what.html" >"$TMP/$what-boxes.html"
+    chrome --window-size=1400,1000 --dump-dom "file://$TMP/$what-boxes.html" >"$TMP/$what.dom"
+    sed -n '/<pre id="boxes">/,/<\/pre>/p' "$TMP/$what.dom" |
+        sed 's/.*<pre id="boxes">//; s/<\/pre>.*//' | grep '^fig-' >"$TMP/$what.boxes"
+    bad=
+    for fig in fig-bits fig-error fig-passes; do
+        line=$(grep "^$fig " "$TMP/$what.boxes")
+        set -- $line
+        if [ $# -ne 6 ] || [ "$4" -le 0 ] || [ "$5" -le 0 ] || [ "$6" -le 0 ]; then
+            bad="$bad $fig(${line:-absent})"
+        fi
+    done
+    if [ -z "$bad" ]; then
+        ok "report-$what-dom-figures"
+    else
+        fail "report-$what-dom-figures" "figures without a box or marks:$bad"
+        continue
+    fi
+    height=$(awk '{b = $3 + $5; if (b > m) m = b} END {print m + 50}' "$TMP/$what.boxes")
+    chrome --window-size=1400,"$height" --screenshot="$TMP/$what.png" "file://$TMP/$what.html" >/dev/null
+    if [ ! -s "$TMP/$what.png" ]; then
+        fail "report-$what-screenshot" "chromium wrote no screenshot: $(tail -n 2 "$TMP/chrome.err")"
+        continue
+    fi
+    # The marks are coloured (text, axes and frames are grey): coloured
+    # pixels, channels more than 20 apart, on at least 0.5% of each box.
+    # A map without its cells or a plot without its curves has under 0.1%.
+    if "$py" - "$TMP/$what.png" "$TMP/$what.boxes" >"$TMP/pix" 2>&1 <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+assert data[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
+pos, idat = 8, b''
+while pos < len(data):
+    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b'IHDR':
+        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+    elif kind == b'IDAT':
+        idat += body
+    pos += 12 + n
+assert depth == 8 and ctype in (2, 6), 'unexpected PNG type %d/%d' % (depth, ctype)
+bpp = 3 if ctype == 2 else 4
+# Filters None, Sub and Up with numpy; Average and Paeth byte by byte.
+import numpy as np
+raw, stride, rows = zlib.decompress(idat), w * bpp, []
+prev = np.zeros(stride, np.uint8)
+for y in range(h):
+    f = raw[y * (stride + 1)]
+    line = np.frombuffer(raw, np.uint8, stride, y * (stride + 1) + 1).copy()
+    if f == 1:
+        line = np.cumsum(line.reshape(w, bpp), axis=0, dtype=np.uint8).reshape(stride)
+    elif f == 2:
+        line = line + prev
+    elif f in (3, 4):
+        cur, up = bytearray(line.tobytes()), prev.tobytes()
+        for i in range(stride):
+            a = cur[i - bpp] if i >= bpp else 0
+            b = up[i]
+            if f == 3:
+                cur[i] = (cur[i] + (a + b) // 2) & 255
+                continue
+            c = up[i - bpp] if i >= bpp else 0
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            cur[i] = (cur[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        line = np.frombuffer(bytes(cur), np.uint8)
+    rows.append(line)
+    prev = line
+img = np.stack(rows).reshape(h, w, bpp)[:, :, :3]
+bad = 0
+for spec in open(sys.argv[2]):
+    name, x, y0, bw, bh, _ = spec.split()
+    x, y0, bw, bh = int(x), int(y0), int(bw), int(bh)
+    box = img[max(y0, 0):min(y0 + bh, h), max(x, 0):min(x + bw, w)]
+    total = box.shape[0] * box.shape[1]
+    drawn = int(((box.max(axis=2).astype(int) - box.min(axis=2)) > 20).sum())
+    print('%s: %d of %d pixels coloured' % (name, drawn, total))
+    if total == 0 or drawn * 200 < total:
+        bad += 1
+sys.exit(1 if bad else 0)
+PY
+    then
+        ok "report-$what-pixels"
+    else
+        fail "report-$what-pixels" "$(tr '\n' ';' <"$TMP/pix")"
+    fi
+done
+
+test_done
