@@ -56,6 +56,17 @@ KERNEL_OBJ :=
 CUDA_LDLIBS :=
 -include kernels/kernels.mk
 
+# The cublaslt device (devices/cublaslt.c) needs the toolkit's cublasLt.h at
+# build time only: it loads libcublasLt and libcudart when it opens.
+ifneq ($(NVCC),)
+ifneq ($(wildcard $(CUDA_HOME)/include/cublasLt.h),)
+$(BUILD)/devices/cublaslt.o $(BUILD)/devices/device.o: ALL_CFLAGS += -DLADDER_CUBLASLT \
+    -isystem $(CUDA_HOME)/include -DLADDER_CUDA_LIB='"$(CUDA_HOME)/lib64"'
+else
+$(info devices: no $(CUDA_HOME)/include/cublasLt.h; the cublaslt device skipped)
+endif
+endif
+
 DEPS_STAMP := build/.deps-ok
 
 # libladder: model/ and the error struct it reports through (util/err.c),

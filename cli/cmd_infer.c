@@ -33,7 +33,8 @@ static const char usage[] =
     "  -o           write the inferred model file\n"
     "  --no-store   do not store the inferences (opens the store read-only)\n"
     "  --json       one JSON object: run, cases, reproduced, parameters\n"
-    "               [{name, value, method, cases, decided_by}], conflict\n";
+    "               [{name, value, method, cases, decided_by}], sumtree\n"
+    "               (the summation tree, or null), conflict\n";
 
 /* The result as one JSON object. */
 static void print_json(int64_t run, const lad_infer_result *res)
@@ -53,7 +54,12 @@ static void print_json(int64_t run, const lad_infer_result *res)
             printf("%s%" PRId64, j ? ", " : "", p->ids[j]);
         printf("], \"decided_by\": %zu}", p->ndecide);
     }
-    printf("], \"conflict\": ");
+    printf("], \"sumtree\": ");
+    if (res->sumtree_n)
+        cli_json_str(stdout, res->sumtree);
+    else
+        printf("null");
+    printf(", \"conflict\": ");
     if (res->nmismatch)
         cli_json_str(stdout, res->conflict);
     else
@@ -92,6 +98,9 @@ int cmd_infer(int argc, char **argv)
         goto fail;
     if (json)
         print_json(run, res);
+    else if (!res->fitted)
+        printf("run %" PRId64 ": %zu cases, of the sumtree rung alone: no model\n", run,
+               res->ncases);
     else
         printf("run %" PRId64 ": %zu cases, model reproduces %zu\n%-16s %-22s %s\n", run,
                res->ncases, res->ncases - res->nmismatch, "parameter", "value",
@@ -108,6 +117,13 @@ int cmd_infer(int argc, char **argv)
             printf(")");
         }
         printf("\n");
+    }
+    if (res->sumtree_n && !json)
+        printf("sumtree          %d lanes: %s\n", res->sumtree_n, res->sumtree);
+    if (outfile && !res->fitted) {
+        rc = lad_errf(&err, LAD_EUSAGE, "run %" PRId64 " has only sumtree cases: no model "
+                      "to write to '%s'", run, outfile);
+        goto fail;
     }
     if (outfile) {
         if (lad_model_save(outfile, &res->dp,

@@ -1,21 +1,22 @@
 /*
 ** Opening a device by its name: "sim:MODEL", "exec:COMMAND",
-** "exec-framed:COMMAND" or "cuda:N".
-** The kinds themselves live in sim.c, exec.c and cuda.c; this file only
+** "exec-framed:COMMAND", "cuda:N" or "cublaslt:N[:OPTIONS]".
+** The kinds themselves live in sim.c, exec.c, cuda.c and cublaslt.c; this file only
 ** reads the spec and dispatches, and holds the two calls every kind shares.
 */
 #include "device.h"
 #include "sim.h"
 #include "exec.h"
 #include "cuda.h"
+#include "cublaslt.h"
 
 #include <string.h>
 
 static int unknown(const char *spec, lad_err *err)
 {
     return lad_errf(err, LAD_EUSAGE, "unknown device '%s' (expected "
-                    "sim:MODEL, exec:COMMAND, exec-framed:COMMAND or "
-                    "cuda:N)", spec);
+                    "sim:MODEL, exec:COMMAND, exec-framed:COMMAND, "
+                    "cuda:N or cublaslt:N[:OPTIONS])", spec);
 }
 
 /* Parses a GPU index: decimal digits only, 0..999. Returns -1 otherwise. */
@@ -63,6 +64,19 @@ int lad_device_open(const char *spec, const lad_datapath *dp,
                         "was built without CUDA device support (no nvcc at "
                         "build time)", spec);
 #endif
+    }
+    if (strncmp(spec, "cublaslt:", 9) == 0) {
+        char idx[8];
+        const char *colon = strchr(spec + 9, ':');
+        size_t l = colon ? (size_t)(colon - spec - 9) : strlen(spec + 9);
+        if (l >= sizeof idx)
+            return unknown(spec, err);
+        memcpy(idx, spec + 9, l);
+        idx[l] = 0;
+        int index = parse_index(idx);
+        if (index < 0)
+            return unknown(spec, err);
+        return lad_cublaslt_open(index, colon ? colon + 1 : "", dp, out, err);
     }
     return unknown(spec, err);
 }

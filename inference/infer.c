@@ -18,6 +18,7 @@
 #include "cases.h"
 #include "../model/format_fit.h"
 #include "search.h"
+#include "sumtree.h"
 
 /* Adds the parameter row for registry row p of the model: which cases its
 ** alternatives get wrong. Returns LAD_OK, or LAD_EINTERNAL when out of
@@ -169,15 +170,38 @@ static void stage_own(const lad_infer_case *rows, size_t from, size_t to, char *
     own[n] = NULL;
 }
 
-/* Replaces the run's inferences by out's in one step of the store (commit
-** point "inferences"): a killed infer leaves the old set whole, and of two
-** infers at once the later replaces the earlier's set wholly. */
-static int store_result(lad_store *st, int64_t run, const lad_infer_result *out,
-                        lad_err *err)
+/* Moves the sumtree rung's cases to the end of rows, the others keeping
+** their order; *nfit receives how many others there are. */
+static int partition(lad_infer_case *rows, size_t n, size_t *nfit, lad_err *err)
 {
-    char *yaml = lad_model_write(&out->dp, out->nmismatch ? "inferred with conflicts"
-                                                          : "inferred from the run's probes");
-    if (yaml == NULL)
+    lad_infer_case *tmp = malloc((n + 1) * sizeof *tmp);
+    if (tmp == NULL)
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(rows[i].rung, "sumtree") != 0)
+            tmp[m++] = rows[i];
+    *nfit = m;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(rows[i].rung, "sumtree") == 0)
+            tmp[m++] = rows[i];
+    memcpy(rows, tmp, n * sizeof *rows);
+    free(tmp);
+    return LAD_OK;
+}
+
+/* Replaces the run's inferences by out's in one step of the store (commit
+** point "inferences"): the parameters, the conflict, the summation tree and
+** the model's YAML (when a model was fitted). A killed infer leaves the old
+** set whole, and of two infers at once the later replaces the earlier's set
+** wholly. */
+static int store_result(lad_store *st, int64_t run, const lad_infer_result *out,
+                        const lad_sumtree *tree, lad_err *err)
+{
+    char *yaml = NULL;
+    if (out->fitted &&
+        (yaml = lad_model_write(&out->dp, out->nmismatch ? "inferred with conflicts"
+                                                         : "inferred from the run's probes")) == NULL)
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     int rc = lad_store_step_begin(st, "inferences", err);
     if (rc == LAD_OK)
@@ -191,7 +215,15 @@ static int store_result(lad_store *st, int64_t run, const lad_infer_result *out,
         rc = lad_store_add_inference(st, run, "conflict", out->conflict,
                                      "cases the best model found gets wrong", out->bad,
                                      out->nbad, NULL, err);
-    if (rc == LAD_OK)
+    if (rc == LAD_OK && out->sumtree_n) {
+        char method[160];
+        snprintf(method, sizeof method, "fprev: %zu cases of +M and -M among ones over %d lanes%s",
+                 tree->ncases, tree->n,
+                 out->fitted && !out->nmismatch ? "; the model gives the same words" : "");
+        rc = lad_store_add_inference(st, run, "sumtree", out->sumtree, method, tree->ids,
+                                     tree->nids, NULL, err);
+    }
+    if (rc == LAD_OK && yaml)
         rc = lad_store_add_inference(st, run, "model", yaml,
                                      out->nmismatch ? "best fit, with conflicts"
                                                     : "reproduces every stored case",
@@ -219,7 +251,7 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
     uint32_t *d = NULL;
     lad_stage *stages = NULL;
     stage_groups *owns = NULL;
-    size_t n = 0, nstages = 0;
+    size_t n = 0, nfit = 0, nstages = 0;
     lad_datapath start;
     lad_recipe_datapath(&r, &start);
     if ((rc = lad_infer_cases(st, run, NULL, &rows, &n, err)))
@@ -236,10 +268,14 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
         else if ((rc = redecode(rows, n, 1, &start, out, err)))
             goto done;
     }
-    cs = malloc(n * sizeof *cs);
-    d = malloc(n * sizeof *d);
-    stages = malloc(n * sizeof *stages);
-    owns = malloc(n * sizeof *owns);
+    /* The sumtree rung's cases stay out of the fit (see infer.h): rows keeps
+    ** them last, after the nfit cases the fit reads. */
+    if ((rc = partition(rows, n, &nfit, err)))
+        goto done;
+    cs = malloc((n + 1) * sizeof *cs);
+    d = malloc((n + 1) * sizeof *d);
+    stages = malloc((n + 1) * sizeof *stages);
+    owns = malloc((n + 1) * sizeof *owns);
     if (!cs || !d || !stages || !owns) {
         rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
         goto done;
@@ -250,7 +286,7 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
     for (size_t i = 0, from = 0; i < n; i++) {
         cs[i] = rows[i].cs;
         d[i] = rows[i].d;
-        if (i + 1 < n && same_stage(&rows[i + 1], &rows[i]))
+        if (i >= nfit || (i + 1 < nfit && same_stage(&rows[i + 1], &rows[i])))
             continue;
         stage_own(rows, from, i + 1, owns[nstages].buf, sizeof owns[nstages].buf,
                   owns[nstages].groups, STAGE_GROUPS);
@@ -259,15 +295,16 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
         nstages++;
         from = i + 1;
     }
-    lad_datapath dp;
-    if ((rc = lad_search_staged(&start, cs, d, n, stages, nstages, &dp, err)))
+    lad_datapath dp = start;
+    out->fitted = nfit > 0;
+    if (nfit && (rc = lad_search_staged(&start, cs, d, nfit, stages, nstages, &dp, err)))
         goto done;
     out->dp = dp;
     out->ncases = n;
     out->nmismatch = 0;
     lad_plan pl;
     lad_plan_init(&pl, &dp);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n && out->fitted; i++)
         if (lad_plan_eval(&pl, &cs[i]) != d[i]) {
             if (out->nbad < LAD_INFER_MAXIDS) {
                 out->bad[out->nbad] = rows[i].id;
@@ -275,10 +312,10 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
             }
             out->nmismatch++;
         }
-    for (int i = 0; i < lad_nparams; i++) {
+    for (int i = 0; i < lad_nparams && out->fitted; i++) {
         int v[LAD_PARAM_MAXCANDS];
         if (lad_param_cands(&lad_params[i], &start, v, LAD_PARAM_MAXCANDS) > 0 &&
-            (rc = decide(&dp, &start, &lad_params[i], rows, cs, d, n, out, err)))
+            (rc = decide(&dp, &start, &lad_params[i], rows, cs, d, nfit, out, err)))
             goto done;
     }
     if (out->nmismatch) {
@@ -291,7 +328,27 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
             w = snprintf(p, left, " %s#%lld", out->bad_rung[i], (long long)out->bad[i]);
         }
     }
-    if (store_it && (rc = store_result(st, run, out, err)))
+    lad_sumtree tree;
+    int trc = lad_sumtree_infer(rows, n, &dp.d, &tree, err);
+    if (trc == LAD_EINTERNAL) {
+        rc = trc;
+        goto done;
+    }
+    out->sumtree_cases = tree.ncases;
+    if (trc == LAD_OK && tree.n) {
+        out->sumtree_n = tree.n;
+        memcpy(out->sumtree, tree.text, sizeof out->sumtree);
+    } else if (trc == LAD_NO && !out->nmismatch) {
+        /* the words give no tree: a conflict of the sumtree rung alone */
+        out->nmismatch = tree.nids;
+        out->nbad = tree.nids;
+        for (size_t i = 0; i < tree.nids; i++) {
+            out->bad[i] = tree.ids[i];
+            snprintf(out->bad_rung[i], 64, "sumtree");
+        }
+        snprintf(out->conflict, sizeof out->conflict, "sumtree: %s", tree.why);
+    }
+    if (store_it && (rc = store_result(st, run, out, &tree, err)))
         goto done;
     rc = out->nmismatch ? LAD_NO : LAD_OK;
     if (rc == LAD_NO)

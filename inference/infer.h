@@ -15,6 +15,13 @@
 ** case can tell apart keeps its default and says so. The finished model is
 ** checked against EVERY stored case of the run bit for bit; cases it still
 ** gets wrong are a conflict, named by rung and case id, never papered over.
+**
+** The sumtree rung's cases are no part of the fit: they give the summation
+** tree (inference/sumtree.h), which any reduction has, an instruction or
+** not. When other rungs gave a model, the sumtree cases are checked
+** against it like all others, so a model whose passes or lane order
+** disagree with the tree is a conflict; a run of the sumtree rung alone
+** (a library call, an oracle) gives the tree and no model.
 */
 #ifndef LADDER_INFERENCE_INFER_H
 #define LADDER_INFERENCE_INFER_H
@@ -26,6 +33,7 @@
 
 #define LAD_INFER_MAXPARAMS 48
 #define LAD_INFER_MAXIDS 32   /* deciding case ids kept per parameter */
+#define LAD_SUMTREE_TEXTMAX 2048 /* a summation tree of LAD_KMAX leaves fits */
 
 typedef struct lad_infer_param {
     char name[32];            /* the lad_datapath field ("window") */
@@ -46,6 +54,12 @@ typedef struct lad_infer_result {
     char bad_rung[LAD_INFER_MAXIDS][64];
     size_t nbad;
     char conflict[512];       /* "" or which rungs and cases disagree */
+    int fitted;               /* 0: the run has only sumtree cases, so no
+                                 model was fitted (dp is the recipe's) */
+    int sumtree_n;            /* leaves of the summation tree; 0: no sumtree
+                                 rung or no tree */
+    size_t sumtree_cases;     /* cases of the sumtree rung */
+    char sumtree[LAD_SUMTREE_TEXTMAX]; /* the tree (inference/sumtree.h), "" */
 } lad_infer_result;
 
 /*

@@ -164,6 +164,7 @@ static const rung_fn rung_fns[LAD_RUNG_COUNT] = {
     [LAD_RUNG_ZEROS] = lad_rung_zeros,
     [LAD_RUNG_SPECIALS] = lad_rung_specials,
     [LAD_RUNG_SCALING] = lad_rung_scaling,
+    [LAD_RUNG_SUMTREE] = lad_rung_sumtree,
     [LAD_RUNG_RANDOM] = lad_rung_random,
 };
 

@@ -132,6 +132,7 @@ int lad_rung_grouping(lad_probe *p);
 int lad_rung_zeros(lad_probe *p);
 int lad_rung_specials(lad_probe *p);
 int lad_rung_scaling(lad_probe *p);
+int lad_rung_sumtree(lad_probe *p);
 int lad_rung_random(lad_probe *p);
 
 /* The plain description of a device and a datapath that the store records

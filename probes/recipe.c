@@ -54,6 +54,8 @@ static const struct rungdef {
     [LAD_RUNG_ZEROS] = {"zeros", {{"min_exp", P_INT, -1000, 0, -160, NULL}}},
     [LAD_RUNG_SPECIALS] = {"specials", {{0}}},
     [LAD_RUNG_SCALING] = {"scaling", {{"max_shift", P_INT, 0, 254, 40, NULL}}},
+    [LAD_RUNG_SUMTREE] = {"sumtree",
+                          {{"lanes", P_ALLINT, 2, LAD_KMAX, LAD_RECIPE_ALL, NULL}}},
     [LAD_RUNG_RANDOM] = {"random", {{0}}},
 };
 

@@ -48,6 +48,7 @@ enum lad_rung_id {
     LAD_RUNG_ZEROS,           /* zero terms and the anchor floor */
     LAD_RUNG_SPECIALS,        /* NaN, Inf, signed zeros */
     LAD_RUNG_SCALING,         /* block scales and the scale floor */
+    LAD_RUNG_SUMTREE,         /* the order of the K-long reduction (FPRev) */
     LAD_RUNG_RANDOM,          /* random cases against the fitted model */
     LAD_RUNG_COUNT
 };

@@ -87,7 +87,8 @@ static void test_specs(void)
     lad_err err = {0};
     int rc;
     const char *bad[] = {"gpu:0", "sim:", "exec:", "exec:   ", "cuda:x",
-                         "cuda:", "cuda:-1", "", "SIM:x"};
+                         "cuda:", "cuda:-1", "", "SIM:x", "cublaslt:",
+                         "cublaslt:x:split_k=2", "cublaslt:1234"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char name[64];
         snprintf(name, sizeof name, "device-spec-bad-%zu", i);
@@ -96,7 +97,7 @@ static void test_specs(void)
         test_check(rc == LAD_EUSAGE && dev == NULL &&
                    has(&err, "unknown device") &&
                    has(&err, "expected sim:MODEL, exec:COMMAND, "
-                       "exec-framed:COMMAND or cuda:N"),
+                       "exec-framed:COMMAND, cuda:N or cublaslt:N[:OPTIONS]"),
                    name, "spec '%s': rc %d, '%s'", bad[i], rc, err.msg);
     }
 #ifndef LADDER_CUDA
