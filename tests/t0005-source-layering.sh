@@ -10,6 +10,8 @@
 #   probes/    model/, devices/, db/, io/, util/
 #   db/        util/ only: db/store.h takes plain data
 #   inference/ model/, db/, io/, probes/ (the recipe a run stored), util/
+#   report/    model/, db/, io/, probes/, inference/, devices/, util/: it
+#              reads everything, and nothing below includes it
 #
 # An include "x.h" is the file's own folder, "../f/x.h" and "f/x.h" are
 # folder f. model/ and util/ must not include libyaml, SQLite or CUDA
@@ -62,6 +64,7 @@ layer devices model kernels io util
 layer probes model devices db io util
 layer db util
 layer inference model db io probes util
+layer report model db io probes inference devices util
 
 for d in model util; do
     if grep -En '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(yaml|sqlite3|cuda|dlfcn)\.h>' \
