@@ -34,6 +34,7 @@
 ** 3 bad model or run, 5 internal.
 */
 #include "cli.h"
+#include "model/decimal.h"
 #include "commands.h"
 #include "json.h"
 #include "runview.h"
@@ -359,7 +360,7 @@ static void print_word(const char *who, const lad_format *f, uint32_t w)
 {
     char hex[12], val[1100];
     lad_vecline_hex(f, w, hex);
-    printf("    %-3s %s  %s\n", who, hex, cli_value_text(f, w, val, sizeof val));
+    printf("    %-3s %s  %s\n", who, hex, lad_value_text(f, w, val, sizeof val));
 }
 
 static void json_word(const char *key, const lad_format *f, uint32_t w)
@@ -367,7 +368,7 @@ static void json_word(const char *key, const lad_format *f, uint32_t w)
     char hex[12], val[1100];
     lad_vecline_hex(f, w, hex);
     printf(", \"%s\": {\"word\": \"%s\", \"value\": \"%s\"}", key, hex,
-           cli_value_text(f, w, val, sizeof val));
+           lad_value_text(f, w, val, sizeof val));
 }
 
 /* What a parameter row says of a and b. */

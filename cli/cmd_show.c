@@ -16,6 +16,7 @@
 ** left out of the text).
 */
 #include "cli.h"
+#include "model/decimal.h"
 #include "commands.h"
 #include "json.h"
 #include "runview.h"
@@ -243,7 +244,7 @@ static void word(const lad_format *f, uint32_t w, int json)
 {
     char hex[12], val[1100];
     lad_vecline_hex(f, w, hex);
-    cli_value_text(f, w, val, sizeof val);
+    lad_value_text(f, w, val, sizeof val);
     if (json)
         printf("{\"word\": \"%s\", \"value\": \"%s\"}", hex, val);
     else

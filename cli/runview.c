@@ -88,20 +88,6 @@ int cli_run_datapath(lad_store *st, const lad_run_row *row, lad_datapath *dp,
     return rc;
 }
 
-const char *cli_value_text(const lad_format *f, uint32_t w, char *buf, size_t size)
-{
-    lad_value v = lad_decode(f, w);
-    if (f->kind == LAD_FLOAT && f->ebits == 0)
-        snprintf(buf, size, "?");
-    else if (v.cls == LAD_NAN)
-        snprintf(buf, size, "nan");
-    else if (v.cls == LAD_INFINITE)
-        snprintf(buf, size, "%sinf", v.neg ? "-" : "");
-    else
-        lad_decimal_print(buf, size, v.neg, v.mag, v.exp);
-    return buf;
-}
-
 const char *cli_time(int64_t t, char *buf, size_t size)
 {
     struct tm tm;

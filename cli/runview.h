@@ -31,10 +31,6 @@ int cli_run_model(lad_store *st, int64_t run, lad_datapath *dp, lad_err *err);
 int cli_run_datapath(lad_store *st, const lad_run_row *row, lad_datapath *dp,
                      lad_err *err);
 
-/* A word of f as its exact decimal value ("1.5", "-0", "-inf", "nan"; "?"
-** for a format whose decode is unknown). Returns buf (1100 bytes hold any
-** value). */
-const char *cli_value_text(const lad_format *f, uint32_t w, char *buf, size_t size);
 
 /* Prints the run as one JSON object (no newline). */
 void cli_run_json(FILE *f, const lad_run_row *r);

@@ -7,6 +7,7 @@
 */
 #include "decimal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -360,4 +361,19 @@ bad:
 done:
     free(b.d);
     return rc;
+}
+
+const char *lad_value_text(const lad_format *f, uint32_t w, char *buf,
+                           size_t size)
+{
+    lad_value v = lad_decode(f, w);
+    if (f->kind == LAD_FLOAT && f->ebits == 0)
+        snprintf(buf, size, "?");
+    else if (v.cls == LAD_NAN)
+        snprintf(buf, size, "nan");
+    else if (v.cls == LAD_INFINITE)
+        snprintf(buf, size, "%sinf", v.neg ? "-" : "");
+    else
+        lad_decimal_print(buf, size, v.neg, v.mag, v.exp);
+    return buf;
 }

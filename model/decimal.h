@@ -35,6 +35,14 @@ size_t lad_decimal_print(char *buf, size_t size, int neg, uint64_t mag,
                          int exp);
 
 /*
+** Writes what word w of format f means: "nan", "inf", "-inf", or its exact
+** decimal expansion as lad_decimal_print writes it; "?" for a format with
+** no exponent field, whose words have no value alone. Returns buf.
+*/
+const char *lad_value_text(const lad_format *f, uint32_t w, char *buf,
+                           size_t size);
+
+/*
 ** Parses a number and rounds it to a word of format f with rounding `mode`
 ** and overflow rule `ovf` (enum lad_round, enum lad_ovf). Accepted:
 **

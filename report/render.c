@@ -67,18 +67,6 @@ static void use(const lad_report *r, unsigned char *used, int64_t id)
 }
 
 /* A word's exact value ("1.5", "-0", "nan"). */
-static const char *value_text(const lad_format *f, uint32_t w, char *buf, size_t size)
-{
-    lad_value v = lad_decode(f, w);
-    if (v.cls == LAD_NAN)
-        snprintf(buf, size, "nan");
-    else if (v.cls == LAD_INFINITE)
-        snprintf(buf, size, "%sinf", v.neg ? "-" : "");
-    else
-        lad_decimal_print(buf, size, v.neg, v.mag, v.exp);
-    return buf;
-}
-
 static int hexw(const lad_format *f)
 {
     return lad_format_digits(f);
@@ -97,8 +85,8 @@ static void case_words(const lad_datapath *dp, const lad_case_row *c, lad_buf *b
     for (int j = 0; j < c->nscale; j++)
         lad_buf_printf(b, "sa%d=%02x sb%d=%02x ", j, c->cs.sa[j], j, c->cs.sb[j]);
     lad_buf_printf(b, "c=%0*x (%s) ", hexw(&dp->c), c->cs.c,
-                   value_text(&dp->c, c->cs.c, v, sizeof v));
-    lad_buf_printf(b, "d=%0*x (%s)", hexw(&dp->d), c->d, value_text(&dp->d, c->d, v, sizeof v));
+                   lad_value_text(&dp->c, c->cs.c, v, sizeof v));
+    lad_buf_printf(b, "d=%0*x (%s)", hexw(&dp->d), c->d, lad_value_text(&dp->d, c->d, v, sizeof v));
 }
 
 /* The rung case id was stored under, or "?". */
