@@ -29,5 +29,6 @@ int cmd_survey(int argc, char **argv);
 int cmd_gemm(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

@@ -25,17 +25,20 @@ typedef void (*lad_mismatch_fn)(void *ctx, const lad_datapath *dp,
                                 uint32_t want, uint32_t got);
 
 typedef struct lad_validate_opts {
-    uint64_t cases;          /* cases to run */
+    uint64_t cases;          /* cases of the whole stream */
     uint64_t seed;           /* seed of the case stream */
     int raw;                 /* percent of raw bit-pattern cases, 0..100 */
     lad_mismatch_fn mismatch;/* may be NULL */
     void *ctx;
+    uint64_t shard_index;    /* run only shard shard_index of shard_count */
+    uint64_t shard_count;    /*   (lad_gen_shard); count 0 or 1: the whole */
 } lad_validate_opts;
 
 /*
 ** Validates dp (named `name` in the store) against dev within run `run`:
-** begins a validation, runs o->cases cases, stores the mismatches and ends
-** it with the counts. *cases and *bad receive the cases run and the
+** begins a validation, runs the cases of o's shard of a stream of o->cases
+** cases (indexes stay those of the whole stream), stores the mismatches and
+** ends it with the counts. *cases and *bad receive the cases run and the
 ** mismatches found (also on failure: those of the batches done). Returns
 ** LAD_OK whatever the mismatches; the device's or store's code otherwise.
 */
