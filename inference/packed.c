@@ -102,7 +102,7 @@ static int widen(lad_packed *p, lad_err *err)
 int lad_packed_add(lad_packed *p, const lad_case *cs, lad_err *err)
 {
     if (p->n == p->cap) {
-        size_t cap = p->cap ? p->cap + p->cap / 2 : 4096;
+        size_t cap = p->cap < 4096 ? 4096 : p->cap + p->cap / 2;
         unsigned char *b = realloc(p->buf, cap * p->stride);
         if (b == NULL)
             return lad_errf(err, LAD_EINTERNAL, "out of memory");

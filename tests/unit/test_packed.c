@@ -73,9 +73,21 @@ void test_packed(void)
     test_check(memcmp(&back, &a, sizeof a) == 0, "packed-wide-keeps-earlier", "case 0 changed");
     lad_packed_get(&pk, 1, &back);
     test_check(memcmp(&back, &b, sizeof b) == 0, "packed-wide-roundtrip", "case 1 changed");
+    /* the set keeps growing after widening */
+    size_t bad = 0;
+    for (uint32_t i = 0; i < 5000 && rc == LAD_OK; i++) {
+        a.c = i;
+        rc = lad_packed_add(&pk, &a, &err);
+    }
+    for (size_t i = 2; i < pk.n; i++) {
+        lad_packed_get(&pk, i, &back);
+        bad += back.c != i - 2 || back.a[0] != 0x3f80;
+    }
+    test_check(rc == LAD_OK && pk.n == 5002 && bad == 0, "packed-wide-grows",
+               "rc %d, n %zu, %zu wrong", rc, pk.n, bad);
     b.a[LAD_KMAX - 1] = 1; /* a lane past K = 16 */
     rc = lad_packed_add(&pk, &b, &err);
     TEST_EQ_INT("packed-lane-past-k-refused", LAD_EDATA, rc);
-    TEST_EQ_INT("packed-lane-past-k-not-added", 2, pk.n);
+    TEST_EQ_INT("packed-lane-past-k-not-added", 5002, pk.n);
     lad_packed_free(&pk);
 }
