@@ -76,6 +76,28 @@ int cli_number(const char *s, const char *what, uint64_t lo, uint64_t hi, uint64
     return LAD_OK;
 }
 
+int cli_shard(const char *s, uint64_t *i, uint64_t *n)
+{
+    const char *slash = strchr(s, '/');
+    char idx[24];
+    size_t len = slash ? (size_t)(slash - s) : 0;
+    int ok = slash && len > 0 && len < sizeof idx && is_digit(s[0], 10) &&
+             is_digit(slash[1], 10);
+    if (ok) {
+        memcpy(idx, s, len);
+        idx[len] = 0;
+        char *end1, *end2;
+        errno = 0;
+        *i = strtoull(idx, &end1, 10);
+        *n = strtoull(slash + 1, &end2, 10);
+        ok = !*end1 && !*end2 && errno == 0 && *n >= 1 && *n <= CLI_SHARD_MAX && *i < *n;
+    }
+    if (!ok)
+        return cli_usage_error("--shard must be I/N with 0 <= I < N <= %d, not '%s'",
+                               CLI_SHARD_MAX, s);
+    return LAD_OK;
+}
+
 int cli_is_help(const char *s)
 {
     return strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0;

@@ -62,6 +62,13 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
 ** "<what> must be lo..hi, not '<s>'". */
 int cli_number(const char *s, const char *what, uint64_t lo, uint64_t hi, uint64_t *out);
 
+/* The most shards (--shard I/N) a run can be cut into. */
+#define CLI_SHARD_MAX 4096
+
+/* Parses --shard I/N (decimal, 0 <= I < N <= CLI_SHARD_MAX) into *i and
+** *n. Returns LAD_OK, or LAD_EUSAGE after printing what is wrong. */
+int cli_shard(const char *s, uint64_t *i, uint64_t *n);
+
 /* True when s is exactly one of the help spellings: --help, -h. */
 int cli_is_help(const char *s);
 

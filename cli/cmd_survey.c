@@ -3,6 +3,7 @@
 **
 **     ladder survey [--device cuda:N | sim:ARCH] [--only GLOB] [--cases N]
 **                   [--db FILE] [--resume] [--json FILE] [--vectors DIR]
+**                   [--shard I/N]
 **
 ** The datapaths: on sim:ARCH the presets of that generation (sm_80 or
 ** sm80: the presets whose arch has the same number), each on its own
@@ -22,6 +23,11 @@
 ** preset replayed on the device. Everything goes into the store: the runs,
 ** and a survey row with the device's identity and one row per datapath,
 ** which is what --resume skips.
+**
+** --shard I/N surveys only the datapaths i (0-based, in preset order) with
+** i % N = I: a datapath is the unit, since its ladder, inference and
+** validations need all of its cases; `ladder merge` makes of the N stores
+** the survey one machine would have stored.
 **
 ** Output: a line per step on stderr when it is a terminal, then one table
 ** on stdout (and with --json the same as JSON, which the store also keeps).
@@ -62,7 +68,7 @@
 
 static const char usage[] =
     "usage: ladder survey [--device <spec>] [--only <glob>] [--cases <n>] [--db <file>]\n"
-    "                     [--resume] [--json <file>] [--vectors <dir>]\n"
+    "                     [--resume] [--json <file>] [--vectors <dir>] [--shard <i>/<n>]\n"
     "\n"
     "  Climbs the ladder on every datapath of a device, infers each model,\n"
     "  validates it and the preset against the device, compares the two and\n"
@@ -81,7 +87,9 @@ static const char usage[] =
     "  --resume         continue the newest survey of the same device, --only\n"
     "                   and --cases in the store, skipping finished datapaths\n"
     "  --json <file>    also write the table as JSON\n"
-    "  --vectors <dir>  captured vectors to replay (default vectors)\n";
+    "  --vectors <dir>  captured vectors to replay (default vectors)\n"
+    "  --shard <i>/<n>  only the datapaths i, i+n, i+2n, ... (0-based, in preset\n"
+    "                   order; 0 <= i < n <= 4096), for `ladder merge`\n";
 
 /* What the survey covers. */
 typedef struct scope {
@@ -586,13 +594,18 @@ static char *table_json(const scope *s, int64_t id, uint64_t cases, const char *
 /* ---- the command ------------------------------------------------------------ */
 
 /* The survey to write into: a new one, or with --resume the newest of the
-** same scope, whose finished datapaths are read into *old. */
-static int open_survey(lad_store *st, const lad_survey_info *si, int resume, int64_t *id,
+** same scope and shard, whose finished datapaths are read into *old. */
+static int open_survey(lad_store *st, const lad_survey_info *si, int resume,
+                       uint64_t shard_i, uint64_t shard_n, int64_t *id,
                        lad_survey_dp **old, size_t *nold, lad_err *err)
 {
     *old = NULL;
     *nold = 0;
     int rc = resume ? lad_store_find_survey(st, si, id, err) : LAD_NO;
+    uint64_t fi = 0, fn = 1;
+    if (rc == LAD_OK && (rc = lad_store_survey_shard(st, *id, &fi, &fn, err)) == LAD_OK &&
+        (fi != shard_i || fn != shard_n))
+        rc = LAD_NO; /* another shard's: begin this one's */
     if (rc == LAD_OK) {
         rc = lad_store_survey_get(st, *id, old, nold, err);
         if (rc == LAD_OK)
@@ -601,17 +614,21 @@ static int open_survey(lad_store *st, const lad_survey_info *si, int resume, int
     }
     if (rc != LAD_NO)
         return rc;
-    return lad_store_begin_survey(st, si, id, err);
+    rc = lad_store_begin_survey(st, si, id, err);
+    if (rc == LAD_OK && shard_n > 1)
+        rc = lad_store_set_survey_shard(st, *id, shard_i, shard_n, err);
+    return rc;
 }
 
 int cmd_survey(int argc, char **argv)
 {
     const char *device = "cuda:0", *only = NULL, *cases = NULL, *db = LAD_STORE_DEFAULT;
-    const char *resume = NULL, *json = NULL, *vecdir = "vectors";
+    const char *resume = NULL, *json = NULL, *vecdir = "vectors", *shard = NULL;
     cli_opt opts[] = {{"device", 0, 1, &device}, {"only", 0, 1, &only},
                       {"cases", 0, 1, &cases},   {"db", 0, 1, &db},
                       {"resume", 0, 0, &resume}, {"json", 0, 1, &json},
-                      {"vectors", 0, 1, &vecdir}, {NULL, 0, 0, NULL}};
+                      {"vectors", 0, 1, &vecdir}, {"shard", 0, 1, &shard},
+                      {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
     int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 0, NULL);
@@ -620,6 +637,9 @@ int cmd_survey(int argc, char **argv)
     uint64_t ncases = DEFAULT_CASES;
     if (cases && (rc = cli_number(cases, "--cases", 1, MAX_CASES, &ncases)))
         return rc;
+    uint64_t shard_i = 0, shard_n = 1;
+    if (shard && (rc = cli_shard(shard, &shard_i, &shard_n)))
+        return rc;
     scope s;
     memset(&s, 0, sizeof s);
     /* The device first: without it there is nothing to store. */
@@ -627,13 +647,19 @@ int cmd_survey(int argc, char **argv)
         free(s.dps);
         return rc;
     }
+    /* This shard's datapaths; a shard past the last datapath has none. */
+    int kept = 0;
+    for (int i = 0; i < s.n; i++)
+        if ((uint64_t)i % shard_n == shard_i)
+            s.dps[kept++] = s.dps[i];
+    s.n = kept;
     lad_survey_info si = {s.device, s.arch, only ? only : "", ncases, s.info.name,
                           s.info.uuid, s.info.cc, s.info.driver, s.info.toolkit,
                           s.info.sms, s.info.clock_khz, s.info.mem_clock_khz};
     lad_err err = {0};
     lad_store *st = NULL;
     int64_t id = 0;
-    lad_survey_dp *old = NULL, *rows = calloc((size_t)s.n, sizeof *rows);
+    lad_survey_dp *old = NULL, *rows = calloc((size_t)s.n + 1, sizeof *rows);
     size_t nold = 0;
     char *text = NULL;
     if (rows == NULL)
@@ -641,7 +667,7 @@ int cmd_survey(int argc, char **argv)
     if (rc == LAD_OK)
         rc = lad_store_open(db, LAD_STORE_CREATE, &st, &err);
     if (rc == LAD_OK)
-        rc = open_survey(st, &si, resume != NULL, &id, &old, &nold, &err);
+        rc = open_survey(st, &si, resume != NULL, shard_i, shard_n, &id, &old, &nold, &err);
     progress pr = {isatty(2), 0, s.n, NULL, 0};
     int all_ok = 1;
     for (int i = 0; rc == LAD_OK && i < s.n; i++) {

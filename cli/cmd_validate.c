@@ -1,8 +1,9 @@
 /*
 ** ladder validate: proves a model against a device on random cases.
 **
-**     ladder validate RUN [--device D] [--cases N] [--seed S] [--raw P]
+**     ladder validate RUN [--device D] [--cases N] [--seed S] [--raw P] [--shard I/N]
 **     ladder validate --model SPEC --device D [--cases N] [--seed S] [--raw P]
+**                     [--shard I/N]
 **
 ** Cases come from the seeded generator of probes/gen.h: with --raw 50 (the
 ** default) half are raw bit patterns (NaN and Inf codes, scales over their
@@ -19,8 +20,13 @@
 ** way the store keeps the counts and every mismatch (case, model word,
 ** device word, index in the case stream).
 **
+** --shard I/N runs only cases [I*S/N, (I+1)*S/N) of the stream of S cases
+** (lad_gen_shard), so that N machines each run one and `ladder merge`
+** makes of their stores the validation one machine would have stored.
+**
 ** Output: up to MAXSHOW mismatches, then
 **     validate: <mismatches>/<cases> mismatches (<model> vs <device>)
+** followed by ", shard I/N" for a shard.
 ** Each batch of cases is committed with the counts so far: a validation
 ** that fails ends 'failed' with the cases it compared; SIGINT, SIGTERM or
 ** SIGHUP ends it 'interrupted' and ladder dies of the signal.
@@ -71,6 +77,8 @@ static const char usage[] =
     "  --cases <n>      cases to run, 1..1000000000 (default 1000000)\n"
     "  --seed <s>       seed of the case stream, 0..2^64-1 (default 1)\n"
     "  --raw <p>        percent of raw bit-pattern cases, 0..100 (default 50)\n"
+    "  --shard <i>/<n>  run only shard i of n (0 <= i < n <= 4096) of the\n"
+    "                   cases, for `ladder merge` to combine\n"
     "  --db <file>      the store (default ladder.db)\n"
     "  -q, --quiet      print only the result line\n"
     "  --json           one JSON object: model, device, run, cases, mismatches,\n"
@@ -188,12 +196,14 @@ int cmd_validate(int argc, char **argv)
 {
     const char *model = NULL, *device = NULL, *cases = NULL, *seeds = NULL;
     const char *raws = NULL, *db = LAD_STORE_DEFAULT, *quiet = NULL, *json = NULL;
+    const char *shard = NULL;
     cli_opt opts[] = {
         {"model", 0, 1, &model},
         {"device", 0, 1, &device},
         {"cases", 0, 1, &cases},
         {"seed", 0, 1, &seeds},
         {"raw", 0, 1, &raws},
+        {"shard", 0, 1, &shard},
         {"db", 0, 1, &db},
         {"quiet", 'q', 0, &quiet},
         {"json", 0, 0, &json},
@@ -216,6 +226,9 @@ int cmd_validate(int argc, char **argv)
     if (seeds && (rc = cli_number(seeds, "--seed", 0, UINT64_MAX, &seed)))
         return rc;
     if (raws && (rc = cli_number(raws, "--raw", 0, 100, &raw)))
+        return rc;
+    uint64_t shard_i = 0, shard_n = 1;
+    if (shard && (rc = cli_shard(shard, &shard_i, &shard_n)))
         return rc;
 
     lad_err err = {0};
@@ -289,7 +302,8 @@ int cmd_validate(int argc, char **argv)
         own_run = 1;
     }
     lad_sig_graceful();
-    lad_validate_opts vo = {.cases = ncases, .seed = seed, .raw = (int)raw, .mismatch = show, .ctx = &t};
+    lad_validate_opts vo = {.cases = ncases, .seed = seed, .raw = (int)raw, .mismatch = show,
+                            .ctx = &t, .shard_index = shard_i, .shard_count = shard_n};
     rc = lad_validate(st, run, name, dp, dev, &vo, &ran, &bad, &err);
     if (rc != LAD_OK)
         goto fail;
@@ -297,6 +311,9 @@ int cmd_validate(int argc, char **argv)
         goto fail;
     if (json)
         print_json(name, devspec, run, ran, bad, &t);
+    else if (shard_n > 1)
+        printf("validate: %" PRIu64 "/%" PRIu64 " mismatches (%s vs %s), shard %" PRIu64
+               "/%" PRIu64 "\n", bad, ran, name, devspec, shard_i, shard_n);
     else
         printf("validate: %" PRIu64 "/%" PRIu64 " mismatches (%s vs %s)\n", bad, ran, name,
                devspec);

@@ -30,5 +30,6 @@ int cmd_gemm(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

@@ -37,6 +37,7 @@ static const struct command {
     {"diff", cmd_diff, "compare two datapaths parameter by parameter, with witnesses"},
     {"show", cmd_show, "print a run's rungs and what each observed"},
     {"survey", cmd_survey, "run, infer and validate every datapath of a device"},
+    {"merge", cmd_merge, "combine the stores of sharded validations and surveys"},
     {"export", cmd_export, "write a run's stored cases as a .vec file"},
     {"report", cmd_report, "write a run, model or survey as one HTML or Markdown page"},
     {"sass", cmd_sass, "show the tensor opcodes the CUDA kernels execute (cuobjdump)"},

@@ -1,4 +1,4 @@
--- Ladder evidence store, schema version 4 (PRAGMA user_version = 4,
+-- Ladder evidence store, schema version 6 (PRAGMA user_version = 6,
 -- PRAGMA application_id = 0x4c414452 "LADR"). See docs/store.md.
 --
 -- Raw words (A, B, C, D, scales, metadata) are integers: C and D are INTEGER
@@ -166,7 +166,12 @@ CREATE TABLE validations (
     host TEXT NOT NULL DEFAULT '', -- the validating process, so that a dead
     pid INTEGER NOT NULL DEFAULT 0, -- one's validation reads as interrupted
     pid_start INTEGER NOT NULL DEFAULT 0,
-    message TEXT NOT NULL DEFAULT '' -- why it failed or stopped
+    message TEXT NOT NULL DEFAULT '', -- why it failed or stopped
+    -- A shard (validate --shard I/N) ran cases [I*S/N, (I+1)*S/N) of a stream
+    -- of S cases; an unsharded validation is shard 0 of 1.
+    shard_index INTEGER NOT NULL DEFAULT 0,
+    shard_count INTEGER NOT NULL DEFAULT 1,
+    stream_cases INTEGER         -- S; NULL before schema 6 (then S = cases)
 ) STRICT;
 
 CREATE INDEX validations_run ON validations (run_id);
@@ -208,7 +213,10 @@ CREATE TABLE surveys (
     sms INTEGER NOT NULL,        -- multiprocessors, 0 unknown
     clock_khz INTEGER NOT NULL,  -- SM clock, 0 unknown
     mem_clock_khz INTEGER NOT NULL, -- memory clock, 0 unknown
-    result TEXT CHECK (result IS NULL OR json_valid(result)) -- the table as JSON, once ended
+    result TEXT CHECK (result IS NULL OR json_valid(result)), -- the table as JSON, once ended
+    -- survey --shard I/N surveys the datapaths i with i % N = I.
+    shard_index INTEGER NOT NULL DEFAULT 0,
+    shard_count INTEGER NOT NULL DEFAULT 1
 ) STRICT;
 
 CREATE TABLE survey_datapaths (
@@ -229,4 +237,21 @@ CREATE TABLE survey_datapaths (
     millis INTEGER NOT NULL,     -- wall time of the datapath
     message TEXT NOT NULL,       -- what failed, ''
     PRIMARY KEY (survey_id, datapath)
+) STRICT;
+
+-- The parts `ladder merge` combined: one row per shard of a merged
+-- validation or survey. The merged row belongs to the merge's own run; each
+-- part's runs were copied with their devices and builds.
+CREATE TABLE merge_parts (
+    id INTEGER PRIMARY KEY,
+    merge_run INTEGER NOT NULL REFERENCES runs(id),  -- the merge's run
+    validation_id INTEGER REFERENCES validations(id), -- the merged validation,
+    survey_id INTEGER REFERENCES surveys(id),         -- or survey (one is set)
+    source TEXT NOT NULL,        -- the shard's file, as given to merge
+    source_id INTEGER NOT NULL,  -- the validation's or survey's id there
+    run_id INTEGER REFERENCES runs(id), -- the part's run as copied (validations)
+    shard_index INTEGER NOT NULL,
+    shard_count INTEGER NOT NULL,
+    cases INTEGER NOT NULL,      -- the part's cases (of a survey: datapaths)
+    mismatches INTEGER NOT NULL  -- its mismatches (of a survey: datapaths not ok)
 ) STRICT;

@@ -130,6 +130,31 @@ static const char migrate_4_5[] =
     "ALTER TABLE validations ADD COLUMN message TEXT NOT NULL DEFAULT '';\n"
     "UPDATE validations SET status = 'interrupted' WHERE cases IS NULL;\n";
 
+/*
+** Schema 5 -> 6: sharded validations and surveys (--shard I/N) and the parts
+** `ladder merge` combined. An old validation is shard 0 of 1 of a stream of
+** its own cases.
+*/
+static const char migrate_5_6[] =
+    "ALTER TABLE validations ADD COLUMN shard_index INTEGER NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE validations ADD COLUMN shard_count INTEGER NOT NULL DEFAULT 1;\n"
+    "ALTER TABLE validations ADD COLUMN stream_cases INTEGER;\n"
+    "ALTER TABLE surveys ADD COLUMN shard_index INTEGER NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE surveys ADD COLUMN shard_count INTEGER NOT NULL DEFAULT 1;\n"
+    "CREATE TABLE merge_parts (\n"
+    "    id INTEGER PRIMARY KEY,\n"
+    "    merge_run INTEGER NOT NULL REFERENCES runs(id),\n"
+    "    validation_id INTEGER REFERENCES validations(id),\n"
+    "    survey_id INTEGER REFERENCES surveys(id),\n"
+    "    source TEXT NOT NULL,\n"
+    "    source_id INTEGER NOT NULL,\n"
+    "    run_id INTEGER REFERENCES runs(id),\n"
+    "    shard_index INTEGER NOT NULL,\n"
+    "    shard_count INTEGER NOT NULL,\n"
+    "    cases INTEGER NOT NULL,\n"
+    "    mismatches INTEGER NOT NULL\n"
+    ") STRICT;\n";
+
 /* Migrations: migrations[v] takes a database from user_version v to v+1. A
 ** schema change appends one, bumps LAD_STORE_VERSION and updates schema.sql
 ** to the full new schema; a fresh database gets schema.sql at once and is
@@ -140,6 +165,7 @@ static const char *const migrations[LAD_STORE_VERSION] = {
     migrate_2_3,
     migrate_3_4,
     migrate_4_5,
+    migrate_5_6,
 };
 
 static const char *const status_names[] = {"running", "ok", "failed",

@@ -40,7 +40,7 @@
 #include "../util/err.h"
 
 #define LAD_STORE_APP_ID 0x4c414452 /* PRAGMA application_id: "LADR" */
-#define LAD_STORE_VERSION 5         /* PRAGMA user_version of the schema */
+#define LAD_STORE_VERSION 6         /* PRAGMA user_version of the schema */
 #define LAD_STORE_BATCH 4096        /* cases per transaction */
 #define LAD_STORE_DEFAULT "ladder.db"
 
@@ -476,6 +476,56 @@ int lad_store_survey_get(lad_store *st, int64_t id, lad_survey_dp **rows,
 ** NULL). */
 int lad_store_end_survey(lad_store *st, int64_t id, int ok, const char *json,
                          lad_err *err);
+
+/* ---- shards and merging (db/store_merge.c) ------------------------------ */
+
+/* Records that validation vid is shard `index` of `count` of a stream of
+** stream_cases cases (validate --shard). */
+int lad_store_set_validation_shard(lad_store *st, int64_t vid, uint64_t index,
+                                   uint64_t count, uint64_t stream_cases,
+                                   lad_err *err);
+
+/* Records that survey id covers shard `index` of `count` (survey --shard);
+** lad_store_survey_shard reads it back (0 of 1 for an unsharded one). */
+int lad_store_set_survey_shard(lad_store *st, int64_t id, uint64_t index,
+                               uint64_t count, lad_err *err);
+int lad_store_survey_shard(lad_store *st, int64_t id, uint64_t *index,
+                           uint64_t *count, lad_err *err);
+
+/* What one merged validation or survey is. */
+typedef struct lad_merge_group {
+    int survey;              /* 0: a validation, 1: a survey */
+    int64_t id;              /* the merged row's id in the output */
+    int parts;               /* shards merged */
+    int count;               /* N of their I/N */
+    int64_t cases;           /* validation: cases; survey: datapaths */
+    int64_t bad;             /* mismatches; survey: datapaths not ok */
+    int64_t stream;          /* validation: cases of the whole stream */
+    char what[160];          /* the model, or the survey's device and arch */
+} lad_merge_group;
+
+typedef struct lad_merge_result {
+    lad_merge_group *groups; /* malloc'd, free() it */
+    size_t ngroups;
+    int64_t runs;            /* runs copied (a run in several files once) */
+} lad_merge_result;
+
+/*
+** Copies into st (a new store) every run of the shard stores files[0..n-1]
+** with what belongs to it (devices, builds, recipes, rungs, cases,
+** observations, inferences, unsharded validations and surveys), a run
+** found in several files once, and merges their sharded validations and
+** surveys: the j-th sharded validation (survey) of every file are shards of
+** one, which becomes one validation (survey) of run merge_run with the
+** summed counts and every part's mismatches (datapaths), each part
+** recorded in merge_parts. Refused with LAD_EDATA, naming the files: parts
+** of different models, generators, seeds, recipes, shapes, case counts or
+** shard counts; an unfinished part; a shard given twice; a missing shard
+** unless `partial`. All of it is one transaction per file after the
+** checks; the caller writes a new file and keeps it only on LAD_OK.
+*/
+int lad_store_merge(lad_store *st, int64_t merge_run, char *const *files,
+                    size_t n, int partial, lad_merge_result *res, lad_err *err);
 
 /* ---- the schema --------------------------------------------------------- */
 

@@ -46,6 +46,7 @@ typedef struct entry {
 typedef struct ctx {
     const lad_datapath *base;
     const lad_case *cs;
+    const lad_packed *pk;  /* instead of cs: the cases packed (ladder fit) */
     const uint32_t *d;
     size_t n;
     int kphys;
@@ -242,17 +243,30 @@ enum { COUNT = 0, GRADED = 1, REORDER = 2 };
 ** front of idx, or into its first HOT places (*hotnext says which one
 ** next). *miss, when not NULL, gets the mismatches counted.
 */
+/* Case c, from the array or unpacked into *tmp (zeroed by the caller once:
+** lad_packed_get writes only the lanes the case has). */
+static const lad_case *case_at(const ctx *x, size_t c, lad_case *tmp)
+{
+    if (!x->pk)
+        return &x->cs[c];
+    lad_packed_get(x->pk, c, tmp);
+    return tmp;
+}
+
 static uint64_t score(ctx *x, const lad_datapath *dp, size_t *idx, size_t m, size_t end,
                       uint64_t limit, int how, int *hotnext, uint64_t *miss)
 {
     uint64_t s = 0, mm = 0;
     lad_plan pl;
     lad_plan_init(&pl, dp);
+    lad_case tmp;
+    if (x->pk)
+        memset(&tmp, 0, sizeof tmp);
     for (size_t i = 0; i < m; i++) {
         size_t c = idx[i];
         if (c >= end)
             continue;
-        uint32_t got = lad_plan_eval(&pl, &x->cs[c]);
+        uint32_t got = lad_plan_eval(&pl, case_at(x, c, &tmp));
         x->evals++;
         if (got == x->d[c])
             continue;
@@ -645,9 +659,10 @@ static pvec pvec_of(const ctx *x, const lad_datapath *dp)
     return p;
 }
 
-int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
-               size_t n, const lad_search_opts *opts, lad_search_result *res,
-               lad_err *err)
+/* lad_search on the cases cs, or packed in pk when cs is NULL. */
+static int search(const lad_datapath *base, const lad_case *cs, const lad_packed *pk,
+                  const uint32_t *d, size_t n, const lad_search_opts *opts,
+                  lad_search_result *res, lad_err *err)
 {
     lad_search_opts o = {0};
     if (opts)
@@ -667,8 +682,11 @@ int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
     ctx *x = ctx_new(base, cs, d, n);
     if (!x)
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    x->pk = pk;
     x->fixed = o.fixed;
     x->beamcap = o.beam;
+    lad_case tmp;
+    memset(&tmp, 0, sizeof tmp);
     beam_dims(x);
     /* the seeds' own values always belong */
     for (int s = 0; s < o.nseeds; s++)
@@ -710,7 +728,7 @@ int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
             lad_plan pl;
             lad_plan_init(&pl, &dp);
             for (size_t c = 0; c < n; c++) {
-                uint32_t got = lad_plan_eval(&pl, &cs[c]);
+                uint32_t got = lad_plan_eval(&pl, case_at(x, c, &tmp));
                 x->evals++;
                 if (got == d[c])
                     continue;
@@ -747,6 +765,19 @@ int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
     res->active = x->nactive;
     ctx_free(x);
     return LAD_OK;
+}
+
+int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
+               size_t n, const lad_search_opts *opts, lad_search_result *res,
+               lad_err *err)
+{
+    return search(base, cs, NULL, d, n, opts, res, err);
+}
+
+int lad_search_packed(const lad_datapath *base, const lad_packed *pk, const uint32_t *d,
+                      const lad_search_opts *opts, lad_search_result *res, lad_err *err)
+{
+    return search(base, NULL, pk, d, pk->n, opts, res, err);
 }
 
 /* ---- the staged sweep ---------------------------------------------------- */

@@ -44,6 +44,7 @@
 #include <stdint.h>
 #include "../model/datapath.h"
 #include "../model/params.h"
+#include "packed.h"
 
 #define LAD_SEARCH_KEEP 8    /* best models returned */
 
@@ -88,6 +89,11 @@ typedef struct lad_search_result {
 int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
                size_t n, const lad_search_opts *opts, lad_search_result *res,
                lad_err *err);
+
+/* The same on the cases of pk (d[i] the D word of case i < pk->n), which
+** take a fraction of the memory (inference/packed.h). */
+int lad_search_packed(const lad_datapath *base, const lad_packed *pk, const uint32_t *d,
+                      const lad_search_opts *opts, lad_search_result *res, lad_err *err);
 
 /* One stage of the staged sweep: the cases [0, end) take part (ends
 ** increase, the last is n); own lists the joint groups the stage's newest

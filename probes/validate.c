@@ -27,8 +27,8 @@ static void *model_work(void *arg)
 }
 
 static int run_cases(const lad_datapath *dp, lad_device *dev, lad_store *st,
-                     int64_t vid, const lad_validate_opts *o, uint64_t *cases,
-                     uint64_t *nbad, lad_err *err)
+                     int64_t vid, const lad_validate_opts *o, uint64_t lo,
+                     uint64_t hi, uint64_t *cases, uint64_t *nbad, lad_err *err)
 {
     lad_case *cs = malloc(sizeof(lad_case) * BATCH);
     lad_case_data *bad = malloc(sizeof(lad_case_data) * BATCH);
@@ -40,13 +40,13 @@ static int run_cases(const lad_datapath *dp, lad_device *dev, lad_store *st,
         goto done;
     }
     uint32_t *got = want + BATCH, *bw = want + 2 * BATCH, *bg = want + 3 * BATCH;
-    for (uint64_t first = *cases; first < o->cases; first += BATCH) {
+    for (uint64_t first = lo + *cases; first < hi; first += BATCH) {
         if (lad_sig_pending()) {
             rc = lad_errf(err, LAD_EINTERNAL, "interrupted by signal %d",
                           lad_sig_pending());
             goto done;
         }
-        size_t n = o->cases - first < BATCH ? (size_t)(o->cases - first) : BATCH;
+        size_t n = hi - first < BATCH ? (size_t)(hi - first) : BATCH;
         lad_gen_cases(dp, o->seed, o->raw, first, cs, n);
         model_job job = {dp, cs, n, want};
         pthread_t th;
@@ -94,14 +94,20 @@ int lad_validate(lad_store *st, int64_t run, const char *name,
     *cases = o->resume ? o->done : 0;
     *bad = o->resume ? o->done_bad : 0;
     lad_gen_name(o->raw, gen, sizeof gen);
+    /* a shard plans its own part of the stream; it is shard 0 of 1 alone */
+    uint64_t count = o->shard_count > 1 ? o->shard_count : 1, lo, n;
+    lad_gen_shard(o->cases, count > 1 ? o->shard_index : 0, count, &lo, &n);
     int rc = LAD_OK;
     if (!o->resume)
-        rc = lad_store_begin_validation(st, run, name, gen, o->seed, o->cases,
+        rc = lad_store_begin_validation(st, run, name, gen, o->seed, n,
                                         dp->k, lad_datapath_nscales(dp),
                                         lad_datapath_nmeta(dp), &vid, err);
     if (rc)
         return rc;
-    rc = run_cases(dp, dev, st, vid, o, cases, bad, err);
+    if (!o->resume && count > 1)
+        rc = lad_store_set_validation_shard(st, vid, o->shard_index, count, o->cases, err);
+    if (rc == LAD_OK)
+        rc = run_cases(dp, dev, st, vid, o, lo, lo + n, cases, bad, err);
     if (rc == LAD_OK)
         return lad_store_end_validation(st, vid, *cases, *bad, err);
     /* The chunks compared stay stored; the validation says why it ended. */

@@ -25,7 +25,7 @@ typedef void (*lad_mismatch_fn)(void *ctx, const lad_datapath *dp,
                                 uint32_t want, uint32_t got);
 
 typedef struct lad_validate_opts {
-    uint64_t cases;          /* cases to run */
+    uint64_t cases;          /* cases of the whole stream */
     uint64_t seed;           /* seed of the case stream */
     int raw;                 /* percent of raw bit-pattern cases, 0..100 */
     lad_mismatch_fn mismatch;/* may be NULL */
@@ -35,12 +35,15 @@ typedef struct lad_validate_opts {
                                 must be the fields above) */
     uint64_t done, done_bad; /* resume: the cases it compared and the
                                 mismatches among them */
+    uint64_t shard_index;    /* run only shard shard_index of shard_count */
+    uint64_t shard_count;    /*   (lad_gen_shard); count 0 or 1: the whole */
 } lad_validate_opts;
 
 /*
 ** Validates dp (named `name` in the store) against dev within run `run`:
-** begins a validation (or goes on with o->resume at case o->done), runs up
-** to o->cases cases, storing each batch's mismatches and the counts so far
+** begins a validation (or goes on with o->resume at case o->done), runs the
+** cases of o's shard of a stream of o->cases cases (all of them unsharded;
+** indexes stay those of the whole stream), storing each batch's mismatches and the counts so far
 ** in one transaction, and ends it with the counts. *cases and *bad receive
 ** the cases run and the mismatches found (also on failure: those of the
 ** batches done, which stay stored; the validation ends 'failed', or

@@ -33,22 +33,31 @@ else
     run_ladder history --db "$db"
 fi
 expect_rc store-migrate-readonly-refused-rc 3
-expect_err store-migrate-readonly-refused-msg "schema version 1, older than this ladder's 5, and is opened read-only; open it writable once to migrate it"
+expect_err store-migrate-readonly-refused-msg "schema version 1, older than this ladder's 6, and is opened read-only; open it writable once to migrate it"
 check store-migrate-readonly-untouched test "$(sqlite3 "$db" 'PRAGMA user_version')" = 1
 chmod 644 "$db"
 
 run_ladder history --db "$db"
 expect_rc store-migrate-history-rc 0
 expect_out store-migrate-history-run '^ +1 ok '
-check store-migrate-version test "$(sqlite3 "$db" 'PRAGMA user_version')" = 5
+check store-migrate-version test "$(sqlite3 "$db" 'PRAGMA user_version')" = 6
 
 # The survey tables a migration adds are those a fresh store has, column
 # for column and constraint for constraint.
 fresh=$TMP/fresh-survey.db
 sqlite3 "$fresh" <db/schema.sql
-survey_sql() { sqlite3 "$1" "SELECT sql FROM sqlite_master WHERE name LIKE 'survey%' ORDER BY name" | sed 's/ *--.*//' | tr -s ' \n' ' '; }
+# (ALTER TABLE ADD COLUMN writes its columns after the space that closed
+# the last line: spaces before ',' and ')' do not count.)
+norm_sql() { sed 's/ *--.*//' | tr -s ' \n' ' ' | sed 's/ *\([,)]\)/\1/g'; }
+survey_sql() { sqlite3 "$1" "SELECT sql FROM sqlite_master WHERE name LIKE 'survey%' ORDER BY name" | norm_sql; }
 check store-migrate-surveys-present test -n "$(survey_sql "$db")"
 check store-migrate-surveys-as-fresh test "$(survey_sql "$db")" = "$(survey_sql "$fresh")"
+
+# So are the shard columns of schema 5 and the parts merge records; an old
+# validation reads as shard 0 of 1.
+shard_sql() { sqlite3 "$1" "SELECT sql FROM sqlite_master WHERE name IN ('validations', 'merge_parts') ORDER BY name" | norm_sql; }
+check store-migrate-shards-as-fresh test "$(shard_sql "$db")" = "$(shard_sql "$fresh")"
+check store-migrate-shards-old-validation test "$(sqlite3 "$db" 'SELECT shard_index, shard_count FROM validations WHERE id = 1')" = '0|1'
 
 q() { sqlite3 -separator '|' -nullvalue NULL "$db" "$1"; }
 expect_row() { # NAME ID WANT: series|target|vary of case ID

@@ -38,6 +38,7 @@ void test_check(int ok, const char *name, const char *fmt, ...)
     X(modelfile)  \
     X(recipe)     \
     X(probes)     \
+    X(packed)     \
     X(decode)     \
     X(store)      \
     X(rational)   \

@@ -1,0 +1,145 @@
+/*
+** ladder merge: the stores of the shards of a validation or survey, made
+** one.
+**
+**     ladder merge OUT.db SHARD.db... [--partial]
+**
+** Each SHARD.db was written by `ladder validate --shard I/N` or `ladder
+** survey --shard I/N` (any number of each, the same in every file: the j-th
+** sharded validation of each file are shards of one). OUT.db is a new
+** store holding every run of the shards with its device, build and recipe,
+** a run of its own (command "merge") and, of each sharded validation or
+** survey, one merged row of that run whose counts are the unsharded run's,
+** with the shard each part came from in merge_parts (lad_store_merge).
+**
+** OUT.db is written beside itself under a temporary name and renamed when
+** everything is in: a refused or failed merge leaves no OUT.db.
+**
+** Output: one line per merged validation or survey, then
+**     merge: <runs> runs from <files> files into <out>
+** Exit 0; 2 usage; 3 refused (the message names the files).
+*/
+#include "cli.h"
+#include "commands.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "db/store.h"
+
+#define MAXFILES CLI_SHARD_MAX
+
+static const char usage[] =
+    "usage: ladder merge <out.db> <shard.db>... [--partial]\n"
+    "\n"
+    "  Combines the stores of `ladder validate --shard` or `ladder survey\n"
+    "  --shard` into the new store <out.db>: every run with its device and\n"
+    "  build, and each sharded validation or survey as one whose counts are\n"
+    "  those of the unsharded run. Refuses shards of different models, seeds,\n"
+    "  recipes or case counts, a shard given twice and a missing shard.\n"
+    "\n"
+    "  <out.db>     the store to write; must not exist\n"
+    "  <shard.db>   a shard's store, at most 4096\n"
+    "  --partial    merge the shards there are when some are missing\n";
+
+/* Removes a store file and its WAL companions. */
+static void remove_store(const char *path)
+{
+    char p[4200];
+    const char *ext[] = {"", "-wal", "-shm", "-journal"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(p, sizeof p, "%s%s", path, ext[i]);
+        unlink(p);
+    }
+}
+
+/* Each input opens as a ladder store of this schema, and none is given
+** twice (the same file merged twice would be its shards twice over). */
+static int check_inputs(char **files, int n, lad_err *err)
+{
+    struct stat *sts = calloc((size_t)n, sizeof *sts);
+    if (sts == NULL)
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    int rc = LAD_OK;
+    for (int i = 0; rc == LAD_OK && i < n; i++) {
+        lad_store *st = NULL;
+        if (stat(files[i], &sts[i]) != 0)
+            rc = lad_errf(err, LAD_EDATA, "cannot open '%s'", files[i]);
+        for (int j = 0; rc == LAD_OK && j < i; j++)
+            if (sts[i].st_dev == sts[j].st_dev && sts[i].st_ino == sts[j].st_ino)
+                rc = lad_errf(err, LAD_EDATA, "'%s' and '%s' are one file", files[j], files[i]);
+        if (rc == LAD_OK)
+            rc = lad_store_open(files[i], LAD_STORE_READONLY, &st, err);
+        lad_store_close(st);
+    }
+    free(sts);
+    return rc;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+    const char *partial = NULL;
+    cli_opt opts[] = {{"partial", 0, 0, &partial}, {NULL, 0, 0, NULL}};
+    static char *pos[1 + MAXFILES];
+    int npos = 0;
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 2, 1 + MAXFILES,
+                       "merge needs an output store and at least one shard; see "
+                       "'ladder merge --help'");
+    if (rc)
+        return rc == CLI_HELP ? 0 : rc;
+    const char *out = pos[0];
+    char **files = pos + 1;
+    int nfiles = npos - 1;
+    struct stat sb;
+    if (lstat(out, &sb) == 0)
+        return cli_error(LAD_EDATA, "'%s' exists; merge writes a new store", out);
+
+    lad_err err = {0};
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.merging-%ld", out, (long)getpid());
+    lad_store *st = NULL;
+    lad_merge_result res = {0};
+    int64_t run = 0;
+    rc = check_inputs(files, nfiles, &err);
+    if (rc == LAD_OK)
+        rc = lad_store_open(tmp, LAD_STORE_CREATE, &st, &err);
+    if (rc == LAD_OK) {
+        lad_run_info info = {0};
+        info.command = "merge";
+        info.argc = argc;
+        info.argv = argv;
+        info.version = LADDER_VERSION;
+        info.dirty = -1;
+        rc = lad_store_begin_run(st, &info, &run, &err);
+    }
+    if (rc == LAD_OK)
+        rc = lad_store_merge(st, run, files, (size_t)nfiles, partial != NULL, &res, &err);
+    if (rc == LAD_OK)
+        rc = lad_store_end_run(st, run, LAD_RUN_OK, NULL, &err);
+    lad_store_close(st);
+    if (rc == LAD_OK && rename(tmp, out) != 0)
+        rc = lad_errf(&err, LAD_EDATA, "cannot write '%s'", out);
+    if (rc != LAD_OK) {
+        remove_store(tmp);
+        free(res.groups);
+        return cli_report(&err);
+    }
+    for (size_t i = 0; i < res.ngroups; i++) {
+        const lad_merge_group *g = &res.groups[i];
+        if (g->survey)
+            printf("merge: survey %" PRId64 " (%s): %d of %d shards, %" PRId64
+                   " datapaths, %" PRId64 " not as their preset\n",
+                   g->id, g->what, g->parts, g->count, g->cases, g->bad);
+        else
+            printf("merge: validation %" PRId64 " (%s): %d of %d shards, %" PRId64 "/%" PRId64
+                   " mismatches, stream of %" PRId64 " cases\n",
+                   g->id, g->what, g->parts, g->count, g->bad, g->cases, g->stream);
+    }
+    printf("merge: %" PRId64 " runs from %d files into %s\n", res.runs, nfiles, out);
+    free(res.groups);
+    return LAD_OK;
+}
