@@ -261,7 +261,9 @@ int lad_store_resume_validation(lad_store *st, int64_t vid, lad_err *err);
 ** the middle leaves the store as it was before the step. The write lock is
 ** held the whole step: other writers wait (up to the busy timeout). A write
 ** that fails within the step rolls the whole step back and ends it.
-** Steps do not nest.
+** A step begun inside another is a savepoint of it: its end releases it
+** (ok) or rolls back only its own writes, and the outer step commits
+** everything under the outer point.
 */
 int lad_store_step_begin(lad_store *st, const char *point, lad_err *err);
 
