@@ -592,7 +592,7 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
         }
     }
     sqlite3_extended_result_codes(st->db, 0);
-    sqlite3_busy_timeout(st->db, 10000);
+    sqlite3_busy_timeout(st->db, lad_busy_timeout_ms());
 
     int64_t app, ver, tables;
     code = read_ids(st, &app, &ver, &tables, err);
