@@ -156,7 +156,7 @@ static int setup_of_validation(lad_store *st, const char *spec, run_setup *rs,
     if (cli_number(spec, "--resume", 1, INT64_MAX, &vid))
         return LAD_EUSAGE;
     lad_validation_row v;
-    int rc = lad_store_validation(st, (int64_t)vid, &v, run, err), raw;
+    int raw = 0, rc = lad_store_validation(st, (int64_t)vid, &v, run, err);
     if (rc)
         return rc;
     char tail;
