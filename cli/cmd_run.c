@@ -2,6 +2,7 @@
 ** ladder run: climb a recipe's probe ladder on a device.
 **
 **     ladder run RECIPE [--device D] [--db FILE] [--rungs LIST]
+**     ladder run --resume RUN [RECIPE] [--db FILE]
 **
 ** The device defaults to the recipe's (the simulated preset it names); the
 ** store to ./ladder.db (created when missing). One line per rung as it ends,
@@ -9,14 +10,18 @@
 ** when stderr is a terminal), and last the line `run <id> <status>`.
 ** SIGINT, SIGTERM or SIGHUP stops the run at the next piece of cases: the
 ** rung under way is rolled back, the run ends 'interrupted' and ladder dies
-** of the signal. Exit: 0 ok; 2 usage; 3 bad recipe or data; 4 device; 5
-** internal; 128 + the signal's number after one.
+** of the signal. --resume goes on with a failed or interrupted run in its
+** own id: its stored rungs are replayed from the store, the rest climbed
+** on its device with its --rungs (probes/ladder.h says what is refused).
+** Exit: 0 ok; 2 usage; 3 bad recipe or data; 4 device; 5 internal; 128 +
+** the signal's number after one.
 */
 #include "cli.h"
 #include "commands.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +33,7 @@
 
 static const char usage[] =
     "usage: ladder run <recipe> [--device <spec>] [--db <file>] [--rungs <list>]\n"
+    "       ladder run --resume <run> [<recipe>] [--db <file>]\n"
     "\n"
     "  <recipe>   a recipe file (recipes/*.yaml)\n"
     "  --device   sim:<model>, exec-framed:<command line> (the framed\n"
@@ -35,7 +41,11 @@ static const char usage[] =
     "             (default: the recipe's device)\n"
     "  --db       the store (default ladder.db)\n"
     "  --rungs    comma-separated rungs to climb (default: the recipe's);\n"
-    "             decode is climbed first whenever a format needs it\n";
+    "             decode is climbed first whenever a format needs it\n"
+    "  --resume   go on with a failed or interrupted run (an id or 'latest')\n"
+    "             where it stopped, into the same run: on its device, with\n"
+    "             its --rungs, from its recipe file (default: the path it was\n"
+    "             read from), which must be unchanged\n";
 
 typedef struct view {
     int tty;
@@ -71,8 +81,9 @@ static void rung_done(void *ctx, const lad_probe *p, int rc)
         fprintf(stderr, "\r%*s\r", 100, "");
         v->shown = 0;
     }
-    printf("%-12s %6zu cases  %s%s\n", p->rung_name, p->rung_cases,
-           rc ? "failed: " : "", rc ? p->err->msg : p->summary);
+    printf("%-12s %6zu cases  %s%s%s\n", p->rung_name, p->rung_cases,
+           rc ? "failed: " : "", rc ? p->err->msg : p->summary,
+           p->replayed && !rc ? " (stored)" : "");
     fflush(stdout);
     clock_gettime(CLOCK_MONOTONIC, &v->t0);
 }
@@ -105,33 +116,67 @@ static int parse_rungs(const char *list, unsigned *bits)
     return LAD_OK;
 }
 
+/* For --resume: the run's id, its recipe file (unless given) and the
+** --rungs it was climbed with. */
+static int resume_setup(lad_store *st, const char *spec, char *path, size_t size,
+                        lad_ladder_opts *lo, lad_err *err)
+{
+    char *text = NULL, rungs[256];
+    size_t len;
+    int rc = lad_store_resolve_run(st, spec, &lo->resume, err);
+    if (rc == LAD_OK && !path[0])
+        rc = lad_store_recipe(st, lo->resume, &text, &len, path, size, err);
+    free(text);
+    if (rc == LAD_OK)
+        rc = lad_store_run_arg(st, lo->resume, "rungs", rungs, sizeof rungs, err);
+    if (rc == LAD_OK && rungs[0] && parse_rungs(rungs, &lo->rungs))
+        rc = lad_errf(err, LAD_EDATA, "run %lld's --rungs '%s' is not understood",
+                      (long long)lo->resume, rungs);
+    return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
-    const char *device = NULL, *db = LAD_STORE_DEFAULT, *rungs = NULL;
+    const char *device = NULL, *db = LAD_STORE_DEFAULT, *rungs = NULL, *resume = NULL;
     cli_opt opts[] = {{"device", 0, 1, &device},
                       {"db", 0, 1, &db},
                       {"rungs", 0, 1, &rungs},
+                      {"resume", 0, 1, &resume},
                       {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1,
-                      "run needs a recipe; see 'ladder run --help'");
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 1, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
+    if (npos == 0 && !resume)
+        return cli_usage_error("run needs a recipe; see 'ladder run --help'");
+    if (resume && rungs)
+        return cli_usage_error("--resume climbs the run's own --rungs; give no --rungs");
     lad_ladder_opts lo = {0};
     if (rungs && (rc = parse_rungs(rungs, &lo.rungs)))
         return rc;
     lad_err err = {0};
-    lad_recipe r;
-    if ((rc = lad_recipe_load(pos[0], &r, &err)))
+    lad_store *st = NULL;
+    char path[256];
+    snprintf(path, sizeof path, "%s", npos ? pos[0] : "");
+    /* A resume reads the store first: it names the recipe and the rungs. */
+    if (resume && ((rc = lad_store_open(db, 0, &st, &err)) ||
+                   (rc = resume_setup(st, resume, path, sizeof path, &lo, &err)))) {
+        lad_store_close(st);
         return cli_report(&err);
+    }
+    lad_recipe r;
+    if ((rc = lad_recipe_load(path, &r, &err))) {
+        lad_store_close(st);
+        return cli_report(&err);
+    }
     if ((lo.rungs & LAD_RUNGS_DECODE) && r.dp.a_known && r.dp.b_known) {
         lad_recipe_free(&r);
+        lad_store_close(st);
         return cli_usage_error("rung 'decode' has nothing to find: '%s' gives the decode of "
-                               "every format", pos[0]);
+                               "every format", path);
     }
-    lad_store *st = NULL;
-    if ((rc = lad_store_open(db, LAD_STORE_CREATE, &st, &err))) {
+    if (st == NULL && (rc = lad_store_open(db, LAD_STORE_CREATE, &st, &err))) {
         lad_recipe_free(&r);
         return cli_report(&err);
     }

@@ -681,8 +681,17 @@ int cmd_survey(int argc, char **argv)
             rows[i] = *done;
             step(&pr, "done in survey %" PRId64 " (run %" PRId64 "): skipped", id, done->run);
         } else {
-            survey_one(st, &s, s.dps[i], ncases, vecdir, argc, argv, &pr, &rows[i]);
-            rc = lad_store_survey_put(st, id, &rows[i], &err);
+            /* One transaction per datapath (commit point "survey-datapath"):
+            ** its run, rungs, inferences, validations and survey row are
+            ** stored together or, killed before the commit, not at all, so
+            ** that --resume does the whole datapath again. */
+            rc = lad_store_step_begin(st, "survey-datapath", &err);
+            if (rc == LAD_OK) {
+                survey_one(st, &s, s.dps[i], ncases, vecdir, argc, argv, &pr, &rows[i]);
+                rc = lad_store_survey_put(st, id, &rows[i], &err);
+                int rc2 = lad_store_step_end(st, rc == LAD_OK, &err);
+                rc = rc ? rc : rc2;
+            }
         }
         all_ok &= dp_ok(&rows[i]);
     }

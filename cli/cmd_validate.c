@@ -30,6 +30,10 @@
 ** Each batch of cases is committed with the counts so far: a validation
 ** that fails ends 'failed' with the cases it compared; SIGINT, SIGTERM or
 ** SIGHUP ends it 'interrupted' and ladder dies of the signal.
+** --resume VALIDATION goes on with a failed or interrupted validation from
+** its last committed chunk, on the same case stream (seed, finite share,
+** cases planned), model and device, and ends with the counts an
+** uninterrupted one has.
 ** Exit 0 when nothing mismatched, 1 when something did, 2 usage, 3 data,
 ** 4 device; 128 + the signal's number after one.
 */
@@ -60,6 +64,7 @@
 static const char usage[] =
     "usage: ladder validate <run> [--device <spec>] [--cases <n>] [--seed <s>]\n"
     "       ladder validate --model <spec> --device <spec> [--cases <n>] [--seed <s>]\n"
+    "       ladder validate --resume <validation> [--db <file>]\n"
     "\n"
     "  Compares a model with a device on random cases, bit for bit, and\n"
     "  prints\n"
@@ -79,6 +84,9 @@ static const char usage[] =
     "  --raw <p>        percent of raw bit-pattern cases, 0..100 (default 50)\n"
     "  --shard <i>/<n>  run only shard i of n (0 <= i < n <= 4096) of the\n"
     "                   cases, for `ladder merge` to combine\n"
+    "  --resume <id>    go on with a failed or interrupted validation (its id in\n"
+    "                   the store) from its last committed chunk: the same cases,\n"
+    "                   model and device; a sim model file must be unchanged\n"
     "  --db <file>      the store (default ladder.db)\n"
     "  -q, --quiet      print only the result line\n"
     "  --json           one JSON object: model, device, run, cases, mismatches,\n"
@@ -142,6 +150,62 @@ static int setup_of_run(lad_store *st, int64_t run, run_setup *rs,
     return rc;
 }
 
+/*
+** What --resume goes on with: validation vid's case stream (into *vo), its
+** model and device (into *rs, as the validation began: its own run's for a
+** --model validation, setup_of_run's for a run's) and its run. Refuses a
+** validation that is completed or still running, or one of a store before
+** its counts were kept per chunk.
+*/
+static int setup_of_validation(lad_store *st, const char *spec, run_setup *rs,
+                               lad_validate_opts *vo, int64_t *run, int *own, lad_err *err)
+{
+    uint64_t vid;
+    if (cli_number(spec, "--resume", 1, INT64_MAX, &vid))
+        return LAD_EUSAGE;
+    lad_validation_row v;
+    int raw = 0, rc = lad_store_validation(st, (int64_t)vid, &v, run, err);
+    if (rc)
+        return rc;
+    char tail;
+    if (v.status == LAD_RUN_OK || v.status == LAD_RUN_RUNNING)
+        rc = lad_errf(err, LAD_EUSAGE, "validation %" PRIu64 " is %s; only a failed or "
+                      "interrupted validation can be resumed", vid,
+                      v.status == LAD_RUN_OK ? "completed" : "still running");
+    else if (v.cases < 0 || v.mismatches < 0 || v.planned < 0)
+        rc = lad_errf(err, LAD_EDATA, "validation %" PRIu64 " was stored before its "
+                      "counts were kept per chunk; it cannot be resumed", vid);
+    else if (sscanf(v.generator, "gen1:raw=%d%c", &raw, &tail) != 1 || raw < 0 || raw > 100)
+        rc = lad_errf(err, LAD_EDATA, "validation %" PRIu64 "'s generator '%s' is not "
+                      "one this ladder draws", vid, v.generator);
+    static lad_run_row row;
+    if (rc == LAD_OK)
+        rc = lad_store_run(st, *run, &row, err);
+    *own = rc == LAD_OK && strcmp(row.command, "validate") == 0;
+    if (rc == LAD_OK && *own) {
+        /* a --model validation: the model by its spec, the run's device */
+        rc = lad_model_resolve(v.model, &rs->dp, err);
+        snprintf(rs->name, sizeof rs->name, "%s", v.model);
+        snprintf(rs->device, sizeof rs->device, "%s", row.device_spec);
+        snprintf(rs->sha256, sizeof rs->sha256, "%s", row.model_sha256);
+    } else if (rc == LAD_OK) {
+        rc = setup_of_run(st, *run, rs, err);
+    }
+    if (rc == LAD_OK && strcmp(rs->name, v.model) != 0)
+        rc = lad_errf(err, LAD_EDATA, "validation %" PRIu64 " checked '%s', not '%s'",
+                      vid, v.model, rs->name);
+    /* a shard goes on with its part of the whole stream it was cut from */
+    int sharded = v.shard_count > 1 && v.stream_cases >= 0;
+    *vo = (lad_validate_opts){.cases = (uint64_t)(sharded ? v.stream_cases : v.planned),
+                              .seed = v.seed, .raw = raw,
+                              .resume = (int64_t)vid, .done = (uint64_t)v.cases,
+                              .done_bad = (uint64_t)v.mismatches,
+                              .shard_index = sharded ? (uint64_t)v.shard_index : 0,
+                              .shard_count = sharded ? (uint64_t)v.shard_count : 1};
+    lad_validation_row_free(&v);
+    return rc;
+}
+
 /* A mismatch kept to be shown. */
 typedef struct shown {
     uint64_t index;
@@ -197,7 +261,9 @@ int cmd_validate(int argc, char **argv)
     const char *model = NULL, *device = NULL, *cases = NULL, *seeds = NULL;
     const char *raws = NULL, *db = LAD_STORE_DEFAULT, *quiet = NULL, *json = NULL;
     const char *shard = NULL;
+    const char *resume = NULL;
     cli_opt opts[] = {
+        {"resume", 0, 1, &resume},
         {"model", 0, 1, &model},
         {"device", 0, 1, &device},
         {"cases", 0, 1, &cases},
@@ -214,7 +280,10 @@ int cmd_validate(int argc, char **argv)
     int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 1, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
-    if (npos == 0 && !model)
+    if (resume && (npos || model || cases || seeds || raws || shard))
+        return cli_usage_error("--resume goes on with the validation's own run, model and "
+                               "cases; give none of them");
+    if (npos == 0 && !model && !resume)
         return cli_usage_error("validate needs a run or --model; see 'ladder validate --help'");
     if (npos == 1 && model)
         return cli_usage_error("give a run or --model, not both");
@@ -238,12 +307,23 @@ int cmd_validate(int argc, char **argv)
     lad_datapath *dp = &rs.dp;
     char *name = rs.name, *devspec = rs.device;
     int64_t run = 0;
-    int own_run = 0;
+    int own_run = 0, own = 0; /* own: a resumed validation's run is its own */
     static tally t;
     t.quiet = quiet != NULL;
     t.json = json != NULL;
     uint64_t ran = 0, bad = 0;
-    if (model) {
+    lad_validate_opts vo = {0};
+    if (resume) {
+        rc = lad_store_open(db, 0, &st, &err);
+        if (rc == LAD_OK)
+            rc = setup_of_validation(st, resume, &rs, &vo, &run, &own, &err);
+        if (rc == LAD_OK && device && strcmp(device, rs.device) != 0)
+            rc = lad_errf(&err, LAD_EUSAGE, "validation %" PRId64 " ran on '%s', not '%s'; "
+                          "it goes on on its own device", vo.resume, rs.device, device);
+        ncases = vo.cases;
+        seed = vo.seed;
+        raw = (uint64_t)vo.raw;
+    } else if (model) {
         rc = lad_model_resolve(model, dp, &err);
         snprintf(rs.name, sizeof rs.name, "%s", model);
         snprintf(rs.device, sizeof rs.device, "%s", device);
@@ -279,9 +359,15 @@ int cmd_validate(int argc, char **argv)
     }
     if (rc == LAD_OK && rs.sha256[0] && strcmp(rs.sha256, dev->info.model_sha256) != 0)
         rc = lad_errf(&err, LAD_EDATA, "model file '%.300s' of run %" PRId64 "'s device "
-                      "changed since the run (sha256 %.12s... then, %.12s... now); give "
-                      "--device to validate against it as it is", dev->info.model_file,
-                      run, rs.sha256, dev->info.model_sha256);
+                      "changed since the run (sha256 %.12s... then, %.12s... now)%s",
+                      dev->info.model_file, run, rs.sha256, dev->info.model_sha256,
+                      resume ? "; a validation goes on only against the model it began with"
+                             : "; give --device to validate against it as it is");
+    /* Reopened only now, when everything checked: a refusal leaves it. */
+    if (rc == LAD_OK && own && (rc = lad_store_resume_run(st, run, &err)) == LAD_OK)
+        own_run = 1;
+    if (rc == LAD_OK && resume)
+        rc = lad_store_resume_validation(st, vo.resume, &err);
     if (rc != LAD_OK)
         goto fail;
     if (model) {
@@ -302,8 +388,11 @@ int cmd_validate(int argc, char **argv)
         own_run = 1;
     }
     lad_sig_graceful();
-    lad_validate_opts vo = {.cases = ncases, .seed = seed, .raw = (int)raw, .mismatch = show,
-                            .ctx = &t, .shard_index = shard_i, .shard_count = shard_n};
+    if (!resume)
+        vo = (lad_validate_opts){.cases = ncases, .seed = seed, .raw = (int)raw,
+                                 .shard_index = shard_i, .shard_count = shard_n};
+    vo.mismatch = show;
+    vo.ctx = &t;
     rc = lad_validate(st, run, name, dp, dev, &vo, &ran, &bad, &err);
     if (rc != LAD_OK)
         goto fail;
@@ -311,9 +400,9 @@ int cmd_validate(int argc, char **argv)
         goto fail;
     if (json)
         print_json(name, devspec, run, ran, bad, &t);
-    else if (shard_n > 1)
+    else if (vo.shard_count > 1)
         printf("validate: %" PRIu64 "/%" PRIu64 " mismatches (%s vs %s), shard %" PRIu64
-               "/%" PRIu64 "\n", bad, ran, name, devspec, shard_i, shard_n);
+               "/%" PRIu64 "\n", bad, ran, name, devspec, vo.shard_index, vo.shard_count);
     else
         printf("validate: %" PRIu64 "/%" PRIu64 " mismatches (%s vs %s)\n", bad, ran, name,
                devspec);

@@ -225,15 +225,21 @@ int st_commit(lad_store *st, const char *point, lad_err *err)
 void st_rollback(lad_store *st)
 {
     st->step = NULL;
+    st->depth = 0;
     if (!sqlite3_get_autocommit(st->db))
         sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 int lad_store_step_begin(lad_store *st, const char *point, lad_err *err)
 {
-    if (st->step)
-        return lad_errf(err, LAD_EINTERNAL, "step '%s' begun inside step '%s'",
-                        point, st->step);
+    /* Inside a step (a survey's datapath holds a run's rungs, its infer and
+    ** its validations): a savepoint, which the outer step commits. */
+    if (st->step) {
+        int code = st_exec(st, "SAVEPOINT step", "write", err);
+        if (code == LAD_OK)
+            st->depth++;
+        return code;
+    }
     int code = st_writable(st, err);
     if (code == LAD_OK)
         code = st_begin(st, err);
@@ -247,6 +253,15 @@ int lad_store_step_end(lad_store *st, int ok, lad_err *err)
     const char *point = st->step;
     if (point == NULL)
         return LAD_OK; /* a failed write in it rolled it back */
+    if (st->depth > 0) {
+        st->depth--;
+        int code = ok ? LAD_OK : st_exec(st, "ROLLBACK TO step", "write", err);
+        if (code == LAD_OK)
+            code = st_exec(st, "RELEASE step", "write", err);
+        if (code)
+            st_rollback(st);
+        return code;
+    }
     if (!ok) {
         st_rollback(st);
         return LAD_OK;
@@ -603,7 +618,7 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
         }
     }
     sqlite3_extended_result_codes(st->db, 0);
-    sqlite3_busy_timeout(st->db, 10000);
+    sqlite3_busy_timeout(st->db, lad_busy_timeout_ms());
 
     int64_t app, ver, tables;
     code = read_ids(st, &app, &ver, &tables, err);

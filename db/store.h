@@ -244,6 +244,14 @@ int lad_store_end_validation(lad_store *st, int64_t vid, uint64_t cases,
 int lad_store_stop_validation(lad_store *st, int64_t vid, int status,
                               const char *message, lad_err *err);
 
+/* Reopens a failed or interrupted run, or validation, to go on with it
+** (`run --resume`, `validate --resume`): 'running' again, owned by this
+** process, its end and message cleared, its counts kept. Commit points
+** "resume-run" and "resume-validation". LAD_EDATA when it is not failed or
+** interrupted (an open store has marked dead processes' rows already). */
+int lad_store_resume_run(lad_store *st, int64_t run, lad_err *err);
+int lad_store_resume_validation(lad_store *st, int64_t vid, lad_err *err);
+
 /* ---- steps -------------------------------------------------------------- */
 
 /*
@@ -253,7 +261,9 @@ int lad_store_stop_validation(lad_store *st, int64_t vid, int status,
 ** the middle leaves the store as it was before the step. The write lock is
 ** held the whole step: other writers wait (up to the busy timeout). A write
 ** that fails within the step rolls the whole step back and ends it.
-** Steps do not nest.
+** A step begun inside another is a savepoint of it: its end releases it
+** (ok) or rolls back only its own writes, and the outer step commits
+** everything under the outer point.
 */
 int lad_store_step_begin(lad_store *st, const char *point, lad_err *err);
 
@@ -366,6 +376,9 @@ typedef struct lad_validation_row {
     int status;              /* enum lad_run_status, as a run's reads */
     int64_t planned;         /* cases asked for; -1 unknown */
     char *message;           /* malloc'd: why it failed or stopped, "" */
+    int64_t shard_index, shard_count; /* the shard it ran: 0 of 1 unsharded */
+    int64_t stream_cases;    /* cases of the whole stream a shard is part
+                                of; -1 unsharded (or before schema 6) */
 } lad_validation_row;
 
 /* Everything `ladder show` prints about a run. */
@@ -412,6 +425,16 @@ int lad_store_cases(lad_store *st, int64_t run, const char *rung,
 ** or a model's, not a spec that opens the device again. */
 int lad_store_run_device_arg(lad_store *st, int64_t run, char *dev, size_t size,
                              lad_err *err);
+
+/* The same for any option --name of run's command line ("" when none). */
+int lad_store_run_arg(lad_store *st, int64_t run, const char *name, char *val,
+                      size_t size, lad_err *err);
+
+/* Validation vid, as lad_store_show reads it, and the run it belongs to.
+** LAD_EDATA when there is none. Free it with lad_validation_row_free. */
+int lad_store_validation(lad_store *st, int64_t vid, lad_validation_row *row,
+                         int64_t *run, lad_err *err);
+void lad_validation_row_free(lad_validation_row *v);
 
 /* The recipe a run was climbed from: its text (malloc'd, free() it; not
 ** NUL-free, *len bytes plus a NUL) and the path it was read from (into

@@ -24,6 +24,7 @@ struct lad_store {
     sqlite3_stmt *ins_rung;
     sqlite3_stmt *ins_mismatch;
     const char *step;        /* the open step's commit point, NULL: none */
+    int depth;               /* steps begun inside it (savepoints) */
 };
 
 /* Records SQLite's current error as LAD_EINTERNAL ("cannot <what> 'path':

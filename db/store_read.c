@@ -305,6 +305,16 @@ static int read_inference(lad_store *st, sqlite3_stmt *s, void *row, lad_err *er
     return oom_if(!f->parameter || !f->value || !f->method, err);
 }
 
+/* The columns read_validation reads, then the run's id. */
+#define VALIDATION_SELECT                                                       \
+    "SELECT v.id, v.model, v.generator, v.seed, "                              \
+    "coalesce(v.cases, -1), coalesce(v.mismatches, -1), "                      \
+    "(SELECT count(*) FROM mismatches AS m WHERE "                             \
+    "m.validation_id = v.id), v.status, v.host, v.pid, "                       \
+    "v.pid_start, coalesce(v.planned, -1), v.message, v.run_id, "              \
+    "v.shard_index, v.shard_count, coalesce(v.stream_cases, -1) "              \
+    "FROM validations AS v"
+
 static int read_validation(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
 {
     lad_validation_row *v = row;
@@ -322,6 +332,9 @@ static int read_validation(lad_store *st, sqlite3_stmt *s, void *row, lad_err *e
                                sqlite3_column_int64(s, 10));
     v->planned = sqlite3_column_int64(s, 11);
     v->message = st_col_dup(s, 12);
+    v->shard_index = sqlite3_column_int64(s, 14);
+    v->shard_count = sqlite3_column_int64(s, 15);
+    v->stream_cases = sqlite3_column_int64(s, 16);
     return oom_if(!v->model || !v->generator || !v->message, err);
 }
 
@@ -525,20 +538,47 @@ int lad_store_show(lad_store *st, int64_t run, lad_show *out, lad_err *err)
 
     /* Validations. */
     if (code == LAD_OK)
-        code = query(st,
-                     "SELECT v.id, v.model, v.generator, v.seed, "
-                     "coalesce(v.cases, -1), coalesce(v.mismatches, -1), "
-                     "(SELECT count(*) FROM mismatches AS m WHERE "
-                     "m.validation_id = v.id), v.status, v.host, v.pid, "
-                     "v.pid_start, coalesce(v.planned, -1), v.message "
-                     "FROM validations AS v WHERE v.run_id = ?1 ORDER BY v.id",
-                     run, &s, err);
+        code = query(st, VALIDATION_SELECT " WHERE v.run_id = ?1 ORDER BY v.id", run, &s,
+                     err);
     if (code == LAD_OK)
         code = read_rows(st, s, (void **)&out->val, &out->nval, sizeof *out->val,
                          read_validation, err);
     if (code)
         lad_show_free(out);
     return code;
+}
+
+int lad_store_validation(lad_store *st, int64_t vid, lad_validation_row *row,
+                         int64_t *run, lad_err *err)
+{
+    memset(row, 0, sizeof *row);
+    *run = 0;
+    sqlite3_stmt *s = NULL;
+    int code = query(st, VALIDATION_SELECT " WHERE v.id = ?1", vid, &s, err);
+    if (code)
+        return code;
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        code = read_validation(st, s, row, err);
+        *run = sqlite3_column_int64(s, 13);
+    } else if (rc == SQLITE_DONE) {
+        code = lad_errf(err, LAD_EDATA, "no validation %lld in '%s'", (long long)vid,
+                        st->path);
+    } else {
+        code = st_sqlerr(st, err, "read");
+    }
+    sqlite3_finalize(s);
+    if (code)
+        lad_validation_row_free(row);
+    return code;
+}
+
+void lad_validation_row_free(lad_validation_row *v)
+{
+    free(v->model);
+    free(v->generator);
+    free(v->message);
+    v->model = v->generator = v->message = NULL;
 }
 
 int lad_store_cases(lad_store *st, int64_t run, const char *rung,
@@ -569,6 +609,14 @@ int lad_store_cases(lad_store *st, int64_t run, const char *rung,
 int lad_store_run_device_arg(lad_store *st, int64_t run, char *dev, size_t size,
                              lad_err *err)
 {
+    return lad_store_run_arg(st, run, "device", dev, size, err);
+}
+
+int lad_store_run_arg(lad_store *st, int64_t run, const char *name, char *dev, size_t size,
+                      lad_err *err)
+{
+    char eq[72];
+    size_t nlen = (size_t)snprintf(eq, sizeof eq, "--%s=", name);
     if (size)
         dev[0] = 0;
     sqlite3_stmt *s = NULL;
@@ -588,10 +636,10 @@ int lad_store_run_device_arg(lad_store *st, int64_t run, char *dev, size_t size,
             want = 0;
         } else if (strcmp(a, "--") == 0) {
             break;
-        } else if (strcmp(a, "--device") == 0) {
+        } else if (strncmp(a, eq, nlen - 1) == 0 && a[nlen - 1] == 0) {
             want = 1;
-        } else if (strncmp(a, "--device=", 9) == 0) {
-            snprintf(dev, size, "%s", a + 9);
+        } else if (strncmp(a, eq, nlen) == 0) {
+            snprintf(dev, size, "%s", a + nlen);
         }
     }
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)

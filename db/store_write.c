@@ -488,3 +488,45 @@ int lad_store_stop_validation(lad_store *st, int64_t vid, int status,
                              "ended = " NOW_SQL ", message = ?2 WHERE id = ?1",
                    vid, message ? message : "", 1, "validation", err);
 }
+
+/* ---- resume ---------------------------------------------------------------- */
+
+/* The UPDATE of lad_store_resume_run/validation: table is a constant. */
+static int reopen(lad_store *st, const char *sql, const char *point, int64_t id,
+                  const char *what, lad_err *err)
+{
+    int code = st_writable(st, err);
+    if (code)
+        return code;
+    sqlite3_stmt *s = NULL;
+    code = st_prepare(st, sql, &s, err);
+    if (code == LAD_OK) {
+        sqlite3_bind_int64(s, 1, id);
+        st_bind_text(s, 2, st->host);
+        sqlite3_bind_int64(s, 3, (sqlite3_int64)getpid());
+        sqlite3_bind_int64(s, 4, st_proc_start((long)getpid()));
+        st_point(st, point);
+        code = st_step_done(st, s, "write", err);
+    }
+    sqlite3_finalize(s);
+    if (code == LAD_OK && sqlite3_changes(st->db) == 0)
+        code = lad_errf(err, LAD_EDATA, "%s %lld in '%s' is not failed or interrupted",
+                        what, (long long)id, st->path);
+    return code;
+}
+
+#define REOPEN_SET                                                             \
+    " SET status = 'running', ended = NULL, message = '', host = ?2, "         \
+    "pid = ?3, pid_start = ?4 WHERE id = ?1 AND status IN ('failed', "        \
+    "'interrupted')"
+
+int lad_store_resume_run(lad_store *st, int64_t run, lad_err *err)
+{
+    return reopen(st, "UPDATE runs" REOPEN_SET, "resume-run", run, "run", err);
+}
+
+int lad_store_resume_validation(lad_store *st, int64_t vid, lad_err *err)
+{
+    return reopen(st, "UPDATE validations" REOPEN_SET, "resume-validation", vid,
+                  "validation", err);
+}

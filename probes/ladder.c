@@ -77,8 +77,48 @@ void lad_batch_free(lad_batch *b)
     memset(b, 0, sizeof *b);
 }
 
+/* Whether stored case r holds the words of cs (the lanes it stored). */
+static int same_case(const lad_case_row *r, const lad_case_data *cs)
+{
+    for (int i = 0; i < r->k; i++)
+        if (r->cs.a[i] != cs->a[i] || r->cs.b[i] != cs->b[i])
+            return 0;
+    for (int i = 0; i < r->nscale; i++)
+        if (r->cs.sa[i] != cs->sa[i] || r->cs.sb[i] != cs->sb[i])
+            return 0;
+    for (int i = 0; i < r->nmeta; i++)
+        if (r->cs.meta[i] != cs->meta[i])
+            return 0;
+    return r->cs.c == cs->c;
+}
+
+/* lad_probe_eval of a replayed rung: the D words and ids of the stored
+** cases, which must be the batch's cases in order. */
+static int replay_eval(lad_probe *p, const lad_batch *b, uint32_t *d, int64_t *ids)
+{
+    for (size_t i = 0; i < b->n; i++, p->rung_cases++) {
+        lad_case_data cs;
+        lad_case_to_data(&b->cs[i], &cs);
+        const lad_case_row *r = p->rung_cases < p->nreplay ? &p->replay[p->rung_cases] : NULL;
+        if (r == NULL || !same_case(r, &cs))
+            return lad_errf(p->err, LAD_EDATA, "run %lld: rung '%s' stored %zu cases and "
+                            "the recipe now generates others (case %zu differs); it cannot "
+                            "be resumed", (long long)p->run, p->rung_name, p->nreplay,
+                            p->rung_cases + 1);
+        if (d)
+            d[i] = r->d;
+        if (ids)
+            ids[i] = r->id;
+        if (strcmp(p->rung_name, "random") != 0)
+            p->targeted++;
+    }
+    return LAD_OK;
+}
+
 int lad_probe_eval(lad_probe *p, const lad_batch *b, uint32_t *d, int64_t *ids)
 {
+    if (p->replayed)
+        return replay_eval(p, b, d, ids);
     uint32_t *dw = d ? d : malloc((b->n ? b->n : 1) * sizeof *dw);
     lad_case_tag tags[EVAL_PIECE];
     lad_case_data *words = malloc(EVAL_PIECE * sizeof *words);
@@ -137,6 +177,8 @@ int lad_probe_observe(lad_probe *p, const char *key, const int64_t *ids,
     va_start(ap, fmt);
     vsnprintf(value, sizeof value, fmt, ap);
     va_end(ap);
+    if (p->replayed)
+        return LAD_OK; /* stored with the rung */
     return lad_store_observe(p->st, p->run, p->rung_name, key, value, ids, n,
                              p->err);
 }
@@ -172,14 +214,32 @@ static const rung_fn rung_fns[LAD_RUNG_COUNT] = {
 ** of the store (commit point "rung"): a rung is stored whole or not at
 ** all. The rung's own code is returned. */
 static int climb(lad_probe *p, const char *name, const lad_rung *item,
-                 rung_fn fn, const lad_ladder_opts *opts)
+                 rung_fn fn, const lad_ladder_opts *opts, const lad_show *stored)
 {
     p->rung = item;
     p->rung_name = name;
     p->rung_cases = 0;
     p->summary[0] = 0;
-    int rc = lad_store_step_begin(p->st, "rung", p->err);
-    if (rc == LAD_OK) {
+    p->replayed = 0;
+    int rc = LAD_OK;
+    for (size_t i = 0; stored && i < stored->nrungs; i++)
+        if (strcmp(stored->rungs[i].name, name) == 0)
+            p->replayed = 1;
+    if (p->replayed) {
+        lad_case_row *rows = NULL;
+        size_t n = 0;
+        if ((rc = lad_store_cases(p->st, p->run, name, &rows, &n, p->err)) == LAD_OK) {
+            p->replay = rows;
+            p->nreplay = n;
+            rc = fn(p);
+            if (rc == LAD_OK && p->rung_cases != n)
+                rc = lad_errf(p->err, LAD_EDATA, "run %lld: rung '%s' stored %zu cases and "
+                              "the recipe now generates %zu; it cannot be resumed",
+                              (long long)p->run, name, n, p->rung_cases);
+        }
+        p->replay = NULL;
+        free(rows);
+    } else if ((rc = lad_store_step_begin(p->st, "rung", p->err)) == LAD_OK) {
         rc = fn(p);
         int rc2 = lad_store_step_end(p->st, rc == LAD_OK, p->err);
         rc = rc ? rc : rc2;
@@ -187,6 +247,68 @@ static int climb(lad_probe *p, const char *name, const lad_rung *item,
     if (opts->done)
         opts->done(opts->ctx, p, rc);
     return rc;
+}
+
+/*
+** What `run --resume` checks before it writes: the run is failed or
+** interrupted, the recipe's text is the stored one, the device is the run's
+** (the spec it was given, the model file's text unchanged, the same GPU or
+** model behind it). Opens the device into *dev and reads the stored rungs
+** into *stored (malloc'd). *spec becomes the run's.
+*/
+static int resume_check(const lad_recipe *r, const lad_ladder_opts *opts, lad_store *st,
+                        const char **spec, const lad_datapath *dp, lad_device **dev,
+                        lad_show **stored, lad_err *err)
+{
+    int64_t id = opts->resume;
+    *stored = calloc(1, sizeof **stored);
+    if (*stored == NULL)
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    int rc = lad_store_show(st, id, *stored, err);
+    if (rc)
+        return rc;
+    const lad_run_row *row = &(*stored)->run;
+    if (strcmp(row->command, "run") != 0)
+        return lad_errf(err, LAD_EUSAGE, "run %lld was written by 'ladder %s', not by "
+                        "'ladder run'; only a run of a recipe can be resumed",
+                        (long long)id, row->command);
+    if (row->status == LAD_RUN_OK || row->status == LAD_RUN_RUNNING)
+        return lad_errf(err, LAD_EUSAGE, "run %lld is %s; only a failed or interrupted "
+                        "run can be resumed", (long long)id,
+                        row->status == LAD_RUN_OK ? "completed" : "still running");
+    char *text = NULL, path[256];
+    size_t len = 0;
+    if ((rc = lad_store_recipe(st, id, &text, &len, path, sizeof path, err)))
+        return rc;
+    int same = len == r->textlen && memcmp(text, r->text, len) == 0;
+    free(text);
+    if (!same)
+        return lad_errf(err, LAD_EDATA, "%s: the recipe changed since run %lld "
+                        "(sha256 %.12s... then); resume it with the recipe it began with",
+                        r->path, (long long)id, row->recipe_sha256);
+    /* The spec the run was given; runs before schema 4 kept it only in argv. */
+    char arg[600] = "";
+    if (!row->device_spec[0] &&
+        (rc = lad_store_run_device_arg(st, id, arg, sizeof arg, err)))
+        return rc;
+    const char *was = row->device_spec[0] ? row->device_spec : arg[0] ? arg : r->device;
+    if (opts->device && *opts->device && strcmp(opts->device, was) != 0)
+        return lad_errf(err, LAD_EUSAGE, "run %lld ran on '%s', not '%s'; a run goes on "
+                        "on its own device", (long long)id, was, opts->device);
+    *spec = was;
+    if ((rc = lad_device_open(was, dp, dev, err)))
+        return rc;
+    const lad_device_info *d = &(*dev)->info;
+    if (row->model_sha256[0] && strcmp(row->model_sha256, d->model_sha256) != 0)
+        return lad_errf(err, LAD_EDATA, "model file '%s' of run %lld's device changed "
+                        "since the run (sha256 %.12s... then, %.12s... now)",
+                        d->model_file, (long long)id, row->model_sha256, d->model_sha256);
+    if (strcmp(row->device_kind, d->kind) != 0 || strcmp(row->device, d->name) != 0 ||
+        strcmp(row->uuid, d->uuid) != 0)
+        return lad_errf(err, LAD_EDEVICE, "device '%s' is now '%s' %s, run %lld ran on "
+                        "'%s' %s", was, d->name, d->uuid, (long long)id, row->device,
+                        row->uuid);
+    return LAD_OK;
 }
 
 int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
@@ -207,6 +329,7 @@ int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
     p->facts.b_known = r->dp.b_known;
     p->facts.dbits = p->facts.window = -1;
     *run = 0;
+    lad_show *stored = NULL;
     int rc;
     if (!r->dp.c_known || !r->dp.d_known) {
         rc = lad_errf(err, LAD_EDATA, "%s: the decode of C and D must be given "
@@ -214,6 +337,15 @@ int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
         goto out;
     }
     const char *spec = opts->device && *opts->device ? opts->device : r->device;
+    if (opts->resume) {
+        rc = resume_check(r, opts, st, &spec, &p->dp, &p->dev, &stored, err);
+        if (rc == LAD_OK)
+            rc = lad_store_resume_run(st, opts->resume, err);
+        if (rc)
+            goto out;
+        *run = p->run = opts->resume;
+        goto climb;
+    }
     if ((rc = lad_device_open(spec, &p->dp, &p->dev, err)))
         goto out;
     lad_run_info info = {0};
@@ -235,15 +367,16 @@ int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
         goto out;
     *run = p->run;
 
+climb:
     if (!p->facts.a_known || !p->facts.b_known)
-        if ((rc = climb(p, "decode", NULL, lad_rung_decode, opts)))
+        if ((rc = climb(p, "decode", NULL, lad_rung_decode, opts, stored)))
             goto fail;
     for (int id = 0; id < LAD_RUNG_COUNT; id++) {
         const lad_rung *item = lad_recipe_rung(r, id);
         int want = opts->rungs ? (opts->rungs >> id) & 1 : item != NULL;
         if (!want)
             continue;
-        if ((rc = climb(p, lad_rung_name(id), item, rung_fns[id], opts)))
+        if ((rc = climb(p, lad_rung_name(id), item, rung_fns[id], opts, stored)))
             goto fail;
     }
     rc = lad_store_end_run(st, p->run, LAD_RUN_OK, NULL, err);
@@ -259,6 +392,9 @@ fail: {
                           lad_sig_pending() ? why : err->msg, &e2);
     }
 out:
+    if (stored)
+        lad_show_free(stored);
+    free(stored);
     lad_device_close(p->dev);
     free(p);
     return rc;

@@ -56,6 +56,12 @@ typedef struct lad_probe {
     lad_progress_fn progress;
     void *progress_ctx;
     lad_err *err;
+    /* Resume: a rung the run stored already is climbed again against its
+    ** stored cases instead of the device (its words, for the facts it
+    ** leaves), and writes nothing. */
+    int replayed;            /* the rung under way (or just ended) replays */
+    const lad_case_row *replay; /* its stored cases, in id order */
+    size_t nreplay;
 } lad_probe;
 
 /* The structured evidence of one case of a batch (lad_case_tag). */
@@ -158,6 +164,8 @@ typedef struct lad_ladder_opts {
     lad_progress_fn progress;    /* may be NULL */
     lad_rung_done_fn done;       /* may be NULL */
     void *ctx;
+    int64_t resume;              /* 0: a new run; else the failed or
+                                    interrupted run to go on with */
 } lad_ladder_opts;
 
 /*
@@ -165,6 +173,16 @@ typedef struct lad_ladder_opts {
 ** one run in st. *run receives its id as soon as it is begun (so a caller
 ** can report it even on failure). Returns LAD_OK; the device's, store's or
 ** a rung's error code, after ending the run as failed.
+**
+** With opts->resume the run goes on in that run's id: the rungs it stored
+** are replayed from the store (their cases are deterministic: probes/gen.c
+** and the rungs draw from the recipe's seed), the others climbed and
+** stored. Refused before anything is written: a run that is completed or
+** still running (LAD_EUSAGE), a recipe whose text is not the stored one or
+** a device model file that changed since (LAD_EDATA), a device that is not
+** the run's (LAD_EUSAGE for another spec, LAD_EDEVICE for another GPU or
+** model behind it), stored cases that the recipe no longer generates
+** (LAD_EDATA).
 */
 int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
                    lad_store *st, int64_t *run, lad_err *err);

@@ -5,7 +5,8 @@
 # foreign keys), history and show read it, every rung stored is the whole
 # rung of an uninterrupted run with the same words, a run's inferences are
 # none or the whole set, and the killed validation reads as interrupted
-# with the counts of its last committed chunk.
+# with the counts of its last committed chunk; a killed survey keeps whole
+# datapaths only.
 . tests/lib.sh
 
 db=$TMP/l.db
@@ -137,5 +138,24 @@ p=$(problems "$full" 1)
 if [ -z "$p" ]; then ok store-crash-mark-whole; else fail store-crash-mark-whole "$p"; fi
 run_ladder show "$full" --db "$db"
 expect_out store-crash-mark-reads-interrupted 'interrupted after 0 of 20000 cases'
+
+# survey: one transaction per datapath (its run, rungs, inference,
+# validations and survey row). Killed before the n-th datapath's commit,
+# the store holds the n-1 datapaths before it whole and nothing of the
+# n-th: every run belongs to a survey row and ended ok; --resume then does
+# only what is missing.
+db=$TMP/s.db
+S="survey --device sim:sm_90a --only sm90-mma-f16-f* --cases 2000"
+kill_loop survey-datapath survey-datapath none must $S
+n=$(sqlite3 "$db" "SELECT (SELECT count(*) FROM runs) - (SELECT count(*) FROM runs
+    WHERE status = 'ok' AND id IN (SELECT run_id FROM survey_datapaths))")
+check store-crash-survey-no-orphan-run test "$n" = 0
+LADDER_CRASH_AT=survey-datapath:2 "$LADDER" $S --db "$db" >/dev/null 2>&1
+runs=$(sqlite3 "$db" "SELECT count(*) FROM runs")
+"$LADDER" $S --db "$db" --resume >/dev/null 2>&1
+r=$?
+check store-crash-survey-resume test $r = 0 -a \
+    "$(sqlite3 "$db" "SELECT count(*) FROM runs")" = $((runs + 1)) -a \
+    "$(sqlite3 "$db" "SELECT status FROM surveys ORDER BY id DESC LIMIT 1")" = ok
 
 test_done

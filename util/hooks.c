@@ -129,3 +129,11 @@ void lad_sig_reraise(void)
     if (pending)
         die_of(pending);
 }
+
+int lad_busy_timeout_ms(void)
+{
+    const char *v = getenv("LADDER_BUSY_TIMEOUT_MS");
+    char *end;
+    long ms = v && *v ? strtol(v, &end, 10) : -1;
+    return ms >= 0 && ms <= 3600000 && *end == 0 ? (int)ms : 10000;
+}

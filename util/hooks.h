@@ -24,6 +24,11 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* How long a store waits for another writer's lock, in milliseconds:
+** LADDER_BUSY_TIMEOUT_MS (0..3600000) when set and well-formed, else
+** 10000. Tests set it to see "database is locked" without waiting. */
+int lad_busy_timeout_ms(void);
+
 /* Kills the process (SIGKILL) when LADDER_CRASH_AT names this pass. */
 void lad_crash_point(const char *name);
 

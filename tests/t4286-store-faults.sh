@@ -1,0 +1,54 @@
+#!/bin/sh
+# Injected faults, each one clean error line and an intact store: another
+# process holding the write lock past the busy timeout
+# (LADDER_BUSY_TIMEOUT_MS, util/hooks.h), output files on /dev/full.
+. tests/lib.sh
+
+P=sm90-mma-bf16-f32
+db=$TMP/l.db
+sh "$TESTS_DATA/recipe-gen.sh" "$LADDER" $P 256 >"$TMP/r.yaml"
+"$LADDER" run "$TMP/r.yaml" --db "$db" >/dev/null 2>&1
+
+whole() {
+    [ "$(sqlite3 "$db" "PRAGMA integrity_check")" = ok ] &&
+        [ -z "$(sqlite3 "$db" "PRAGMA foreign_key_check")" ] &&
+        "$LADDER" history --db "$db" >/dev/null 2>&1
+}
+
+# SQLITE_BUSY: the sqlite3 shell holds BEGIN IMMEDIATE for 3 s while
+# `ladder run` starts with a 300 ms timeout.
+(echo "BEGIN IMMEDIATE; DELETE FROM builds WHERE 0;"; sleep 3) | sqlite3 "$db" &
+holder=$!
+sleep 0.5
+t0=$(date +%s)
+rc=0
+LADDER_BUSY_TIMEOUT_MS=300 "$LADDER" run "$TMP/r.yaml" --db "$db" >"$out" 2>"$err" || rc=$?
+t1=$(date +%s)
+expect_rc fault-busy-rc 5
+expect_err fault-busy-says "^ladder: cannot write '.*l.db': database is locked$"
+expect_err_line fault-busy-line
+check fault-busy-no-wait test $((t1 - t0)) -le 2
+wait $holder
+check fault-busy-store-whole whole
+check fault-busy-nothing-written test "$(sqlite3 "$db" "SELECT count(*) FROM runs")" = 1
+run_ladder run "$TMP/r.yaml" --db "$db"
+check fault-busy-rerun test "$rc" -eq 0
+
+# Output files on a full disk: one line naming the file, a failing exit,
+# the store as it was.
+"$LADDER" infer 1 --db "$db" >/dev/null 2>&1
+ninf=$(sqlite3 "$db" "SELECT count(*) FROM inferences")
+for cmd in "infer 1" "export 1" "report 1"; do
+    name=fault-full-$(echo "$cmd" | cut -d' ' -f1)
+    run_ladder $cmd --db "$db" -o /dev/full
+    if [ "$rc" -eq 0 ] || ! grep -q "^ladder: .*'/dev/full'" "$err"; then
+        fail $name "exit $rc: $(_peek "$err")"
+    else
+        ok $name
+    fi
+    expect_err_line $name-line
+    check $name-store-whole whole
+done
+check fault-full-inferences-kept test "$(sqlite3 "$db" "SELECT count(*) FROM inferences")" = "$ninf"
+
+test_done
