@@ -88,7 +88,12 @@ static void markdown(void)
            "were found.\n\n"
            "\"vectors X\" means `ladder check` reproduces every word of\n"
            "vectors/X; \"H200 captures\" the words in results/h200;\n"
-           "\"unverified\" that no hardware word backs it yet.\n");
+           "\"unverified\" that no hardware word backs it yet; \"derived: MMA-Sim\n"
+           "2.1.1 ...\" a datapath MMA-Sim models that ladder has not measured,\n"
+           "copied from the named preset of the same tensor core. docs/mmasim.md\n"
+           "maps every MMA-Sim datapath to these presets. f64 mma (DMMA) is not\n"
+           "among them: ladder's words are 32 bits (cases, store, vector lines,\n"
+           "formats), and f64 needs 64-bit words and 106-bit products throughout.\n");
     const char *last = "";
     for (int i = 0; i < lad_preset_count(); i++) {
         const lad_preset *p = lad_preset_get(i);

@@ -56,7 +56,8 @@ static int name_of(uint64_t w0, uint64_t w1, char *out, size_t n)
     unsigned op = (unsigned)(w0 & 0xfff);
     switch (op) {
     case 0x23c:
-        snprintf(out, n, "HMMA.%s.%s%s", w1 & 0x800 ? "16816" : "1688",
+        snprintf(out, n, "HMMA.%s.%s%s",
+                 w1 & 0x800 ? "16816" : w1 & 0x4000 ? "1684" : "1688",
                  w1 & 0x1000 ? "F32" : "F16",
                  w1 & 0x80000 ? ".TF32" : w1 & 0x40000 ? ".BF16" : "");
         return 1;

@@ -7,11 +7,11 @@
 ** were identified by comparing cuobjdump output with the words of the
 ** cubins of this build (../shared/docs/ptx-notes.md section 5.2):
 **
-**   0x23c HMMA (2nd word: 0x800 shape 16816, 0x1000 F32, 0x40000 BF16,
-**         0x80000 TF32), 0x237 IMMA, 0x27a QMMA, 0x9f0 HGMMA, 0x9f1 IGMMA,
-**   0x9f3 QGMMA, 0x5ea/0xdea the tcgen05 MMAs (2nd word 0x300 UTCQMMA,
-**   0x100 UTCIMMA; else top bits of the 1st word set: UTCOMMA, clear:
-**   UTCHMMA).
+**   0x23c HMMA (2nd word: 0x800 shape 16816, 0x4000 shape 1684 (tf32
+**         m16n8k4), neither 1688; 0x1000 F32, 0x40000 BF16, 0x80000 TF32),
+**   0x237 IMMA, 0x27a QMMA, 0x9f0 HGMMA, 0x9f1 IGMMA, 0x9f3 QGMMA,
+**   0x5ea/0xdea the tcgen05 MMAs (2nd word 0x300 UTCQMMA, 0x100 UTCIMMA;
+**   else top bits of the 1st word set: UTCOMMA, clear: UTCHMMA).
 **
 ** These are fingerprints of ptxas 13.0, not documented facts; cuobjdump
 ** (`ladder sass`, tests/t6000-sass-opcodes.sh) remains the reference. The

@@ -39,11 +39,13 @@ static uint32_t mask_of(int bits)
     return bits >= 32 ? 0xffffffffu : ((uint32_t)1 << bits) - 1;
 }
 
-static int row_bits_ok(int k, int bits, int pack)
+/* A row of A or B is 256 bits, or 128 for the half-K mma.sync shapes
+** (m16n8k8 f16, m16n8k4 tf32, m16n8k16 fp8: two A registers, one B). */
+static int row_bits_ok(int family, int k, int bits, int pack)
 {
     if (pack == LAD_PACK_PAD16)
         return k == 32 && bits * 16 <= 128;
-    return k * bits == 256;
+    return k * bits == 256 || (family == LAD_FAM_MMA && k * bits == 128);
 }
 
 int lad_layout_init(lad_layout *L, int family, int k, int abits, int apack,
@@ -60,10 +62,10 @@ int lad_layout_init(lad_layout *L, int family, int k, int abits, int apack,
     L->bpack = bpack;
     L->cdbits = cdbits;
     L->scale_block = scale_block;
-    if (!row_bits_ok(k, abits, apack) || !row_bits_ok(k, bbits, bpack))
+    if (!row_bits_ok(family, k, abits, apack) || !row_bits_ok(family, k, bbits, bpack))
         return lad_errf(err, LAD_EINTERNAL,
                         "layout: k %d with %d/%d-bit elements is not 256 bits "
-                        "per row", k, abits, bbits);
+                        "per row (nor 128 for mma.sync)", k, abits, bbits);
     if (cdbits != 32 && cdbits != 16)
         return lad_errf(err, LAD_EINTERNAL, "layout: %d-bit accumulator",
                         cdbits);

@@ -35,16 +35,21 @@
      const uint32_t *__restrict__ c, const uint32_t *__restrict__ s,        \
      uint32_t *__restrict__ d, lad_kparams p)
 
+/* This lane's words of tile t: A and B always in their full-K slots (4 and
+** 2 registers), C and D in CD registers. */
+#define LAD_TILE_PTRS(CD)                                                    \
+    const uint32_t *pa = a + (size_t)t * 4 * 32 + lane;                      \
+    const uint32_t *pb = b + (size_t)t * 2 * 32 + lane;                      \
+    const uint32_t *pc = c + (size_t)t * (CD) * 32 + lane;                   \
+    uint32_t *pd = d + (size_t)t * (CD) * 32 + lane
+
 /* A in 4 registers, B in 2, C/D in 4 (f32 or s32 accumulators). */
 #define LAD_MMA_C4(NAME, INSTR)                                              \
 extern "C" __global__ void NAME LAD_SIG                                      \
 {                                                                            \
     (void)s;                                                                 \
     LAD_WARP_LOOP {                                                          \
-        const uint32_t *pa = a + (size_t)t * 4 * 32 + lane;                  \
-        const uint32_t *pb = b + (size_t)t * 2 * 32 + lane;                  \
-        const uint32_t *pc = c + (size_t)t * 4 * 32 + lane;                  \
-        uint32_t *pd = d + (size_t)t * 4 * 32 + lane;                        \
+        LAD_TILE_PTRS(4);                                                    \
         uint32_t a0 = pa[0], a1 = pa[32], a2 = pa[64], a3 = pa[96];          \
         uint32_t b0 = pb[0], b1 = pb[32];                                    \
         uint32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, d0, d1, d2, d3;             \
@@ -66,10 +71,7 @@ extern "C" __global__ void NAME LAD_SIG                                      \
 {                                                                            \
     (void)s;                                                                 \
     LAD_WARP_LOOP {                                                          \
-        const uint32_t *pa = a + (size_t)t * 4 * 32 + lane;                  \
-        const uint32_t *pb = b + (size_t)t * 2 * 32 + lane;                  \
-        const uint32_t *pc = c + (size_t)t * 2 * 32 + lane;                  \
-        uint32_t *pd = d + (size_t)t * 2 * 32 + lane;                        \
+        LAD_TILE_PTRS(2);                                                    \
         uint32_t a0 = pa[0], a1 = pa[32], a2 = pa[64], a3 = pa[96];          \
         uint32_t b0 = pb[0], b1 = pb[32];                                    \
         uint32_t c0 = 0, c1 = 0, d0, d1;                                     \
@@ -81,6 +83,35 @@ extern "C" __global__ void NAME LAD_SIG                                      \
                      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), \
                        "r"(c0), "r"(c1));                                    \
         pd[0] = d0; pd[32] = d1;                                             \
+    }                                                                        \
+}
+
+/* The half-K shapes: A in 2 registers, B in 1, C/D in 4 or 2. The image
+** keeps the full-K register slots (a: 4 words per lane, b: 2); the upper
+** ones are unused. */
+#define LAD_MMA_HALF(NAME, INSTR, CD)                                        \
+extern "C" __global__ void NAME LAD_SIG                                      \
+{                                                                            \
+    (void)s;                                                                 \
+    LAD_WARP_LOOP {                                                          \
+        LAD_TILE_PTRS(CD);                                                   \
+        uint32_t a0 = pa[0], a1 = pa[32], b0 = pb[0];                        \
+        uint32_t cr[4] = {0, 0, 0, 0}, dr[4];                                \
+        if (p.accumulate)                                                    \
+            for (int r = 0; r < CD; r++)                                     \
+                cr[r] = pc[32 * r];                                          \
+        if (CD == 4)                                                         \
+            asm volatile(INSTR " {%0,%1,%2,%3}, {%4,%5}, {%6},"              \
+                         " {%7,%8,%9,%10};"                                  \
+                         : "=r"(dr[0]), "=r"(dr[1]), "=r"(dr[2]), "=r"(dr[3])\
+                         : "r"(a0), "r"(a1), "r"(b0),                        \
+                           "r"(cr[0]), "r"(cr[1]), "r"(cr[2]), "r"(cr[3]));  \
+        else                                                                 \
+            asm volatile(INSTR " {%0,%1}, {%2,%3}, {%4}, {%5,%6};"           \
+                         : "=r"(dr[0]), "=r"(dr[1])                          \
+                         : "r"(a0), "r"(a1), "r"(b0), "r"(cr[0]), "r"(cr[1]));\
+        for (int r = 0; r < CD; r++)                                         \
+            pd[32 * r] = dr[r];                                              \
     }                                                                        \
 }
 
@@ -111,6 +142,15 @@ LAD_MMA_C4(lad_mma_m16n8k32_s32_u8_s8_sat,
 LAD_MMA_C4(lad_mma_m16n8k32_s32_u8_u8_sat,
            "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.u8.u8.s32")
 
+LAD_MMA_HALF(lad_mma_m16n8k4_f32_tf32,
+             "mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32", 4)
+LAD_MMA_HALF(lad_mma_m16n8k8_f32_f16,
+             "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32", 4)
+LAD_MMA_HALF(lad_mma_m16n8k8_f32_bf16,
+             "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32", 4)
+LAD_MMA_HALF(lad_mma_m16n8k8_f16_f16,
+             "mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16", 2)
+
 /* fp8: sm_89 and later (native QMMA on sm_89, emulated on sm_90a/sm_100a). */
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 890
 LAD_MMA_C4(lad_mma_m16n8k32_f32_e4m3_e4m3,
@@ -129,4 +169,16 @@ LAD_MMA_C2(lad_mma_m16n8k32_f16_e5m2_e4m3,
            "mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e4m3.f16")
 LAD_MMA_C2(lad_mma_m16n8k32_f16_e5m2_e5m2,
            "mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e5m2.f16")
+/* m16n8k16 fp8: in the table for sm_89 only; ptxas emulates it on sm_90a
+** and sm_100a with two HMMA.1688 per instruction, a datapath no preset
+** describes (docs/kernels.md). */
+#define LAD_FP8_K16(A, B)                                                    \
+LAD_MMA_HALF(lad_mma_m16n8k16_f32_##A##_##B,                                 \
+             "mma.sync.aligned.m16n8k16.row.col.f32." #A "." #B ".f32", 4)   \
+LAD_MMA_HALF(lad_mma_m16n8k16_f16_##A##_##B,                                 \
+             "mma.sync.aligned.m16n8k16.row.col.f16." #A "." #B ".f16", 2)
+LAD_FP8_K16(e4m3, e4m3)
+LAD_FP8_K16(e4m3, e5m2)
+LAD_FP8_K16(e5m2, e4m3)
+LAD_FP8_K16(e5m2, e5m2)
 #endif

@@ -24,7 +24,8 @@
 #define D LAD_PACK_DENSE
 #define P LAD_PACK_PAD16
 
-/* mma.sync: K 8/16/32 with 32/16/8-bit elements. */
+/* mma.sync: K 8/16/32 with 32/16/8-bit elements, or half that K (m16n8k4
+** tf32, m16n8k8 f16/bf16, m16n8k16 fp8). */
 #define MMA(NAME, PTX, SHAPE, A, B, DF, K, BITS, CDB, SAT, CC, TG, S80, S89, S90, S100) \
     {NAME, "mma_sync", PTX, "mma.sync", "", SHAPE, A, B, DF, "", K, 0, SAT,  \
      LAD_FAM_MMA, BITS, D, BITS, D, CDB, 0, CC, TG, {S80, S89, S90, S100}}
@@ -34,6 +35,15 @@
 #define MMA_FP8(NAME, PTX, A, B, DF, CDB, Q, H)                              \
     MMA(NAME, PTX, "m16n8k32", A, B, DF, 32, 8, CDB, 0, 89,                 \
         T89 | T90 | T100, NULL, Q, H, H)
+
+/* mma.sync fp8 m16n8k16, f32 and f16 results (two rows), sm_89 only. */
+#define MMA_FP8K16(A, B, OPS)                                                \
+    MMA("lad_mma_m16n8k16_f32_" A "_" B,                                     \
+        MS "m16n8k16.row.col.f32." A "." B ".f32", "m16n8k16", A, B, "f32",  \
+        16, 8, 32, 0, 89, T89, NULL, "QMMA.16816.F32." OPS, NULL, NULL),     \
+    MMA("lad_mma_m16n8k16_f16_" A "_" B,                                     \
+        MS "m16n8k16.row.col.f16." A "." B ".f16", "m16n8k16", A, B, "f16",  \
+        16, 8, 16, 0, 89, T89, NULL, "QMMA.16816.F16." OPS, NULL, NULL)
 
 /* wgmma: sm_90a only, m64n8. */
 #define WG(NAME, PTX, SHAPE, A, B, DF, K, BITS, CDB, SAT, S)                 \
@@ -93,6 +103,15 @@ static const lad_kernel table[] = {
             "m16n8k16", "bf16", "bf16", "f32", 16, 16, 32, 0, "HMMA.16816.F32.BF16"),
     MMA_ALL("lad_mma_m16n8k16_f16_f16", MS "m16n8k16.row.col.f16.f16.f16.f16",
             "m16n8k16", "f16", "f16", "f16", 16, 16, 16, 0, "HMMA.16816.F16"),
+    /* the half-K shapes: m16n8k4 tf32, m16n8k8 f16/bf16 */
+    MMA_ALL("lad_mma_m16n8k4_f32_tf32", MS "m16n8k4.row.col.f32.tf32.tf32.f32",
+            "m16n8k4", "tf32", "tf32", "f32", 4, 32, 32, 0, "HMMA.1684.F32.TF32"),
+    MMA_ALL("lad_mma_m16n8k8_f32_f16", MS "m16n8k8.row.col.f32.f16.f16.f32",
+            "m16n8k8", "f16", "f16", "f32", 8, 16, 32, 0, "HMMA.1688.F32"),
+    MMA_ALL("lad_mma_m16n8k8_f32_bf16", MS "m16n8k8.row.col.f32.bf16.bf16.f32",
+            "m16n8k8", "bf16", "bf16", "f32", 8, 16, 32, 0, "HMMA.1688.F32.BF16"),
+    MMA_ALL("lad_mma_m16n8k8_f16_f16", MS "m16n8k8.row.col.f16.f16.f16.f16",
+            "m16n8k8", "f16", "f16", "f16", 8, 16, 16, 0, "HMMA.1688.F16"),
     MMA_ALL("lad_mma_m16n8k32_s32_s8_s8", MS "m16n8k32.row.col.s32.s8.s8.s32",
             "m16n8k32", "s8", "s8", "s32", 32, 8, 32, 0, "IMMA.16832.S8.S8"),
     MMA_ALL("lad_mma_m16n8k32_s32_s8_u8", MS "m16n8k32.row.col.s32.s8.u8.s32",
@@ -130,6 +149,10 @@ static const lad_kernel table[] = {
             "e5m2", "e4m3", "f16", 16, "QMMA.16832.F16.E5M2.E4M3", "HMMA.16816.F16"),
     MMA_FP8("lad_mma_m16n8k32_f16_e5m2_e5m2", MS "m16n8k32.row.col.f16.e5m2.e5m2.f16",
             "e5m2", "e5m2", "f16", 16, "QMMA.16832.F16.E5M2.E5M2", "HMMA.16816.F16"),
+    /* mma.sync fp8 m16n8k16: native on sm_89; on sm_90a and sm_100a ptxas
+    ** emulates it (two HMMA.1688) and no preset says how, so sm_89 only */
+    MMA_FP8K16("e4m3", "e4m3", "E4M3.E4M3"), MMA_FP8K16("e4m3", "e5m2", "E4M3.E5M2"),
+    MMA_FP8K16("e5m2", "e4m3", "E5M2.E4M3"), MMA_FP8K16("e5m2", "e5m2", "E5M2.E5M2"),
 
     /* wgmma, sm_90a */
     WG("lad_wgmma_m64n8k16_f32_f16", WGI "m64n8k16.f32.f16.f16", "m64n8k16",
@@ -288,7 +311,10 @@ int lad_kernel_for(const lad_datapath *dp, const lad_kernel **out,
         const lad_kernel *k = &table[i];
         if (strcmp(k->instr, dp->instr) != 0 || k->k != dp->k)
             continue;
-        if (k->kind[0] && dp->kind[0] && strcmp(k->kind, dp->kind) != 0)
+        /* A datapath without a kind (a model file may leave it out) takes
+        ** the kernel of its formats; one with a kind only a kernel of that
+        ** kind: mma.sync kind::f8f6f4 is not the kind-less fp8 mma.sync. */
+        if (dp->kind[0] && strcmp(k->kind, dp->kind) != 0)
             continue;
         if (strcmp(k->a, dp->a.name) != 0 || strcmp(k->b, dp->b.name) != 0 ||
             strcmp(k->d, container(&dp->d)) != 0)

@@ -105,6 +105,15 @@ static const char *mma_shape(const char *instr, const char *ab)
     return k == 8 ? "m16n8k8" : k == 16 ? "m16n8k16" : "m16n8k32";
 }
 
+/* The opcode's name for an element format ("E4M3"). */
+static void upper(char *out, size_t n, const char *s)
+{
+    size_t i = 0;
+    for (; s[i] && i + 1 < n; i++)
+        out[i] = s[i] >= 'a' && s[i] <= 'z' ? (char)(s[i] - 'a' + 'A') : s[i];
+    out[i] = '\0';
+}
+
 /* The tensor opcode mma.sync/wgmma compiles to (ptx-notes §5). */
 static void mma_sass(char *out, size_t n, const char *arch, const char *instr,
                      const char *ab, const char *d)
@@ -114,10 +123,7 @@ static void mma_sass(char *out, size_t n, const char *arch, const char *instr,
     int fp8 = ab[0] == 'e';
     int wg = strcmp(instr, "wgmma") == 0;
     char up[8];
-    snprintf(up, sizeof up, "%s", ab);
-    for (char *p = up; *p; p++)
-        if (*p >= 'a' && *p <= 'z')
-            *p = (char)(*p - 'a' + 'A');
+    upper(up, sizeof up, ab);
     if (wg) {
         int k = mma_k(ab);
         snprintf(out, n, "%s.64x8x%d.%s%s%s%s%s", fp8 ? "QGMMA" : "HGMMA", k, acc,
@@ -333,6 +339,139 @@ static void pre_blackwell(void)
     mma(ms, "sm120", "sm_120", "mma", "e5m2", "f16", 25, 32);
 }
 
+/* ---- what MMA-Sim 2.1.1 models and ladder has not measured ---------- */
+
+/* The preset named `name` among those added so far (the table is still
+** being filled, so lad_preset_find, which waits for it, cannot be used). */
+static const lad_datapath *added(const char *name)
+{
+    for (int i = 0; i < ntable; i++)
+        if (strcmp(table[i].dp.name, name) == 0)
+            return &table[i].dp;
+    fprintf(stderr, "ladder: internal error: preset '%s' derived before it exists\n", name);
+    abort();
+}
+
+/*
+** A datapath MMA-Sim 2.1.1 models that no ladder run has measured: a copy
+** of the measured preset `src` of the same tensor core (MMA-Sim gives both
+** one rule), renamed, with `what` saying which instruction MMA-Sim models.
+** The caller changes what differs (K, shape, formats, opcode).
+*/
+static lad_datapath *derive(const char *src, const char *what, const char *namefmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static lad_datapath *derive(const char *src, const char *what, const char *namefmt, ...)
+{
+    char name[64], ev[160];
+    va_list ap;
+    va_start(ap, namefmt);
+    vsnprintf(name, sizeof name, namefmt, ap);
+    va_end(ap);
+    snprintf(ev, sizeof ev, "derived: MMA-Sim 2.1.1 %s, not measured by ladder; "
+             "parameters of %s", what, src);
+    lad_datapath copy = *added(src);
+    lad_datapath *dp = add(ev, "%s", name);
+    memcpy(copy.name, dp->name, sizeof copy.name);
+    *dp = copy;
+    return dp;
+}
+
+/* A shorter K of the same instruction: one pass holds at most the K. */
+static void set_k(lad_datapath *dp, int k, const char *sass)
+{
+    dp->k = k;
+    if (dp->pass > k)
+        dp->pass = k;
+    snprintf(dp->shape, sizeof dp->shape, "m%sn8k%d", dp->shape[1] == '8' ? "8" : "16", k);
+    snprintf(dp->sass, sizeof dp->sass, "%s", sass);
+}
+
+/*
+** mma.m8n8k4 with an f16 addend and f32 result on Volta, and the three
+** m8n8k4 forms on Turing, which MMA-Sim runs with Volta's parameters
+** (F 23, L 4). The opcodes are what ptxas 13.0 emits for sm_75.
+*/
+static void m8n8k4(void)
+{
+    lad_datapath *dp = derive("sm70-mma-f16-f32", "mma m8n8k4 f32.f16.f16.f16 (Volta)",
+                              "sm70-mma-f16-f32-cf16");
+    dp->c = *fmt("f16");
+    snprintf(dp->sass, sizeof dp->sass, "HMMA.884.F32.F16");
+    const char *src[] = {"sm70-mma-f16-f32", "sm70-mma-f16-f16", "sm70-mma-f16-f32-cf16"};
+    for (int i = 0; i < 3; i++) {
+        dp = derive(src[i], "mma m8n8k4 (Turing: Volta's rule)", "sm75%s-k4", src[i] + 4);
+        snprintf(dp->arch, sizeof dp->arch, "sm_75");
+    }
+}
+
+/*
+** The shorter-K mma.sync shapes: m16n8k8 f16 and bf16, m16n8k4 tf32 on
+** every generation with m16n8k16 (MMA-Sim: Ampere on; Turing has only
+** k8 f16, its own preset), and m16n8k16 fp8 where fp8 mma.sync is native
+** (Ada, RTX Blackwell; MMA-Sim has no fp8 mma.sync on Hopper or B200),
+** with RTX Blackwell's mixed-format fp8 m16n8k32 before them.
+*/
+static void shorter_k(void)
+{
+    static const char *const fp8[] = {"e4m3", "e5m2"};
+    static const char *const ds[] = {"f32", "f16"};
+    char what[64], A[8], B[8];
+    lad_datapath *dp;
+    static const char *const gens[][2] = {{"sm80", "Ampere"}, {"sm86", "Ampere"},
+                                          {"sm89", "Ada"},    {"sm90", "Hopper"},
+                                          {"sm100", "Blackwell"}, {"sm120", "RTX Blackwell"}};
+    static const char *const base[][3] = {{"f16-f32", "8", "HMMA.1688.F32"},
+                                          {"f16-f16", "8", "HMMA.1688.F16"},
+                                          {"bf16-f32", "8", "HMMA.1688.F32.BF16"},
+                                          {"tf32-f32", "4", "HMMA.1684.F32.TF32"}};
+    for (int g = 0; g < 6; g++) {
+        for (int f = 0; f < 4; f++) {
+            int k = base[f][1][0] - '0';
+            char src[40];
+            snprintf(src, sizeof src, "%s-mma-%s", gens[g][0], base[f][0]);
+            snprintf(what, sizeof what, "mma m16n8k%d (%s)", k, gens[g][1]);
+            dp = derive(src, what, "%s-k%d", src, k);
+            set_k(dp, k, base[f][2]);
+        }
+        if (g != 2 && g != 5)
+            continue;
+        if (g == 5)  /* RTX Blackwell's mixed fp8 m16n8k32, the k16 sources */
+            for (int i = 0; i < 2; i++)
+                for (int o = 0; o < 2; o++) {
+                    const char *other = fp8[!i];
+                    char src[40];
+                    snprintf(src, sizeof src, "sm120-mma-%s-%s", fp8[i], ds[o]);
+                    snprintf(what, sizeof what, "mma m16n8k32 %s x %s (RTX Blackwell)",
+                             fp8[i], other);
+                    dp = derive(src, what, "sm120-mma-%sx%s-%s", fp8[i], other, ds[o]);
+                    dp->b = *fmt(other);
+                    upper(A, sizeof A, fp8[i]);
+                    upper(B, sizeof B, other);
+                    snprintf(dp->sass, sizeof dp->sass, "QMMA.16832.%s.%s.%s",
+                             o ? "F16" : "F32", A, B);
+                }
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++)
+                for (int o = 0; o < 2; o++) {
+                    char src[40];
+                    if (i == j)
+                        snprintf(src, sizeof src, "%s-mma-%s-%s", gens[g][0], fp8[i], ds[o]);
+                    else
+                        snprintf(src, sizeof src, "%s-mma-%sx%s-%s", gens[g][0], fp8[i],
+                                 fp8[j], ds[o]);
+                    snprintf(what, sizeof what, "mma m16n8k16 %s x %s (%s)", fp8[i], fp8[j],
+                             gens[g][1]);
+                    upper(A, sizeof A, fp8[i]);
+                    upper(B, sizeof B, fp8[j]);
+                    char sass[40];
+                    snprintf(sass, sizeof sass, "QMMA.16816.%s.%s.%s", o ? "F16" : "F32", A, B);
+                    dp = derive(src, what, "%s-k16", src);
+                    set_k(dp, 16, sass);
+                }
+    }
+}
+
 /* ---- tcgen05.mma (B200), tcgen05-model-notes §4-§8 ------------------- */
 
 static const char *const f8f6f4[] = {"e4m3", "e5m2", "e2m3", "e3m2", "e2m1"};
@@ -449,10 +588,52 @@ static void blackwell_tcgen05(void)
     }
 }
 
+/*
+** RTX Blackwell's mma.sync kinds (sm_120a): kind::f8f6f4 and the
+** block-scaled kinds. MMA-Sim computes each with the rule, F, L and floors
+** it gives the same kind of tcgen05.mma on the B200, so each is the
+** measured tcgen05 preset of its formats on an m16n8 shape. One tcgen05
+** variant has no mma.sync form: ptxas 13.0 refuses mxf4nvf4 with
+** scale_vec::4X and ue8m0 scales for mma, though MMA-Sim lists it.
+*/
+static void rtx_blackwell_kinds(void)
+{
+    int n = ntable;
+    for (int i = 0; i < n; i++) {
+        const lad_datapath *src = &table[i].dp;
+        if (strcmp(src->instr, "tcgen05.mma") != 0 || src->sparse ||
+            (strcmp(src->kind, "f8f6f4") != 0 && strncmp(src->kind, "mx", 2) != 0) ||
+            strcmp(src->name, "sm100-tcgen05-mxf4nvf4-4x-f32") == 0)
+            continue;
+        int f8 = strcmp(src->kind, "f8f6f4") == 0;
+        const char *rest = src->name + strlen("sm100-tcgen05-");
+        char what[64];
+        snprintf(what, sizeof what, "mma kind::%s m16n8k%d (RTX Blackwell)", src->kind, src->k);
+        lad_datapath *dp = derive(src->name, what, "sm120-mma-%s%s", f8 ? "f8f6f4-" : "", rest);
+        snprintf(dp->arch, sizeof dp->arch, "sm_120a");
+        snprintf(dp->instr, sizeof dp->instr, "mma.sync");
+        snprintf(dp->shape, sizeof dp->shape, "m16n8k%d", dp->k);
+        char A[8], B[8];
+        upper(A, sizeof A, dp->a.name);
+        upper(B, sizeof B, dp->b.name);
+        if (f8)
+            snprintf(dp->sass, sizeof dp->sass, "QMMA.16832.%s.%s.%s",
+                     strcmp(dp->d.name, "f16") == 0 ? "F16" : "F32", A, B);
+        else if (dp->k == 32)
+            snprintf(dp->sass, sizeof dp->sass, "QMMA.SF.16832.F32.%s.%s.E8", A, B);
+        else
+            snprintf(dp->sass, sizeof dp->sass, "OMMA.SF.16864.F32.E2M1.E2M1.%s",
+                     strcmp(dp->sa.name, "ue4m3") == 0 ? "UE4M3.4X" : "E8");
+    }
+}
+
 static void fill(void)
 {
     pre_blackwell();
+    m8n8k4();
+    shorter_k();
     blackwell_tcgen05();
+    rtx_blackwell_kinds();
 }
 
 static void build(void)

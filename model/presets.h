@@ -19,7 +19,7 @@ typedef struct lad_preset {
 
 /* Room in the compiled-in table; filling it past this aborts (a bug of
 ** model/presets.c, caught by the first test that lists the presets). */
-#define LAD_PRESETS_MAX 320
+#define LAD_PRESETS_MAX 640
 
 /* Number of presets, and the i-th (0 <= i < count), in listing order. */
 int lad_preset_count(void);

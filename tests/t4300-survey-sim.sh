@@ -8,7 +8,7 @@
 
 db=$TMP/s.db
 json=$TMP/s.json
-run_ladder survey --device sim:sm_90a --only 'sm90-mma-bf16*' --cases 2000 --db "$db" --json "$json"
+run_ladder survey --device sim:sm_90a --only 'sm90-mma-bf16*32' --cases 2000 --db "$db" --json "$json"
 expect_rc survey-sim-rc 0
 expect_out survey-sim-header '^survey 1 on sim:sm_90a \(sm_90a\): 1 datapath$'
 # The probes are the run's stored cases but the random rung's (counted here
@@ -34,13 +34,13 @@ check survey-stored-row test "$(sqlite3 "$db" "SELECT status || ' ' || run_id ||
 check survey-validations test "$(sqlite3 "$db" "SELECT group_concat(model || ':' || cases || ':' || mismatches, ' ') FROM validations WHERE run_id = 1")" = 'run 1 inferred:2000:0 sm90-mma-bf16-f32:2000:0'
 
 # Again with --resume: nothing left to do, no new run, the same row.
-run_ladder survey --device sim:sm_90a --only 'sm90-mma-bf16*' --cases 2000 --db "$db" --resume
+run_ladder survey --device sim:sm_90a --only 'sm90-mma-bf16*32' --cases 2000 --db "$db" --resume
 expect_rc survey-resume-rc 0
 check survey-resume-no-run test "$(sqlite3 "$db" 'SELECT count(*) FROM runs')" = 1
 check survey-resume-same-survey test "$(sqlite3 "$db" 'SELECT count(*) FROM surveys')" = 1
 expect_out survey-resume-row "^sm90-mma-bf16-f32 +$probes += preset +0/2000 +0/2000 "
 # Without --resume a new survey begins in the same store; nothing is deleted.
-run_ladder survey --device sim:sm_90a --only 'sm90-mma-bf16*' --cases 1000 --db "$db"
+run_ladder survey --device sim:sm_90a --only 'sm90-mma-bf16*32' --cases 1000 --db "$db"
 expect_out survey-new-header '^survey 2 on sim:sm_90a'
 check survey-new-keeps test "$(sqlite3 "$db" 'SELECT count(*) FROM runs')" = 2
 

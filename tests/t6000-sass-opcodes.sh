@@ -45,6 +45,11 @@ for t in sm_80 sm_89 sm_90a sm_100a; do
     want lad_mma_m16n8k16_f32_f16 $t HMMA.16816.F32
     want lad_mma_m16n8k16_f32_bf16 $t HMMA.16816.F32.BF16
     want lad_mma_m16n8k16_f16_f16 $t HMMA.16816.F16
+    # the half-K shapes
+    want lad_mma_m16n8k4_f32_tf32 $t HMMA.1684.F32.TF32
+    want lad_mma_m16n8k8_f32_f16 $t HMMA.1688.F32
+    want lad_mma_m16n8k8_f32_bf16 $t HMMA.1688.F32.BF16
+    want lad_mma_m16n8k8_f16_f16 $t HMMA.1688.F16
     for a in s8 u8; do for b in s8 u8; do
         want lad_mma_m16n8k32_s32_${a}_$b $t "IMMA.16832.$(up $a).$(up $b)"
         want lad_mma_m16n8k32_s32_${a}_${b}_sat $t "IMMA.16832.$(up $a).$(up $b).SAT"
@@ -52,6 +57,8 @@ for t in sm_80 sm_89 sm_90a sm_100a; do
 done
 for acc in f32 f16; do for a in e4m3 e5m2; do for b in e4m3 e5m2; do
     want lad_mma_m16n8k32_${acc}_${a}_$b sm_89 "QMMA.16832.$(up $acc).$(up $a).$(up $b)"
+    # m16n8k16 fp8 is in the table for sm_89 only (emulated elsewhere)
+    want lad_mma_m16n8k16_${acc}_${a}_$b sm_89 "QMMA.16816.$(up $acc).$(up $a).$(up $b)"
     # sm_90a and sm_100a: fp8 -> f16 unpacks and two f16 HMMAs
     for t in sm_90a sm_100a; do
         want lad_mma_m16n8k32_${acc}_${a}_$b $t HMMA.16816.$(up $acc) HMMA.16816.$(up $acc)

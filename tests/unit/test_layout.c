@@ -523,6 +523,17 @@ static void check_table(void)
     test_check(missing == 0 && found > 0, "kernels-for-presets",
                "%d presets without a kernel (e.g. '%s'), %d found", missing,
                miss, found);
+    /* A kind must match: the kind-less fp8 mma.sync kernel is not the
+    ** kind::f8f6f4 instruction of the same formats. */
+    const lad_kernel *kk;
+    lad_err kerr = {0};
+    const lad_preset *f8 = lad_preset_find("sm120-mma-f8f6f4-e4m3-f32");
+    const lad_preset *plain = lad_preset_find("sm120-mma-e4m3-f32");
+    test_check(f8 && lad_kernel_for(&f8->dp, &kk, &kerr) != LAD_OK, "kernels-for-kind-f8f6f4",
+               "the kind::f8f6f4 preset found a kernel");
+    test_check(plain && lad_kernel_for(&plain->dp, &kk, &kerr) == LAD_OK &&
+                   strcmp(kk->name, "lad_mma_m16n8k32_f32_e4m3_e4m3") == 0,
+               "kernels-for-kindless-fp8", "%s", kerr.msg);
     test_check(sass_ok, "kernels-presets-sass",
                "preset '%s' names another opcode than its kernel", sbad);
 }
@@ -565,6 +576,15 @@ static void check_cubins(void)
                         strcmp(names[1], "HMMA.16816.F32") == 0),
                "kernels-cubin-fp8-sm90a-hmma", "%d tensor ops, first '%s'", n,
                n > 0 ? names[0] : "");
+    /* tf32 m16n8k4 and m16n8k8 differ in one bit of the second word. */
+    img = lad_cubin_get("mma_sync", LAD_SM80, &size);
+    n = img ? lad_cubin_tensor_ops(img, size, "lad_mma_m16n8k4_f32_tf32", names, 8) : -1;
+    int n8 = img ? lad_cubin_tensor_ops(img, size, "lad_mma_m16n8k8_f32_tf32", names + 1, 7)
+                 : -1;
+    test_check(!img || (n == 1 && n8 == 1 && strcmp(names[0], "HMMA.1684.F32.TF32") == 0 &&
+                        strcmp(names[1], "HMMA.1688.F32.TF32") == 0),
+               "kernels-cubin-tf32-k4-k8", "%d and %d tensor ops, '%s' and '%s'", n, n8,
+               n > 0 ? names[0] : "", n8 > 0 ? names[1] : "");
     img = lad_cubin_get("mma_sync", LAD_SM89, &size);
     n = img ? lad_cubin_tensor_ops(img, size, "lad_mma_m16n8k32_f32_e4m3_e4m3",
                                    names, 8) : -1;
@@ -573,8 +593,38 @@ static void check_cubins(void)
                n > 0 ? names[0] : "");
 }
 
+/* The half-K mma.sync shapes: two A registers and one B register, at the
+** places the PTX ISA's fragment tables give (g = lane/4, t = lane%4). */
+static void check_half_k(void)
+{
+    lad_layout L;
+    lad_err err = {0};
+    int rc = lad_layout_init(&L, LAD_FAM_MMA, 8, 16, LAD_PACK_DENSE, 16, LAD_PACK_DENSE,
+                             32, 0, &err);
+    TEST_EQ_INT("layout-mma-k8-f16-accepted", LAD_OK, rc);
+    /* m16n8k8 f16: a1 holds row g+8, cols 2t, 2t+1; b0 rows 2t, 2t+1 of col g */
+    TEST_EQ_INT("layout-mma-k8-f16-a", (32 + 7) * 32 + 16, (long)lad_layout_a_bit(&L, 9, 7));
+    TEST_EQ_INT("layout-mma-k8-f16-b", 14 * 32 + 16, (long)lad_layout_b_bit(&L, 5, 3));
+    rc = lad_layout_init(&L, LAD_FAM_MMA, 4, 32, LAD_PACK_DENSE, 32, LAD_PACK_DENSE, 32, 0,
+                         &err);
+    TEST_EQ_INT("layout-mma-k4-tf32-accepted", LAD_OK, rc);
+    /* m16n8k4 tf32: a1 is row g+8, col t; b0 row t, col g */
+    TEST_EQ_INT("layout-mma-k4-tf32-a", (32 + 11) * 32, (long)lad_layout_a_bit(&L, 10, 3));
+    TEST_EQ_INT("layout-mma-k4-tf32-b", 22 * 32, (long)lad_layout_b_bit(&L, 2, 5));
+    rc = lad_layout_init(&L, LAD_FAM_MMA, 16, 8, LAD_PACK_DENSE, 8, LAD_PACK_DENSE, 16, 0,
+                         &err);
+    TEST_EQ_INT("layout-mma-k16-fp8-accepted", LAD_OK, rc);
+    /* m16n8k16 fp8: a0 is row g, cols 4t..4t+3; b0 rows 4t..4t+3 of col g */
+    TEST_EQ_INT("layout-mma-k16-fp8-a", 6 * 32 + 8, (long)lad_layout_a_bit(&L, 1, 9));
+    TEST_EQ_INT("layout-mma-k16-fp8-b", 29 * 32 + 24, (long)lad_layout_b_bit(&L, 7, 7));
+    rc = lad_layout_init(&L, LAD_FAM_WGMMA, 8, 16, LAD_PACK_DENSE, 16, LAD_PACK_DENSE, 32, 0,
+                         &err);
+    TEST_EQ_INT("layout-wgmma-k8-f16-refused", LAD_EINTERNAL, rc);
+}
+
 void test_layout(void)
 {
+    check_half_k();
     check_descriptors();
     check_table();
     /* Every distinct layout of the kernel table. */
