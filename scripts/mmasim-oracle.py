@@ -15,7 +15,8 @@ preset added later maps the same way. A datapath MMA-Sim does not model is an
 error at start (exit 3), naming the field that decided it.
 
 --record FILE also writes every case with its answer as a vector line
-(A;B;C;D[;sa;sb;meta]), which is how vectors/mmasim/ is made.
+(A;B;C;D[;sa;sb;meta]), --fill LIST answers whole files of cases for many datapaths in one process
+(torch starts once; scripts/mmasim-answers.sh makes vectors/mmasim/ so).
 --describe prints the mapping and exits.
 """
 import argparse
@@ -23,6 +24,10 @@ import os
 import select
 import subprocess
 import sys
+
+
+class Unmodelled(Exception):
+    """A datapath MMA-Sim has no operation for."""
 
 
 def fail(msg, code=3):
@@ -79,10 +84,10 @@ class Datapath:
         self.block = int(f.get("scale_block", "0"))
         self.sa, self.sb = f.get("sa", ""), f.get("sb", "")
         if f.get("sparse", "none") != "none":
-            fail("sparse datapaths are not modelled by MMA-Sim (sparse: %s)"
+            raise Unmodelled("sparse datapaths are not modelled by MMA-Sim (sparse: %s)"
                  % f["sparse"])
         if f.get("integer", "false") == "true":
-            fail("integer datapaths are not modelled by MMA-Sim")
+            raise Unmodelled("integer datapaths are not modelled by MMA-Sim")
         arch = f.get("arch", "")
         if arch.startswith("gfx"):
             self.amd = True
@@ -95,10 +100,10 @@ class Datapath:
         from mmasim import nv_ptx
         digits = "".join(ch for ch in arch if ch.isdigit())
         if digits and int(digits) not in NV_ARCH:
-            fail("arch '%s' has no MMA-Sim architecture" % arch)
+            raise Unmodelled("arch '%s' has no MMA-Sim architecture" % arch)
         self.arch = NV_ARCH.get(int(digits or 0))
         if self.arch is None:
-            fail("arch '%s' has no MMA-Sim architecture" % arch)
+            raise Unmodelled("arch '%s' has no MMA-Sim architecture" % arch)
         instr, kind, shape = f["instr"], f.get("kind", ""), f["shape"]
         # D words of an e8m13 datapath sit in an f32 container; MMA-Sim
         # names the type f32 and applies the e8m13 cut itself
@@ -107,7 +112,7 @@ class Datapath:
         self.packed = False
         if instr.startswith("tcgen05"):
             if not kind:
-                fail("tcgen05 model without a kind")
+                raise Unmodelled("tcgen05 model without a kind")
             if self.block:
                 s = "ue4m3" if self.sa == "ue4m3" else "ue8m0"
                 name = "%s.kind::%s.block%d.%s.%s.%s.%s" % (
@@ -134,18 +139,18 @@ class Datapath:
                 name = "%s.%s.%s.%s.%s" % (shape, d, a, b, d)
                 self.op = nv_ptx.MMA(self.arch, name)
         else:
-            fail("instr '%s' has no MMA-Sim operation" % instr)
+            raise Unmodelled("instr '%s' has no MMA-Sim operation" % instr)
         self.name = "%s %s" % (self.arch, name)
         if self.op.k != self.k:
-            fail("MMA-Sim's %s has K=%d, the model k=%d" % (name, self.op.k,
-                                                           self.k))
+            raise Unmodelled("MMA-Sim's %s has K=%d, the model k=%d"
+                             % (name, self.op.k, self.k))
 
     def _amd(self, f, arch):
         from mmasim import amd
         from mmasim.amd.isa_mfma import arch_mfma_suffix
         self.arch = AMD_ARCH.get(arch)
         if self.arch is None:
-            fail("arch '%s' has no MMA-Sim architecture" % arch)
+            raise Unmodelled("arch '%s' has no MMA-Sim architecture" % arch)
         suffixes = arch_mfma_suffix[self.arch]
         # the mnemonic names the instruction exactly; else build the suffix
         # from shape and formats in each generation's spelling
@@ -165,13 +170,14 @@ class Datapath:
                 self.op = amd.MFMA(self.arch, s)
                 break
         else:
-            fail("no %s mfma suffix for sass '%s', shape '%s', %s x %s -> %s"
-                 % (self.arch, sass, sh, self.a, self.b, self.d))
+            raise Unmodelled("no %s mfma suffix for sass '%s', shape '%s', "
+                             "%s x %s -> %s" % (self.arch, sass, sh, self.a,
+                                                self.b, self.d))
         self.name = "%s v_mfma_%s" % (self.arch, s)
         self.packed = False
         if self.op.k != self.k:
-            fail("MMA-Sim's v_mfma_%s has K=%d, the model k=%d"
-                 % (s, self.op.k, self.k))
+            raise Unmodelled("MMA-Sim's v_mfma_%s has K=%d, the model k=%d"
+                             % (s, self.op.k, self.k))
 
     # Words become tensors by reinterpreting their bits (view), never by
     # converting values, so every encoding (NaN payloads, -0) reaches
@@ -275,26 +281,65 @@ def serve(dp, record):
         sys.stdout.flush()
 
 
+def datapath(spec, ladder):
+    """The Datapath of a preset or model file; Unmodelled when MMA-Sim has
+    no operation for it (its constructors assert on unknown instructions)."""
+    try:
+        return Datapath(read_model(spec, ladder))
+    except AssertionError as e:
+        raise Unmodelled(str(e).split("\n")[0])
+
+
+def fill(listfile, ladder):
+    """Answers whole files of cases, many datapaths in one process (torch
+    starts once): each line of listfile is `spec input output`; input holds
+    vector lines (framed or bare), output gets them back with MMA-Sim's D.
+    A datapath MMA-Sim does not model is reported and gets no output."""
+    for line in open(listfile):
+        if not line.strip():
+            continue
+        spec, src, dst = line.split()
+        try:
+            dp = datapath(spec, ladder)
+        except Unmodelled as e:
+            print("skip %s: %s" % (spec, e), flush=True)
+            continue
+        width = 4 if dp.d == "f16" else 8
+        batch = [parse(l.rstrip("\r\n"), dp) for l in open(src) if l.strip()]
+        words = dp.evaluate([c for _, c, _ in batch])
+        with open(dst, "w") as out:
+            for (_, _, f), w in zip(batch, words):
+                dw = "%0*x" % (width, w)
+                out.write(";".join(f[:3] + [dw] + f[3:]) + "\n")
+        print("done %s: %d cases (%s)" % (spec, len(batch), dp.name), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--model", required=True, help="preset or model file")
+    ap.add_argument("--model", help="preset or model file")
     ap.add_argument("--ladder", default=os.environ.get("LADDER", "ladder"),
                     help="the ladder binary (default $LADDER, else ladder)")
     ap.add_argument("--record", help="also write case;D lines to this file")
     ap.add_argument("--describe", action="store_true",
                     help="print the MMA-Sim operation and exit")
+    ap.add_argument("--fill", metavar="LIST",
+                    help="answer files of cases: lines 'spec input output'")
     args = ap.parse_args()
+    if not args.model and not args.fill:
+        fail("give --model or --fill", 2)
     try:
         import warnings
         warnings.filterwarnings("ignore")
         import torch  # noqa: F401
     except ImportError as e:
         fail("torch is missing (make test-peers builds build/peers): %s" % e)
+    if args.fill:
+        fill(args.fill, args.ladder)
+        return
     try:
-        dp = Datapath(read_model(args.model, args.ladder))
-    except AssertionError as e:  # MMA-Sim's own check of the instruction
-        fail("MMA-Sim does not model '%s': %s" % (args.model,
-                                                  str(e).split("\n")[0]))
+        dp = datapath(args.model, args.ladder)
+    except Unmodelled as e:
+        fail("MMA-Sim does not model '%s': %s" % (args.model, e))
     if args.describe:
         print(dp.name)
         return
