@@ -31,4 +31,16 @@ done
 # the files cover what MMA-Sim models: 135 presets at the time of writing
 [ "$n" -ge 135 ] && ok check-mmasim-file-count || fail check-mmasim-file-count "$n files"
 
+# class B: A = (2^-70, -2^-80), B = (2^-70, 2^-80), zeros elsewhere: the
+# products are 2^-140 and -2^-160. A window floored at -133 (F = 25, last
+# bit 2^-158) drops -2^-160 and gives 2^-140 = 0x00000200, as MMA-Sim and the
+# H200 and B200 tcgen05 floors say; without the floor the sum truncates to
+# 0x000001ff. Blackwell's mma.sync must floor like its tcgen05 and Hopper.
+z=0,0,0,0,0,0,0,0,0,0,0,0,0,0
+printf '1c80,9780,%s;1c80,1780,%s;00000000\n' $z $z > "$TMP/floor.txt"
+for p in sm100-mma-bf16-f32 sm100-tcgen05-bf16-f32 sm90-mma-bf16-f32; do
+    run_ladder eval --model "$p" "$TMP/floor.txt"
+    expect_out_eq "check-mmasim-floor-$p" 00000200
+done
+
 test_done
