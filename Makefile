@@ -207,6 +207,12 @@ test-long: $(BUILD)/ladder $(BUILD)/unit $(LIBLADDER) $(BUILD)/fuzz-replay
 	@LADDER_BLIND_PRESETS=1 LADDER_BLIND_DRAWS=200 LADDER_BLIND_BIG=3 LADDER_TEST_KILLS=100 \
 	    LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
 
+# MMA-Sim as a second model (tests/peers/): needs torch, so not in `make test`.
+.PHONY: test-peers
+test-peers: $(BUILD)/ladder
+	@sh scripts/deps.sh peers
+	@for t in tests/peers/*.sh; do LADDER=$(BUILD)/ladder PEERS=build/peers sh $$t || exit 1; done
+
 bench: $(BUILD)/bench $(BUILD)/ladder
 	@$(BUILD)/bench
 	@python3 tests/bench/eval_io.py $(BUILD)/ladder

@@ -17,6 +17,11 @@
 #                              pages of `ladder report` in t4600), installed
 #                              like the build packages when run as root;
 #                              otherwise a warning, and that test fails.
+#   sh scripts/deps.sh peers   A second venv in build/peers (PEERS_VENV) with
+#                              MMA-Sim and torch, pinned (below), for
+#                              `make test-peers` (tests/peers/) and
+#                              scripts/mmasim-answers.sh. Not part of
+#                              `make test`: torch is large.
 #   sh scripts/deps.sh fuzz    clang and libFuzzer's runtime for `make fuzz`
 #                              (Debian: clang-14, libclang-rt-14-dev), installed
 #                              like the build packages.
@@ -34,6 +39,10 @@ PYTHON=${PYTHON:-python3}
 NUMPY_VERSION=2.4.6
 ML_DTYPES_VERSION=0.6.0
 PY_PKGS="numpy==$NUMPY_VERSION ml_dtypes==$ML_DTYPES_VERSION"
+# MMA-Sim's answers in vectors/mmasim were made with these two.
+PEERS_VENV=${PEERS_VENV:-build/peers}
+MMASIM_VERSION=2.1.1
+TORCH_VERSION=2.15.0
 
 say() { printf 'deps: %s\n' "$*" >&2; }
 die() { printf 'deps: %s\n' "$*" >&2; exit 1; }
@@ -139,6 +148,28 @@ deps_test() {
     venv_ok || die "'$VENV' still does not import numpy $NUMPY_VERSION and ml_dtypes $ML_DTYPES_VERSION"
 }
 
+# "<mmasim version> <torch version>" of the peers venv, when it imports both.
+peers_versions() {
+    [ -x "$PEERS_VENV/bin/python" ] &&
+        "$PEERS_VENV/bin/python" -c 'import importlib.metadata as m, mmasim.nv_ptx, mmasim.amd
+print(m.version("mmasim"), m.version("torch").split("+")[0])' 2>/dev/null
+}
+
+deps_peers() {
+    want="$MMASIM_VERSION $TORCH_VERSION"
+    have=$(peers_versions || true)
+    [ "$have" = "$want" ] && return 0
+    command -v "$PYTHON" >/dev/null 2>&1 || die "cannot find '$PYTHON' to make $PEERS_VENV"
+    [ -x "$PEERS_VENV/bin/python" ] || "$PYTHON" -m venv "$PEERS_VENV" ||
+        die "cannot create a virtual environment in '$PEERS_VENV'"
+    say "installing mmasim==$MMASIM_VERSION torch==$TORCH_VERSION into $PEERS_VENV"
+    "$PEERS_VENV/bin/python" -m pip install -q --disable-pip-version-check \
+        "mmasim==$MMASIM_VERSION" "torch==$TORCH_VERSION" ||
+        die "pip cannot install mmasim $MMASIM_VERSION and torch $TORCH_VERSION into '$PEERS_VENV'"
+    [ "$(peers_versions)" = "$want" ] ||
+        die "'$PEERS_VENV' still does not import mmasim $MMASIM_VERSION and torch $TORCH_VERSION"
+}
+
 FUZZ_PKGS="clang-14 libclang-rt-14-dev"
 
 # True when ${FUZZ_CC:-clang} links a libFuzzer target.
@@ -165,5 +196,6 @@ case "${1:-}" in
 build) deps_build ;;
 test) deps_test ;;
 fuzz) deps_fuzz ;;
-*) die "usage: sh scripts/deps.sh build|test|fuzz" ;;
+peers) deps_peers ;;
+*) die "usage: sh scripts/deps.sh build|test|peers|fuzz" ;;
 esac

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Writes vectors/mmasim/<preset>.vec: for every preset MMA-Sim models, 2,000
+# cases of ladder's seeded generator (probes/gen.c: half raw bit patterns
+# with every special code, half finite cases built for cancellation, window
+# edges, zero lanes and the bottom and top of the range) with MMA-Sim's D
+# words. The cases are drawn by `ladder validate` through an exec device that
+# records what it is asked (tee) and answers with ladder's own model, so the
+# files hold exactly the generator's stream; MMA-Sim then answers all of them
+# in one process (scripts/mmasim-oracle.py --fill).
+#
+#   scripts/mmasim-answers.sh [PYTHON] [LADDER]
+#
+# PYTHON must import mmasim and torch (default build/peers/bin/python, made
+# by `make test-peers`); LADDER defaults to build/rel/ladder.
+set -eu
+cd "$(dirname "$0")/.."
+PY=${1:-build/peers/bin/python}
+LADDER=${2:-build/rel/ladder}
+CASES=2000
+SEED=3200
+OUT=vectors/mmasim
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mmasim-answers.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$OUT"
+
+: > "$tmp/list"
+for p in $("$LADDER" presets | awk '{print $1}'); do
+    "$LADDER" validate --model "$p" --db "$tmp/db" --cases $CASES --seed $SEED \
+        -q --device "exec-framed:tee '$tmp/$p.in' | '$LADDER' eval --model '$p'" \
+        >/dev/null
+    echo "$p $tmp/$p.in $tmp/$p.out" >> "$tmp/list"
+done
+"$PY" scripts/mmasim-oracle.py --ladder "$LADDER" --fill "$tmp/list" > "$tmp/log"
+grep '^skip' "$tmp/log" >&2 || true
+
+versions=$("$PY" -c 'import importlib.metadata as m; print("mmasim", m.version("mmasim"), "torch", m.version("torch"))' 2>/dev/null)
+n=0
+for p in $(sed -n 's/^done \([^:]*\):.*/\1/p' "$tmp/log"); do
+    op=$(sed -n "s/^done $p: [0-9]* cases (\(.*\))\$/\1/p" "$tmp/log")
+    {
+        echo "# source: MMA-Sim (MIT), $versions: its answers to ladder's cases"
+        echo "# preset: $p"
+        echo "# mmasim: $op"
+        "$LADDER" model show "$p" | awk -F': ' '
+            $1 == "arch" { print "# arch: " $2 }
+            $1 == "instr" { print "# instruction: " $2 }
+            $1 == "a" || $1 == "b" || $1 == "c" { print "# " $1 ": " $2 }
+            $1 == "k" { print "# k: " $2 }'
+        echo "# generator: ladder validate --cases $CASES --seed $SEED --raw 50"
+        echo "# cases: $CASES"
+        cat "$tmp/$p.out"
+    } > "$OUT/$p.vec"
+    n=$((n + 1))
+done
+echo "mmasim-answers: $n files in $OUT ($versions)"
