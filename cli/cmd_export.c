@@ -23,6 +23,7 @@
 #include "probes/case.h"
 
 #include <inttypes.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,8 @@ static int write_file(const char *path, const lad_run_row *run, const lad_datapa
     int out = strcmp(path, "-") == 0;
     FILE *f = out ? stdout : fopen(path, "w");
     if (f == NULL)
-        return lad_errf(err, LAD_EDATA, "cannot write '%s'", path);
+        return lad_errf(err, LAD_EDATA, "cannot write '%s': %s", path, strerror(errno));
+    errno = 0;
     int bad = lad_vecfile_write_header(f, &h);
     static lad_case cs;
     for (size_t i = 0; i < n && !bad; i++) {
@@ -73,7 +75,8 @@ static int write_file(const char *path, const lad_run_row *run, const lad_datapa
         bad = lad_vecfile_write_case(f, dp, dp->k, &cs, rows[i].d);
     }
     if ((out ? fflush(f) : fclose(f)) != 0 || bad)
-        return lad_errf(err, LAD_EDATA, "cannot write '%s'", path);
+        return lad_errf(err, LAD_EDATA, "cannot write '%s': %s", path,
+                        strerror(errno ? errno : EIO));
     return LAD_OK;
 }
 

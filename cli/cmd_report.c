@@ -16,6 +16,7 @@
 #include "runview.h"
 
 #include <inttypes.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,16 +288,15 @@ int cmd_report(int argc, char **argv)
     FILE *f = outfile ? fopen(outfile, "w") : stdout;
     if (f == NULL) {
         lad_report_free(&r);
-        return cli_error(LAD_EDATA, "cannot write '%s'", outfile);
+        return cli_error(LAD_EDATA, "cannot write '%s': %s", outfile, strerror(errno));
     }
+    errno = 0;
     rc = lad_report_write(f, &r, fmt);
     lad_report_free(&r);
-    if (outfile && fclose(f) != 0)
-        rc = LAD_EINTERNAL;
-    else if (!outfile && fflush(f) != 0)
-        rc = LAD_EINTERNAL;
-    if (rc != LAD_OK)
-        return cli_error(LAD_EINTERNAL, "cannot write the report%s%s%s", outfile ? " to '" : "",
-                         outfile ? outfile : "", outfile ? "'" : "");
+    /* an output file that cannot be written is exit 3, as for every
+    ** command (docs/exit-codes.md) */
+    if ((outfile ? fclose(f) : fflush(f)) != 0 || rc != LAD_OK)
+        return cli_error(LAD_EDATA, "cannot write '%s': %s", outfile ? outfile : "<stdout>",
+                         strerror(errno ? errno : EIO));
     return 0;
 }

@@ -34,14 +34,15 @@ check fault-busy-nothing-written test "$(sqlite3 "$db" "SELECT count(*) FROM run
 run_ladder run "$TMP/r.yaml" --db "$db"
 check fault-busy-rerun test "$rc" -eq 0
 
-# Output files on a full disk: one line naming the file, a failing exit,
-# the store as it was.
+# Output files on a full disk: one line naming the file and the reason,
+# exit 3 (an output file that cannot be written, docs/exit-codes.md), the
+# store as it was.
 "$LADDER" infer 1 --db "$db" >/dev/null 2>&1
 ninf=$(sqlite3 "$db" "SELECT count(*) FROM inferences")
 for cmd in "infer 1" "export 1" "report 1"; do
     name=fault-full-$(echo "$cmd" | cut -d' ' -f1)
     run_ladder $cmd --db "$db" -o /dev/full
-    if [ "$rc" -eq 0 ] || ! grep -q "^ladder: .*'/dev/full'" "$err"; then
+    if [ "$rc" -ne 3 ] || ! grep -q "^ladder: .*'/dev/full': No space left on device" "$err"; then
         fail $name "exit $rc: $(_peek "$err")"
     else
         ok $name
@@ -50,5 +51,22 @@ for cmd in "infer 1" "export 1" "report 1"; do
     check $name-store-whole whole
 done
 check fault-full-inferences-kept test "$(sqlite3 "$db" "SELECT count(*) FROM inferences")" = "$ninf"
+
+# A full disk under the store (LADDER_MAX_PAGES, util/hooks.h, caps the
+# file at 60 pages of 4 KB, where a full ladder needs about 650): exit 5 with
+# one line, the run marked failed with the rungs it committed, the store
+# whole, and `run --resume` without the cap finishes the run.
+db=$TMP/full.db
+rc=0
+LADDER_MAX_PAGES=60 "$LADDER" run recipes/sm90-mma-bf16-f32.yaml --db "$db" >"$out" 2>"$err" ||
+    rc=$?
+check fault-disk-full-rc test "$rc" -eq 5
+expect_err fault-disk-full-says "database or disk is full"
+expect_err_line fault-disk-full-line
+check fault-disk-full-store-whole whole
+check fault-disk-full-run-failed test "$(sqlite3 "$db" "SELECT status FROM runs")" = failed
+run_ladder run --resume 1 --db "$db"
+check fault-disk-full-resumed test "$rc" -eq 0 -a \
+    "$(sqlite3 "$db" "SELECT status FROM runs")" = ok
 
 test_done

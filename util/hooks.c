@@ -130,6 +130,14 @@ void lad_sig_reraise(void)
         die_of(pending);
 }
 
+long lad_max_pages(void)
+{
+    const char *v = getenv("LADDER_MAX_PAGES");
+    char *end;
+    long n = v && *v ? strtol(v, &end, 10) : 0;
+    return n >= 1 && n <= 2147483647L && *end == 0 ? n : 0;
+}
+
 int lad_busy_timeout_ms(void)
 {
     const char *v = getenv("LADDER_BUSY_TIMEOUT_MS");

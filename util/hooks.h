@@ -29,6 +29,11 @@
 ** 10000. Tests set it to see "database is locked" without waiting. */
 int lad_busy_timeout_ms(void);
 
+/* The most pages a store may grow to: LADDER_MAX_PAGES (1..2^31-1) when set
+** and well-formed, else 0 (SQLite's own limit). Tests set it to see a full
+** disk: "database or disk is full" at the first write that needs a page. */
+long lad_max_pages(void);
+
 /* Kills the process (SIGKILL) when LADDER_CRASH_AT names this pass. */
 void lad_crash_point(const char *name);
 
