@@ -145,7 +145,7 @@ expect_out store-crash-mark-reads-interrupted 'interrupted after 0 of 20000 case
 # n-th: every run belongs to a survey row and ended ok; --resume then does
 # only what is missing.
 db=$TMP/s.db
-S="survey --device sim:sm_90a --only sm90-mma-f16-f* --cases 2000"
+S="survey --device sim:sm_90a --only sm90-mma-f16-f?? --cases 2000"
 kill_loop survey-datapath survey-datapath none must $S
 n=$(sqlite3 "$db" "SELECT (SELECT count(*) FROM runs) - (SELECT count(*) FROM runs
     WHERE status = 'ok' AND id IN (SELECT run_id FROM survey_datapaths))")
