@@ -215,7 +215,8 @@ test-peers: $(BUILD)/ladder
 
 bench: $(BUILD)/bench $(BUILD)/ladder
 	@$(BUILD)/bench
-	@python3 tests/bench/eval_io.py $(BUILD)/ladder
+	@python3 tests/bench/eval_io.py $(BUILD)/ladder 1000000 \
+	    $(if $(wildcard build/peers/bin/python),build/peers/bin/python)
 
 clean:
 	rm -rf build ladder
