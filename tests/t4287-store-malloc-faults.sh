@@ -29,7 +29,7 @@ count() {
 }
 
 # faults NAME SETUP CMD...: CMD with allocation N failing, for N from 1 to
-# the count growing by half each time (16 points or more), each in a fresh
+# the count, doubling each time (11 points or more), each in a fresh
 # copy of the store SETUP made.
 faults() {
     _name=$1 _setup=$2
@@ -57,10 +57,10 @@ faults() {
             _bad="$_bad N=$_n: the rerun failed ($(_peek "$TMP/rerr"));"
         fi
         _ran=$((_ran + 1))
-        _n=$((_n * 3 / 2 + 1))
+        _n=$((_n * 2 + 1))
     done
     if [ -n "$_bad" ]; then fail "malloc-faults-$_name" "$_bad"
-    elif [ "$_ran" -lt 16 ]; then fail "malloc-faults-$_name" "only $_ran points of $calls"
+    elif [ "$_ran" -lt 11 ]; then fail "malloc-faults-$_name" "only $_ran points of $calls"
     else ok "malloc-faults-$_name"; fi
 }
 
