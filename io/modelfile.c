@@ -21,7 +21,7 @@
 
 static const char *const sub_names[] = {"ieee", "flush", "none", NULL};
 static const char *const inf_names[] = {"none", "ieee", NULL};
-static const char *const nan_names[] = {"none", "ieee", "ones", NULL};
+static const char *const nan_names[] = {"none", "ieee", "ones", "negzero", NULL};
 static const char *const kind_names[] = {"float", "int", NULL};
 
 /* ---- formats ---- */
