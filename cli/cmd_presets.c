@@ -51,8 +51,17 @@ static void arith_text(const lad_datapath *dp, char *out, size_t size)
         snprintf(out, size, "exact, %s", dp->saturate ? "saturate" : "wrap");
         return;
     }
-    int n = snprintf(out, size, "F=%d L=%d %s", dp->window, dp->pass,
-                     lad_round_name(dp->d_round));
+    int n = dp->exact  ? snprintf(out, size, "exact L=%d %s", dp->pass, lad_round_name(dp->d_round))
+            : dp->tree ? snprintf(out, size, "tree L=%d %s", dp->pass, lad_round_name(dp->d_round))
+                       : snprintf(out, size, "F=%d L=%d %s", dp->window, dp->pass,
+                                  lad_round_name(dp->d_round));
+    if (dp->window2 && n > 0 && (size_t)n < size)
+        n += snprintf(out + n, size - (size_t)n, ", F2=%d %s, cut to %d bits%s", dp->window2,
+                      lad_round_name(dp->align2_round), dp->norm2,
+                      dp->even_odd ? ", even/odd sums" : "");
+    if ((dp->ftz_in || dp->ftz_out) && n > 0 && (size_t)n < size)
+        n += snprintf(out + n, size - (size_t)n, ", flush to zero%s%s",
+                      dp->ftz_in ? " in" : "", dp->ftz_out ? " out" : "");
     if (dp->pass < lad_datapath_kphys(dp) && n > 0 && (size_t)n < size)
         n += snprintf(out + n, size - (size_t)n, ", passes %s %s %s",
                       dp->chain == LAD_CHAIN ? "chained in" : "summed in",
