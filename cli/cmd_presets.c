@@ -97,7 +97,13 @@ static void markdown(void)
            "were found.\n\n"
            "\"vectors X\" means `ladder check` reproduces every word of\n"
            "vectors/X; \"H200 captures\" the words in results/h200;\n"
-           "\"unverified\" that no hardware word backs it yet.\n");
+           "\"unverified\" that no hardware word backs it yet.\n"
+           "\n"
+           "The AMD MFMA rows (gfx908, gfx90a, gfx942: CDNA1-3) are MMA-Sim 2.1.1's\n"
+           "models, not measured here. Instructions of one generation and formats\n"
+           "that share K share one row (the first shape of MMA-Sim's list stands for\n"
+           "the others: 32x32x4_2b, 16x16x4_4b and 4x4x4_16b f16 alike). f64 MFMA is\n"
+           "left out: a case holds 32-bit words. MMA-Sim lists no int8 MFMA.\n");
     const char *last = "";
     for (int i = 0; i < lad_preset_count(); i++) {
         const lad_preset *p = lad_preset_get(i);
