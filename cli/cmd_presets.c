@@ -51,8 +51,17 @@ static void arith_text(const lad_datapath *dp, char *out, size_t size)
         snprintf(out, size, "exact, %s", dp->saturate ? "saturate" : "wrap");
         return;
     }
-    int n = snprintf(out, size, "F=%d L=%d %s", dp->window, dp->pass,
-                     lad_round_name(dp->d_round));
+    int n = dp->exact  ? snprintf(out, size, "exact L=%d %s", dp->pass, lad_round_name(dp->d_round))
+            : dp->tree ? snprintf(out, size, "tree L=%d %s", dp->pass, lad_round_name(dp->d_round))
+                       : snprintf(out, size, "F=%d L=%d %s", dp->window, dp->pass,
+                                  lad_round_name(dp->d_round));
+    if (dp->window2 && n > 0 && (size_t)n < size)
+        n += snprintf(out + n, size - (size_t)n, ", F2=%d %s, cut to %d bits%s", dp->window2,
+                      lad_round_name(dp->align2_round), dp->norm2,
+                      dp->even_odd ? ", even/odd sums" : "");
+    if ((dp->ftz_in || dp->ftz_out) && n > 0 && (size_t)n < size)
+        n += snprintf(out + n, size - (size_t)n, ", flush to zero%s%s",
+                      dp->ftz_in ? " in" : "", dp->ftz_out ? " out" : "");
     if (dp->pass < lad_datapath_kphys(dp) && n > 0 && (size_t)n < size)
         n += snprintf(out + n, size - (size_t)n, ", passes %s %s %s",
                       dp->chain == LAD_CHAIN ? "chained in" : "summed in",
@@ -93,7 +102,13 @@ static void markdown(void)
            "copied from the named preset of the same tensor core. docs/mmasim.md\n"
            "maps every MMA-Sim datapath to these presets. f64 mma (DMMA) is not\n"
            "among them: ladder's words are 32 bits (cases, store, vector lines,\n"
-           "formats), and f64 needs 64-bit words and 106-bit products throughout.\n");
+           "formats), and f64 needs 64-bit words and 106-bit products throughout.\n"
+           "\n"
+           "The AMD MFMA rows (gfx908, gfx90a, gfx942: CDNA1-3) are MMA-Sim 2.1.1's\n"
+           "models, not measured here. Instructions of one generation and formats\n"
+           "that share K share one row (the first shape of MMA-Sim's list stands for\n"
+           "the others: 32x32x4_2b, 16x16x4_4b and 4x4x4_16b f16 alike). f64 MFMA is\n"
+           "left out for the same reason as f64 mma. MMA-Sim lists no int8 MFMA.\n");
     const char *last = "";
     for (int i = 0; i < lad_preset_count(); i++) {
         const lad_preset *p = lad_preset_get(i);

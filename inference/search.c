@@ -938,7 +938,11 @@ static const char *const sweep_order[] = {
     "d d_round",
     "nan",
     "overflow",
+    "ftz_in ftz_out",
+    "prod_inf",
     "window align_round c_anchor chain",
+    "exact",
+    "tree chain pass",
     "acc acc_round d_via_acc",
     "pass chain",
     "acc acc_round pass",
@@ -952,6 +956,11 @@ static const char *const sweep_order[] = {
     "group",
     "cdom_window cdom_group cdom_per_group",
     "window scale_floor",
+    /* last: a second level explains some of what a mis-set first level
+    ** leaves, and would stay (AMD CDNA3 in MMA-Sim) */
+    "window2 align2_round",
+    "norm2",
+    "even_odd c2_drop",
 };
 
 int lad_search_staged(const lad_datapath *start, const lad_case *cs, const uint32_t *d,

@@ -22,7 +22,7 @@
 
 static const char *const sub_names[] = {"ieee", "flush", "none", NULL};
 static const char *const inf_names[] = {"none", "ieee", NULL};
-static const char *const nan_names[] = {"none", "ieee", "ones", NULL};
+static const char *const nan_names[] = {"none", "ieee", "ones", "negzero", NULL};
 static const char *const kind_names[] = {"float", "int", NULL};
 
 /* ---- formats ---- */
@@ -431,7 +431,7 @@ static void put_format(lad_buf *b, const lad_format *f)
         f->ebits, f->mbits, f->bias,
         f->sub >= 0 && f->sub <= 2 ? sub_names[f->sub] : "?",
         f->inf >= 0 && f->inf <= 1 ? inf_names[f->inf] : "?",
-        f->nan >= 0 && f->nan <= 2 ? nan_names[f->nan] : "?");
+        f->nan >= 0 && f->nan <= 3 ? nan_names[f->nan] : "?");
 }
 
 char *lad_model_write(const lad_datapath *dp, const char *evidence)

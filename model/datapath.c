@@ -25,6 +25,7 @@ void lad_datapath_init(lad_datapath *dp)
     dp->anchor_min = LAD_NOFLOOR;
     dp->c_anchor = 1;
     dp->align2_round = LAD_RZ;
+    dp->prod_inf = LAD_NOFLOOR;
     dp->pass = 1;
     dp->chain = LAD_CHAIN;
     dp->acc_round = LAD_RZ;
@@ -70,6 +71,26 @@ static int format_span(const lad_format *f)
     if (f->kind != LAD_FLOAT)
         return 64;
     return (1 << f->ebits) + f->mbits + 1;
+}
+
+/* Bits from the lowest significand bit to above the largest value of a
+** float format: what one term of an exact sum can cover. */
+static int top_exp(const lad_format *f) { return (1 << f->ebits) - f->bias; }
+static int low_exp(const lad_format *f) { return 1 - f->bias - f->mbits; }
+
+/* The bits an exact pass sum can span: products, the addend (C or a pass
+** result in acc), a carry per doubling of the pass. */
+static int exact_span(const lad_datapath *dp)
+{
+    int hi = top_exp(&dp->a) + top_exp(&dp->b), lo = low_exp(&dp->a) + low_exp(&dp->b);
+    const lad_format *fs[2] = {&dp->c, &dp->acc};
+    for (int i = 0; i < 2; i++) {
+        if (top_exp(fs[i]) > hi)
+            hi = top_exp(fs[i]);
+        if (low_exp(fs[i]) < lo)
+            lo = low_exp(fs[i]);
+    }
+    return hi - lo + 8;
 }
 
 int lad_datapath_check(const lad_datapath *dp, lad_err *err)
@@ -124,6 +145,24 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
                             dp->group_sub_floor != LAD_NOFLOOR))
         return lad_errf_key(err, LAD_EDATA, "window2",
                             "a two-level window goes with no cdom_window, scale_floor or group_sub_floor");
+    if (dp->window2 == 0 && (dp->even_odd || dp->norm2 || dp->c2_drop))
+        return lad_errf_key(err, LAD_EDATA, dp->even_odd ? "even_odd" : dp->norm2 ? "norm2" : "c2_drop",
+                            "even_odd, norm2 and c2_drop need a two-level window (window2 > 0)");
+    if (dp->norm2 < 0 || dp->norm2 > 60)
+        return lad_errf_key(err, LAD_EDATA, "norm2", "norm2 must be 0..60, not %d", dp->norm2);
+    if (dp->even_odd && dp->group != 1)
+        return lad_errf_key(err, LAD_EDATA, "even_odd", "even_odd goes with group 1");
+    if ((dp->exact || dp->tree) && (dp->window2 > 0 || dp->scale_block > 0 || dp->group != 1 ||
+                                    dp->cdom_window > 0 || (dp->exact && dp->tree)))
+        return lad_errf_key(err, LAD_EDATA, dp->exact ? "exact" : "tree",
+                            "exact and tree go with no other summation: no window2, "
+                            "scaling, group, cdom_window, nor each other");
+    if (dp->tree && (dp->chain != LAD_SUM || dp->c_last))
+        return lad_errf_key(err, LAD_EDATA, "tree", "tree needs chain sum and no c_last");
+    if (dp->exact && exact_span(dp) > LAD_EXACT_BITS)
+        return lad_errf_key(err, LAD_EDATA, "exact",
+                            "exact sums of these formats span %d bits; at most %d are held",
+                            exact_span(dp), LAD_EXACT_BITS);
     if (dp->pass < 1 || dp->pass > lad_datapath_kphys(dp))
         return lad_errf_key(err, LAD_EDATA, "pass", "pass must be 1..%d, not %d", lad_datapath_kphys(dp), dp->pass);
     if (dp->chain != LAD_CHAIN && dp->chain != LAD_SUM)

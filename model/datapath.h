@@ -100,7 +100,35 @@ typedef struct lad_datapath {
                             `window` bits below it with align_round; both
                             are summed exactly and rounded. c_anchor has no
                             part then. */
-    int align2_round;    /* LAD_RZ, LAD_RD or LAD_RNE: the second level */
+    int align2_round;    /* LAD_RZ, LAD_RD or LAD_RNE: the second level
+                            (the product sum and the addend) */
+    int even_odd;        /* two-level: 1: the even and the odd lanes of a
+                            pass are two sums, each cut `window` bits below
+                            its own anchor (align_round), then each cut
+                            `window` bits below the larger (align2_round):
+                            MMA-Sim's CDNA3 fp8 */
+    int norm2;           /* two-level: 0, or the exact sum is first cut to
+                            this many fraction bits below its leading bit
+                            (not below the result format's lowest normal
+                            exponent) with align2_round, then rounded (31) */
+    int c2_drop;         /* two-level: 1: an addend whose raw exponent is
+                            below E - window - 1 counts as zero (not cut) */
+
+    /* Other ways a pass is summed (MMA-Sim's AMD CDNA1 and CDNA2). */
+    int exact;           /* 1: no window: products and addend summed exactly,
+                            then rounded once (E_FDPA) */
+    int tree;            /* 1: each product is rounded into acc (acc_round),
+                            then pairs are added by IEEE additions into acc,
+                            pair sums paired again (lanes 0+1, 2+3, then the
+                            two): CDNA2's multiply-add chain; needs
+                            chain sum */
+    int prod_inf;        /* LAD_NOFLOOR, or a product of magnitude at least
+                            2^prod_inf is an infinity of its sign (128: the
+                            f32 range of CDNA3's multipliers in MMA-Sim) */
+    int ftz_in;          /* 1: subnormal (and zero) A, B and C read as +0 */
+    int ftz_out;         /* 1: a result rounded into acc or d (a product in
+                            a tree too) that is subnormal becomes a zero of
+                            its sign */
 
     /* Passes. */
     int pass;            /* L: products fused per pass; k for a single pass */

@@ -17,6 +17,11 @@
 
 typedef __int128 i128;
 
+/* An exact pass sum (lad_datapath.exact) is held in this many 32-bit limbs;
+** its terms may span LAD_EXACT_BITS (a term's 128 bits above that fit). */
+#define LAD_EXACT_LIMBS 40
+#define LAD_EXACT_BITS (32 * LAD_EXACT_LIMBS - 128)
+
 /* x * 2^n for a signed x (n >= 0): a left shift of a negative value is
 ** undefined in C, a multiplication is not. Callers keep the result in range. */
 static inline i128 shl(i128 x, int n)

@@ -119,6 +119,31 @@ typedef struct operands {
     int snan[LAD_KMAX];          /* a scale of this lane's block is NaN */
 } operands;
 
+/* ftz_in: a subnormal or zero input reads as +0. */
+static void flush_in(term *t)
+{
+    if (t->cls == LAD_SUBNORMAL || t->cls == LAD_ZERO) {
+        t->cls = LAD_ZERO;
+        t->neg = 0;
+        t->mag = 0;
+    }
+}
+
+/* The zero of format f with sign neg (+0 where f has no -0). */
+static uint32_t zero_word(const lad_format *f, int neg)
+{
+    return lad_round_value(f, neg, 0, 0, 0, LAD_RZ, LAD_OVF_INF, NULL);
+}
+
+/* A result word w of f as ftz_out leaves it: a subnormal becomes zero. */
+static uint32_t flush_out(const lad_datapath *dp, const lad_format *f, uint32_t w)
+{
+    if (!dp->ftz_out)
+        return w;
+    lad_value v = lad_decode(f, w);
+    return v.cls == LAD_SUBNORMAL ? zero_word(f, v.neg) : w;
+}
+
 static void products(const lad_datapath *dp, const lad_case *cs, operands *op)
 {
     int lanes[LAD_KMAX];
@@ -137,6 +162,10 @@ static void products(const lad_datapath *dp, const lad_case *cs, operands *op)
         uint32_t wb = cut_word(&dp->b, dp->in_round, cs->b[l]);
         term a = qa ? opfmt_term(&fa, wa) : decode_term(&dp->a, wa);
         term b = qb ? opfmt_term(&fb, wb) : decode_term(&dp->b, wb);
+        if (dp->ftz_in) {
+            flush_in(&a);
+            flush_in(&b);
+        }
         term *t = &op->p[j];
         t->neg = a.neg ^ b.neg;
         op->sraw[j] = 0;
@@ -150,6 +179,9 @@ static void products(const lad_datapath *dp, const lad_case *cs, operands *op)
             t->exp = a.exp + b.exp;
             t->raw = a.raw + b.raw;
             t->cls = t->mag ? LAD_NORMAL : LAD_ZERO;
+            if (t->cls == LAD_NORMAL && dp->prod_inf != LAD_NOFLOOR &&
+                lad_bitlen128(t->mag) - 1 + t->exp >= dp->prod_inf)
+                t->cls = LAD_INFINITE;
         }
         if (dp->scale_block > 0) {
             int blk = j / dp->scale_block;
@@ -200,12 +232,42 @@ static i128 align_signed(i128 s, int e, int q, int mode)
     return lad_align(neg ? (lad_u128)-s : (lad_u128)s, neg, e, q, mode);
 }
 
+/* The exact sum of the nonzero products of lanes from, from + step, ...
+** below to, each cut into units of 2^(R - window) for their own largest raw
+** exponent R (floored at anchor_min) with align_round; *q gets that
+** quantum. Returns 0 with *q untouched when every product is zero. */
+static i128 cut_sum(const lad_datapath *dp, const operands *op, int from, int to, int step,
+                    int *q)
+{
+    int r = LAD_NOFLOOR, any = 0;
+    for (int j = from; j < to; j += step)
+        if (op->p[j].cls == LAD_NORMAL && (!any || op->p[j].raw > r)) {
+            r = op->p[j].raw;
+            any = 1;
+        }
+    if (!any)
+        return 0;
+    if (r < dp->anchor_min)
+        r = dp->anchor_min;
+    *q = r - dp->window;
+    i128 s = 0;
+    for (int j = from; j < to; j += step) {
+        const term *t = &op->p[j];
+        if (t->cls == LAD_NORMAL)
+            s += lad_align(t->mag, t->neg, t->exp, *q, dp->align_round);
+    }
+    return s;
+}
+
 /*
 ** The pass of a two-level window (lad_datapath.window2) once specials are
 ** out and some product is nonzero: rp is the products' anchor. Groups are
-** summed exactly and cut `window` bits below it; their sum is cut window2
+** summed exactly and cut `window` bits below it (with even_odd: the even and
+** the odd lanes are summed so, each below its own anchor, and each sum cut
+** again `window` bits below rp with align2_round); their sum is cut window2
 ** bits below the pass anchor E (rp or the addend's raw exponent), the
-** addend `window` bits below E; the two are added exactly and rounded.
+** addend `window` bits below E, both with align2_round; the two are added
+** exactly, cut to norm2 bits when set, and rounded.
 */
 static uint32_t two_level(const lad_datapath *dp, const operands *op, int from, int to,
                           const term *c, int rp, const lad_format *out, int mode)
@@ -213,19 +275,98 @@ static uint32_t two_level(const lad_datapath *dp, const operands *op, int from, 
     int r = rp < dp->anchor_min ? dp->anchor_min : rp;
     int q1 = r - dp->window;
     i128 sum = 0;
-    for (int g = from; g < to; g += dp->group) {
-        int e, end = g + dp->group < to ? g + dp->group : to;
-        i128 s = group_sum(op, g, end, &e);
-        sum += align_signed(s, e, q1, dp->align_round);
+    if (dp->even_odd) {
+        for (int h = 0; h < 2; h++) {
+            int qh = q1;
+            i128 s = cut_sum(dp, op, from + h, to, 2, &qh);
+            sum += align_signed(s, qh, q1, dp->align2_round);
+        }
+    } else {
+        for (int g = from; g < to; g += dp->group) {
+            int e, end = g + dp->group < to ? g + dp->group : to;
+            i128 s = group_sum(op, g, end, &e);
+            sum += align_signed(s, e, q1, dp->align_round);
+        }
     }
     int cnz = c->cls != LAD_ZERO;
     int E = cnz && c->raw > r ? c->raw : r;
     int q2 = E - dp->window2, qc = E - dp->window;
+    if (dp->c2_drop && c->raw < E - dp->window - 1)
+        cnz = 0;
     i128 s2 = q2 > q1 ? align_signed(sum, q1, q2, dp->align2_round) : shl(sum, q1 - q2);
-    i128 cu = cnz ? lad_align(c->mag, c->neg, c->exp, qc, dp->align_round) : 0;
+    i128 cu = cnz ? lad_align(c->mag, c->neg, c->exp, qc, dp->align2_round) : 0;
     int lo = q2 < qc ? q2 : qc;
     i128 total = shl(s2, q2 - lo) + shl(cu, qc - lo);
+    if (dp->norm2 > 0 && total != 0) {
+        lad_u128 m = total < 0 ? (lad_u128)-total : (lad_u128)total;
+        int lead = lad_bitlen128(m) - 1 + lo, emin = 1 - out->bias;
+        int qn = (lead > emin ? lead : emin) - dp->norm2;
+        if (qn > lo) {
+            total = align_signed(total, lo, qn, dp->align2_round);
+            lo = qn;
+        }
+    }
     return lad_round_units(out, total, lo, 0, mode, dp->overflow);
+}
+
+/* limbs += mag * 2^sh (mag below 2^96, sh >= 0 within the limbs). */
+static void limbs_add(uint32_t *l, lad_u128 mag, int sh)
+{
+    lad_u128 v = mag << (sh % 32);
+    uint64_t carry = 0;
+    for (int i = sh / 32, k = 0; i < LAD_EXACT_LIMBS; i++, k++) {
+        if (k >= 4 && !carry)
+            break;
+        uint64_t x = (uint64_t)l[i] + carry + (k < 4 ? (uint32_t)(v >> (32 * k)) : 0);
+        l[i] = (uint32_t)x;
+        carry = x >> 32;
+    }
+}
+
+/*
+** An exact pass (lad_datapath.exact): the nonzero products of [from, to)
+** and the addend added without loss in limbs, then rounded once into out;
+** zero (exact or rounded) is +0.
+*/
+static uint32_t exact_pass(const lad_datapath *dp, const operands *op, int from, int to,
+                           const term *c, const lad_format *out, int mode)
+{
+    const term *ts[LAD_KMAX + 1];
+    int n = 0, lo = 1 << 30;
+    for (int j = from; j < to; j++)
+        if (op->p[j].cls == LAD_NORMAL)
+            ts[n++] = &op->p[j];
+    if (c->cls != LAD_ZERO)
+        ts[n++] = c;
+    for (int i = 0; i < n; i++)
+        if (ts[i]->exp < lo)
+            lo = ts[i]->exp;
+    uint32_t pos[LAD_EXACT_LIMBS] = {0}, neg[LAD_EXACT_LIMBS] = {0};
+    for (int i = 0; i < n; i++)
+        limbs_add(ts[i]->neg ? neg : pos, ts[i]->mag, ts[i]->exp - lo);
+    int sign = 0, k = LAD_EXACT_LIMBS - 1;
+    while (k > 0 && pos[k] == neg[k])
+        k--;
+    if (neg[k] > pos[k]) {
+        sign = 1;
+        for (int i = 0; i < LAD_EXACT_LIMBS; i++) {
+            uint32_t t = pos[i];
+            pos[i] = neg[i];
+            neg[i] = t;
+        }
+    }
+    uint64_t borrow = 0;
+    int nz = 0;
+    for (int i = 0; i < LAD_EXACT_LIMBS; i++) {
+        uint64_t x = (uint64_t)pos[i] - neg[i] - borrow;
+        pos[i] = (uint32_t)x;
+        borrow = (x >> 32) & 1;
+        nz |= pos[i] != 0;
+    }
+    if (!nz)
+        return 0;
+    uint32_t w = lad_round_big(out, sign, pos, LAD_EXACT_LIMBS, lo, 0, mode, dp->overflow, NULL);
+    return lad_decode(out, w).cls == LAD_ZERO ? 0 : w;
 }
 
 /*
@@ -294,6 +435,8 @@ static uint32_t pass_eval(const lad_datapath *dp, const operands *op, int from,
 
     if (dp->window2 > 0)
         return two_level(dp, op, from, to, c, rp, out, mode);
+    if (dp->exact)
+        return exact_pass(dp, op, from, to, c, out, mode);
 
     q = r - dp->window;
     if (dp->scale_floor != LAD_NOFLOOR && smax - dp->scale_floor > q)
@@ -375,6 +518,64 @@ uint32_t lad_add_terms(const lad_datapath *dp, const lad_format *f,
     return lad_add_round(f, xu, x->exp, y, mode, dp->overflow);
 }
 
+/* x + y rounded into f as an IEEE addition does it, zeros with their
+** signs (-0 + -0 is -0; an exact cancellation +0, -0 toward -Inf), then
+** ftz_out: the additions of a tree (host f32 arithmetic in MMA-Sim). */
+static uint32_t ieee_add(const lad_datapath *dp, const lad_format *f, const term *x,
+                         const term *y, int mode, uint32_t nan)
+{
+    uint32_t w;
+    if (x->cls == LAD_ZERO && y->cls == LAD_ZERO)
+        w = zero_word(f, mode == LAD_RD ? (x->neg | y->neg) : (x->neg & y->neg));
+    else if (y->cls == LAD_ZERO)
+        w = lad_add_terms(dp, f, y, x, mode, nan);
+    else
+        w = lad_add_terms(dp, f, x, y, mode, nan);
+    if (w == 0 && mode == LAD_RD && x->cls != LAD_ZERO && y->cls != LAD_ZERO &&
+        x->cls != LAD_INFINITE && y->cls != LAD_INFINITE && x->neg != y->neg)
+        w = zero_word(f, 1);  /* x - x toward -Inf */
+    return flush_out(dp, f, w);
+}
+
+/*
+** A tree pass (lad_datapath.tree) over physical lanes [from, to): each
+** product rounded into acc (with ftz_out), then added in pairs, lanes 0+1,
+** 2+3, ..., the pair sums in pairs again, an odd one passing up unchanged.
+** Returns the word of acc.
+*/
+static uint32_t tree_pass(const lad_datapath *dp, const operands *op, int from, int to,
+                          uint32_t nan)
+{
+    const lad_format *f = &dp->acc;
+    term v[LAD_KMAX];
+    int n = 0;
+    for (int j = from; j < to; j++, n++) {
+        const term *t = &op->p[j];
+        if (t->cls == LAD_NORMAL)
+            v[n] = decode_term(f, flush_out(dp, f, lad_round_value(f, t->neg, t->mag, t->exp, 0,
+                                                                   dp->acc_round, dp->overflow, NULL)));
+        else
+            v[n] = *t;
+    }
+    if (n == 0)
+        return 0;
+    while (n > 1) {
+        int m = 0;
+        for (int i = 0; i + 1 < n; i += 2)
+            v[m++] = decode_term(f, ieee_add(dp, f, &v[i], &v[i + 1], dp->acc_round, nan));
+        if (n % 2)
+            v[m++] = v[n - 1];
+        n = m;
+    }
+    if (v[0].cls == LAD_NAN)
+        return nan;
+    if (v[0].cls == LAD_INFINITE)
+        return lad_format_inf(f, v[0].neg);
+    if (v[0].cls == LAD_ZERO)
+        return zero_word(f, v[0].neg);
+    return lad_round_value(f, v[0].neg, v[0].mag, v[0].exp, 0, dp->acc_round, dp->overflow, NULL);
+}
+
 uint32_t lad_eval_integer(const lad_datapath *dp, const lad_case *cs)
 {
     int lanes[LAD_KMAX];
@@ -417,6 +618,8 @@ uint32_t lad_eval_general(const lad_datapath *dp, const lad_case *cs)
         op = tmp;
     }
     term c = decode_term(&dp->c, cs->c);
+    if (dp->ftz_in)
+        flush_in(&c);
     term zero = {LAD_ZERO, 0, 0, 0, 0};
     uint32_t acc_nan = lad_format_nan(&dp->acc);
     int npass = op.n > 0 ? (op.n + dp->pass - 1) / dp->pass : 1;
@@ -428,23 +631,34 @@ uint32_t lad_eval_general(const lad_datapath *dp, const lad_case *cs)
         int last = p == npass - 1;
         if (dp->chain == LAD_CHAIN) {
             if (last && !dp->d_via_acc && !dp->c_last)
-                return pass_eval(dp, &op, from, to, &acc, &dp->d, dp->d_round, dp->nan);
-            acc = decode_term(&dp->acc, pass_eval(dp, &op, from, to, &acc, &dp->acc,
-                                                  dp->acc_round, acc_nan));
+                return flush_out(dp, &dp->d, pass_eval(dp, &op, from, to, &acc, &dp->d,
+                                                       dp->d_round, dp->nan));
+            acc = decode_term(&dp->acc, flush_out(dp, &dp->acc,
+                                                  pass_eval(dp, &op, from, to, &acc, &dp->acc,
+                                                            dp->acc_round, acc_nan)));
         } else {
-            term r = decode_term(&dp->acc, pass_eval(dp, &op, from, to, &zero, &dp->acc,
-                                                     dp->acc_round, acc_nan));
-            if (p == 0 && !dp->c_last)
-                acc = decode_term(&dp->acc, lad_add_terms(dp, &dp->acc, &c, &r, dp->acc_round, acc_nan));
-            else if (p == 0)
+            uint32_t rw = dp->tree ? tree_pass(dp, &op, from, to, acc_nan)
+                                   : flush_out(dp, &dp->acc, pass_eval(dp, &op, from, to, &zero,
+                                                                      &dp->acc, dp->acc_round, acc_nan));
+            term r = decode_term(&dp->acc, rw);
+            const term *x = p == 0 && !dp->c_last ? &c : &acc;
+            if (p == 0 && dp->c_last)
                 acc = r;
+            else if (dp->tree)
+                acc = decode_term(&dp->acc, ieee_add(dp, &dp->acc, x, &r, dp->acc_round, acc_nan));
             else
-                acc = decode_term(&dp->acc, lad_add_terms(dp, &dp->acc, &acc, &r, dp->acc_round, acc_nan));
+                acc = decode_term(&dp->acc, flush_out(dp, &dp->acc,
+                                                      lad_add_terms(dp, &dp->acc, x, &r, dp->acc_round,
+                                                                    acc_nan)));
         }
     }
     /* acc holds the result in acc format: one more rounding into d, which
-    ** adds C when it comes last. */
-    return lad_add_terms(dp, &dp->d, &acc, dp->c_last ? &c : &zero, dp->d_round, dp->nan);
+    ** adds C when it comes last (a tree keeps the sign of a zero: nothing
+    ** is added). */
+    if (dp->tree && acc.cls == LAD_ZERO)
+        return zero_word(&dp->d, acc.neg);
+    return flush_out(dp, &dp->d, lad_add_terms(dp, &dp->d, &acc, dp->c_last ? &c : &zero,
+                                               dp->d_round, dp->nan));
 }
 
 void lad_eval_batch(const lad_datapath *dp, const lad_case *cs, size_t n,

@@ -27,6 +27,9 @@ static const lad_format builtins[] = {
     {"s8",    LAD_INT,   8,  0,  1, 0, 0,  0,   0, 0, 0},
     {"u8",    LAD_INT,   8,  0,  0, 0, 0,  0,   0, 0, 0},
     {"s32",   LAD_INT,   32, 0,  1, 0, 0,  0,   0, 0, 0},
+    /* AMD CDNA3 fp8 and bf8 (after the others: their indices are stable) */
+    {"e4m3fnuz", LAD_FLOAT, 8, 0, 1, 4, 3,  8,   LAD_SUB_IEEE, LAD_INF_NONE, LAD_NAN_NEGZERO},
+    {"e5m2fnuz", LAD_FLOAT, 8, 0, 1, 5, 2,  16,  LAD_SUB_IEEE, LAD_INF_NONE, LAD_NAN_NEGZERO},
 };
 #define NBUILTIN ((int)(sizeof builtins / sizeof builtins[0]))
 
@@ -70,8 +73,10 @@ const char *lad_format_check(const lad_format *f)
         return "sub must be ieee, flush or none";
     if (f->inf < LAD_INF_NONE || f->inf > LAD_INF_IEEE)
         return "inf must be none or ieee";
-    if (f->nan < LAD_NAN_NONE || f->nan > LAD_NAN_ONES)
-        return "nan must be none, ieee or ones";
+    if (f->nan < LAD_NAN_NONE || f->nan > LAD_NAN_NEGZERO)
+        return "nan must be none, ieee, ones or negzero";
+    if (f->nan == LAD_NAN_NEGZERO && (!f->sign || f->inf != LAD_INF_NONE))
+        return "nan negzero needs a sign bit and no infinities";
     if (f->inf == LAD_INF_IEEE && f->mbits == 0 && f->nan != LAD_NAN_NONE)
         return "with no fraction bits the top exponent cannot be both Inf and NaN";
     if (f->nan == LAD_NAN_IEEE && f->mbits == 0)
@@ -127,6 +132,10 @@ lad_value lad_decode(const lad_format *f, uint32_t word)
         }
     }
     if (ef == 0 && f->sub != LAD_SUB_NONE) {
+        if (f->nan == LAD_NAN_NEGZERO && v.neg && frac == 0) {
+            v.cls = LAD_NAN;
+            return v;
+        }
         v.raw = 1 - f->bias;
         v.exp = v.raw - fb;
         if (f->sub == LAD_SUB_FLUSH || frac == 0) {
@@ -163,7 +172,8 @@ static void top_field(const lad_format *f, uint32_t *field, uint32_t *frac)
 static uint32_t pack(const lad_format *f, int neg, uint32_t field, uint32_t frac)
 {
     uint32_t x = (field << f->mbits) | frac;
-    if (f->sign && neg)
+    /* a zero of a format without -0 is +0: its -0 word is the NaN */
+    if (f->sign && neg && (x != 0 || f->nan != LAD_NAN_NEGZERO))
         x |= 1u << (f->ebits + f->mbits);
     return x << f->pad;
 }
@@ -172,6 +182,8 @@ uint32_t lad_format_nan(const lad_format *f)
 {
     if (f->kind != LAD_FLOAT || f->nan == LAD_NAN_NONE)
         return 0;
+    if (f->nan == LAD_NAN_NEGZERO)
+        return (1u << (f->ebits + f->mbits)) << f->pad;
     return pack(f, 0, (1u << f->ebits) - 1, (1u << f->mbits) - 1);
 }
 

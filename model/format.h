@@ -42,8 +42,11 @@ enum lad_inf {
 enum lad_nan {
     LAD_NAN_NONE = 0,   /* every code is a number (e2m1, e2m3, e3m2) */
     LAD_NAN_IEEE = 1,   /* top exponent with nonzero fraction */
-    LAD_NAN_ONES = 2    /* only top exponent with all-ones fraction (e4m3,
+    LAD_NAN_ONES = 2,   /* only top exponent with all-ones fraction (e4m3,
                            ue4m3, and ue8m0 whose fraction is empty) */
+    LAD_NAN_NEGZERO = 3 /* only the word of -0 (sign bit alone): the "fnuz"
+                           formats of AMD CDNA3, which have no -0 and no
+                           Inf; every other top-exponent code is finite */
 };
 
 /* Rounding directions, used for inputs, alignment and results. */
@@ -94,7 +97,8 @@ typedef struct lad_value {
 } lad_value;
 
 /* Built-in formats, by name; NULL when unknown. Names are lowercase:
-** f32 tf32 bf16 f16 e4m3 e5m2 e2m3 e3m2 e2m1 ue8m0 ue4m3 s8 u8 s32. */
+** f32 tf32 bf16 f16 e4m3 e5m2 e2m3 e3m2 e2m1 ue8m0 ue4m3 s8 u8 s32
+** e4m3fnuz e5m2fnuz. */
 const lad_format *lad_format_find(const char *name);
 /* The i-th built-in format, or NULL past the end. */
 const lad_format *lad_format_builtin(int i);

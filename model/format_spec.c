@@ -35,7 +35,7 @@ static int pick(const char *s, size_t len, const char *const *names, int n)
 
 static const char *const sub_names[] = {"ieee", "flush", "none"};
 static const char *const inf_names[] = {"none", "ieee"};
-static const char *const nan_names[] = {"none", "ieee", "ones"};
+static const char *const nan_names[] = {"none", "ieee", "ones", "negzero"};
 
 /* A generic base: eXmY, ueXmY, sN, uN. Returns 0 when recognised. */
 static int parse_shape(const char *s, size_t len, lad_format *f)
@@ -130,7 +130,7 @@ int lad_format_parse(const char *spec, lad_format *out, lad_err *err)
             bad = (x = pick(v, vlen, inf_names, 2)) < 0;
             f.inf = x;
         } else if (KEY("nan")) {
-            bad = (x = pick(v, vlen, nan_names, 3)) < 0;
+            bad = (x = pick(v, vlen, nan_names, 4)) < 0;
             f.nan = x;
         } else if (KEY("pad")) {
             bad = parse_int(v, vlen, 0, 31, &f.pad);
@@ -180,7 +180,7 @@ size_t lad_format_spec(const lad_format *f, char *buf, size_t size)
                      f->sign ? "" : "u", f->ebits, f->mbits, f->bias,
                      sub_names[(unsigned)f->sub % 3],
                      inf_names[(unsigned)f->inf % 2],
-                     nan_names[(unsigned)f->nan % 3]);
+                     nan_names[(unsigned)f->nan % 4]);
     size_t len = n < 0 ? 0 : (size_t)n;
     /* The base parses as the built-in of that name when there is one
     ** (ue4m3 is 8 bits wide, not 7), else as a word of just its fields:

@@ -236,6 +236,14 @@ CANDS(c_acc)
         add(&c, LAD_PV_DECL_D);
     return c.n;
 }
+/* The AMD rows (two-level window, exact and tree sums, flushes): unscaled
+** float datapaths. window2 0 or 16..40 (seen: 32, MMA-Sim's F2 + 1), norm2
+** 0 or 16..40 (seen: 31), prod_inf none or the f32 range (128). */
+#define UNSCALED_ONLY if (b->integer || b->scale_block > 0) return 0
+CANDS(c_unscaled_bool) { BEGIN; UNSCALED_ONLY; add(&c, 0); add(&c, 1); return c.n; }
+CANDS(c_window2) { BEGIN; UNSCALED_ONLY; add(&c, 0); add_range(&c, 16, 40); return c.n; }
+CANDS(c_align2) { BEGIN; UNSCALED_ONLY; static const int r[] = {LAD_RZ, LAD_RD, LAD_RNE}; return list(&c, r, 3); }
+CANDS(c_prod_inf) { BEGIN; UNSCALED_ONLY; add(&c, LAD_NOFLOOR); add(&c, 128); return c.n; }
 CANDS(c_nan) { BEGIN; FLOAT_ONLY; add(&c, (int)b->nan); return c.n; }
 
 /* ---- what can matter --------------------------------------------------------- */
@@ -248,6 +256,9 @@ static int m_float(const lad_datapath *dp) { return !dp->integer; }
 static int m_int(const lad_datapath *dp) { return dp->integer; }
 static int m_c_anchor(const lad_datapath *dp) { return !dp->integer && dp->window2 == 0; }
 static int m_two_level(const lad_datapath *dp) { return !dp->integer && dp->window2 > 0; }
+static int m_windowed(const lad_datapath *dp) { return !dp->integer && !dp->exact && !dp->tree; }
+static int m_exact(const lad_datapath *dp) { return !dp->integer && dp->window2 == 0 && !dp->tree; }
+static int m_tree(const lad_datapath *dp) { return !dp->integer && dp->chain == LAD_SUM && !dp->exact; }
 static int m_order(const lad_datapath *dp) { return !dp->integer && multi(dp); }
 static int m_acc(const lad_datapath *dp)
 {
@@ -285,15 +296,23 @@ const lad_param lad_params[] = {
          "how A/B words are cut to their format: rz rne rna"),
     BOOL(integer, NULL, NULL, "integer MMA: exact sum, wrap or saturate"),
     BOOL(saturate, c_saturate, m_int, "integer: clamp to the s32 range at the end"),
-    INT(window, 0, 0, 64, c_window, m_float, "fraction bits kept below the anchor"),
+    INT(window, 0, 0, 64, c_window, m_windowed, "fraction bits kept below the anchor"),
     ENUM(align_round, lad_round_names, c_align, m_float,
          "rounding of each term into the window: rz rd rne"),
     FLOOR(zero_floor, c_anchor_floor, m_float, "raw exponent a zero term gives the anchor, or none"),
     FLOOR(anchor_min, c_anchor_floor, m_float, "lowest anchor exponent, or none"),
     BOOL(c_anchor, c_true_first, m_c_anchor, "the addend takes part in the anchor and alignment"),
-    INT(window2, 0, 0, 60, NULL, NULL, "two-level window: bits of the product sum below the pass anchor; 0: one level"),
-    ENUM(align2_round, lad_round_names, NULL, m_two_level,
-         "rounding of the product sum at the second level: rz rd rne"),
+    INT(window2, 0, 0, 60, c_window2, m_float, "two-level window: bits of the product sum below the pass anchor; 0: one level"),
+    ENUM(align2_round, lad_round_names, c_align2, m_two_level,
+         "rounding of the product sum and the addend at the second level: rz rd rne"),
+    BOOL(even_odd, c_unscaled_bool, m_two_level, "two-level: even and odd lanes summed apart, each below its own anchor"),
+    INT(norm2, 0, 0, 60, c_window2, m_two_level, "two-level: bits the sum is cut to below its leading bit; 0: none"),
+    BOOL(c2_drop, c_unscaled_bool, m_two_level, "two-level: an addend below E - window - 1 counts as zero"),
+    BOOL(exact, c_unscaled_bool, m_exact, "no window: each pass sum exact, rounded once"),
+    BOOL(tree, c_unscaled_bool, m_tree, "each pass a tree of IEEE additions of products rounded into acc"),
+    FLOOR(prod_inf, c_prod_inf, m_float, "a product of at least 2^prod_inf is infinite, or none"),
+    BOOL(ftz_in, c_unscaled_bool, m_float, "subnormal A, B and C read as +0"),
+    BOOL(ftz_out, c_unscaled_bool, m_float, "subnormal results (acc, d, tree products) become zero"),
     INT(pass, 0, 1, LAD_KMAX, c_pass, m_float, "products fused per pass"),
     ENUM(chain, lad_chain_names, c_enum, m_float, "how passes combine: chain or sum"),
     FMT(acc, 0, c_acc, m_acc, "format of each pass result"),

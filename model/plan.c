@@ -83,12 +83,20 @@ static int signed_results(const lad_datapath *dp)
     return dp->acc.sign && dp->d.sign;
 }
 
+/* Whether dp sums its passes by the one window the fast paths know: none
+** of the two-level window, exact or tree sums, product overflow, flushes. */
+static int one_window(const lad_datapath *dp)
+{
+    return dp->window2 == 0 && !dp->exact && !dp->tree && dp->prod_inf == LAD_NOFLOOR &&
+           !dp->ftz_in && !dp->ftz_out;
+}
+
 /* Whether the fast path computes dp exactly as the general code. */
 static int fast_ok(const lad_datapath *dp)
 {
     int kbits = ceil_log2(lad_datapath_kphys(dp));
     return !dp->integer && signed_results(dp) && dp->scale_block == 0 && dp->group == 1 &&
-           dp->cdom_window == 0 && dp->window2 == 0 &&
+           dp->cdom_window == 0 && one_window(dp) &&
            dp->group_sub_floor == LAD_NOFLOOR && dp->scale_floor == LAD_NOFLOOR &&
            dp->a.kind == LAD_FLOAT && dp->b.kind == LAD_FLOAT &&
            dp->a.sub == LAD_SUB_IEEE && dp->b.sub == LAD_SUB_IEEE &&
@@ -411,7 +419,7 @@ static int scaled_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt
     int span = (1 << dp->a.ebits) + (1 << dp->b.ebits) + dp->a.mbits + dp->b.mbits + 2 +
                dp->sa.mbits + dp->sb.mbits + 2 + gbits;
     return dp->scale_block > 0 && !dp->integer && signed_results(dp) && dp->pass >= kp &&
-           dp->chain == LAD_CHAIN && dp->window2 == 0 &&
+           dp->chain == LAD_CHAIN && one_window(dp) &&
            !dp->d_via_acc &&
            !dp->c_last && dp->c_anchor && !dp->norder && lad_opfmt_usable(&dp->a, a) &&
            lad_opfmt_usable(&dp->b, b) && a->mb + b->mb + 2 <= 32 && span <= 62 &&

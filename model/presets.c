@@ -644,6 +644,163 @@ static void rtx_blackwell_kinds(void)
     }
 }
 
+/* ---- AMD MFMA, CDNA1-3 (MMA-Sim 2.1.1: amd/sim.py) ------------------- */
+
+/*
+** MMA-Sim's arithmetic per generation and element format; nothing here is
+** measured. f64 MFMA is left out (a lad_case holds 32-bit words), and so is
+** int8: MMA-Sim's instruction lists (amd/isa_mfma.py) have none.
+*/
+static const char amd_ms[] = "MMA-Sim 2.1.1 (microsoft/MMA-Sim), not measured by ladder";
+
+/* One MFMA instruction of K products per output element. */
+typedef struct amd_instr {
+    const char *ab;      /* name part: "f16", "e4m3fnuzxe5m2fnuz", "1k-bf16" */
+    const char *a, *b;   /* element formats */
+    const char *shape;   /* M x N x K of the first instruction with this K */
+    const char *suffix;  /* the mnemonic after v_mfma_ */
+    int k;
+} amd_instr;
+
+/* f32 FMA per product (MMA_FMA): every generation's f32 MFMA, one exact
+** product added to the running f32 value and rounded to nearest even. */
+static void amd_fma(lad_datapath *dp)
+{
+    dp->pass = 1;
+    dp->window = 48;    /* a 24 x 24-bit product kept whole */
+    dp->c_anchor = 0;   /* the addend outside the window: one exact sum */
+}
+
+/* CDNA1 f16/bf16 (MMA_E_FDPA): L products and the addend summed exactly,
+** rounded once. */
+static void amd_cdna1(lad_datapath *dp, int lmax)
+{
+    dp->exact = 1;
+    dp->pass = dp->k < lmax ? dp->k : lmax;
+}
+
+/* CDNA2 f16/bf16 (MMA_FTZ_MUL_ADD): subnormal inputs +0, f32 products,
+** P of them added in a tree of flushing f32 additions, the sum added to
+** the running value. */
+static void amd_cdna2(lad_datapath *dp, int p)
+{
+    dp->tree = 1;
+    dp->pass = p;
+    dp->chain = LAD_SUM;
+    dp->ftz_in = 1;
+    dp->ftz_out = 1;
+}
+
+/* CDNA3 f16/bf16/xf32 (MMA_TR_FDPA, F 24, F2 31) and fp8 (MMA_GTR_FDPA,
+** L 16): products truncated 24 bits below their anchor, the sum floored
+** 32 bits below the pass anchor, the addend 24; the total floored to 31
+** fraction bits, then rounded to nearest even into f32. */
+static void amd_cdna3(lad_datapath *dp, int lmax, int fp8)
+{
+    dp->pass = dp->k < lmax ? dp->k : lmax;
+    dp->window = 24;
+    dp->window2 = 32;
+    dp->align2_round = LAD_RD;
+    dp->norm2 = 31;
+    if (fp8) {
+        dp->even_odd = 1;
+        dp->c2_drop = 1;
+    } else {
+        dp->prod_inf = 128;  /* f32 products past the range are Inf */
+    }
+}
+
+/* The instructions of one generation and format, largest K first: the
+** first keeps the plain name, the others get -k<K>. */
+static void amd_family(const char *gen, const char *arch, const amd_instr *in, int n,
+                       void (*arith)(lad_datapath *dp, int param), int param)
+{
+    for (int i = 0; i < n; i++) {
+        lad_datapath *dp = i == 0 ? add(amd_ms, "%s-mfma-%s-f32", gen, in[i].ab)
+                                  : add(amd_ms, "%s-mfma-%s-f32-k%d", gen, in[i].ab, in[i].k);
+        char sass[40];
+        snprintf(sass, sizeof sass, "v_mfma_%s", in[i].suffix);
+        ident(dp, arch, "mfma", "", in[i].shape, sass);
+        formats(dp, in[i].a, in[i].b, "f32", "f32");
+        dp->in_round = LAD_RZ;  /* xf32: the low 13 bits of f32 dropped */
+        dp->k = in[i].k;
+        dp->acc_round = LAD_RNE;
+        dp->d_round = LAD_RNE;
+        arith(dp, param);
+    }
+}
+
+static void fma_arith(lad_datapath *dp, int unused) { (void)unused; amd_fma(dp); }
+static void cdna3_arith(lad_datapath *dp, int lmax) { amd_cdna3(dp, lmax, 0); }
+static void cdna3_fp8_arith(lad_datapath *dp, int lmax) { amd_cdna3(dp, lmax, 1); }
+
+#define NI(x) (int)(sizeof x / sizeof x[0])
+
+static void amd_mfma(void)
+{
+    /* CDNA1 (MI100); CDNA2 has every CDNA1 instruction too. */
+    static const amd_instr f32_1[] = {
+        {"f32", "f32", "f32", "16x16x4", "f32_16x16x4f32", 4},
+        {"f32", "f32", "f32", "32x32x2", "f32_32x32x2f32", 2},
+        {"f32", "f32", "f32", "32x32x1", "f32_32x32x1f32", 1}};
+    static const amd_instr f16_1[] = {
+        {"f16", "f16", "f16", "16x16x16", "f32_16x16x16f16", 16},
+        {"f16", "f16", "f16", "32x32x8", "f32_32x32x8f16", 8},
+        {"f16", "f16", "f16", "32x32x4", "f32_32x32x4f16", 4}};
+    static const amd_instr bf16_1[] = {
+        {"bf16", "bf16", "bf16", "16x16x8", "f32_16x16x8bf16", 8},
+        {"bf16", "bf16", "bf16", "32x32x4", "f32_32x32x4bf16", 4},
+        {"bf16", "bf16", "bf16", "32x32x2", "f32_32x32x2bf16", 2}};
+    static const amd_instr bf16_1k[] = {
+        {"1k-bf16", "bf16", "bf16", "16x16x16", "f32_16x16x16bf16_1k", 16},
+        {"1k-bf16", "bf16", "bf16", "32x32x8", "f32_32x32x8bf16_1k", 8},
+        {"1k-bf16", "bf16", "bf16", "32x32x4", "f32_32x32x4bf16_1k", 4}};
+    amd_family("cdna1", "gfx908", f32_1, NI(f32_1), fma_arith, 0);
+    amd_family("cdna1", "gfx908", f16_1, NI(f16_1), amd_cdna1, 4);
+    amd_family("cdna1", "gfx908", bf16_1, NI(bf16_1), amd_cdna1, 2);
+    amd_family("cdna2", "gfx90a", f32_1, NI(f32_1), fma_arith, 0);
+    amd_family("cdna2", "gfx90a", f16_1, NI(f16_1), amd_cdna2, 4);
+    amd_family("cdna2", "gfx90a", bf16_1, NI(bf16_1), amd_cdna2, 2);
+    amd_family("cdna2", "gfx90a", bf16_1k, NI(bf16_1k), amd_cdna2, 4);
+
+    /* CDNA3 (MI300). */
+    static const amd_instr f32_3[] = {
+        {"f32", "f32", "f32", "16x16x4", "f32_16x16x4_f32", 4},
+        {"f32", "f32", "f32", "32x32x2", "f32_32x32x2_f32", 2},
+        {"f32", "f32", "f32", "32x32x1", "f32_32x32x1_2b_f32", 1}};
+    static const amd_instr xf32_3[] = {
+        {"xf32", "tf32", "tf32", "16x16x8", "f32_16x16x8_xf32", 8},
+        {"xf32", "tf32", "tf32", "32x32x4", "f32_32x32x4_xf32", 4}};
+    static const amd_instr f16_3[] = {
+        {"f16", "f16", "f16", "16x16x16", "f32_16x16x16_f16", 16},
+        {"f16", "f16", "f16", "32x32x8", "f32_32x32x8_f16", 8},
+        {"f16", "f16", "f16", "32x32x4", "f32_32x32x4_2b_f16", 4}};
+    static const amd_instr bf16_3[] = {
+        {"bf16", "bf16", "bf16", "16x16x16", "f32_16x16x16_bf16", 16},
+        {"bf16", "bf16", "bf16", "32x32x8", "f32_32x32x8_bf16", 8},
+        {"bf16", "bf16", "bf16", "32x32x4", "f32_32x32x4_2b_bf16", 4}};
+    amd_family("cdna3", "gfx942", f32_3, NI(f32_3), fma_arith, 0);
+    amd_family("cdna3", "gfx942", xf32_3, NI(xf32_3), cdna3_arith, 4);
+    amd_family("cdna3", "gfx942", f16_3, NI(f16_3), cdna3_arith, 8);
+    amd_family("cdna3", "gfx942", bf16_3, NI(bf16_3), cdna3_arith, 8);
+    /* fp8 is e4m3fnuz, bf8 e5m2fnuz; K 32 (16x16x32) and 16 (32x32x16). */
+    static const char *const f8[2] = {"fp8", "bf8"};
+    static const char *const f8fmt[2] = {"e4m3fnuz", "e5m2fnuz"};
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            char ab[40], s32[40], s16[40];
+            if (i == j)
+                snprintf(ab, sizeof ab, "%s", f8fmt[i]);
+            else
+                snprintf(ab, sizeof ab, "%sx%s", f8fmt[i], f8fmt[j]);
+            snprintf(s32, sizeof s32, "f32_16x16x32_%s_%s", f8[i], f8[j]);
+            snprintf(s16, sizeof s16, "f32_32x32x16_%s_%s", f8[i], f8[j]);
+            const amd_instr fp8[] = {{ab, f8fmt[i], f8fmt[j], "16x16x32", s32, 32},
+                                     {ab, f8fmt[i], f8fmt[j], "32x32x16", s16, 16}};
+            amd_family("cdna3", "gfx942", fp8, NI(fp8), cdna3_fp8_arith, 16);
+        }
+}
+
 static void fill(void)
 {
     pre_blackwell();
@@ -651,6 +808,7 @@ static void fill(void)
     shorter_k();
     blackwell_tcgen05();
     rtx_blackwell_kinds();
+    amd_mfma();
 }
 
 static void build(void)

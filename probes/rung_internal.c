@@ -81,6 +81,65 @@ static const char *const names[NSERIES] = {
     "-c2.25+p1.5^2+p", "c2.25-p1.5^2+p", "p1.5^2-p1.5^2+c", "tie+c", "p-c", "p1-p1+p lanes 0,1,4",
     "p1-p1+p lanes 0,2,4"};
 
+/*
+** Products wider than any window of the series above reaches (f32 times
+** f32: 48 bits): (1 + 2^-i)^2 - (1 + 2^(1-i)) leaves the product's own
+** lowest bit, 2^-2i, which only a window of at least 2i bits keeps (AMD's
+** f32 MFMA in MMA-Sim is a fused multiply-add: 48), for significands
+** whose product passes 24 bits (the narrower ones are seen whole by the
+** series above). And products farther apart than any window: 2^t - 2^t +
+** 2^(t-j), t the largest power-of-two product, j from 50 to the smallest
+** product, which only an exact sum keeps (CDNA1 in MMA-Sim). Stored for
+** the fit; nothing is derived here.
+*/
+static int wide_products(lad_probe *p)
+{
+    const lad_datapath *dp = &p->dp;
+    int m = dp->a.mbits < dp->b.mbits ? dp->a.mbits : dp->b.mbits;
+    if (dp->a.mbits + dp->b.mbits + 2 <= 24 || m > 30)
+        m = 0;
+    /* two batches, each naming what it decides: the far-apart products
+    ** only whether the sum is exact, the wide ones the window */
+    lad_batch b = {0};
+    lad_batch_series(&b, "far-products", "exact");
+    int rc = LAD_OK, top = 1000;
+    for (; top > -1000; top--) {
+        lad_case c;
+        lad_case_base(dp, &c);
+        if (lad_case_term(dp, &c, 0, 0, 1, top) == LAD_OK)
+            break;
+    }
+    for (int j = 50; j < 400 && lad_datapath_kphys(dp) >= 3 && rc == LAD_OK; j += j < 80 ? 6 : 40) {
+        lad_case cs;
+        lad_case_base(dp, &cs);
+        if (lad_case_term(dp, &cs, 0, 0, 1, top) || lad_case_term(dp, &cs, 1, 1, 1, top) ||
+            lad_case_term(dp, &cs, 2, 0, 1, top - j))
+            continue;
+        rc = lad_batch_addv(&b, &cs, j, "p-p+p far j=%d", j);
+    }
+    if (rc == LAD_OK && b.n > 0)
+        rc = lad_probe_eval(p, &b, NULL, NULL);
+    lad_batch_free(&b);
+    b = (lad_batch){0};
+    lad_batch_series(&b, "wide-product", "window");
+    for (int i = 1; i <= m && rc == LAD_OK; i++) {
+        lad_case cs;
+        uint32_t wa, wb;
+        lad_case_base(dp, &cs);
+        if (lad_word(&dp->a, 0, (1ull << i) + 1, -i, &wa) ||
+            lad_word(&dp->b, 0, (1ull << i) + 1, -i, &wb))
+            continue;
+        lad_case_words(dp, &cs, 0, wa, wb);
+        if (lad_case_c(dp, &cs, 1, (1ull << (i - 1)) + 1, 1 - i))
+            continue;
+        rc = lad_batch_addv(&b, &cs, 2 * i, "(1+2^-%d)^2-c j=%d", i, 2 * i);
+    }
+    if (rc == LAD_OK && b.n > 0)
+        rc = lad_probe_eval(p, &b, NULL, NULL);
+    lad_batch_free(&b);
+    return rc;
+}
+
 int lad_rung_internal(lad_probe *p)
 {
     if (p->dp.integer) {
@@ -224,6 +283,8 @@ int lad_rung_internal(lad_probe *p)
                 w = last[inpass[i]];
     }
     p->facts.window = w;
+    if ((rc = wide_products(p)))
+        return rc;
     snprintf(p->summary, sizeof p->summary,
              "survivors of -x + x + 2^-j: products %d, C %d, C anchor %d, C above %d", last[4],
              last[0], last[2], last[6]);

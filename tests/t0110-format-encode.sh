@@ -18,6 +18,11 @@ encode_is() {
 }
 
 encode_is format-encode-bf16-1.5 3fc0 bf16 1.5 --round rne
+# fnuz: -0 has no word of its own (0x80 is the NaN), overflow is the NaN
+encode_is format-encode-e4m3fnuz-neg-zero 00 e4m3fnuz -0
+encode_is format-encode-e4m3fnuz-tiny-neg 00 e4m3fnuz -1e-9 --round rne
+encode_is format-encode-e4m3fnuz-overflow 80 e4m3fnuz 1000 --round rne
+encode_is format-encode-e4m3fnuz-neg-max ff e4m3fnuz -240
 encode_is format-encode-bf16-neg-0.1 bdcd bf16 -0.1
 encode_is format-encode-bf16-1e-3 3a83 bf16 1e-3
 encode_is format-encode-bf16-hex-int 467e bf16 0x3f80

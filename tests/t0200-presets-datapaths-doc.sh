@@ -14,9 +14,9 @@ else
 fi
 # every preset has a row, and every row names its evidence
 n=$($LADDER presets | grep -c .)
-rows=$(grep -c '^| sm' docs/datapaths.md)
+rows=$(grep -cE '^\| (sm|cdna)[0-9]' docs/datapaths.md)
 [ "$n" -eq "$rows" ] && ok presets-datapaths-doc-rows || fail presets-datapaths-doc-rows "$rows rows for $n presets"
-grep '^| sm' docs/datapaths.md | awk -F'|' '$7 ~ /^ *$/ {bad++} END {exit bad > 0}' &&
+grep -E '^\| (sm|cdna)[0-9]' docs/datapaths.md | awk -F'|' '$7 ~ /^ *$/ {bad++} END {exit bad > 0}' &&
     ok presets-datapaths-doc-evidence || fail presets-datapaths-doc-evidence "a row without evidence"
 
 test_done

@@ -497,7 +497,7 @@ static uint32_t pass(const lad_datapath *dp, const rterm *t, int a, int b,
         /* "Two-level window: the groups cut window bits below the products'
         ** anchor and summed; that sum cut window2 bits below the larger of
         ** that anchor and the addend's raw exponent (align2_round), the
-        ** addend window bits below it (align_round); added exactly." */
+        ** addend window bits below it (align2_round); added exactly." */
         int r1 = rp;
         if (dp->anchor_min != LAD_NOFLOOR && r1 < dp->anchor_min)
             r1 = dp->anchor_min;
@@ -515,7 +515,7 @@ static uint32_t pass(const lad_datapath *dp, const rterm *t, int a, int b,
         align(&sum, q1, q2, dp->align2_round, &s2);
         ri_zero(&cu2);
         if (cnz)
-            align(&cm, ce, qc, dp->align_round, &cu2);
+            align(&cm, ce, qc, dp->align2_round, &cu2);
         int lo = q2 < qc ? q2 : qc;
         ri_shl(&s2, q2 - lo);
         ri_shl(&cu2, qc - lo);
