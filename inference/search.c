@@ -1037,6 +1037,25 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const uint3
             if (legal(&w, &p) && sweep_score(&w, &p, before) <= before)
                 w.cur = p;
         }
+        /* One level over two: a second level that the cases cannot tell
+        ** from a single window (fp8 products, exact under any first level)
+        ** gives way to that window, the simpler model. */
+        int r2 = row_of("window2"), r1 = row_of("window"), ra = row_of("c_anchor");
+        if (r2 >= 0 && r1 >= 0 && w.cur.v[r2] > 0) {
+            uint64_t before = sweep_score(&w, &w.cur, UINT64_MAX);
+            int done = 0;
+            for (int a = 0; a < 2 && !done && ra >= 0; a++)
+                for (int j = 0; j < x->nvals[r1] && !done; j++) {
+                    pvec p = w.cur;
+                    p.v[r2] = 0;
+                    p.v[r1] = x->vals[r1][j];
+                    p.v[ra] = a ? !w.cur.v[ra] : w.cur.v[ra];
+                    if (legal(&w, &p) && sweep_score(&w, &p, before) <= before) {
+                        w.cur = p;
+                        done = 1;
+                    }
+                }
+        }
         apply(x, &w.cur, out);
     }
     ctx_free(x);

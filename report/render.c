@@ -372,10 +372,14 @@ static void heat_row(const char *label, char *out, size_t size)
 }
 
 /* The row of case c among names[0..nrow-1]; -1 when it belongs to a row
-** not there yet, -2 when it is not a case of the map. */
+** not there yet, -2 when it is not a case of the map: only the term
+** arrangements of series anchor-1 are, or of no series in a store written
+** before cases had one (the far-apart and wide products of the rung probe
+** other questions, at offsets far past any window). */
 static int heat_find(const lad_case_row *c, char (*names)[64], int nrow)
 {
-    if (strcmp(c->rung, "internal") != 0 || !c->has_vary || c->vary < 1 || c->vary > 200)
+    if (strcmp(c->rung, "internal") != 0 || (c->series[0] && strcmp(c->series, "anchor-1") != 0) ||
+        !c->has_vary || c->vary < 1 || c->vary > 200)
         return -2;
     char nm[64];
     heat_row(c->label, nm, sizeof nm);
