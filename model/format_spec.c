@@ -36,6 +36,7 @@ static int pick(const char *s, size_t len, const char *const *names, int n)
 static const char *const sub_names[] = {"ieee", "flush", "none"};
 static const char *const inf_names[] = {"none", "ieee"};
 static const char *const nan_names[] = {"none", "ieee", "ones", "negzero"};
+#define NAMES(a) (sizeof(a) / sizeof(a)[0])
 
 /* A generic base: eXmY, ueXmY, sN, uN. Returns 0 when recognised. */
 static int parse_shape(const char *s, size_t len, lad_format *f)
@@ -178,9 +179,9 @@ size_t lad_format_spec(const lad_format *f, char *buf, size_t size)
     else
         n = snprintf(buf, size, "%se%dm%d:bias=%d,sub=%s,inf=%s,nan=%s",
                      f->sign ? "" : "u", f->ebits, f->mbits, f->bias,
-                     sub_names[(unsigned)f->sub % 3],
-                     inf_names[(unsigned)f->inf % 2],
-                     nan_names[(unsigned)f->nan % 4]);
+                     sub_names[(unsigned)f->sub % NAMES(sub_names)],
+                     inf_names[(unsigned)f->inf % NAMES(inf_names)],
+                     nan_names[(unsigned)f->nan % NAMES(nan_names)]);
     size_t len = n < 0 ? 0 : (size_t)n;
     /* The base parses as the built-in of that name when there is one
     ** (ue4m3 is 8 bits wide, not 7), else as a word of just its fields:
@@ -238,13 +239,13 @@ size_t lad_format_spec_short(const lad_format *f, char *buf, size_t size)
     }
     if (f->sub != d.sub)
         add_key(buf, size, &len, &nkeys, "sub",
-                sub_names[(unsigned)f->sub % 3]);
+                sub_names[(unsigned)f->sub % NAMES(sub_names)]);
     if (f->inf != d.inf)
         add_key(buf, size, &len, &nkeys, "inf",
-                inf_names[(unsigned)f->inf % 2]);
+                inf_names[(unsigned)f->inf % NAMES(inf_names)]);
     if (f->nan != d.nan)
         add_key(buf, size, &len, &nkeys, "nan",
-                nan_names[(unsigned)f->nan % 3]);
+                nan_names[(unsigned)f->nan % NAMES(nan_names)]);
     if (f->pad != d.pad) {
         snprintf(v, sizeof v, "%d", f->pad);
         add_key(buf, size, &len, &nkeys, "pad", v);

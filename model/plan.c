@@ -92,10 +92,13 @@ static int one_window(const lad_datapath *dp)
 }
 
 /* Whether the fast path computes dp exactly as the general code. */
-static int fast_ok(const lad_datapath *dp)
+static int fast_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
 {
     int kbits = ceil_log2(lad_datapath_kphys(dp));
+    /* the operands' specials must be ones the lane decoder tells (not the
+    ** fnuz formats' lone NaN at -0, whose top exponent is finite) */
     return !dp->integer && signed_results(dp) && dp->scale_block == 0 && dp->group == 1 &&
+           lad_opfmt_usable(&dp->a, a) && lad_opfmt_usable(&dp->b, b) &&
            dp->cdom_window == 0 && one_window(dp) &&
            dp->group_sub_floor == LAD_NOFLOOR && dp->scale_floor == LAD_NOFLOOR &&
            dp->a.kind == LAD_FLOAT && dp->b.kind == LAD_FLOAT &&
@@ -592,7 +595,7 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     p->a = lad_opfmt_of(&dp->a);
     p->b = lad_opfmt_of(&dp->b);
     p->path = dp->integer                 ? LAD_PATH_INTEGER
-              : fast_ok(dp)               ? LAD_PATH_FAST
+              : fast_ok(dp, &p->a, &p->b) ? LAD_PATH_FAST
               : scaled_ok(dp, &p->a, &p->b) ? LAD_PATH_SCALED
                                           : LAD_PATH_GENERAL;
     if (p->path == LAD_PATH_GENERAL || p->path == LAD_PATH_INTEGER)

@@ -247,6 +247,26 @@ static void test_block_scaled(void)
     TEST_EQ_U32("datapath-mxf4-scaled-path", LAD_PATH_SCALED, (uint32_t)p.path);
 }
 
+/* An fnuz operand (its one NaN is the -0 word, its top exponent finite) is
+** not one the fast path's lane decoder tells: the general path evaluates it.
+** The fast path once read 0x80 of e5m2fnuz as a finite value (fuzz_plan). */
+static void test_fnuz_path(void)
+{
+    lad_datapath dp;
+    lad_datapath_init(&dp);
+    dp.a = *lad_format_find("e2m3");
+    dp.b = *lad_format_find("e5m2fnuz");
+    dp.k = dp.pass = 64;
+    lad_plan p;
+    lad_plan_init(&p, &dp);
+    TEST_EQ_U32("datapath-fnuz-general-path", LAD_PATH_GENERAL, (uint32_t)p.path);
+    lad_case cs;
+    memset(&cs, 0, sizeof cs);
+    cs.a[0] = 0x08;      /* e2m3 1.0 */
+    cs.b[0] = 0x80;      /* e5m2fnuz NaN */
+    TEST_EQ_U32("datapath-fnuz-nan-lane", dp.nan, lad_plan_eval(&p, &cs));
+}
+
 /* The table fits its array (filling it past LAD_PRESETS_MAX aborts), with
 ** room left so that the next datapath added does not hit the bound. */
 static void test_presets_bound(void)
@@ -296,6 +316,7 @@ static void test_unsigned_result(void)
 void test_datapath(void)
 {
     test_presets_bound();
+    test_fnuz_path();
     test_presets_consistent();
     test_window();
     test_specials();

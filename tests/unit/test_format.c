@@ -470,6 +470,16 @@ static void test_spec(void)
     rc = lad_format_parse("ue4m3:width=7", &f, &err);
     test_check(rc == LAD_OK && f.width == 7 && f.sign == 0,
                "format-spec-ue4m3-width-7", "rc %d width %d", rc, f.width);
+
+    /* The short spec of a format whose NaN is the -0 word (fnuz) names it:
+    ** it once printed nan=none (the name table's last entry was cut off). */
+    lad_format g;
+    rc = lad_format_parse("e5m2fnuz", &f, &err);
+    lad_format_spec_short(&f, spec, sizeof spec);
+    int back = lad_format_parse(spec, &g, &err) == LAD_OK;
+    test_check(rc == LAD_OK && back && g.nan == LAD_NAN_NEGZERO && g.bias == f.bias &&
+               strstr(spec, "nan=negzero") != NULL, "format-spec-short-negzero",
+               "'e5m2fnuz' is short for '%s'", spec);
 }
 
 void test_format(void)
