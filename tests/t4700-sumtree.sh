@@ -102,7 +102,10 @@ expect_out sumtree-instr-tree "^sumtree +16 lanes: $(printf '%s' "$want" | sed '
 # Programs of MMAs (model/program.h) over sm90-mma-bf16-f32, K = 64: four
 # MMAs chained; two slices of two MMAs reduced in order; four slices of one
 # MMA reduced pairwise.
-if $CC -std=c11 -I. -o "$TMP/oracle-gemm" tests/data/oracle-gemm.c \
+# Under `make SANITIZER=... test` the library is sanitized: so is the oracle.
+san=
+[ -n "${SANITIZER:-}" ] && san="-fsanitize=$SANITIZER"
+if $CC -std=c11 -I. $san -o "$TMP/oracle-gemm" tests/data/oracle-gemm.c \
         "$(dirname "$LADDER")/libladder.a" -lpthread 2>"$TMP/cc"; then
     ok sumtree-gemm-compile
     m1=$(fused 0 15)
