@@ -130,18 +130,24 @@ void lad_sig_reraise(void)
         die_of(pending);
 }
 
+/* The decimal value of environment variable name when it is set and
+** well-formed within lo..hi, else dflt. */
+static long env_number(const char *name, long lo, long hi, long dflt)
+{
+    const char *v = getenv(name);
+    if (v == NULL || *v == 0)
+        return dflt;
+    char *end;
+    long n = strtol(v, &end, 10);
+    return *end == 0 && n >= lo && n <= hi ? n : dflt;
+}
+
 long lad_max_pages(void)
 {
-    const char *v = getenv("LADDER_MAX_PAGES");
-    char *end;
-    long n = v && *v ? strtol(v, &end, 10) : 0;
-    return n >= 1 && n <= 2147483647L && *end == 0 ? n : 0;
+    return env_number("LADDER_MAX_PAGES", 1, 2147483647L, 0);
 }
 
 int lad_busy_timeout_ms(void)
 {
-    const char *v = getenv("LADDER_BUSY_TIMEOUT_MS");
-    char *end;
-    long ms = v && *v ? strtol(v, &end, 10) : -1;
-    return ms >= 0 && ms <= 3600000 && *end == 0 ? (int)ms : 10000;
+    return (int)env_number("LADDER_BUSY_TIMEOUT_MS", 0, 3600000, 10000);
 }
