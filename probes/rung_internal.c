@@ -98,7 +98,7 @@ static int wide_products(lad_probe *p)
     int m = dp->a.mbits < dp->b.mbits ? dp->a.mbits : dp->b.mbits;
     if (dp->a.mbits + dp->b.mbits + 2 <= 24 || m > 30)
         m = 0;
-    /* two batches, each naming what it decides: the far-apart products
+    /* two series, each naming what it decides: the far-apart products
     ** only whether the sum is exact, the wide ones the window */
     lad_batch b = {0};
     lad_batch_series(&b, "far-products", "exact");
@@ -117,10 +117,6 @@ static int wide_products(lad_probe *p)
             continue;
         rc = lad_batch_addv(&b, &cs, j, "p-p+p far j=%d", j);
     }
-    if (rc == LAD_OK && b.n > 0)
-        rc = lad_probe_eval(p, &b, NULL, NULL);
-    lad_batch_free(&b);
-    b = (lad_batch){0};
     lad_batch_series(&b, "wide-product", "window");
     for (int i = 1; i <= m && rc == LAD_OK; i++) {
         lad_case cs;
