@@ -619,9 +619,10 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
     }
     sqlite3_extended_result_codes(st->db, 0);
     sqlite3_busy_timeout(st->db, lad_busy_timeout_ms());
-    if (lad_max_pages() > 0) {
+    long maxpages = lad_max_pages();
+    if (maxpages > 0) {
         char pragma[64];
-        snprintf(pragma, sizeof pragma, "PRAGMA max_page_count = %ld", lad_max_pages());
+        snprintf(pragma, sizeof pragma, "PRAGMA max_page_count = %ld", maxpages);
         sqlite3_exec(st->db, pragma, NULL, NULL, NULL);
     }
 
