@@ -2,10 +2,12 @@
 ** The exec device: an external oracle program over two pipes (see exec.h).
 **
 ** The program starts once, in its own process group, and lives as long as
-** the device. A batch is pipelined: up to WINDOW lines are written ahead of
-** the answers read, with both pipes non-blocking under poll(), so neither
-** side can block the other however large the batch and however the program
-** buffers its input. In the framed protocol every answer names its case, so
+** the device. A batch is pipelined: a window of lines (256, or
+** LADDER_EXEC_WINDOW) is written ahead of the answers read, with both pipes
+** non-blocking under poll(), so neither side can block the other however
+** large the batch and however the program buffers its input. A batching
+** oracle (one that answers many lines in one call) gets more lines a call
+** with a wider window. In the framed protocol every answer names its case, so
 ** a slip is caught at the first answer it moves; in the legacy protocol
 ** answers are matched by order only. After any failure the device refuses
 ** further batches.
@@ -36,6 +38,7 @@
 #include <unistd.h>
 
 #define WINDOW 256           /* lines written ahead of the answers read */
+#define WINDOW_MAX 65536     /* the most LADDER_EXEC_WINDOW may ask */
 #define WBUF (64 * 1024)     /* bytes of lines formatted at a time */
 #define ANSWER_MAX 256       /* longest answer line kept (garbage beyond) */
 #define DEFAULT_TIMEOUT_MS 10000
@@ -48,6 +51,7 @@ typedef struct exec_state {
     int rfd;                 /* its stdout */
     int failed;              /* 1 after any failure */
     int timeout_ms;          /* longest wait for one answer */
+    size_t window;           /* lines written ahead of the answers read */
     unsigned long long sent; /* lines fully written, over the device's life */
     unsigned long long got;  /* answers read, over the device's life */
     char line[ANSWER_MAX];   /* the answer being read */
@@ -83,6 +87,21 @@ static int timeout_from_env(void)
         return -1;
     int ms = (int)(v * 1000);
     return ms > 0 ? ms : 1;
+}
+
+/* Reads LADDER_EXEC_WINDOW (lines, 1..WINDOW_MAX). Returns the window, or 0
+** when the variable is malformed. */
+static size_t window_from_env(void)
+{
+    const char *s = getenv("LADDER_EXEC_WINDOW");
+    if (s == NULL || *s == 0)
+        return WINDOW;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end != 0 || v < 1 || v > WINDOW_MAX)
+        return 0;
+    return (size_t)v;
 }
 
 /* Writes what it can of wbuf without blocking. Returns 0, or -1 when the
@@ -272,7 +291,7 @@ static int exec_eval(lad_device *dev, const lad_case *cs, size_t n,
     while (answered < n) {
         if (st->woff == st->wlen && st->wfd >= 0) {
             st->wlen = st->woff = 0;
-            while (next < n && next - answered < WINDOW &&
+            while (next < n && next - answered < st->window &&
                    st->wlen + FRAME_MAX + LAD_VECLINE_MAX + 1 <= WBUF) {
                 if (st->framed)
                     st->wlen += (size_t)snprintf(st->wbuf + st->wlen, FRAME_MAX,
@@ -439,6 +458,11 @@ int lad_exec_open(const char *command, const lad_datapath *dp, int framed,
         return lad_errf(err, LAD_EUSAGE, "bad LADDER_EXEC_TIMEOUT '%s' "
                         "(expected seconds, e.g. 10 or 0.5)",
                         getenv("LADDER_EXEC_TIMEOUT"));
+    size_t window = window_from_env();
+    if (window == 0)
+        return lad_errf(err, LAD_EUSAGE, "bad LADDER_EXEC_WINDOW '%s' "
+                        "(expected lines ahead, 1 to %d)",
+                        getenv("LADDER_EXEC_WINDOW"), WINDOW_MAX);
     lad_device *dev = calloc(1, sizeof *dev);
     exec_state *st = calloc(1, sizeof *st);
     char *wbuf = malloc(WBUF);
@@ -495,6 +519,7 @@ int lad_exec_open(const char *command, const lad_datapath *dp, int framed,
     st->wfd = in[1];
     st->rfd = outp[0];
     st->timeout_ms = timeout;
+    st->window = window;
     st->wbuf = wbuf;
     strcpy(dev->info.kind, "exec");
     snprintf(dev->info.name, sizeof dev->info.name, "%s", command);

@@ -5,9 +5,10 @@
 
 Reads vector lines (docs/vector-format.md), framed `@<n> A;B;C[;sa;sb;meta]`
 or bare, and answers each with MMA-Sim's D word in the same frame. Lines are
-read as they come and every batch that is waiting is evaluated in one call of
-the MMA-Sim operation, because a torch call costs far more than a case: ladder
-writes up to 256 lines ahead, so a batch is usually that many.
+gathered into batches and every batch is evaluated in one call of the MMA-Sim
+operation, because a torch call costs far more than a case: a batch is the
+lines ladder writes ahead of the answers (LADDER_EXEC_WINDOW, default 256;
+make test-peers sets 8192), or fewer when the input pauses.
 
 The MMA-Sim operation is chosen from the model's fields (arch, instr, kind,
 shape, sass, formats, scale_block), never from its name, so a model file or a
@@ -181,98 +182,159 @@ class Datapath:
 
     # Words become tensors by reinterpreting their bits (view), never by
     # converting values, so every encoding (NaN payloads, -0) reaches
-    # MMA-Sim as the hardware would see it.
-    def operand(self, rows, fmt, dtype):
+    # MMA-Sim as the hardware would see it. Words arrive as int64 tensors.
+    def operand(self, w, fmt, dtype):
         torch = self.torch
         if fmt in ("f32", "tf32"):
-            t = torch.tensor([[w - (1 << 32) if w >> 31 else w for w in r]
-                              for r in rows], dtype=torch.int32)
-            return t.view(torch.float32)
+            return (w - ((w >> 31) << 32)).to(torch.int32).view(torch.float32)
         if fmt in ("f16", "bf16"):
-            t = torch.tensor([[w - (1 << 16) if w >> 15 else w for w in r]
-                              for r in rows], dtype=torch.int16)
+            t = (w - ((w >> 15) << 16)).to(torch.int16)
             return t.view(torch.float16 if fmt == "f16" else torch.bfloat16)
         if dtype == torch.uint8:
             if self.packed:  # two e2m1 per byte, the first lane high
-                rows = [[r[i] << 4 | r[i + 1] for i in range(0, len(r), 2)]
-                        for r in rows]
+                w = w[:, 0::2] << 4 | w[:, 1::2]
             elif fmt == "e2m1":  # MMA-Sim keeps fp4 in bits 5:2
-                rows = [[w << 2 for w in r] for r in rows]
-            return torch.tensor(rows, dtype=torch.uint8)
-        return torch.tensor(rows, dtype=torch.uint8).view(dtype)
+                w = w << 2
+            return w.to(torch.uint8)
+        return w.to(torch.uint8).view(dtype)
 
-    def scales(self, rows, fmt):
+    def scales(self, w, fmt):
         torch = self.torch
         dt = torch.float8_e4m3fn if fmt == "ue4m3" else torch.float8_e8m0fnu
-        return torch.tensor(rows, dtype=torch.uint8).view(dt)
+        return w.to(torch.uint8).view(dt)
 
     def words(self, d):
         torch = self.torch
         if d.dtype == torch.float16:
-            return [w & 0xFFFF for w in d.view(torch.int16).tolist()]
-        return [w & 0xFFFFFFFF for w in d.view(torch.int32).tolist()]
+            return (d.view(torch.int16).to(torch.int64) & 0xFFFF).tolist()
+        return (d.view(torch.int32).to(torch.int64) & 0xFFFFFFFF).tolist()
 
-    def evaluate(self, cases):
-        """D words of the cases (lists of ints: a, b, c, sa, sb)."""
-        op, torch = self.op, self.torch
-        a = self.operand([c[0] for c in cases], self.a, op.a_type)
-        b = self.operand([c[1] for c in cases], self.b, op.b_type)
-        cw = self.operand([[c[2]] for c in cases], self.c, op.c_type)[:, 0]
+    def evaluate(self, cols):
+        """D words of a batch: cols holds int64 tensors A, B (n x k), C (n)
+        and, for block-scaled kinds, the scales SA, SB (n x blocks)."""
+        op = self.op
+        a = self.operand(cols[0], self.a, op.a_type)
+        b = self.operand(cols[1], self.b, op.b_type)
+        cw = self.operand(cols[2][:, None], self.c, op.c_type)[:, 0]
         if self.block:
-            sa = self.scales([c[3] for c in cases], self.sa)
-            sb = self.scales([c[4] for c in cases], self.sb)
-            d = op.dpa(a, b, cw, sa, sb)
+            d = op.dpa(a, b, cw, self.scales(cols[3], self.sa),
+                       self.scales(cols[4], self.sb))
         else:
             d = op.dpa(a, b, cw)
         return self.words(d)
 
 
-def parse(line, dp):
-    """(frame or None, case) from one input line."""
-    frame = None
-    if line.startswith("@"):
-        frame, _, line = line.partition(" ")
-    f = line.split(";")
-    if len(f) not in (3, 6):
-        fail("bad line (%d fields): '%s'" % (len(f), line[:80]), 4)
-    a = [int(w, 16) for w in f[0].split(",")]
-    b = [int(w, 16) for w in f[1].split(",")]
-    if len(a) != dp.k or len(b) != dp.k:
-        fail("line with %d/%d words, the datapath has k=%d" % (len(a), len(b),
-                                                                dp.k), 4)
-    case = [a, b, int(f[2], 16)]
-    if len(f) == 6:
-        case += [[int(w, 16) for w in f[3].split(",")],
-                 [int(w, 16) for w in f[4].split(",")]]
-    return frame, case, f
+def hex_column(torch, fields, count, what):
+    """The int64 tensor (len(fields) x count) of comma-separated hex words.
+
+    Ladder writes every word with its format's fixed number of digits, so
+    the whole column is one bytes.fromhex: the commas are checked to sit
+    exactly every digits+1 characters (no word longer or shorter, none
+    missing). A column that is not so (hand-written lines, unpadded words)
+    is read word by word."""
+    n = len(fields)
+    digits = fields[0].find(",") if count > 1 else len(fields[0])
+    s = ",".join(fields)
+    if digits > 0 and len(s) == n * count * (digits + 1) - 1 and \
+            s.count(",") == n * count - 1 and \
+            s[digits::digits + 1] == "," * (n * count - 1):
+        if digits % 2:
+            s = "0" + s.replace(",", ",0")
+            digits += 1
+        try:
+            raw = bytearray(bytes.fromhex(s.replace(",", "")))
+        except ValueError:
+            raw = None
+        if raw is not None:
+            nb = digits // 2
+            t = torch.frombuffer(raw, dtype=torch.uint8).to(torch.int64)
+            t = t.view(n, count, nb)
+            w = t[:, :, 0]
+            for i in range(1, nb):
+                w = w << 8 | t[:, :, i]
+            return w
+    rows = []
+    for f in fields:
+        try:
+            r = [int(x, 16) for x in f.split(",")]
+        except ValueError:
+            fail("bad %s words '%s'" % (what, f[:80]), 4)
+        if len(r) != count:
+            fail("%s with %d words, the datapath has %d" % (what, len(r),
+                                                            count), 4)
+        rows.append(r)
+    return torch.tensor(rows, dtype=torch.int64)
+
+
+def parse(lines, dp):
+    """(frames, fields, cols) of a batch of input lines: frames the "@<n>"
+    of each line (or None), fields each line's ';' fields, cols the
+    tensors Datapath.evaluate takes."""
+    frames, fields = [], []
+    for line in lines:
+        frame = None
+        if line.startswith("@"):
+            frame, _, line = line.partition(" ")
+        f = line.split(";")
+        if len(f) not in (3, 6):
+            fail("bad line (%d fields): '%s'" % (len(f), line[:80]), 4)
+        frames.append(frame)
+        fields.append(f)
+    torch = dp.torch
+    cols = [hex_column(torch, [f[0] for f in fields], dp.k, "A"),
+            hex_column(torch, [f[1] for f in fields], dp.k, "B"),
+            hex_column(torch, [f[2] for f in fields], 1, "C")[:, 0]]
+    if dp.block:
+        if any(len(f) != 6 for f in fields):
+            fail("a block-scaled datapath needs A;B;C;sa;sb;meta lines", 4)
+        # one scale per block of K lanes: as many as the first line has
+        sa, sb = [f[3] for f in fields], [f[4] for f in fields]
+        cols += [hex_column(torch, sa, sa[0].count(",") + 1, "scale_a"),
+                 hex_column(torch, sb, sb[0].count(",") + 1, "scale_b")]
+    return frames, fields, cols
+
+
+def window():
+    """Lines ladder writes ahead of the answers (LADDER_EXEC_WINDOW, the
+    exec device's setting, inherited): the batch worth waiting for."""
+    try:
+        return max(1, int(os.environ.get("LADDER_EXEC_WINDOW", "256")))
+    except ValueError:
+        return 256
 
 
 def serve(dp, record):
     width = 4 if dp.d == "f16" else 8
     fd = sys.stdin.fileno()
+    want = window()
     pending = b""
     eof = False
     while not eof:
-        # block for the first bytes, then take everything already written
+        # block for the first bytes, then take what follows until a whole
+        # window of lines is in or the input pauses (the last lines of a
+        # batch): one MMA-Sim call per window, however the pipe splits it
         chunks = [os.read(fd, 1 << 16)]
+        nl = chunks[0].count(b"\n") + pending.count(b"\n")
         if not chunks[0]:
             eof = True
-        while not eof and select.select([fd], [], [], 0)[0]:
+        while not eof and nl < want and select.select([fd], [], [], 0.02)[0]:
             c = os.read(fd, 1 << 16)
             if not c:
                 eof = True
             chunks.append(c)
+            nl += c.count(b"\n")
         data = pending + b"".join(chunks)
         lines = data.split(b"\n")
         pending = lines.pop() if not eof else b""
         if eof and lines and lines[-1] == b"":
             lines.pop()
-        batch = [parse(l.decode().rstrip("\r"), dp) for l in lines if l.strip()]
-        if not batch:
+        lines = [l.decode().rstrip("\r") for l in lines if l.strip()]
+        if not lines:
             continue
-        words = dp.evaluate([c for _, c, _ in batch])
+        frames, fields, cols = parse(lines, dp)
+        words = dp.evaluate(cols)
         out = []
-        for (frame, _, f), w in zip(batch, words):
+        for frame, f, w in zip(frames, fields, words):
             dw = "%0*x" % (width, w)
             out.append("%s %s" % (frame, dw) if frame else dw)
             if record:
@@ -305,13 +367,14 @@ def fill(listfile, ladder):
             print("skip %s: %s" % (spec, e), flush=True)
             continue
         width = 4 if dp.d == "f16" else 8
-        batch = [parse(l.rstrip("\r\n"), dp) for l in open(src) if l.strip()]
-        words = dp.evaluate([c for _, c, _ in batch])
+        lines = [l.rstrip("\r\n") for l in open(src) if l.strip()]
+        _, fields, cols = parse(lines, dp)
+        words = dp.evaluate(cols)
         with open(dst, "w") as out:
-            for (_, _, f), w in zip(batch, words):
+            for f, w in zip(fields, words):
                 dw = "%0*x" % (width, w)
                 out.write(";".join(f[:3] + [dw] + f[3:]) + "\n")
-        print("done %s: %d cases (%s)" % (spec, len(batch), dp.name), flush=True)
+        print("done %s: %d cases (%s)" % (spec, len(fields), dp.name), flush=True)
 
 
 def main():

@@ -38,6 +38,25 @@ else
     fail run-framed-identical "$(diff "$TMP/sim.txt" "$TMP/framed.txt" | head -3)"
 fi
 
+# LADDER_EXEC_WINDOW lines are written ahead of the answers: an oracle that
+# answers only once it holds 1,000 lines needs a window of that many.
+v="validate --model $p --db $TMP/v.db --cases 1000 -q"
+batch="exec-framed:sh $TESTS_DATA/oracle-batch.sh 1000 $LADDER $p"
+LADDER_EXEC_WINDOW=1000 run_ladder $v --device "$batch"
+expect_rc exec-window-wide-rc 0
+expect_out exec-window-wide '^validate: 0/1000 mismatches'
+LADDER_EXEC_TIMEOUT=1 run_ladder $v --device "$batch"
+expect_rc exec-window-default-rc 4
+expect_err exec-window-default "timed out after 1000 ms waiting for the answer to case 0"
+LADDER_EXEC_WINDOW=1 run_ladder $v --device "exec-framed:$LADDER eval --model $p"
+expect_rc exec-window-one-rc 0
+expect_out exec-window-one '^validate: 0/1000 mismatches'
+for bad in 0 65537 8k; do
+    LADDER_EXEC_WINDOW=$bad run_ladder $v --device "$batch"
+    expect_rc exec-window-bad-$bad-rc 2
+    expect_err exec-window-bad-$bad "bad LADDER_EXEC_WINDOW '$bad' \\(expected lines ahead, 1 to 65536\\)"
+done
+
 # An oracle that prints an extra line and drops a later one: framed, the
 # run fails at the extra line.
 run_ladder run "$TMP/$p.yaml" --db "$db" --device "exec-framed:sh $TESTS_DATA/oracle-extra.sh"

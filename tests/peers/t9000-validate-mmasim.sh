@@ -14,6 +14,8 @@ CASES=${PEERS_CASES:-1000000}
 LIST=docs/findings-mmasim.txt
 # the oracle starts torch (seconds on a loaded machine) before its first answer
 export LADDER_EXEC_TIMEOUT=${LADDER_EXEC_TIMEOUT:-300}
+# a whole validation batch written ahead: the oracle answers it in one call
+export LADDER_EXEC_WINDOW=${LADDER_EXEC_WINDOW:-8192}
 
 for f in vectors/mmasim/*.vec; do
     p=$(basename "$f" .vec)
