@@ -942,7 +942,7 @@ static const char *const sweep_order[] = {
     "prod_inf",
     "window align_round c_anchor chain",
     "exact",
-    "tree chain pass",
+    "exact tree chain pass",
     "acc acc_round d_via_acc",
     "pass chain",
     "acc acc_round pass",
