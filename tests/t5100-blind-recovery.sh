@@ -37,11 +37,7 @@ JOBS=${LADDER_BLIND_JOBS:-2}
 
 # The work list: every preset, then the random draws.
 : >"$TMP/list"
-# The AMD presets (cdna*) are taken only when every preset is (stride 1,
-# `make test-long`): 8 of the 40 are known misses (docs/performance.md,
-# "Blind recovery of the AMD presets"), shown there as FAIL lines.
-"$LADDER" presets | awk -v stride="$STRIDE" \
-    'NF && (stride == 1 || $1 ~ /^sm/) && n++ % stride == 0 {print $1}' >"$TMP/presets"
+"$LADDER" presets | awk -v stride="$STRIDE" 'NF && n++ % stride == 0 {print $1}' >"$TMP/presets"
 while read -r p; do echo "$p $CASES" >>"$TMP/list"; done <"$TMP/presets"
 draw() {
     f=$TMP/random-$1.yaml
