@@ -43,4 +43,24 @@ for p in sm100-mma-bf16-f32 sm100-tcgen05-bf16-f32 sm90-mma-bf16-f32; do
     expect_out_eq "check-mmasim-floor-$p" 00000200
 done
 
+# class C: two of 1,000,000 random cases where MMA-Sim 2.1.1's NVFP4 model
+# (exact groups of 16) answers 40084938 and c1ab95e3 (its words, from a
+# make test-peers run). A model file with group: 16 gives exactly those;
+# the preset's groups of 4 (sf-tensor's B200 rule) must give other words.
+cat > "$TMP/nvfp4.txt" <<'CASES'
+2,2,a,b,9,1,0,9,3,0,2,a,9,c,b,1,1,b,a,b,1,b,9,5,a,9,a,9,b,3,9,a,1,0,9,0,1,b,9,b,f,b,1,9,2,9,b,b,7,1,1,1,9,5,3,3,1,2,a,3,2,1,1,b;9,b,3,a,b,9,7,3,3,1,1,8,9,6,3,2,3,9,a,3,1,2,a,0,a,b,9,3,2,8,8,9,b,b,9,2,a,2,9,0,e,3,9,0,9,2,9,9,d,a,a,1,2,e,1,1,9,a,9,1,1,2,2,3;400943ab;04,7c,02,0f;09,7d,0b,09;
+8,9,9,1,9,b,1,1,3,1,2,1,9,1,2,9,1,9,1,a,b,9,3,9,b,1,3,b,1,b,9,a,2,1,9,9,8,2,1,9,1,1,3,9,9,a,a,9,1,1,1,3,2,b,2,1,1,1,1,9,1,1,8,a;3,3,a,3,9,b,b,b,9,a,0,3,3,a,1,1,9,2,3,3,9,3,9,b,2,9,2,b,1,9,3,1,b,1,b,9,3,1,9,3,9,a,9,9,a,2,9,a,9,a,8,1,a,3,b,2,a,9,2,a,b,1,9,3;3f865607;7b,15,09,05;7e,26,09,7c;
+CASES
+p=sm100-tcgen05-mxf4nvf4-ue4m3-f32
+"$LADDER" model show $p | sed 's/^group: .*/group: 16/' > "$TMP/g16.yaml"
+run_ladder eval --model "$TMP/g16.yaml" "$TMP/nvfp4.txt"
+expect_out_eq check-mmasim-nvfp4-group16 "40084938
+c1ab95e3"
+run_ladder eval --model $p "$TMP/nvfp4.txt"
+if [ -s "$out" ] && ! grep -Eq '^(40084938|c1ab95e3)$' "$out"; then
+    ok check-mmasim-nvfp4-group4-differs
+else
+    fail check-mmasim-nvfp4-group4-differs "the preset gives $(tr '\n' ' ' < "$out")"
+fi
+
 test_done
