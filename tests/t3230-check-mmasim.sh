@@ -63,4 +63,20 @@ else
     fail check-mmasim-nvfp4-group4-differs "the preset gives $(tr '\n' ' ' < "$out")"
 fi
 
+# class B on kind::mxf8f6f4: case 569668 of 1,000,000 (scales 2^-122 and
+# 2^-26), where MMA-Sim answers 00000001 (its word, from a make test-peers
+# run). Its floor of the anchor at -133 gives that word; the preset keeps
+# the B200 notes' rule (no floor) and must give another.
+printf '%s\n' '07,32,2a,2f,24,28,16,3b,0c,05,0a,01,07,2c,09,27,28,2b,0f,2c,24,0e,2f,05,0d,27,05,09,0b,15,2d,03;86,c2,06,07,0b,8b,14,05,07,ce,86,8b,81,0b,81,86,89,88,0c,09,88,0e,8e,1d,0d,0e,8b,81,03,b0,08,8f;00000000;05;65;' > "$TMP/mxfloor.txt"
+p=sm100-tcgen05-mxf8f6f4-e2m3xe4m3-f32
+"$LADDER" model show $p | sed 's/^anchor_min: .*/anchor_min: -133/' > "$TMP/floor133.yaml"
+run_ladder eval --model "$TMP/floor133.yaml" "$TMP/mxfloor.txt"
+expect_out_eq check-mmasim-mxf8f6f4-floor133 00000001
+run_ladder eval --model $p "$TMP/mxfloor.txt"
+if [ -s "$out" ] && ! grep -q '^00000001$' "$out"; then
+    ok check-mmasim-mxf8f6f4-nofloor-differs
+else
+    fail check-mmasim-mxf8f6f4-nofloor-differs "the preset gives $(cat "$out")"
+fi
+
 test_done
