@@ -89,21 +89,6 @@ static int timeout_from_env(void)
     return ms > 0 ? ms : 1;
 }
 
-/* Reads LADDER_EXEC_WINDOW (lines, 1..WINDOW_MAX). Returns the window, or 0
-** when the variable is malformed. */
-static size_t window_from_env(void)
-{
-    const char *s = getenv("LADDER_EXEC_WINDOW");
-    if (s == NULL || *s == 0)
-        return WINDOW;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end != 0 || v < 1 || v > WINDOW_MAX)
-        return 0;
-    return (size_t)v;
-}
-
 /* Writes what it can of wbuf without blocking. Returns 0, or -1 when the
 ** program closed its input (EPIPE), or -2 on another error. */
 static int write_some(exec_state *st)
@@ -458,7 +443,8 @@ int lad_exec_open(const char *command, const lad_datapath *dp, int framed,
         return lad_errf(err, LAD_EUSAGE, "bad LADDER_EXEC_TIMEOUT '%s' "
                         "(expected seconds, e.g. 10 or 0.5)",
                         getenv("LADDER_EXEC_TIMEOUT"));
-    size_t window = window_from_env();
+    /* 0: malformed */
+    size_t window = (size_t)lad_env_number("LADDER_EXEC_WINDOW", 1, WINDOW_MAX, WINDOW, 0);
     if (window == 0)
         return lad_errf(err, LAD_EUSAGE, "bad LADDER_EXEC_WINDOW '%s' "
                         "(expected lines ahead, 1 to %d)",

@@ -130,24 +130,22 @@ void lad_sig_reraise(void)
         die_of(pending);
 }
 
-/* The decimal value of environment variable name when it is set and
-** well-formed within lo..hi, else dflt. */
-static long env_number(const char *name, long lo, long hi, long dflt)
+long lad_env_number(const char *name, long lo, long hi, long dflt, long bad)
 {
     const char *v = getenv(name);
     if (v == NULL || *v == 0)
         return dflt;
     char *end;
     long n = strtol(v, &end, 10);
-    return *end == 0 && n >= lo && n <= hi ? n : dflt;
+    return *end == 0 && n >= lo && n <= hi ? n : bad;
 }
 
 long lad_max_pages(void)
 {
-    return env_number("LADDER_MAX_PAGES", 1, 2147483647L, 0);
+    return lad_env_number("LADDER_MAX_PAGES", 1, 2147483647L, 0, 0);
 }
 
 int lad_busy_timeout_ms(void)
 {
-    return (int)env_number("LADDER_BUSY_TIMEOUT_MS", 0, 3600000, 10000);
+    return (int)lad_env_number("LADDER_BUSY_TIMEOUT_MS", 0, 3600000, 10000, 10000);
 }

@@ -24,6 +24,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* The decimal value of environment variable name: dflt when it is unset or
+** empty, bad when it is not a number within lo..hi. */
+long lad_env_number(const char *name, long lo, long hi, long dflt, long bad);
+
 /* How long a store waits for another writer's lock, in milliseconds:
 ** LADDER_BUSY_TIMEOUT_MS (0..3600000) when set and well-formed, else
 ** 10000. Tests set it to see "database is locked" without waiting. */
