@@ -8,10 +8,13 @@
 # Python, $VENV, default build/venv; each writes build/ref/<name>.txt, again
 # whenever the generator is newer than its output), then
 # the unit tests ($UNIT), then every tests/t[0-9]*.sh in name order (only
-# those whose name contains `pattern` when one is given). Every check line
-# ("ok   ..." or "FAIL ...") counts once. A program that exits with an error
-# without printing a FAIL line, or stops before its own summary line, counts
-# as one more failure, so a crash never passes silently.
+# those whose name contains `pattern` when one is given). LADDER_TEST_JOBS
+# programs (default: the CPUs, at most 4) run at once; each one's output is
+# shown whole, in that order, as soon as it and every one before it ended.
+# Every check line ("ok   ..." or "FAIL ...") counts once. A program that
+# exits with an error without printing a FAIL line, or stops before its own
+# summary line, counts as one more failure, so a crash never passes
+# silently.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 : "${UNIT:?UNIT must name the unit-test binary}"
@@ -28,24 +31,21 @@ trap 'rm -rf "$LOGDIR"' EXIT
 passed=0
 failed=0
 
-# run_one NAME SUMMARY_REGEX CMD...: runs CMD, shows its output as it comes,
-# and adds its checks to the totals.
-run_one() {
-    _name=$1
-    _summary=$2
-    shift 2
-    _log=$LOGDIR/log
-    { "$@" 2>&1; echo $? >"$LOGDIR/rc"; } | tee "$_log"
-    _rc=$(cat "$LOGDIR/rc")
+# account NAME SUMMARY_REGEX: shows the output of the program run as NAME
+# (tests/run-one.sh left it in $LOGDIR) and adds its checks to the totals.
+account() {
+    _log=$LOGDIR/$1.log
+    cat "$_log"
+    _rc=$(cat "$LOGDIR/$1.rc")
     _ok=$(grep -c '^ok   ' "$_log")
     _fail=$(grep -c '^FAIL ' "$_log")
     passed=$((passed + _ok))
     failed=$((failed + _fail))
     if [ "$_rc" -ne 0 ] && [ "$_fail" -eq 0 ]; then
-        echo "FAIL $_name: exited with status $_rc without a failed check"
+        echo "FAIL $1: exited with status $_rc without a failed check"
         failed=$((failed + 1))
-    elif ! grep -Eq "$_summary" "$_log"; then
-        echo "FAIL $_name: stopped before its summary line (exit status $_rc)"
+    elif ! grep -Eq "$2" "$_log"; then
+        echo "FAIL $1: stopped before its summary line (exit status $_rc)"
         failed=$((failed + 1))
     fi
 }
@@ -71,16 +71,45 @@ for gen in tests/ref/*.py; do
     fi
 done
 
+# The programs, one line each: name, summary regex, command.
+: >"$LOGDIR/jobs"
 if [ -z "$pattern" ] || [ "$pattern" = unit ]; then
-    run_one unit '^unit: [0-9]+ passed, [0-9]+ failed$' "$UNIT"
+    printf '%s\t%s\t%s\n' unit '^unit: [0-9]+ passed, [0-9]+ failed$' "$UNIT" >>"$LOGDIR/jobs"
 fi
-
 for t in tests/t[0-9]*.sh; do
     [ -e "$t" ] || continue
     name=$(basename "$t" .sh)
     case "$name" in *"$pattern"*) ;; *) continue ;; esac
-    run_one "$name" "^$name: [0-9]+ passed, [0-9]+ failed\$" sh "$t"
+    printf '%s\t%s\t%s\n' "$name" "^$name: [0-9]+ passed, [0-9]+ failed\$" "sh $t" >>"$LOGDIR/jobs"
 done
+
+jobs=${LADDER_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case "$jobs" in '' | *[!0-9]*) echo "ladder tests: LADDER_TEST_JOBS must be a number" >&2; exit 2 ;; esac
+[ "$jobs" -ge 1 ] || jobs=1
+[ -n "${LADDER_TEST_JOBS:-}" ] || [ "$jobs" -le 4 ] || jobs=4
+# The longest programs start first (a stale list only packs worse); the
+# output still comes in the jobs file's order.
+first='t5100-blind-recovery t5000-fit-vectors t4220-run-infer unit t4600-report t4800-tutorials'
+awk -F '\t' -v first="$first" '
+    BEGIN { n = split(first, f, " "); for (i = 1; i <= n; i++) rank[f[i]] = i }
+    { print ($1 in rank ? rank[$1] : n + 1) "\t" NR "\t" $1 "\t" $3 }' "$LOGDIR/jobs" |
+    sort -n -k 1,1 -k 2,2 | cut -f 3,4 | tr '\t' '\n' |
+    xargs -d '\n' -n 2 -P "$jobs" sh tests/run-one.sh "$LOGDIR" &
+runner=$!
+while IFS="$(printf '\t')" read -r name summary cmd; do
+    # the rc file appears last, when the program's log is complete
+    while [ ! -e "$LOGDIR/$name.rc" ]; do
+        kill -0 "$runner" 2>/dev/null || [ -e "$LOGDIR/$name.rc" ] || break
+        sleep 0.2
+    done
+    if [ -e "$LOGDIR/$name.rc" ]; then
+        account "$name" "$summary"
+    else
+        echo "FAIL $name: never ran"
+        failed=$((failed + 1))
+    fi
+done <"$LOGDIR/jobs"
+wait "$runner"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
