@@ -198,10 +198,10 @@ static int read_field(const lad_ydoc *doc, const lad_ynode *v, const lad_param *
             *ip = (int)x;
         return rc;
     case LAD_PT_HEX: {
-        unsigned u;
-        rc = lad_yhex32(doc, v, fd->key, &u, err);
+        uint64_t u;
+        rc = lad_yhex64(doc, v, fd->key, &u, err);
         if (rc == LAD_OK)
-            *(uint32_t *)p = u;
+            *(lad_word_t *)p = u;
         return rc;
     }
     case LAD_PT_ORDER:

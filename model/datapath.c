@@ -8,6 +8,7 @@
 */
 #include "datapath_int.h"
 
+#include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -221,8 +222,8 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
     }
     if (dp->c_last != 0 && dp->c_last != 1)
         return lad_errf_key(err, LAD_EDATA, "c_last", "c_last must be 0 or 1");
-    if (dp->nan & ~(lad_format_mask(&dp->d) | ((1u << dp->d.pad) - 1)))
-        return lad_errf_key(err, LAD_EDATA, "nan", "nan word 0x%x does not fit format %s", dp->nan, dp->d.name);
+    if (dp->nan & ~(lad_format_mask(&dp->d) | (((lad_word_t)1 << dp->d.pad) - 1)))
+        return lad_errf_key(err, LAD_EDATA, "nan", "nan word 0x%" PRIx64 " does not fit format %s", dp->nan, dp->d.name);
     return LAD_OK;
 }
 

@@ -18,6 +18,7 @@
 */
 #include "params.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -244,7 +245,7 @@ CANDS(c_unscaled_bool) { BEGIN; UNSCALED_ONLY; add(&c, 0); add(&c, 1); return c.
 CANDS(c_window2) { BEGIN; UNSCALED_ONLY; add(&c, 0); add_range(&c, 16, 40); return c.n; }
 CANDS(c_align2) { BEGIN; UNSCALED_ONLY; static const int r[] = {LAD_RZ, LAD_RD, LAD_RNE}; return list(&c, r, 3); }
 CANDS(c_prod_inf) { BEGIN; UNSCALED_ONLY; add(&c, LAD_NOFLOOR); add(&c, 128); return c.n; }
-CANDS(c_nan) { BEGIN; FLOAT_ONLY; add(&c, (int)b->nan); return c.n; }
+CANDS(c_nan) { BEGIN; FLOAT_ONLY; add(&c, (int)(uint32_t)b->nan); return c.n; }
 
 /* ---- what can matter --------------------------------------------------------- */
 
@@ -365,7 +366,9 @@ int lad_param_get(const lad_param *p, const lad_datapath *dp, const lad_datapath
     case LAD_PT_INT: case LAD_PT_BOOL: case LAD_PT_ENUM: case LAD_PT_FLOOR:
         return *(const int *)at;
     case LAD_PT_HEX:
-        return (int)*(const uint32_t *)at;
+        /* the search's values are ints: a word's low 32 bits; words
+        ** wider than that are never varied (search.c build_cands) */
+        return (int)(uint32_t)*(const lad_word_t *)at;
     case LAD_PT_ORDER:
         return order_stride(dp);
     case LAD_PT_FMT: {
@@ -397,7 +400,7 @@ void lad_param_set(const lad_param *p, lad_datapath *dp, const lad_datapath *bas
         *field_int(p, dp) = v;
         return;
     case LAD_PT_HEX:
-        *(uint32_t *)at = (uint32_t)v;
+        *(lad_word_t *)at = (uint32_t)v;
         return;
     case LAD_PT_ORDER:
         if (v == LAD_PV_OTHER) {
@@ -471,7 +474,7 @@ const char *lad_param_text(const lad_param *p, const lad_datapath *dp, char *buf
             snprintf(buf, size, "%d", v);
         break;
     case LAD_PT_HEX:
-        snprintf(buf, size, "0x%08x", (unsigned)*(const uint32_t *)at);
+        snprintf(buf, size, "0x%08" PRIx64, *(const lad_word_t *)at);
         break;
     case LAD_PT_ORDER: {
         size_t len = 0;

@@ -92,7 +92,7 @@ static void decode_line(const char *fname, unsigned code, const char *cls,
     const lad_format *f = lad_format_builtin(i);
     tally *t = &dec[i];
     t->lines++;
-    uint32_t word = code << f->pad;
+    uint64_t word = code << f->pad;
     lad_value v = lad_decode(f, word);
     uint64_t vm = v.mag;
     int ve = v.exp;
@@ -110,11 +110,11 @@ static void decode_line(const char *fname, unsigned code, const char *cls,
         return;
     for (int mode = 0; mode < NMODE; mode++) {
         int flags = 0;
-        uint32_t w = lad_round_value(f, v.neg, v.mag, v.exp, 0, mode,
+        uint64_t w = lad_round_value(f, v.neg, v.mag, v.exp, 0, mode,
                                      LAD_OVF_INF, &flags);
         trip[i].lines++;
         if (w != word || flags != 0)
-            miss(&trip[i], "code %x %s: got %x flags %d", code,
+            miss(&trip[i], "code %x %s: got %" PRIx64 " flags %d", code,
                  lad_round_name(mode), w, flags);
     }
 }
@@ -129,10 +129,10 @@ static void round_line(const char *fname, const char *mname, const char *oname,
         return;
     tally *t = &rnd[i][mode][ovf];
     t->lines++;
-    uint32_t got = lad_round_value(lad_format_builtin(i), neg, mag, exp,
+    uint64_t got = lad_round_value(lad_format_builtin(i), neg, mag, exp,
                                    sticky, mode, ovf, NULL);
     if (got != want)
-        miss(t, "%s%llu*2^%d%s: expected %x, got %x", neg ? "-" : "", mag, exp,
+        miss(t, "%s%llu*2^%d%s: expected %x, got %" PRIx64, neg ? "-" : "", mag, exp,
              sticky ? "+sticky" : "", want, got);
 }
 
@@ -145,12 +145,12 @@ static void parse_line(const char *fname, const char *mname, const char *oname,
         return;
     tally *t = &prs[i];
     t->lines++;
-    uint32_t got = 0;
+    uint64_t got = 0;
     lad_err err = {0};
     int rc = lad_decimal_parse(text, lad_format_builtin(i), mode, ovf, &got,
                                NULL, &err);
     if (rc != LAD_OK || got != want)
-        miss(t, "'%s' %s %s: expected %x, got %x (%s)", text, mname, oname,
+        miss(t, "'%s' %s %s: expected %x, got %" PRIx64 " (%s)", text, mname, oname,
              want, got, rc ? err.msg : "ok");
 }
 
@@ -230,7 +230,7 @@ static void test_reference(void)
 /* A rounding case of a format wider than the reference covers. */
 static void hand(const char *name, const char *fmt, int neg,
                  unsigned long long mag, int exp, int sticky, int mode,
-                 int ovf, uint32_t want)
+                 int ovf, uint64_t want)
 {
     const lad_format *f = lad_format_find(fmt);
     if (f == NULL) {
@@ -308,14 +308,14 @@ static void expect_text(const char *name, const char *want, int neg,
 }
 
 static void expect_parse(const char *name, const char *fmt, const char *text,
-                         int mode, uint32_t want)
+                         int mode, uint64_t want)
 {
-    uint32_t got = 0;
+    uint64_t got = 0;
     lad_err err = {0};
     int rc = lad_decimal_parse(text, lad_format_find(fmt), mode, LAD_OVF_IEEE,
                                &got, NULL, &err);
     test_check(rc == LAD_OK && got == want, name,
-               "expected %" PRIx32 ", got %" PRIx32 " (%s)", want, got,
+               "expected %" PRIx64 ", got %" PRIx64 " (%s)", want, got,
                rc ? err.msg : "ok");
 }
 
@@ -369,7 +369,7 @@ static void test_decimal(void)
                                       "1x", "0x1p", "++1", "1e+", "nan1", "."};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char name[64];
-        uint32_t w;
+        uint64_t w;
         lad_err err = {0};
         snprintf(name, sizeof name, "decimal-parse-rejects-%zu", i);
         int rc = lad_decimal_parse(bad[i], lad_format_find("f32"), LAD_RNE,
@@ -377,7 +377,7 @@ static void test_decimal(void)
         test_check(rc == LAD_EDATA && strstr(err.msg, "not a number"), name,
                    "'%s': rc %d, %s", bad[i], rc, err.msg);
     }
-    uint32_t w;
+    uint64_t w;
     lad_err err = {0};
     int rc = lad_decimal_parse("nan", lad_format_find("e2m1"), LAD_RNE,
                                LAD_OVF_IEEE, &w, NULL, &err);

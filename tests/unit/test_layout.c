@@ -293,7 +293,7 @@ static void check_layout(const lad_layout *L)
     uint32_t *a = calloc(tiles * (size_t)aw, 4), *b = calloc(tiles * (size_t)bw, 4);
     uint32_t *c = calloc(tiles * cw, 4), *d = calloc(tiles * cw, 4);
     uint32_t *s = calloc(tiles * (size_t)(L->s_words ? L->s_words : 1), 4);
-    uint32_t *out = calloc(n, 4);
+    uint64_t *out = calloc(n, sizeof *out);
     emu *e = calloc(1, sizeof *e);
     for (size_t i = 0; i < n; i++) {
         for (int kk = 0; kk < L->k; kk++) {
@@ -358,7 +358,7 @@ static void check_layout(const lad_layout *L)
         if (out[i] != case_expect(L, &cs[i]))
             bad = i;
     snprintf(check, sizeof check, "%s-cases-d", name);
-    test_check(bad == n, check, "case %zu: D read 0x%08" PRIx32 ", expected "
+    test_check(bad == n, check, "case %zu: D read 0x%08" PRIx64 ", expected "
                "0x%08" PRIx32, bad, bad < n ? out[bad] : 0,
                bad < n ? case_expect(L, &cs[bad]) : 0);
 

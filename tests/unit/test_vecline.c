@@ -27,7 +27,7 @@ static void refuse(const char *name, const lad_datapath *dp, int k,
 {
     lad_vecloc loc = {"x.vec", 7};
     lad_case cs;
-    uint32_t d;
+    uint64_t d;
     int has_d;
     lad_err err = {0};
     int rc = lad_vecline_parse(dp, k, line, &loc, &cs, &d, &has_d, &err);
@@ -44,7 +44,7 @@ static void test_plain(void)
     lad_datapath dp;
     lad_vecloc loc = {"v100-f16-f16.vec", 11};
     lad_case cs = {0};   /* lanes past K stay as they are (vecline.h) */
-    uint32_t d = 0;
+    uint64_t d = 0;
     int has_d = 0;
     lad_err err = {0};
 
@@ -86,8 +86,8 @@ static void test_plain(void)
     rc = lad_vecline_parse(&dp, 2, "3c00,3c00;3c00,3c00;0000", &loc, &keep,
                            &d, &has_d, &err);
     test_check(rc == LAD_OK && keep.a[1] == 0x3c00 && keep.a[2] == 0 &&
-               keep.b[3] == 0 && keep.a[4] == 0xaaaaaaaau &&
-               keep.b[4] == 0xaaaaaaaau && keep.sa[0] == 0 && keep.meta[0] == 0,
+               keep.b[3] == 0 && keep.a[4] == 0xaaaaaaaaaaaaaaaau &&
+               keep.b[4] == 0xaaaaaaaaaaaaaaaau && keep.sa[0] == 0 && keep.meta[0] == 0,
                "vecline-lanes-past-k-untouched", "rc %d a2 %x a4 %x", rc,
                (unsigned)keep.a[2], (unsigned)keep.a[4]);
 
@@ -97,7 +97,7 @@ static void test_plain(void)
     memset(&in, 0, sizeof in);
     in.a[0] = 0x3bd5, in.a[1] = 0x1, in.a[2] = 0xabcd, in.a[3] = 0;
     in.b[0] = 0xffff, in.c = 0x7c00;
-    uint32_t dd = 0x3c;
+    uint64_t dd = 0x3c;
     int n = lad_vecline_format(&dp, &in, &dd, buf, sizeof buf);
     const char *want = "3bd5,0001,abcd,0000;ffff,0000,0000,0000;7c00;003c";
     test_check(n == (int)strlen(want) && strcmp(buf, want) == 0,
@@ -113,7 +113,7 @@ static void test_plain(void)
     e2.b = *lad_format_find("e3m2");
     memset(&in, 0, sizeof in);
     for (int i = 0; i < 8; i++)
-        in.a[i] = (uint32_t)(i * 3) & 15, in.b[i] = (uint32_t)(i * 9) & 63;
+        in.a[i] = (uint64_t)(i * 3) & 15, in.b[i] = (uint64_t)(i * 9) & 63;
     in.c = 0x80000000u;
     lad_vecline_format(&e2, &in, NULL, buf, sizeof buf);
     test_check(strcmp(buf, "0,3,6,9,c,f,2,5;00,09,12,1b,24,2d,36,3f;80000000")
@@ -167,11 +167,11 @@ static void test_extra(void)
     memset(&in, 0, sizeof in);
     memset(&cs, 0, sizeof cs);
     for (int i = 0; i < 64; i++)
-        in.a[i] = (uint32_t)i, in.b[i] = (uint32_t)(255 - i);
+        in.a[i] = (uint64_t)i, in.b[i] = (uint64_t)(255 - i);
     in.c = 0x3f800000;
     in.sa[0] = 0x7f, in.sa[1] = 0x80, in.sb[0] = 0x01, in.sb[1] = 0xff;
     char buf[LAD_VECLINE_MAX];
-    uint32_t d = 0x40000000, dout;
+    uint64_t d = 0x40000000, dout;
     int has_d;
     lad_err err = {0};
     lad_vecloc loc = {"mx.vec", 1};
