@@ -160,7 +160,10 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
                             "scaling, group, cdom_window, nor each other");
     if (dp->tree && (dp->chain != LAD_SUM || dp->c_last))
         return lad_errf_key(err, LAD_EDATA, "tree", "tree needs chain sum and no c_last");
-    if (dp->exact && exact_span(dp) > LAD_EXACT_BITS)
+    if (dp->ieee_zero && !dp->exact)
+        return lad_errf_key(err, LAD_EDATA, "ieee_zero", "ieee_zero needs exact");
+    /* a pass of one product has two terms, added whatever their gap */
+    if (dp->exact && dp->pass > 1 && exact_span(dp) > LAD_EXACT_BITS)
         return lad_errf_key(err, LAD_EDATA, "exact",
                             "exact sums of these formats span %d bits; at most %d are held",
                             exact_span(dp), LAD_EXACT_BITS);

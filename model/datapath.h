@@ -117,6 +117,11 @@ typedef struct lad_datapath {
     /* Other ways a pass is summed (MMA-Sim's AMD CDNA1 and CDNA2). */
     int exact;           /* 1: no window: products and addend summed exactly,
                             then rounded once (E_FDPA) */
+    int ieee_zero;       /* exact: 1: zero results signed as an IEEE fma
+                            signs them (f64 mma and MFMA: chained fmas):
+                            zero terms only give -0 when all are -0, a
+                            cancellation +0 (rd: -0), a sum that rounds to
+                            zero keeps its sign; 0: every zero is +0 */
     int tree;            /* 1: each product is rounded into acc (acc_round),
                             then pairs are added by IEEE additions into acc,
                             pair sums paired again (lanes 0+1, 2+3, then the

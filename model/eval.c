@@ -91,24 +91,29 @@ lad_word_t lad_add_round(const lad_format *f, i128 xu, int xq, const term *y,
         int tl = xl; xl = yl; yl = tl;
     }
     int lo = xq < yq ? xq : yq;
-    int xbits = lad_bitlen128(xm);
     if (xl - lo <= 120) {
         i128 s = shl(xu, xq - lo) + shl(yu, yq - lo);
         return lad_round_units(f, s, lo, 0, mode, ovf);
     }
-    /* y lies entirely below x's lowest bit minus a few guard bits: shift x
-    ** up by g guard bits, then y is a sticky amount of sign sign(y). */
-    int g = 120 - xbits;
-    if (g > xq - yl)
-        g = xq - yl;  /* keep y below the new lowest bit */
-    if (g < 3)
-        g = 3;
+    /* Too wide for one integer: x shifted up to 126 bits sets the unit u;
+    ** y is cut to u, the bits cut off a sticky amount of y's sign. y may
+    ** reach above u (f64 products have 106 bits); its cut bits then lie
+    ** more than 20 bits below x's top, so the sum keeps x's sign and 124
+    ** bits above u, far more than any rounding needs. */
+    int g = 126 - lad_bitlen128(xm), u = xq - g;
     i128 s = shl(xu, g);
-    int sticky = 1;
-    if ((yu < 0) != (xu < 0))
-        s += xu < 0 ? 1 : -1;   /* x - tiny = (x - 1 unit) + (1 unit - tiny) */
-    (void)ym;
-    return lad_round_units(f, s, xq - g, sticky, mode, ovf);
+    int sticky = 0;
+    if (yq >= u) {
+        s += shl(yu, yq - u);
+    } else {
+        int sh = u - yq;
+        lad_u128 t = sh >= 128 ? 0 : ym >> sh;
+        sticky = sh >= 128 || (ym & ((((lad_u128)1) << sh) - 1)) != 0;
+        s += yu < 0 ? -(i128)t : (i128)t;
+        if (sticky && (yu < 0) != (s < 0))
+            s += s < 0 ? 1 : -1;  /* x - tiny = (x - 1 unit) + (1 unit - tiny) */
+    }
+    return lad_round_units(f, s, u, sticky, mode, ovf);
 }
 
 /* Decoded operands of one evaluation, physical lane order. */
@@ -323,10 +328,47 @@ static void limbs_add(uint32_t *l, lad_u128 mag, int sh)
     }
 }
 
+/* |x| against |y| for two nonzero finite terms: -1, 0 or 1. */
+static int cmp_mag(const term *x, const term *y)
+{
+    int xl = lad_bitlen128(x->mag) + x->exp, yl = lad_bitlen128(y->mag) + y->exp;
+    if (xl != yl)
+        return xl < yl ? -1 : 1;
+    /* same top bit: the one with the higher unit has fewer bits; shifting
+    ** it down to the other's unit keeps it within the other's length */
+    lad_u128 xm = x->exp > y->exp ? x->mag << (x->exp - y->exp) : x->mag;
+    lad_u128 ym = y->exp > x->exp ? y->mag << (y->exp - x->exp) : y->mag;
+    return xm < ym ? -1 : xm > ym;
+}
+
+/*
+** The zero an ieee_zero pass gives, as an IEEE fma does: a sum of zero
+** terms only is -0 when every one is -0 (with rd: when any is); nonzero
+** terms that cancel give +0 (rd: -0); a nonzero sum that rounds to zero
+** keeps its sign (neg).
+*/
+static lad_word_t ieee_zero_word(const operands *op, int from, int to, const term *c,
+                                 const lad_format *out, int mode, int nterms, int cancel,
+                                 int neg)
+{
+    if (nterms == 0) {
+        int all = c->neg, any = c->neg;
+        for (int j = from; j < to; j++) {
+            all &= op->p[j].neg;
+            any |= op->p[j].neg;
+        }
+        neg = mode == LAD_RD ? any : all;
+    } else if (cancel) {
+        neg = mode == LAD_RD;
+    }
+    return zero_word(out, neg);
+}
+
 /*
 ** An exact pass (lad_datapath.exact): the nonzero products of [from, to)
-** and the addend added without loss in limbs, then rounded once into out;
-** zero (exact or rounded) is +0.
+** and the addend added without loss, then rounded once into out; zero
+** (exact or rounded) is +0 unless ieee_zero. Two terms (pass 1: one fma)
+** are added by lad_add_round whatever their exponent gap, more in limbs.
 */
 static lad_word_t exact_pass(const lad_datapath *dp, const operands *op, int from, int to,
                              const term *c, const lad_format *out, int mode)
@@ -338,6 +380,20 @@ static lad_word_t exact_pass(const lad_datapath *dp, const operands *op, int fro
             ts[n++] = &op->p[j];
     if (c->cls != LAD_ZERO)
         ts[n++] = c;
+    if (n == 0)
+        return dp->ieee_zero ? ieee_zero_word(op, from, to, c, out, mode, 0, 0, 0) : 0;
+    if (n <= 2) {
+        term zero = {LAD_ZERO, 0, 0, 0, 0};
+        const term *x = ts[0], *y = n == 2 ? ts[1] : &zero;
+        lad_word_t w = lad_add_round(out, x->neg ? -(i128)x->mag : (i128)x->mag, x->exp, y,
+                                     mode, dp->overflow);
+        if (w != 0 || !dp->ieee_zero)
+            return w;
+        int cmp = n == 2 ? cmp_mag(x, y) : 1;
+        int cancel = cmp == 0 && x->neg != y->neg;
+        return ieee_zero_word(op, from, to, c, out, mode, n, cancel,
+                              cmp >= 0 ? x->neg : y->neg);
+    }
     for (int i = 0; i < n; i++)
         if (ts[i]->exp < lo)
             lo = ts[i]->exp;
@@ -364,9 +420,11 @@ static lad_word_t exact_pass(const lad_datapath *dp, const operands *op, int fro
         nz |= pos[i] != 0;
     }
     if (!nz)
-        return 0;
+        return dp->ieee_zero ? ieee_zero_word(op, from, to, c, out, mode, n, 1, 0) : 0;
     lad_word_t w = lad_round_big(out, sign, pos, LAD_EXACT_LIMBS, lo, 0, mode, dp->overflow, NULL);
-    return lad_decode(out, w).cls == LAD_ZERO ? 0 : w;
+    if (lad_decode(out, w).cls != LAD_ZERO)
+        return w;
+    return dp->ieee_zero ? ieee_zero_word(op, from, to, c, out, mode, n, 0, sign) : 0;
 }
 
 /*
@@ -409,6 +467,8 @@ static lad_word_t pass_eval(const lad_datapath *dp, const operands *op, int from
             rp = dp->zero_floor;
         }
     }
+    if (dp->exact)  /* its own zeros (ieee_zero); no anchor */
+        return exact_pass(dp, op, from, to, c, out, mode);
     int cnz = c->cls != LAD_ZERO;
     if (!any)  /* no product: the addend alone, rounded (exact zero: +0) */
         return lad_add_round(out, 0, 0, c, mode, dp->overflow);
@@ -435,8 +495,6 @@ static lad_word_t pass_eval(const lad_datapath *dp, const operands *op, int from
 
     if (dp->window2 > 0)
         return two_level(dp, op, from, to, c, rp, out, mode);
-    if (dp->exact)
-        return exact_pass(dp, op, from, to, c, out, mode);
 
     q = r - dp->window;
     if (dp->scale_floor != LAD_NOFLOOR && smax - dp->scale_floor > q)

@@ -30,6 +30,8 @@ static const lad_format builtins[] = {
     /* AMD CDNA3 fp8 and bf8 (after the others: their indices are stable) */
     {"e4m3fnuz", LAD_FLOAT, 8, 0, 1, 4, 3,  8,   LAD_SUB_IEEE, LAD_INF_NONE, LAD_NAN_NEGZERO},
     {"e5m2fnuz", LAD_FLOAT, 8, 0, 1, 5, 2,  16,  LAD_SUB_IEEE, LAD_INF_NONE, LAD_NAN_NEGZERO},
+    /* IEEE binary64 (f64 mma and MFMA) */
+    {"f64",   LAD_FLOAT, 64, 0,  1, 11, 52, 1023, LAD_SUB_IEEE, LAD_INF_IEEE, LAD_NAN_IEEE},
 };
 #define NBUILTIN ((int)(sizeof builtins / sizeof builtins[0]))
 
@@ -48,8 +50,8 @@ const lad_format *lad_format_builtin(int i)
 
 const char *lad_format_check(const lad_format *f)
 {
-    if (f->width < 1 || f->width > 32)
-        return "width must be 1..32";
+    if (f->width < 1 || f->width > 64)
+        return "width must be 1..64";
     if (f->sign != 0 && f->sign != 1)
         return "sign must be 0 or 1";
     if (f->kind == LAD_INT) {
@@ -57,14 +59,16 @@ const char *lad_format_check(const lad_format *f)
             return "an integer format has no pad, ebits or mbits";
         if (f->width < 2 && f->sign)
             return "a signed integer needs 2 bits or more";
+        if (f->width > 32)  /* products and sums of s32 words fill an i128 */
+            return "an integer format has at most 32 bits";
         return NULL;
     }
     if (f->kind != LAD_FLOAT)
         return "kind must be float or int";
-    if (f->ebits < 1 || f->ebits > 10)
-        return "ebits must be 1..10";
-    if (f->mbits < 0 || f->mbits > 23)
-        return "mbits must be 0..23";
+    if (f->ebits < 1 || f->ebits > 11)
+        return "ebits must be 1..11";
+    if (f->mbits < 0 || f->mbits > 52)
+        return "mbits must be 0..52";
     if (f->pad < 0 || f->pad + f->sign + f->ebits + f->mbits > f->width)
         return "pad + sign + ebits + mbits exceeds the width";
     if (f->bias < -1024 || f->bias > 1024)

@@ -245,6 +245,9 @@ CANDS(c_unscaled_bool) { BEGIN; UNSCALED_ONLY; add(&c, 0); add(&c, 1); return c.
 CANDS(c_window2) { BEGIN; UNSCALED_ONLY; add(&c, 0); add_range(&c, 16, 40); return c.n; }
 CANDS(c_align2) { BEGIN; UNSCALED_ONLY; static const int r[] = {LAD_RZ, LAD_RD, LAD_RNE}; return list(&c, r, 3); }
 CANDS(c_prod_inf) { BEGIN; UNSCALED_ONLY; add(&c, LAD_NOFLOOR); add(&c, 128); return c.n; }
+/* ieee_zero: an exact pass's zeros; the search keeps the base's value (its
+** words differ only in zero signs, which the rungs do not aim at). */
+CANDS(c_ieee_zero) { BEGIN; UNSCALED_ONLY; add(&c, b->ieee_zero); return c.n; }
 CANDS(c_nan) { BEGIN; FLOAT_ONLY; add(&c, (int)(uint32_t)b->nan); return c.n; }
 
 /* ---- what can matter --------------------------------------------------------- */
@@ -259,6 +262,7 @@ static int m_c_anchor(const lad_datapath *dp) { return !dp->integer && dp->windo
 static int m_two_level(const lad_datapath *dp) { return !dp->integer && dp->window2 > 0; }
 static int m_windowed(const lad_datapath *dp) { return !dp->integer && !dp->exact && !dp->tree; }
 static int m_exact(const lad_datapath *dp) { return !dp->integer && dp->window2 == 0 && !dp->tree; }
+static int m_exact_only(const lad_datapath *dp) { return m_exact(dp) && dp->exact; }
 static int m_tree(const lad_datapath *dp) { return !dp->integer && dp->chain == LAD_SUM && !dp->exact; }
 static int m_order(const lad_datapath *dp) { return !dp->integer && multi(dp); }
 static int m_acc(const lad_datapath *dp)
@@ -310,6 +314,7 @@ const lad_param lad_params[] = {
     INT(norm2, 0, 0, 60, c_window2, m_two_level, "two-level: bits the sum is cut to below its leading bit; 0: none"),
     BOOL(c2_drop, c_unscaled_bool, m_two_level, "two-level: an addend below E - window - 1 counts as zero"),
     BOOL(exact, c_unscaled_bool, m_exact, "no window: each pass sum exact, rounded once"),
+    BOOL(ieee_zero, c_ieee_zero, m_exact_only, "exact: zero results signed as an IEEE fma signs them"),
     BOOL(tree, c_unscaled_bool, m_tree, "each pass a tree of IEEE additions of products rounded into acc"),
     FLOOR(prod_inf, c_prod_inf, m_float, "a product of at least 2^prod_inf is infinite, or none"),
     BOOL(ftz_in, c_unscaled_bool, m_float, "subnormal A, B and C read as +0"),

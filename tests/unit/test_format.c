@@ -237,8 +237,54 @@ static void hand(const char *name, const char *fmt, int neg,
         test_check(0, name, "no format '%s'", fmt);
         return;
     }
-    TEST_EQ_U32(name, want, lad_round_value(f, neg, mag, exp, sticky, mode,
-                                            ovf, NULL));
+    TEST_EQ_WORD(name, want, lad_round_value(f, neg, mag, exp, sticky, mode,
+                                             ovf, NULL));
+}
+
+/* f64 (IEEE binary64) from its encoding by hand: 1.0 = 3ff0000000000000,
+** the smallest subnormal 2^-1074 = 1, the largest finite 7fefffffffffffff. */
+static void test_f64(void)
+{
+    const lad_format *f = lad_format_find("f64");
+    test_check(f && f->width == 64 && f->ebits == 11 && f->mbits == 52 && f->bias == 1023,
+               "format-f64-builtin", "%s", f ? f->name : "missing");
+    if (!f)
+        return;
+    lad_value v = lad_decode(f, 0x3ff0000000000000ull);
+    test_check(v.cls == LAD_NORMAL && !v.neg && v.mag == (1ull << 52) && v.exp == -52,
+               "format-f64-decode-one", "got %llu*2^%d", (unsigned long long)v.mag, v.exp);
+    v = lad_decode(f, 0x8000000000000001ull);
+    test_check(v.cls == LAD_SUBNORMAL && v.neg && v.mag == 1 && v.exp == -1074,
+               "format-f64-decode-min-sub", "got %llu*2^%d", (unsigned long long)v.mag, v.exp);
+    v = lad_decode(f, 0x7ff0000000000001ull);
+    test_check(v.cls == LAD_NAN, "format-f64-decode-nan", "class %d", v.cls);
+    v = lad_decode(f, 0xfff0000000000000ull);
+    test_check(v.cls == LAD_INFINITE && v.neg, "format-f64-decode-ninf", "class %d", v.cls);
+    TEST_EQ_WORD("format-f64-nan", 0x7fffffffffffffffull, lad_format_nan(f));
+    TEST_EQ_WORD("format-f64-maxfinite", 0x7fefffffffffffffull, lad_format_maxfinite(f, 0));
+    TEST_EQ_WORD("format-f64-mask", 0xffffffffffffffffull, lad_format_mask(f));
+    /* 1 + 2^-53 is the tie between 1 and 1 + 2^-52; 1 + 3 * 2^-53 rounds
+    ** up to the even 1 + 2^-51. */
+    hand("format-f64-one", "f64", 0, 1, 0, 0, LAD_RNE, LAD_OVF_INF, 0x3ff0000000000000ull);
+    hand("format-f64-tie-rne", "f64", 0, (1ull << 53) + 1, -53, 0, LAD_RNE, LAD_OVF_INF,
+         0x3ff0000000000000ull);
+    hand("format-f64-tie-rne-odd", "f64", 0, (1ull << 53) + 3, -53, 0, LAD_RNE, LAD_OVF_INF,
+         0x3ff0000000000002ull);
+    hand("format-f64-above-tie-rne", "f64", 0, (1ull << 53) + 1, -53, 1, LAD_RNE, LAD_OVF_INF,
+         0x3ff0000000000001ull);
+    hand("format-f64-tie-ru-neg", "f64", 1, (1ull << 53) + 1, -53, 0, LAD_RU, LAD_OVF_INF,
+         0xbff0000000000000ull);
+    hand("format-f64-min-sub", "f64", 1, 1, -1074, 0, LAD_RNE, LAD_OVF_INF, 0x8000000000000001ull);
+    /* 2^-1075 is half the smallest subnormal: the tie goes to even 0. */
+    hand("format-f64-min-sub-half-rne", "f64", 0, 1, -1075, 0, LAD_RNE, LAD_OVF_INF, 0);
+    hand("format-f64-min-sub-half-ru", "f64", 0, 1, -1075, 0, LAD_RU, LAD_OVF_INF, 1);
+    hand("format-f64-ovf-rne", "f64", 0, 1, 1024, 0, LAD_RNE, LAD_OVF_INF, 0x7ff0000000000000ull);
+    hand("format-f64-ovf-rz-ieee", "f64", 0, 1, 1024, 0, LAD_RZ, LAD_OVF_IEEE,
+         0x7fefffffffffffffull);
+    /* A 106-bit product, (2^53 - 1)^2 * 2^-104: rounds to 1 - 2^-52. */
+    lad_u128 m = (lad_u128)((1ull << 53) - 1) * ((1ull << 53) - 1);
+    TEST_EQ_WORD("format-f64-wide-product", 0x3feffffffffffffeull,
+                 lad_round_value(f, 0, m, -106, 0, LAD_RNE, LAD_OVF_INF, NULL));
 }
 
 /* f32, tf32 and s32 rounding, from the IEEE 754 binary32 encoding by hand. */
@@ -416,7 +462,7 @@ static void test_spec(void)
                (unsigned long long)v.mag, v.exp);
 
     static const char *const bad[] = {"e9", "x4m3", "e4m3:bias", "e4m3:bais=7",
-                                      "e4m3:sub=maybe", "e11m2", "e4m24",
+                                      "e4m3:sub=maybe", "e12m2", "e4m53",
                                       "s1", "e4m3:bias=99999", "",
                                       "e1m2", "e-1m2",
                                       /* integers have no exponent */
@@ -486,6 +532,7 @@ void test_format(void)
 {
     test_reference();
     test_wide();
+    test_f64();
     test_decimal();
     test_spec();
 }

@@ -175,7 +175,7 @@ static void reading(void)
     bad("modelfile-bad-floor", "zero_floor: never\n",
         "m.yaml:1:13: 'zero_floor' must be an integer or none, not 'never'");
     bad("modelfile-bad-k", "k: 0\n", "m.yaml:1:4: 'k' must be in 1..128, not 0");
-    bad("modelfile-bad-format", "a: e9m24\n", "m.yaml:1:4: unknown format 'e9m24' (not a "
+    bad("modelfile-bad-format", "a: e12m24\n", "m.yaml:1:4: unknown format 'e12m24' (not a "
         "built-in name, eXmY, ueXmY, sN or uN)");
     bad("modelfile-bad-bool", "integer: 1\n",
         "m.yaml:1:10: 'integer' must be true or false, not '1'");

@@ -216,7 +216,7 @@ static void set_cases(void)
     static const char *const bad[][2] = {
         {"promote", "x"}, {"promote", "-1"}, {"split", "0"}, {"split", "65"},
         {"reduce", "up"}, {"scale_a", "1.0"}, {"scale_a", "0x"}, {"scale_a", "0x100000000"},
-        {"out", "f64"}, {"out_round", "up"}, {"out_overflow", "wrap"}, {"spilt", "2"},
+        {"out", "f128"}, {"out_round", "up"}, {"out_overflow", "wrap"}, {"spilt", "2"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char name[64];
