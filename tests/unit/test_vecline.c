@@ -231,8 +231,38 @@ static void test_extra(void)
            (int)(strstr(buf, ";7f") - buf) + 2, "scale_a given");
 }
 
+/* f64 words: 16 hex digits each, a word of 2^63 or more (a negative f64)
+** read and written whole, and a 17th digit refused. */
+static void test_f64_words(void)
+{
+    lad_datapath dp;
+    dp_plain(&dp, "f64", "f64", 2);
+    lad_case in, cs;
+    memset(&in, 0, sizeof in);
+    memset(&cs, 0, sizeof cs);
+    in.a[0] = 0xbff0000000000000ull, in.a[1] = 0x8000000000000001ull;
+    in.b[0] = 0x3ff0000000000000ull, in.b[1] = 1;
+    in.c = 0xfff8000000000000ull;
+    uint64_t dd = 0xc000000000000000ull, d = 0;
+    char buf[LAD_VECLINE_MAX];
+    lad_vecline_format(&dp, &in, &dd, buf, sizeof buf);
+    const char *want = "bff0000000000000,8000000000000001;3ff0000000000000,0000000000000001;"
+                       "fff8000000000000;c000000000000000";
+    test_check(strcmp(buf, want) == 0, "vecline-format-f64", "got '%s'", buf);
+    lad_vecloc loc = {"f64.vec", 1};
+    int has_d = 0;
+    lad_err err = {0};
+    int rc = lad_vecline_parse(&dp, 0, buf, &loc, &cs, &d, &has_d, &err);
+    test_check(rc == LAD_OK && memcmp(&cs, &in, sizeof cs) == 0 && has_d && d == dd,
+               "vecline-roundtrip-f64-high-bit", "rc %d (%s) d %llx", rc, err.msg,
+               (unsigned long long)d);
+    refuse("vecline-err-f64-17-digits", &dp, 0,
+           "10000000000000000,0;0,0;0", 1, "has 17 hex digits; f64 words have at most 16");
+}
+
 void test_vecline(void)
 {
+    test_f64_words();
     test_plain();
     test_extra();
 }
