@@ -943,6 +943,10 @@ static const char *const sweep_order[] = {
     "window align_round c_anchor chain",
     "exact",
     "exact tree chain pass",
+    /* K chained fmas (f64): the last rounding and the zeros' signs decide
+    ** between them and a tree of one product, which the group above can
+    ** take while d_round is still the result's early guess */
+    "exact tree chain pass d_round ieee_zero",
     "acc acc_round d_via_acc",
     "pass chain",
     "acc acc_round pass",
@@ -987,6 +991,10 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
     ctx *x = w.x;
+    /* The nan row holds 32 bits (lad_param_get); a wider result's NaN
+    ** word (f64) is the data's own, as the beam takes it. */
+    if (start->d.width > 32)
+        data_nan(x);
     for (size_t i = 0; i < n; i++)
         w.order[i] = i;
     w.cur = w.def = x->basep;

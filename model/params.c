@@ -245,9 +245,8 @@ CANDS(c_unscaled_bool) { BEGIN; UNSCALED_ONLY; add(&c, 0); add(&c, 1); return c.
 CANDS(c_window2) { BEGIN; UNSCALED_ONLY; add(&c, 0); add_range(&c, 16, 40); return c.n; }
 CANDS(c_align2) { BEGIN; UNSCALED_ONLY; static const int r[] = {LAD_RZ, LAD_RD, LAD_RNE}; return list(&c, r, 3); }
 CANDS(c_prod_inf) { BEGIN; UNSCALED_ONLY; add(&c, LAD_NOFLOOR); add(&c, 128); return c.n; }
-/* ieee_zero: an exact pass's zeros; the search keeps the base's value (its
-** words differ only in zero signs, which the rungs do not aim at). */
-CANDS(c_ieee_zero) { BEGIN; UNSCALED_ONLY; add(&c, b->ieee_zero); return c.n; }
+/* ieee_zero: an exact pass's zeros, +0 or IEEE-signed (f64 fma chains). */
+CANDS(c_ieee_zero) { BEGIN; UNSCALED_ONLY; add(&c, 0); add(&c, 1); return c.n; }
 CANDS(c_nan) { BEGIN; FLOAT_ONLY; add(&c, (int)(uint32_t)b->nan); return c.n; }
 
 /* ---- what can matter --------------------------------------------------------- */
