@@ -35,6 +35,7 @@
 #include "io/vecfile.h"
 #include "model/presets.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static const char usage[] =
 typedef struct shown {
     int line;
     int digits;         /* hex digits of a D word */
-    uint32_t want, got;
+    lad_word_t want, got;
     char what[LAD_VECLINE_MAX]; /* the case (vector line) or frozen label */
 } shown;
 
@@ -84,8 +85,8 @@ typedef struct tally {
     const lad_datapath *used[64]; /* the first of them */
 } tally;
 
-static void note(tally *t, int line, int digits, uint32_t want,
-                 uint32_t got, const char *what)
+static void note(tally *t, int line, int digits, lad_word_t want,
+                 lad_word_t got, const char *what)
 {
     t->bad++;
     if (t->nshown == MAXSHOW)
@@ -144,7 +145,7 @@ static int vec_models(lad_vecfile *vf, const char *spec, lad_datapath *dp,
 
 /* Compares a batch of computed words with the file's. */
 static void compare(const lad_datapath *dp, const lad_case *cs,
-                    const uint32_t *want, const uint32_t *got,
+                    const lad_word_t *want, const lad_word_t *got,
                     const int *lines, size_t n, tally *t)
 {
     for (size_t i = 0; i < n; i++) {
@@ -161,10 +162,10 @@ static void compare(const lad_datapath *dp, const lad_case *cs,
 /* Computes a batch with the model, or with the device when there is one,
 ** and tallies it. */
 static int eval_batch(const lad_datapath *dp, lad_device *dev,
-                      const lad_case *cs, const uint32_t *want,
+                      const lad_case *cs, const lad_word_t *want,
                       const int *lines, size_t n, tally *t, lad_err *err)
 {
-    static uint32_t got[BATCH];
+    static lad_word_t got[BATCH];
     if (dev == NULL) {
         lad_eval_batch(dp, cs, n, got);
     } else {
@@ -196,7 +197,7 @@ static int check_vec(lad_vecfile *vf, const char *spec, const char *devspec,
         return rc;
     memset(cand, 0, sizeof cand);
     static lad_case cs[BATCH];
-    static uint32_t want[BATCH];
+    static lad_word_t want[BATCH];
     static int lines[BATCH];
     size_t n = 0;
     const char *line;
@@ -314,11 +315,11 @@ static int check_frozen(lad_vecfile *vf, const char *spec, tally *t,
             dp = &last->dp;
         }
         lad_case cs;
-        uint32_t want;
+        lad_word_t want;
         rc = lad_frozen_case(&fz, dp, &loc, &cs, &want, err);
         if (rc != LAD_OK)
             return rc;
-        uint32_t got = lad_eval(dp, &cs);
+        lad_word_t got = lad_eval(dp, &cs);
         t->cases++;
         if (got != want) {
             char what[200];
@@ -364,7 +365,7 @@ static void print_tally(const char *path, const tally *t)
            t->model);
     for (int i = 0; i < t->nshown; i++) {
         const shown *s = &t->show[i];
-        printf("  line %d: expected %0*x, got %0*x: %s\n", s->line,
+        printf("  line %d: expected %0*" PRIx64 ", got %0*" PRIx64 ": %s\n", s->line,
                s->digits, s->want, s->digits, s->got, s->what);
     }
 }
@@ -378,7 +379,7 @@ static void json_tally(FILE *f, const char *path, const tally *t)
     fprintf(f, ", \"first\": [");
     for (int i = 0; i < t->nshown; i++) {
         const shown *s = &t->show[i];
-        fprintf(f, "%s{\"line\": %d, \"expected\": \"%0*x\", \"got\": \"%0*x\", \"case\": ",
+        fprintf(f, "%s{\"line\": %d, \"expected\": \"%0*" PRIx64 "\", \"got\": \"%0*" PRIx64 "\", \"case\": ",
                 i ? ", " : "", s->line, s->digits, s->want, s->digits, s->got);
         cli_json_str(f, s->what);
         fputc('}', f);

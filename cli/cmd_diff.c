@@ -90,7 +90,7 @@ typedef struct witness {
     const char *invalid;/* the datapath with P changed fails its check */
     char why[600];      /* why there is none */
     lad_case cs;
-    uint32_t da, db, dx; /* A's, B's and the changed datapath's words */
+    lad_word_t da, db, dx; /* A's, B's and the changed datapath's words */
 } witness;
 
 /* A run (run:<id>, or a bare number) or a preset or model file into dp. */
@@ -146,7 +146,7 @@ static const char *no_sharing(const lad_datapath *a, const lad_datapath *b)
 /* ---- structured cases ---------------------------------------------------- */
 
 /* The word of +-2^e in f (saturated when e is past its range). */
-static uint32_t pow2(const lad_format *f, int neg, int e)
+static lad_word_t pow2(const lad_format *f, int neg, int e)
 {
     return lad_round_value(f, neg, (lad_u128)1, e, 0, LAD_RNE, LAD_OVF_SAT, NULL);
 }
@@ -182,10 +182,10 @@ static int structured(const lad_datapath *dp, int k, long i, lad_case *cs)
     }
     const lad_format *fa = &dp->a, *fc = &dp->c;
     if (i < NSINGLE) {
-        uint32_t one_a = pow2(fa, 0, 0), one_b = pow2(&dp->b, 0, 0);
-        uint32_t big_a = lad_format_maxfinite(fa, 0), big_b = lad_format_maxfinite(&dp->b, 0);
+        lad_word_t one_a = pow2(fa, 0, 0), one_b = pow2(&dp->b, 0, 0);
+        lad_word_t big_a = lad_format_maxfinite(fa, 0), big_b = lad_format_maxfinite(&dp->b, 0);
         /* 2 - ulp: every fraction bit set, so sums carry at once */
-        uint32_t full_a = lad_round_value(fa, 0, ((lad_u128)1 << (fa->mbits + 1)) - 1,
+        lad_word_t full_a = lad_round_value(fa, 0, ((lad_u128)1 << (fa->mbits + 1)) - 1,
                                           -fa->mbits, 0, LAD_RZ, LAD_OVF_SAT, NULL);
         for (int j = 0; j < k; j++) {
             switch (i) {
@@ -207,13 +207,13 @@ static int structured(const lad_datapath *dp, int k, long i, lad_case *cs)
         case 1: cs->c = pow2(fc, 0, 0); break;
         case 2: cs->c = pow2(fc, 1, 0); break;
         case 6: /* the smallest subnormal A word times one */
-            cs->a[0] = 1u << fa->pad, cs->b[0] = pow2(&dp->b, 0, 0);
+            cs->a[0] = (lad_word_t)1 << fa->pad, cs->b[0] = pow2(&dp->b, 0, 0);
             break;
         case 7: /* two smallest subnormals: far below every format */
-            cs->a[0] = 1u << fa->pad, cs->b[0] = 1u << dp->b.pad;
+            cs->a[0] = (lad_word_t)1 << fa->pad, cs->b[0] = (lad_word_t)1 << dp->b.pad;
             break;
         case 8: /* the smallest subnormal C alone */
-            cs->c = 1u << fc->pad;
+            cs->c = (lad_word_t)1 << fc->pad;
             break;
         case 9: /* a NaN lane */
             if (!lad_format_nan(fa))
@@ -299,10 +299,10 @@ static int search(const lad_plan *x, const lad_plan *x2, const lad_plan *y,
         } else {
             lad_gen_case_at(gen, RANDOM_SEED, RANDOM_RAW, (uint64_t)(i - nstruct), &cs);
         }
-        uint32_t dx = lad_plan_eval(x, &cs), dx2 = lad_plan_eval(x2, &cs);
+        lad_word_t dx = lad_plan_eval(x, &cs), dx2 = lad_plan_eval(x2, &cs);
         if (dx == dx2)
             continue;
-        uint32_t dy = lad_plan_eval(y, &cs);
+        lad_word_t dy = lad_plan_eval(y, &cs);
         if (w->found && dy == dx)
             continue;
         w->found = 1;
@@ -343,7 +343,7 @@ static void find_witness(const lad_param *p, const side *a, const side *b,
     w->why[0] = 0;
     if (search(&b->plan, &px2, &a->plan, gen, w)) {
         /* found as B's side: put the words back in A, B order */
-        uint32_t t = w->da;
+        lad_word_t t = w->da;
         w->da = w->db;
         w->db = t;
         w->swapped = 1;
@@ -356,16 +356,16 @@ static void find_witness(const lad_param *p, const side *a, const side *b,
 
 /* ---- output -------------------------------------------------------------- */
 
-static void print_word(const char *who, const lad_format *f, uint32_t w)
+static void print_word(const char *who, const lad_format *f, lad_word_t w)
 {
-    char hex[12], val[1100];
+    char hex[17], val[1100];
     lad_vecline_hex(f, w, hex);
     printf("    %-3s %s  %s\n", who, hex, lad_value_text(f, w, val, sizeof val));
 }
 
-static void json_word(const char *key, const lad_format *f, uint32_t w)
+static void json_word(const char *key, const lad_format *f, lad_word_t w)
 {
-    char hex[12], val[1100];
+    char hex[17], val[1100];
     lad_vecline_hex(f, w, hex);
     printf(", \"%s\": {\"word\": \"%s\", \"value\": \"%s\"}", key, hex,
            lad_value_text(f, w, val, sizeof val));

@@ -95,7 +95,7 @@ int cmd_eval(int argc, char **argv)
     lad_plan_init(&pl, &dp);
     while ((rc = lad_vecfile_next(vf, &line, &loc, &err)) == LAD_OK) {
         lad_case cs;
-        uint32_t d;
+        lad_word_t d;
         int has_d;
         /* "@<n> ": the frame, echoed before the answer */
         size_t fl = 0;
@@ -122,7 +122,7 @@ int cmd_eval(int argc, char **argv)
         if (rc != LAD_OK)
             break;
         /* no printf per word: the answer is copied into a block */
-        if (out.n + fl + 12 > sizeof out.b)
+        if (out.n + fl + 18 > sizeof out.b)
             flush(&out);
         memcpy(out.b + out.n, line, fl);
         out.n += fl;

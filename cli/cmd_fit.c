@@ -115,7 +115,7 @@ static int base_of(lad_vecfile *vf, const char *spec, int kopt, lad_datapath *ba
     if (base->k < 1)
         return lad_errf(err, LAD_EDATA, "%s: no k in the header; give --k", vf->path);
     if (base->d.kind == LAD_FLOAT) {
-        uint32_t nan = lad_format_nan(&base->d);
+        lad_word_t nan = lad_format_nan(&base->d);
         base->nan = nan ? nan : 0;
         if (strcmp(base->d.name, "f32") == 0)
             base->nan = 0x7fffffff;
@@ -134,7 +134,7 @@ static int base_of(lad_vecfile *vf, const char *spec, int kopt, lad_datapath *ba
 /* Reads every case of the file, packed (inference/packed.h): a lad_case
 ** per case would take 1,060 bytes each, six times the text of a bf16 line. */
 static int read_cases(lad_vecfile *vf, const lad_datapath *dp, lad_packed *pk,
-                      uint32_t **d, lad_err *err)
+                      lad_word_t **d, lad_err *err)
 {
     size_t cap = 0;
     const char *line;
@@ -146,7 +146,7 @@ static int read_cases(lad_vecfile *vf, const lad_datapath *dp, lad_packed *pk,
     while ((rc = lad_vecfile_next(vf, &line, &loc, err)) == LAD_OK) {
         if (pk->n == cap) {
             cap = cap ? cap + cap / 2 : 4096;
-            uint32_t *nd = realloc(*d, cap * sizeof **d);
+            lad_word_t *nd = realloc(*d, cap * sizeof **d);
             if (!nd)
                 return lad_errf(err, LAD_EINTERNAL, "out of memory");
             *d = nd;
@@ -200,7 +200,7 @@ int cmd_fit(int argc, char **argv)
     lad_err err = {0};
     lad_vecfile *vf = NULL;
     lad_packed pk = {0};
-    uint32_t *d = NULL;
+    lad_word_t *d = NULL;
     lad_search_result *res = NULL;
     char *yaml = NULL;
     lad_datapath base;

@@ -41,8 +41,9 @@ static const char usage[] =
     "  list        the built-in formats and their specs\n"
     "\n"
     "  <format>    a built-in name (f32 tf32 bf16 f16 e4m3 e5m2 e2m3 e3m2 e2m1\n"
-    "              ue8m0 ue4m3 s8 u8 s32) or a spec such as e3m4 or\n"
-    "              e5m2:inf=none,nan=ones (see docs/commands/format.md)\n"
+    "              ue8m0 ue4m3 s8 u8 s32 e4m3fnuz e5m2fnuz f64) or a spec\n"
+    "              such as e3m4 or e5m2:inf=none,nan=ones (see\n"
+    "              docs/commands/format.md)\n"
     "  --round     rne (default), rz, ru, rd or rna\n"
     "  --overflow  ieee (default: Inf, or the largest finite value when\n"
     "              rounding toward zero), inf (always Inf; NaN in a format\n"
@@ -62,7 +63,7 @@ static int get_format(const char *spec, lad_format *f)
 }
 
 /* Parses a hex word that must fit in f's width. */
-static int get_word(const lad_format *f, const char *s, uint32_t *w)
+static int get_word(const lad_format *f, const char *s, lad_word_t *w)
 {
     const char *p = s;
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
@@ -75,16 +76,16 @@ static int get_word(const lad_format *f, const char *s, uint32_t *w)
                 : c >= 'a' && c <= 'f' ? c - 'a' + 10
                 : c >= 'A' && c <= 'F' ? c - 'A' + 10
                                        : -1;
-        if (d < 0 || n >= 9)
+        if (d < 0 || n >= 17)
             return cli_usage_error("'%s' is not a hex word", s);
         v = v << 4 | (uint64_t)d;
     }
     if (n == 0)
         return cli_usage_error("'%s' is not a hex word", s);
-    if (f->width < 32 ? v >> f->width != 0 : v > 0xffffffffu)
+    if (f->width < 64 && v >> f->width != 0)
         return cli_usage_error("word '%s' does not fit format '%s' (%d bits)",
                                s, f->name, f->width);
-    *w = (uint32_t)v;
+    *w = (lad_word_t)v;
     return LAD_OK;
 }
 
@@ -107,10 +108,10 @@ static void print_value(const lad_value *v)
         free(buf);
 }
 
-static void print_line(const lad_format *f, uint32_t w)
+static void print_line(const lad_format *f, lad_word_t w)
 {
     lad_value v = lad_decode(f, w);
-    printf("%0*" PRIx32 " %-9s %c ", lad_format_digits(f), w,
+    printf("%0*" PRIx64 " %-9s %c ", lad_format_digits(f), w,
            lad_class_name(v.cls), v.neg ? '-' : '+');
     print_value(&v);
     printf("\n");
@@ -122,7 +123,7 @@ static int do_decode(int npos, char **pos)
         return cli_usage_error("format decode needs a format and a word");
     lad_format f;
     int rc = get_format(pos[0], &f);
-    uint32_t *words = calloc((size_t)npos, sizeof *words);
+    lad_word_t *words = calloc((size_t)npos, sizeof *words);
     if (words == NULL)
         return cli_error(LAD_EINTERNAL, "out of memory");
     /* Check every word before printing anything. */
@@ -140,7 +141,7 @@ static int do_encode(int npos, char **pos, int mode, int ovf, int verbose)
         return cli_usage_error("format encode needs a format and a value");
     lad_format f;
     int rc = get_format(pos[0], &f);
-    uint32_t *words = calloc((size_t)npos, sizeof *words);
+    lad_word_t *words = calloc((size_t)npos, sizeof *words);
     int *flags = calloc((size_t)npos, sizeof *flags);
     if (words == NULL || flags == NULL)
         rc = cli_error(LAD_EINTERNAL, "out of memory");
@@ -153,11 +154,11 @@ static int do_encode(int npos, char **pos, int mode, int ovf, int verbose)
     }
     for (int i = 1; rc == LAD_OK && i < npos; i++) {
         if (!verbose) {
-            printf("%0*" PRIx32 "\n", lad_format_digits(&f), words[i]);
+            printf("%0*" PRIx64 "\n", lad_format_digits(&f), words[i]);
             continue;
         }
         lad_value v = lad_decode(&f, words[i]);
-        printf("%0*" PRIx32 " ", lad_format_digits(&f), words[i]);
+        printf("%0*" PRIx64 " ", lad_format_digits(&f), words[i]);
         print_value(&v);
         int fl = flags[i];
         printf(" %s%s%s%s\n", fl ? "" : "exact",

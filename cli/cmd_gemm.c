@@ -5,8 +5,8 @@
 **                 -o D.npy [--threads N]
 **
 ** Reads raw words from .npy files (io/npy.h), runs lad_gemm (the program
-** over the datapath, model/program.h) and writes D's raw words: float32 or
-** float16 when the output format's words are those, else unsigned integers
+** over the datapath, model/program.h) and writes D's raw words: float64,
+** float32 or float16 when the output format's words are those, else unsigned integers
 ** of the format's width. Nothing is rounded on the way in or out: every
 ** word is the model's.
 */
@@ -17,6 +17,7 @@
 #include "io/program.h"
 #include "model/program.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -26,14 +27,14 @@ static const char usage[] =
     "\n"
     "  D = the program over A (M x K), B (K x N) and C (M x N, +0 when left\n"
     "  out), word for word as the datapath computes it. Arrays hold raw words:\n"
-    "  uint8, uint16 or uint32, or float32 and float16 where the format's\n"
-    "  words are theirs (their bits are the words).\n"
+    "  uint8, uint16, uint32 or uint64, or float64, float32 and float16 where\n"
+    "  the format's words are theirs (their bits are the words).\n"
     "\n"
     "  --datapath <spec>  a preset name (ladder presets) or a model file\n"
     "  --program <spec>   a program preset (mainloop, fp8-promote4,\n"
     "                     splitk2-serial) or a program file; default: every\n"
     "                     MMA chained, D as the instruction writes it\n"
-    "  -o <D.npy>         where D goes (float32, float16 or uint words)\n"
+    "  -o <D.npy>         where D goes (float64, float32, float16 or uint words)\n"
     "  --threads <n>      threads to use, 0..1024 (0, the default: every CPU)\n";
 
 /* Whether words of f are IEEE binary32 (or binary16) words: f32, tf32 and
@@ -42,8 +43,9 @@ static int container_of(const lad_format *f, int bits)
 {
     if (f->kind != LAD_FLOAT || f->width != bits || !f->sign)
         return 0;
-    return bits == 32 ? f->ebits == 8 && f->bias == 127 && f->mbits + f->pad == 23
-                      : f->ebits == 5 && f->bias == 15 && f->mbits + f->pad == 10;
+    return bits == 64   ? f->ebits == 11 && f->bias == 1023 && f->mbits + f->pad == 52
+           : bits == 32 ? f->ebits == 8 && f->bias == 127 && f->mbits + f->pad == 23
+                        : f->ebits == 5 && f->bias == 15 && f->mbits + f->pad == 10;
 }
 
 /* Checks that the words of x (read from path) are words of f. */
@@ -53,12 +55,12 @@ static int check_words(const lad_npy *x, const lad_format *f, const char *path,
     if (x->kind == 'f' && !container_of(f, 8 * x->size))
         return lad_errf(err, LAD_EDATA, "%s: a float%d array does not hold %s "
                         "words (use uint%d)", path, 8 * x->size, f->name,
-                        f->width <= 8 ? 8 : f->width <= 16 ? 16 : 32);
-    uint32_t mask = f->width >= 32 ? 0xffffffffu : (1u << f->width) - 1;
+                        f->width <= 8 ? 8 : f->width <= 16 ? 16 : f->width <= 32 ? 32 : 64);
+    lad_word_t mask = f->width >= 64 ? ~(lad_word_t)0 : ((lad_word_t)1 << f->width) - 1;
     size_t n = x->shape[0] * x->shape[1];
     for (size_t i = 0; i < n; i++)
         if (x->w[i] & ~mask)
-            return lad_errf(err, LAD_EDATA, "%s: element [%zu][%zu] = 0x%x is "
+            return lad_errf(err, LAD_EDATA, "%s: element [%zu][%zu] = 0x%" PRIx64 " is "
                             "wider than %s (%d bits)", path, i / x->shape[1],
                             i % x->shape[1], x->w[i], f->name, f->width);
     return LAD_OK;
@@ -98,7 +100,7 @@ static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
                       c.shape[0], c.shape[1], M, N);
     if (rc == LAD_OK && (M > 1u << 30 || N > 1u << 30 || K > 1u << 30))
         rc = lad_errf(err, LAD_EDATA, "matrices of more than 2^30 rows or columns");
-    uint32_t *d = NULL;
+    lad_word_t *d = NULL;
     if (rc == LAD_OK && (d = malloc((M * N + 1) * sizeof *d)) == NULL)
         rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
     if (rc == LAD_OK)
@@ -106,8 +108,8 @@ static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
                           (int)N, c.w, (int)N, d, (int)N, threads, err);
     if (rc == LAD_OK) {
         const lad_format *f = lad_program_out(dp, prog);
-        char kind = container_of(f, 32) || container_of(f, 16) ? 'f' : 'u';
-        int size = f->width <= 8 ? 1 : f->width <= 16 ? 2 : 4;
+        char kind = container_of(f, 64) || container_of(f, 32) || container_of(f, 16) ? 'f' : 'u';
+        int size = f->width <= 8 ? 1 : f->width <= 16 ? 2 : f->width <= 32 ? 4 : 8;
         rc = lad_npy_write(out, kind, size, M, N, d, err);
     }
     free(d);

@@ -45,7 +45,7 @@ static void type_text(const lad_param *p, char *buf, size_t size)
     case LAD_PT_INT: snprintf(buf, size, "integer %d..%d", p->lo, p->hi); return;
     case LAD_PT_BOOL: snprintf(buf, size, "`true`/`false`"); return;
     case LAD_PT_FLOOR: snprintf(buf, size, "floor"); return;
-    case LAD_PT_HEX: snprintf(buf, size, "hex word (≤ 8 digits)"); return;
+    case LAD_PT_HEX: snprintf(buf, size, "hex word (≤ 16 digits)"); return;
     case LAD_PT_ORDER: snprintf(buf, size, "sequence of lanes, or `none`"); return;
     case LAD_PT_ENUM:
         buf[0] = 0;

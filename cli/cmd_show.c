@@ -240,9 +240,9 @@ static void print_json(const lad_show *s)
 }
 
 /* One word and its value: text "3c00 = 1", or JSON {"word", "value"}. */
-static void word(const lad_format *f, uint32_t w, int json)
+static void word(const lad_format *f, lad_word_t w, int json)
 {
-    char hex[12], val[1100];
+    char hex[17], val[1100];
     lad_vecline_hex(f, w, hex);
     lad_value_text(f, w, val, sizeof val);
     if (json)
@@ -251,7 +251,7 @@ static void word(const lad_format *f, uint32_t w, int json)
         printf("%s = %s", hex, val);
 }
 
-static void words_json(const char *key, const lad_format *f, const uint32_t *w, int n)
+static void words_json(const char *key, const lad_format *f, const lad_word_t *w, int n)
 {
     printf(", \"%s\": [", key);
     for (int i = 0; i < n; i++) {
@@ -321,7 +321,7 @@ static void case_json(const lad_datapath *dp, const lad_case_row *c)
         printf(", \"vary\": null");
     words_json("a", &dp->a, c->cs.a, c->k);
     words_json("b", &dp->b, c->cs.b, c->k);
-    uint32_t sa[LAD_STORE_SCALEMAX], sb[LAD_STORE_SCALEMAX];
+    lad_word_t sa[LAD_STORE_SCALEMAX], sb[LAD_STORE_SCALEMAX];
     for (int j = 0; j < c->nscale; j++)
         sa[j] = c->cs.sa[j], sb[j] = c->cs.sb[j];
     words_json("sa", &dp->sa, sa, c->nscale);

@@ -210,7 +210,7 @@ static int setup_of_validation(lad_store *st, const char *spec, run_setup *rs,
 /* A mismatch kept to be shown. */
 typedef struct shown {
     uint64_t index;
-    char want[12], got[12];
+    char want[17], got[17];
     char line[LAD_VECLINE_MAX];
 } shown;
 
@@ -224,7 +224,7 @@ typedef struct tally {
 /* Keeps the first MAXSHOW mismatches, printing them as they are found
 ** unless the answer is JSON. */
 static void show(void *ctx, const lad_datapath *dp, const lad_case *cs, uint64_t index,
-                 uint32_t want, uint32_t got)
+                 lad_word_t want, lad_word_t got)
 {
     tally *t = ctx;
     if ((t->quiet && !t->json) || t->shown >= MAXSHOW)

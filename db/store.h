@@ -55,9 +55,9 @@ typedef struct lad_store lad_store;
 /* The words of one case: lanes past k, scales past nscale and metadata
 ** past nmeta are not stored (and read back as 0). */
 typedef struct lad_case_data {
-    uint32_t a[LAD_STORE_KMAX];       /* A row, logical K order */
-    uint32_t b[LAD_STORE_KMAX];       /* B column, logical K order */
-    uint32_t c;                       /* addend */
+    uint64_t a[LAD_STORE_KMAX];       /* A row, logical K order */
+    uint64_t b[LAD_STORE_KMAX];       /* B column, logical K order */
+    uint64_t c;                       /* addend */
     uint8_t sa[LAD_STORE_SCALEMAX];   /* scale byte of A per K block */
     uint8_t sb[LAD_STORE_SCALEMAX];   /* scale byte of B per K block */
     uint32_t meta[LAD_STORE_METAMAX]; /* sparsity metadata words */
@@ -181,7 +181,7 @@ typedef struct lad_case_tag {
 ** stored; earlier batches are.
 */
 int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
-                        const lad_case_data *cs, const uint32_t *d,
+                        const lad_case_data *cs, const uint64_t *d,
                         const lad_case_tag *tags, size_t n, int k,
                         int nscale, int nmeta, int64_t *ids, lad_err *err);
 
@@ -221,7 +221,7 @@ int lad_store_begin_validation(lad_store *st, int64_t run, const char *model,
 ** the device's got[i]. One transaction per LAD_STORE_BATCH rows. */
 int lad_store_add_mismatches(lad_store *st, int64_t vid,
                              const lad_case_data *cs,
-                             const uint32_t *expected, const uint32_t *got,
+                             const uint64_t *expected, const uint64_t *got,
                              const uint64_t *index, size_t n, lad_err *err);
 
 /* One chunk of a validation, in one transaction (commit point
@@ -230,7 +230,7 @@ int lad_store_add_mismatches(lad_store *st, int64_t vid,
 ** mismatches among them. A resumed validation goes on at case `cases`. */
 int lad_store_validation_chunk(lad_store *st, int64_t vid,
                                const lad_case_data *cs,
-                               const uint32_t *expected, const uint32_t *got,
+                               const uint64_t *expected, const uint64_t *got,
                                const uint64_t *index, size_t n, uint64_t cases,
                                uint64_t mismatches, lad_err *err);
 
@@ -410,7 +410,7 @@ typedef struct lad_case_row {
     int64_t vary;
     int k, nscale, nmeta;    /* words stored; other lanes of cs are 0 */
     lad_case_data cs;
-    uint32_t d;
+    uint64_t d;
 } lad_case_row;
 
 /* Cases of a run (of one rung when rung is not NULL), in id order, in

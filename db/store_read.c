@@ -12,10 +12,11 @@
 
 
 /*
-** Parses a JSON array of at most max integers in 0..2^32-1 into w (the rest
-** of w untouched). Returns the count, or -1 when text is not such an array.
+** Parses a JSON array of at most max int64 integers into w, each as the
+** word with its bits (put_word in store_write.c; the rest of w untouched).
+** Returns the count, or -1 when text is not such an array.
 */
-static int parse_words(const char *t, uint32_t *w, int max)
+static int parse_words(const char *t, uint64_t *w, int max)
 {
     int n = 0;
     if (t == NULL)
@@ -31,15 +32,20 @@ static int parse_words(const char *t, uint32_t *w, int max)
     for (;;) {
         while (*t == ' ')
             t++;
+        int neg = *t == '-';
+        t += neg;
         if (*t < '0' || *t > '9' || n >= max)
             return -1;
         uint64_t v = 0;
         while (*t >= '0' && *t <= '9') {
-            v = v * 10 + (uint64_t)(*t++ - '0');
-            if (v > 0xffffffffu)
-                return -1;
+            uint64_t x = (uint64_t)(*t++ - '0');
+            if (v > (((uint64_t)1 << 63) - x) / 10)
+                return -1;  /* beyond the int64 range */
+            v = v * 10 + x;
         }
-        w[n++] = (uint32_t)v;
+        if (!neg && v >> 63)
+            return -1;
+        w[n++] = neg ? (uint64_t)0 - v : v;
         while (*t == ' ')
             t++;
         if (*t == ']')
@@ -344,18 +350,24 @@ static int read_case(lad_store *st, sqlite3_stmt *s, void *row, lad_err *err)
     r->id = sqlite3_column_int64(s, 0);
     st_col_text(s, 1, r->rung, sizeof r->rung);
     st_col_text(s, 2, r->label, sizeof r->label);
-    r->cs.c = (uint32_t)sqlite3_column_int64(s, 6);
-    r->d = (uint32_t)sqlite3_column_int64(s, 7);
+    r->cs.c = (uint64_t)sqlite3_column_int64(s, 6);
+    r->d = (uint64_t)sqlite3_column_int64(s, 7);
     st_col_text(s, 11, r->series, sizeof r->series);
     st_col_text(s, 12, r->target, sizeof r->target);
     r->has_vary = sqlite3_column_type(s, 13) == SQLITE_INTEGER;
     r->vary = sqlite3_column_int64(s, 13);
-    uint32_t sa[LAD_STORE_SCALEMAX], sb[LAD_STORE_SCALEMAX];
+    uint64_t sa[LAD_STORE_SCALEMAX], sb[LAD_STORE_SCALEMAX], meta[LAD_STORE_METAMAX];
     int ka = parse_words((const char *)sqlite3_column_text(s, 4), r->cs.a, LAD_STORE_KMAX);
     int kb = parse_words((const char *)sqlite3_column_text(s, 5), r->cs.b, LAD_STORE_KMAX);
     int na = parse_words((const char *)sqlite3_column_text(s, 8), sa, LAD_STORE_SCALEMAX);
     int nb = parse_words((const char *)sqlite3_column_text(s, 9), sb, LAD_STORE_SCALEMAX);
-    int nm = parse_words((const char *)sqlite3_column_text(s, 10), r->cs.meta, LAD_STORE_METAMAX);
+    int nm = parse_words((const char *)sqlite3_column_text(s, 10), meta, LAD_STORE_METAMAX);
+    for (int i = 0; i < nm; i++) {
+        if (meta[i] > 0xffffffffu)
+            return lad_errf(err, LAD_EDATA, "'%s': case %lld has malformed words", st->path,
+                            (long long)r->id);
+        r->cs.meta[i] = (uint32_t)meta[i];
+    }
     if (ka < 0 || kb != ka || na < 0 || nb != na || nm < 0)
         return lad_errf(err, LAD_EDATA, "'%s': case %lld has malformed words", st->path,
                         (long long)r->id);

@@ -13,11 +13,17 @@
 #include <unistd.h>
 
 
-/* Writes v in decimal at p; returns the end. */
-static char *put_u32(char *p, uint32_t v)
+/* Writes a word in decimal at p as the int64 with its bits (what SQLite
+** stores it as: a word of 32 bits or fewer is its own value, a word of
+** 2^63 or more is negative); returns the end. */
+static char *put_word(char *p, uint64_t v)
 {
-    char tmp[10];
+    char tmp[20];
     int n = 0;
+    if ((int64_t)v < 0) {
+        *p++ = '-';
+        v = (uint64_t)0 - v;
+    }
     do
         tmp[n++] = (char)('0' + v % 10);
     while ((v /= 10) != 0);
@@ -26,15 +32,15 @@ static char *put_u32(char *p, uint32_t v)
     return p;
 }
 
-/* JSON array of n words (n <= LAD_STORE_KMAX) into buf (at least 11 * n + 3). */
-static const char *json_words(char *buf, const uint32_t *w, int n)
+/* JSON array of n words (n <= LAD_STORE_KMAX) into buf (at least 21 * n + 3). */
+static const char *json_words(char *buf, const uint64_t *w, int n)
 {
     char *p = buf;
     *p++ = '[';
     for (int i = 0; i < n; i++) {
         if (i)
             *p++ = ',';
-        p = put_u32(p, w[i]);
+        p = put_word(p, w[i]);
     }
     *p++ = ']';
     *p = 0;
@@ -43,13 +49,21 @@ static const char *json_words(char *buf, const uint32_t *w, int n)
 
 static const char *json_bytes(char *buf, const uint8_t *v, int n)
 {
-    uint32_t w[LAD_STORE_SCALEMAX];
+    uint64_t w[LAD_STORE_SCALEMAX];
     for (int i = 0; i < n; i++)
         w[i] = v[i];
     return json_words(buf, w, n);
 }
 
-#define JSON_WORDS_MAX (11 * LAD_STORE_KMAX + 3)
+static const char *json_meta(char *buf, const uint32_t *v, int n)
+{
+    uint64_t w[LAD_STORE_METAMAX];
+    for (int i = 0; i < n; i++)
+        w[i] = v[i];
+    return json_words(buf, w, n);
+}
+
+#define JSON_WORDS_MAX (21 * LAD_STORE_KMAX + 3)
 /* Runs one UPDATE/DELETE with an id and optional text; LAD_EDATA when it
 ** changed nothing and must_change is set. */
 static int update1(lad_store *st, const char *sql, int64_t id,
@@ -128,7 +142,7 @@ static int ensure_rung(lad_store *st, int64_t run, const char *rung,
 }
 
 int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
-                        const lad_case_data *cs, const uint32_t *d,
+                        const lad_case_data *cs, const uint64_t *d,
                         const lad_case_tag *tags, size_t n, int k,
                         int nscale, int nmeta, int64_t *ids, lad_err *err)
 {
@@ -145,8 +159,8 @@ int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
         return LAD_EINTERNAL;
     sqlite3_stmt *s = st->ins_case;
     char ja[JSON_WORDS_MAX], jb[JSON_WORDS_MAX];
-    char jsa[11 * LAD_STORE_SCALEMAX + 3], jsb[11 * LAD_STORE_SCALEMAX + 3];
-    char jm[11 * LAD_STORE_METAMAX + 3];
+    char jsa[21 * LAD_STORE_SCALEMAX + 3], jsb[21 * LAD_STORE_SCALEMAX + 3];
+    char jm[21 * LAD_STORE_METAMAX + 3];
     size_t i = 0;
     do {
         size_t end = n - i > LAD_STORE_BATCH ? i + LAD_STORE_BATCH : n;
@@ -165,13 +179,13 @@ int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
                               SQLITE_STATIC);
             sqlite3_bind_text(s, 6, json_words(jb, c->b, k), -1,
                               SQLITE_STATIC);
-            sqlite3_bind_int64(s, 7, c->c);
-            sqlite3_bind_int64(s, 8, d[i]);
+            sqlite3_bind_int64(s, 7, (int64_t)c->c);
+            sqlite3_bind_int64(s, 8, (int64_t)d[i]);
             sqlite3_bind_text(s, 9, json_bytes(jsa, c->sa, nscale), -1,
                               SQLITE_STATIC);
             sqlite3_bind_text(s, 10, json_bytes(jsb, c->sb, nscale), -1,
                               SQLITE_STATIC);
-            sqlite3_bind_text(s, 11, json_words(jm, c->meta, nmeta), -1,
+            sqlite3_bind_text(s, 11, json_meta(jm, c->meta, nmeta), -1,
                               SQLITE_STATIC);
             /* Unbound parameters are NULL (st_step_done clears them). */
             if (t && t->series)
@@ -356,7 +370,7 @@ static int validation_shape(lad_store *st, int64_t vid, int *k, int *nscale,
 
 /* Inserts n mismatches of vid within the open transaction. */
 static int put_mismatches(lad_store *st, int64_t vid, const lad_case_data *cs,
-                          const uint32_t *expected, const uint32_t *got,
+                          const uint64_t *expected, const uint64_t *got,
                           const uint64_t *index, size_t n, int k, int nscale,
                           int nmeta, lad_err *err)
 {
@@ -368,8 +382,8 @@ static int put_mismatches(lad_store *st, int64_t vid, const lad_case_data *cs,
         return LAD_EINTERNAL;
     sqlite3_stmt *s = st->ins_mismatch;
     char ja[JSON_WORDS_MAX], jb[JSON_WORDS_MAX];
-    char jsa[11 * LAD_STORE_SCALEMAX + 3], jsb[11 * LAD_STORE_SCALEMAX + 3];
-    char jm[11 * LAD_STORE_METAMAX + 3];
+    char jsa[21 * LAD_STORE_SCALEMAX + 3], jsb[21 * LAD_STORE_SCALEMAX + 3];
+    char jm[21 * LAD_STORE_METAMAX + 3];
     int code = LAD_OK;
     for (size_t i = 0; code == LAD_OK && i < n; i++) {
         const lad_case_data *c = &cs[i];
@@ -377,15 +391,15 @@ static int put_mismatches(lad_store *st, int64_t vid, const lad_case_data *cs,
         sqlite3_bind_int64(s, 2, index ? (sqlite3_int64)index[i] : -1);
         sqlite3_bind_text(s, 3, json_words(ja, c->a, k), -1, SQLITE_STATIC);
         sqlite3_bind_text(s, 4, json_words(jb, c->b, k), -1, SQLITE_STATIC);
-        sqlite3_bind_int64(s, 5, c->c);
+        sqlite3_bind_int64(s, 5, (int64_t)c->c);
         sqlite3_bind_text(s, 6, json_bytes(jsa, c->sa, nscale), -1,
                           SQLITE_STATIC);
         sqlite3_bind_text(s, 7, json_bytes(jsb, c->sb, nscale), -1,
                           SQLITE_STATIC);
-        sqlite3_bind_text(s, 8, json_words(jm, c->meta, nmeta), -1,
+        sqlite3_bind_text(s, 8, json_meta(jm, c->meta, nmeta), -1,
                           SQLITE_STATIC);
-        sqlite3_bind_int64(s, 9, expected[i]);
-        sqlite3_bind_int64(s, 10, got[i]);
+        sqlite3_bind_int64(s, 9, (int64_t)expected[i]);
+        sqlite3_bind_int64(s, 10, (int64_t)got[i]);
         code = st_step_done(st, s, "write mismatches to", err);
     }
     return code;
@@ -393,7 +407,7 @@ static int put_mismatches(lad_store *st, int64_t vid, const lad_case_data *cs,
 
 int lad_store_add_mismatches(lad_store *st, int64_t vid,
                              const lad_case_data *cs,
-                             const uint32_t *expected, const uint32_t *got,
+                             const uint64_t *expected, const uint64_t *got,
                              const uint64_t *index, size_t n, lad_err *err)
 {
     int k = 0, nscale = 0, nmeta = 0;
@@ -417,7 +431,7 @@ int lad_store_add_mismatches(lad_store *st, int64_t vid,
 
 int lad_store_validation_chunk(lad_store *st, int64_t vid,
                                const lad_case_data *cs,
-                               const uint32_t *expected, const uint32_t *got,
+                               const uint64_t *expected, const uint64_t *got,
                                const uint64_t *index, size_t n, uint64_t cases,
                                uint64_t mismatches, lad_err *err)
 {

@@ -208,21 +208,21 @@ static void lt_close(lad_device *dev)
     free(dev);
 }
 
-static void put(unsigned char *p, int bytes, uint32_t w)
+static void put(unsigned char *p, int bytes, lad_word_t w)
 {
     for (int i = 0; i < bytes; i++)
         p[i] = (unsigned char)(w >> (8 * i));
 }
 
-static uint32_t get(const unsigned char *p, int bytes)
+static lad_word_t get(const unsigned char *p, int bytes)
 {
-    uint32_t w = 0;
+    lad_word_t w = 0;
     for (int i = 0; i < bytes; i++)
-        w |= (uint32_t)p[i] << (8 * i);
+        w |= (lad_word_t)p[i] << (8 * i);
     return w;
 }
 
-static int lt_eval(lad_device *dev, const lad_case *cs, size_t n, uint32_t *d,
+static int lt_eval(lad_device *dev, const lad_case *cs, size_t n, lad_word_t *d,
                    size_t *done, lad_err *err)
 {
     lt_state *st = dev->state;

@@ -31,7 +31,7 @@ typedef struct cuda_state {
 } cuda_state;
 
 static int cuda_eval(lad_device *dev, const lad_case *cs, size_t n,
-                     uint32_t *d, size_t *done, lad_err *err)
+                     lad_word_t *d, size_t *done, lad_err *err)
 {
     cuda_state *st = dev->state;
     *done = 0;

@@ -30,6 +30,7 @@
 #include "../model/presets.h"
 
 #include <stdarg.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,7 +123,7 @@ static void exact_cases(lad_gpu *g, const lad_kernel *k)
     const lad_format *fd = lad_format_find(k->d);
     size_t n = 4093; /* a last tile that is not full */
     lad_case *cs = calloc(n, sizeof *cs);
-    uint32_t *want = calloc(n, 4), *got = calloc(n, 4);
+    lad_word_t *want = calloc(n, sizeof *want), *got = calloc(n, sizeof *got);
     int integer = fd->kind == LAD_INT;
     for (size_t i = 0; i < n; i++) {
         long long sum = 0;
@@ -152,7 +153,7 @@ static void exact_cases(lad_gpu *g, const lad_kernel *k)
         result(0, "exact-cases", k->name, "%s", err.msg);
     else if (nbad)
         result(0, "exact-cases", k->name,
-               "%zu of %zu wrong; case %zu: got 0x%08x want 0x%08x", nbad, n,
+               "%zu of %zu wrong; case %zu: got 0x%08" PRIx64 " want 0x%08" PRIx64, nbad, n,
                bad, got[bad], want[bad]);
     else
         result(1, "exact-cases", k->name, "%zu cases", n);
@@ -238,7 +239,7 @@ static void random_vs_preset(lad_gpu *g, const lad_kernel *k, const char *arch,
     const lad_format *fd = lad_format_find(k->d);
     size_t n = 65536;
     lad_case *cs = calloc(n, sizeof *cs);
-    uint32_t *got = calloc(n, 4);
+    lad_word_t *got = calloc(n, sizeof *got);
     for (size_t i = 0; i < n; i++) {
         for (int kk = 0; kk < k->k; kk++) {
             cs[i].a[kk] = rnd() & (fa->width >= 32 ? ~0u : (1u << fa->width) - 1);
@@ -288,7 +289,7 @@ static void random_vs_preset(lad_gpu *g, const lad_kernel *k, const char *arch,
     printf("info random %s vs preset %s: %zu of %zu differ", k->name, dp->name,
            bad, n);
     if (first < n)
-        printf(" (case %zu: gpu 0x%08x model 0x%08x)", first, got[first],
+        printf(" (case %zu: gpu 0x%08" PRIx64 " model 0x%08" PRIx64 ")", first, got[first],
                lad_eval(dp, &cs[first]));
     printf("\n");
 out:
@@ -305,7 +306,7 @@ static void timing(lad_gpu *g, const char *name)
         return;
     size_t n = 1000000;
     lad_case *cs = calloc(n, sizeof *cs);
-    uint32_t *d = calloc(n, 4);
+    lad_word_t *d = calloc(n, sizeof *d);
     for (size_t i = 0; i < n; i++) {
         for (int kk = 0; kk < k->k; kk++) {
             cs[i].a[kk] = rnd() & 0x3fff;
@@ -351,7 +352,7 @@ static void device_check(int index, const char *arch)
            dev->info.toolkit, dev->info.sass, dp->sass);
     size_t n = 3000, done = 0;
     lad_case *cs = calloc(n, sizeof *cs);
-    uint32_t *d = calloc(n, 4);
+    lad_word_t *d = calloc(n, sizeof *d);
     for (size_t i = 0; i < n; i++) {
         for (int kk = 0; kk < dp->k; kk++) {
             cs[i].a[kk] = rnd() & lad_format_mask(&dp->a) & 0xffff;

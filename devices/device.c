@@ -82,7 +82,7 @@ int lad_device_open(const char *spec, const lad_datapath *dp,
 }
 
 int lad_device_eval(lad_device *dev, const lad_case *cs, size_t n,
-                    uint32_t *d, size_t *done, lad_err *err)
+                    lad_word_t *d, size_t *done, lad_err *err)
 {
     size_t dummy;
     if (done == NULL)

@@ -42,7 +42,7 @@ struct lad_device {
     /* Evaluates n cases into d. On failure returns a code, sets *done to the
     ** number of leading cases answered (their words are valid) and fills err
     ** naming the case. */
-    int (*eval)(lad_device *dev, const lad_case *cs, size_t n, uint32_t *d,
+    int (*eval)(lad_device *dev, const lad_case *cs, size_t n, lad_word_t *d,
                 size_t *done, lad_err *err);
     void (*close)(lad_device *dev);
     void *state;                 /* the kind's own data */
@@ -56,7 +56,7 @@ int lad_device_open(const char *spec, const lad_datapath *dp,
 
 /* Evaluates n cases; see lad_device.eval. */
 int lad_device_eval(lad_device *dev, const lad_case *cs, size_t n,
-                    uint32_t *d, size_t *done, lad_err *err);
+                    lad_word_t *d, size_t *done, lad_err *err);
 
 /* Closes a device; NULL is allowed. */
 void lad_device_close(lad_device *dev);

@@ -142,7 +142,7 @@ static void describe_exit(exec_state *st, char *buf, size_t size)
 }
 
 /* Checks one answer line; stores it in d. Returns LAD_OK or LAD_EDEVICE. */
-static int take_answer(lad_device *dev, exec_state *st, uint32_t *d,
+static int take_answer(lad_device *dev, exec_state *st, lad_word_t *d,
                        lad_err *err)
 {
     const lad_format *f = &dev->dp->d;
@@ -186,7 +186,7 @@ static int take_answer(lad_device *dev, exec_state *st, uint32_t *d,
         return lad_errf(err, LAD_EDEVICE, "exec device answered garbage "
                         "'%s' for case %llu (input line %llu): expected %d "
                         "hex digits", shown, c, c + 1, digits);
-    uint32_t w = 0;
+    lad_word_t w = 0;
     if ((int)n != digits || lad_vecline_word(f, word, n, digits, &w))
         return lad_errf(err, LAD_EDEVICE, "exec device answered '%s' for "
                         "case %llu (input line %llu): expected %d hex digits",
@@ -263,7 +263,7 @@ static int extra_answer(exec_state *st, lad_err *err)
 }
 
 static int exec_eval(lad_device *dev, const lad_case *cs, size_t n,
-                     uint32_t *d, size_t *done, lad_err *err)
+                     lad_word_t *d, size_t *done, lad_err *err)
 {
     exec_state *st = dev->state;
     size_t next = 0;      /* next case to format */

@@ -19,7 +19,7 @@ typedef struct sim_state {
 } sim_state;
 
 static int sim_eval(lad_device *dev, const lad_case *cs, size_t n,
-                    uint32_t *d, size_t *done, lad_err *err)
+                    lad_word_t *d, size_t *done, lad_err *err)
 {
     (void)err;
     sim_state *st = dev->state;

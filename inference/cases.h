@@ -22,7 +22,7 @@ typedef struct lad_infer_case {
     int64_t vary;            /* the value the series varies in this case */
     int k, nscale, nmeta;    /* words stored; other lanes of cs are 0 */
     lad_case cs;
-    uint32_t d;              /* the device's D word */
+    lad_word_t d;              /* the device's D word */
 } lad_infer_case;
 
 /* Cases of a run (of one rung when rung is not NULL), in id order, in

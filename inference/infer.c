@@ -24,7 +24,7 @@
 ** alternatives get wrong. Returns LAD_OK, or LAD_EINTERNAL when out of
 ** memory (never a row that says "unobservable" for want of memory). */
 static int decide(const lad_datapath *dp, const lad_datapath *base, const lad_param *p,
-                  const lad_infer_case *rows, const lad_case *cs, const uint32_t *d, size_t n,
+                  const lad_infer_case *rows, const lad_case *cs, const lad_word_t *d, size_t n,
                   lad_infer_result *out, lad_err *err)
 {
     if (out->nparams >= LAD_INFER_MAXPARAMS)
@@ -90,7 +90,7 @@ static int redecode(const lad_infer_case *rows, size_t n, int op, lad_datapath *
                     lad_infer_result *out, lad_err *err)
 {
     lad_format *f = op == 0 ? &dp->a : &dp->b;
-    uint32_t *w = malloc((n + 1) * sizeof *w), *d = malloc((n + 1) * sizeof *d);
+    lad_word_t *w = malloc((n + 1) * sizeof *w), *d = malloc((n + 1) * sizeof *d);
     int64_t *ids = malloc((n + 1) * sizeof *ids);
     size_t m = 0;
     int rc = LAD_OK;
@@ -101,7 +101,7 @@ static int redecode(const lad_infer_case *rows, size_t n, int op, lad_datapath *
     for (size_t i = 0; i < n; i++) {
         if (strcmp(rows[i].rung, "decode") == 0 && rows[i].has_vary &&
             strcmp(rows[i].series, op == 0 ? "a-code" : "b-code") == 0) {
-            w[m] = (uint32_t)rows[i].vary;
+            w[m] = (lad_word_t)rows[i].vary;
             d[m] = rows[i].d;
             ids[m++] = rows[i].id;
         }
@@ -248,7 +248,7 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
         return rc;
     lad_infer_case *rows = NULL;
     lad_case *cs = NULL;
-    uint32_t *d = NULL;
+    lad_word_t *d = NULL;
     lad_stage *stages = NULL;
     stage_groups *owns = NULL;
     size_t n = 0, nfit = 0, nstages = 0;

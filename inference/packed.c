@@ -8,7 +8,7 @@
 
 static int bytes_of(int width)
 {
-    return width <= 8 ? 1 : width <= 16 ? 2 : 4;
+    return width <= 8 ? 1 : width <= 16 ? 2 : width <= 32 ? 4 : 8;
 }
 
 static void layout(lad_packed *p)
@@ -30,18 +30,18 @@ void lad_packed_init(lad_packed *p, const lad_datapath *dp)
 }
 
 /* Little-endian words of w bytes. */
-static unsigned char *put(unsigned char *q, uint32_t v, int w)
+static unsigned char *put(unsigned char *q, lad_word_t v, int w)
 {
     for (int i = 0; i < w; i++)
         *q++ = (unsigned char)(v >> 8 * i);
     return q;
 }
 
-static const unsigned char *get(const unsigned char *q, uint32_t *v, int w)
+static const unsigned char *get(const unsigned char *q, lad_word_t *v, int w)
 {
-    uint32_t x = 0;
+    lad_word_t x = 0;
     for (int i = 0; i < w; i++)
-        x |= (uint32_t)*q++ << 8 * i;
+        x |= (lad_word_t)*q++ << 8 * i;
     *v = x;
     return q;
 }
@@ -71,8 +71,11 @@ void lad_packed_get(const lad_packed *p, size_t i, lad_case *out)
     memcpy(out->sa, q, (size_t)p->nscale);
     memcpy(out->sb, q + p->nscale, (size_t)p->nscale);
     q += 2 * p->nscale;
-    for (int j = 0; j < p->nmeta; j++)
-        q = get(q, &out->meta[j], 4);
+    for (int j = 0; j < p->nmeta; j++) {
+        lad_word_t m;
+        q = get(q, &m, 4);
+        out->meta[j] = (uint32_t)m;
+    }
 }
 
 /* Every word in 4 bytes from now on: the cases held are repacked. */

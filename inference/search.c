@@ -47,7 +47,7 @@ typedef struct ctx {
     const lad_datapath *base;
     const lad_case *cs;
     const lad_packed *pk;  /* instead of cs: the cases packed (ladder fit) */
-    const uint32_t *d;
+    const lad_word_t *d;
     size_t n;
     int kphys;
     uint64_t fixed;
@@ -56,12 +56,12 @@ typedef struct ctx {
     int vals[NP][MAXV];
     pvec basep;
     pvec defp;           /* lad_datapath_init's values for base's instruction */
-    uint32_t nan;        /* the NaN word of the data (or base's) */
+    lad_word_t nan;        /* the NaN word of the data (or base's) */
     int has_nan;
     /* distance reading of d words */
     int dsignbit;        /* bit of d's sign, -1 when none */
     int dint;            /* d is an integer format */
-    uint32_t dmask;
+    lad_word_t dmask;
     /* the beam's active set */
     size_t *active;
     size_t nactive;
@@ -110,8 +110,8 @@ static void build_cands(ctx *x)
     int nan = row_of("nan");
     if (x->nvals[nan] > 0)
         for (size_t c = 0; c < x->n; c++)
-            if (lad_decode(&b->d, x->d[c]).cls == LAD_NAN)
-                add_val(x, nan, (int)x->d[c]);
+            if (b->d.width <= 32 && lad_decode(&b->d, x->d[c]).cls == LAD_NAN)
+                add_val(x, nan, (int)(uint32_t)x->d[c]);  /* lad_param_get: 32 bits */
 }
 
 /* ---- models ------------------------------------------------------------- */
@@ -210,20 +210,20 @@ static int visit(ctx *x, const pvec *p)
 
 /* ---- scoring --------------------------------------------------------------- */
 
-static int64_t ordered(const ctx *x, uint32_t w)
+static int64_t ordered(const ctx *x, lad_word_t w)
 {
     w &= x->dmask;
     if (x->dint) {
         if (x->dsignbit >= 0 && (w >> x->dsignbit) & 1)
-            return (int64_t)w - ((int64_t)1 << (x->dsignbit + 1));
+            return (int64_t)(w | ~x->dmask);  /* sign-extended */
         return (int64_t)w;
     }
     if (x->dsignbit >= 0 && (w >> x->dsignbit) & 1)
-        return -(int64_t)(w & ~(1u << x->dsignbit));
+        return -(int64_t)(w & ~((lad_word_t)1 << x->dsignbit));
     return (int64_t)w;
 }
 
-static uint64_t case_score(const ctx *x, uint32_t got, uint32_t want)
+static uint64_t case_score(const ctx *x, lad_word_t got, lad_word_t want)
 {
     if (got == want)
         return 0;
@@ -266,7 +266,7 @@ static uint64_t score(ctx *x, const lad_datapath *dp, size_t *idx, size_t m, siz
         size_t c = idx[i];
         if (c >= end)
             continue;
-        uint32_t got = lad_plan_eval(&pl, case_at(x, c, &tmp));
+        lad_word_t got = lad_plan_eval(&pl, case_at(x, c, &tmp));
         x->evals++;
         if (got == x->d[c])
             continue;
@@ -286,7 +286,7 @@ static uint64_t score(ctx *x, const lad_datapath *dp, size_t *idx, size_t m, siz
 }
 
 uint64_t lad_search_count(const lad_datapath *dp, const lad_case *cs,
-                          const uint32_t *d, size_t n)
+                          const lad_word_t *d, size_t n)
 {
     uint64_t m = 0;
     lad_plan pl;
@@ -299,7 +299,7 @@ uint64_t lad_search_count(const lad_datapath *dp, const lad_case *cs,
 
 /* ---- the context ------------------------------------------------------------ */
 
-static ctx *ctx_new(const lad_datapath *base, const lad_case *cs, const uint32_t *d, size_t n)
+static ctx *ctx_new(const lad_datapath *base, const lad_case *cs, const lad_word_t *d, size_t n)
 {
     ctx *x = calloc(1, sizeof *x);
     if (!x)
@@ -322,7 +322,7 @@ static ctx *ctx_new(const lad_datapath *base, const lad_case *cs, const uint32_t
     }
     const lad_format *df = &base->d;
     x->dint = df->kind == LAD_INT;
-    x->dmask = df->width >= 32 ? 0xffffffffu : (1u << df->width) - 1;
+    x->dmask = df->width >= 64 ? ~(lad_word_t)0 : ((lad_word_t)1 << df->width) - 1;
     x->dsignbit = !df->sign ? -1 : x->dint ? df->width - 1 : df->pad + df->ebits + df->mbits;
     build_cands(x);
     lad_datapath def;
@@ -407,8 +407,8 @@ static int output_bits(const ctx *x)
         lad_value v = lad_decode(f, x->d[i]);
         if (v.cls != LAD_NORMAL)
             continue;
-        uint32_t frac = (uint32_t)v.mag & ((1u << f->mbits) - 1);
-        int t = frac ? __builtin_ctz(frac) : f->mbits;
+        uint64_t frac = v.mag & (((uint64_t)1 << f->mbits) - 1);
+        int t = frac ? __builtin_ctzll(frac) : f->mbits;
         if (t < tz)
             tz = t;
         seen++;
@@ -530,7 +530,7 @@ static void keep_best(scored *best, int *nbest, const scored *s)
 /* The NaN word of the data: the most frequent D word that is a NaN of d. */
 static void data_nan(ctx *x)
 {
-    uint32_t words[8];
+    lad_word_t words[8];
     size_t counts[8];
     int nw = 0;
     for (size_t i = 0; i < x->n; i++) {
@@ -661,7 +661,7 @@ static pvec pvec_of(const ctx *x, const lad_datapath *dp)
 
 /* lad_search on the cases cs, or packed in pk when cs is NULL. */
 static int search(const lad_datapath *base, const lad_case *cs, const lad_packed *pk,
-                  const uint32_t *d, size_t n, const lad_search_opts *opts,
+                  const lad_word_t *d, size_t n, const lad_search_opts *opts,
                   lad_search_result *res, lad_err *err)
 {
     lad_search_opts o = {0};
@@ -728,7 +728,7 @@ static int search(const lad_datapath *base, const lad_case *cs, const lad_packed
             lad_plan pl;
             lad_plan_init(&pl, &dp);
             for (size_t c = 0; c < n; c++) {
-                uint32_t got = lad_plan_eval(&pl, case_at(x, c, &tmp));
+                lad_word_t got = lad_plan_eval(&pl, case_at(x, c, &tmp));
                 x->evals++;
                 if (got == d[c])
                     continue;
@@ -767,14 +767,14 @@ static int search(const lad_datapath *base, const lad_case *cs, const lad_packed
     return LAD_OK;
 }
 
-int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
+int lad_search(const lad_datapath *base, const lad_case *cs, const lad_word_t *d,
                size_t n, const lad_search_opts *opts, lad_search_result *res,
                lad_err *err)
 {
     return search(base, cs, NULL, d, n, opts, res, err);
 }
 
-int lad_search_packed(const lad_datapath *base, const lad_packed *pk, const uint32_t *d,
+int lad_search_packed(const lad_datapath *base, const lad_packed *pk, const lad_word_t *d,
                       const lad_search_opts *opts, lad_search_result *res, lad_err *err)
 {
     return search(base, NULL, pk, d, pk->n, opts, res, err);
@@ -977,6 +977,10 @@ static const char *const sweep_order[] = {
     "window align_round c_anchor chain",
     "exact",
     "tree chain pass",
+    /* K chained fmas (f64): the last rounding and the zeros' signs decide
+    ** between them and a tree of one product, which the groups above can
+    ** take while d_round is still the result's early guess */
+    "exact tree chain pass d_round ieee_zero",
     "acc acc_round d_via_acc",
     "pass chain",
     "acc acc_round pass",
@@ -997,7 +1001,7 @@ static const char *const sweep_order[] = {
     "even_odd c2_drop",
 };
 
-int lad_search_staged(const lad_datapath *start, const lad_case *cs, const uint32_t *d,
+int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
                       size_t n, const lad_stage *stages, size_t nstages, lad_datapath *out,
                       lad_err *err)
 {
@@ -1021,6 +1025,10 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const uint3
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
     ctx *x = w.x;
+    /* The nan row holds 32 bits (lad_param_get); a wider result's NaN
+    ** word (f64) is the data's own, as the beam takes it. */
+    if (start->d.width > 32)
+        data_nan(x);
     for (size_t i = 0; i < n; i++)
         w.order[i] = i;
     w.cur = w.def = x->basep;
@@ -1100,7 +1108,7 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const uint3
 }
 
 int lad_search_decide(const lad_datapath *dp, const lad_datapath *base, const lad_param *p,
-                      const lad_case *cs, const uint32_t *d, size_t n, unsigned char *hit,
+                      const lad_case *cs, const lad_word_t *d, size_t n, unsigned char *hit,
                       int *nearest)
 {
     ctx *x = ctx_new(base, cs, d, n);

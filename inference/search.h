@@ -86,13 +86,13 @@ typedef struct lad_search_result {
 ** with res filled (res->best[0] is the answer), LAD_EUSAGE for bad options,
 ** LAD_EDATA when base is unusable, LAD_EINTERNAL when out of memory.
 */
-int lad_search(const lad_datapath *base, const lad_case *cs, const uint32_t *d,
+int lad_search(const lad_datapath *base, const lad_case *cs, const lad_word_t *d,
                size_t n, const lad_search_opts *opts, lad_search_result *res,
                lad_err *err);
 
 /* The same on the cases of pk (d[i] the D word of case i < pk->n), which
 ** take a fraction of the memory (inference/packed.h). */
-int lad_search_packed(const lad_datapath *base, const lad_packed *pk, const uint32_t *d,
+int lad_search_packed(const lad_datapath *base, const lad_packed *pk, const lad_word_t *d,
                       const lad_search_opts *opts, lad_search_result *res, lad_err *err);
 
 /* One stage of the staged sweep: the cases [0, end) take part (ends
@@ -112,7 +112,7 @@ typedef struct lad_stage {
 ** names no registry row, LAD_EINTERNAL when out of memory.
 */
 int lad_search_staged(const lad_datapath *start, const lad_case *cs,
-                      const uint32_t *d, size_t n, const lad_stage *stages,
+                      const lad_word_t *d, size_t n, const lad_stage *stages,
                       size_t nstages, lad_datapath *out, lad_err *err);
 
 /*
@@ -125,12 +125,12 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs,
 */
 int lad_search_decide(const lad_datapath *dp, const lad_datapath *base,
                       const lad_param *p, const lad_case *cs,
-                      const uint32_t *d, size_t n, unsigned char *hit,
+                      const lad_word_t *d, size_t n, unsigned char *hit,
                       int *nearest);
 
 /* Counts the mismatches of dp on the cases (every one). */
 uint64_t lad_search_count(const lad_datapath *dp, const lad_case *cs,
-                          const uint32_t *d, size_t n);
+                          const lad_word_t *d, size_t n);
 
 /*
 ** Writes the undetermined parameters of res as "key: v1|v2|..." (runs of

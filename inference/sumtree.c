@@ -204,9 +204,9 @@ out:
 }
 
 /* The count that word w of format d says, 0..n, or -1. */
-static int count_of(const lad_format *d, uint32_t w, int n)
+static int count_of(const lad_format *d, lad_word_t w, int n)
 {
-    uint32_t x;
+    lad_word_t x;
     for (int r = 0; r <= n; r++)
         if (lad_word(d, 0, (uint64_t)r, 0, &x) == LAD_OK && x == w)
             return r;

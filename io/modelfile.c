@@ -111,7 +111,7 @@ int lad_model_read_format(const lad_ydoc *doc, const lad_ynode *node,
         (rc = lad_ystr(doc, v, "name", f->name, sizeof f->name, err)))
         return rc;
     if ((rc = lad_ymap_need(doc, node, "width", &v, err)) ||
-        (rc = fmt_int(doc, node, "width", 1, 32, &f->width, err)) ||
+        (rc = fmt_int(doc, node, "width", 1, 64, &f->width, err)) ||
         (rc = fmt_enum(doc, node, "kind", kind_names, &f->kind, err)))
         return rc;
     int decode = 0;
@@ -131,11 +131,11 @@ int lad_model_read_format(const lad_ydoc *doc, const lad_ynode *node,
             (rc = lad_ymap_need(doc, node, "mbits", &v, err)))
             return rc;
     }
-    if ((rc = fmt_int(doc, node, "ebits", 0, 10, &f->ebits, err)) ||
-        (rc = fmt_int(doc, node, "mbits", 0, 23, &f->mbits, err)))
+    if ((rc = fmt_int(doc, node, "ebits", 0, 11, &f->ebits, err)) ||
+        (rc = fmt_int(doc, node, "mbits", 0, 52, &f->mbits, err)))
         return rc;
     f->bias = f->ebits > 0 ? (1 << (f->ebits - 1)) - 1 : 0;
-    if ((rc = fmt_int(doc, node, "pad", 0, 31, &f->pad, err)) ||
+    if ((rc = fmt_int(doc, node, "pad", 0, 63, &f->pad, err)) ||
         (rc = fmt_int(doc, node, "sign", 0, 1, &f->sign, err)) ||
         (rc = fmt_int(doc, node, "bias", -1000, 1000, &f->bias, err)) ||
         (rc = fmt_enum(doc, node, "sub", sub_names, &f->sub, err)) ||
@@ -198,10 +198,10 @@ static int read_field(const lad_ydoc *doc, const lad_ynode *v, const lad_param *
             *ip = (int)x;
         return rc;
     case LAD_PT_HEX: {
-        unsigned u;
-        rc = lad_yhex32(doc, v, fd->key, &u, err);
+        uint64_t u;
+        rc = lad_yhex64(doc, v, fd->key, &u, err);
         if (rc == LAD_OK)
-            *(uint32_t *)p = u;
+            *(lad_word_t *)p = u;
         return rc;
     }
     case LAD_PT_ORDER:

@@ -50,11 +50,11 @@ static int parse_header(const char *path, const char *hdr, lad_npy *a, lad_err *
         memcpy(descr, d + 1, (size_t)(strchr(d + 1, '\'') - (d + 1)));
     static const struct { const char *descr; char kind; int size; } types[] = {
         {"|u1", 'u', 1}, {"<u1", 'u', 1}, {"<u2", 'u', 2}, {"<u4", 'u', 4},
-        {"<f2", 'f', 2}, {"<f4", 'f', 4},
+        {"<u8", 'u', 8}, {"<f2", 'f', 2}, {"<f4", 'f', 4}, {"<f8", 'f', 8},
         /* numpy saves ml_dtypes' bfloat16 and float8 arrays as opaque
         ** bytes: their bits are the words */
         {"|V1", 'u', 1}, {"<V1", 'u', 1}, {"|V2", 'u', 2}, {"<V2", 'u', 2},
-        {"|V4", 'u', 4}, {"<V4", 'u', 4},
+        {"|V4", 'u', 4}, {"<V4", 'u', 4}, {"|V8", 'u', 8}, {"<V8", 'u', 8},
     };
     a->size = 0;
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
@@ -64,8 +64,8 @@ static int parse_header(const char *path, const char *hdr, lad_npy *a, lad_err *
         }
     if (a->size == 0)
         return lad_errf(err, LAD_EDATA, "%s: dtype '%s' is not uint8, uint16, "
-                        "uint32, float16, float32 (little-endian) or 1, 2 or 4 "
-                        "opaque bytes", path, descr);
+                        "uint32, uint64, float16, float32, float64 (little-endian) "
+                        "or 1, 2, 4 or 8 opaque bytes", path, descr);
     if (*s++ != '(')
         return lad_errf(err, LAD_EDATA, "%s: shape is not a tuple", path);
     a->ndim = 0;
@@ -128,7 +128,7 @@ int lad_npy_read(const char *path, lad_npy *a, lad_err *err)
     if (rc == LAD_OK && fread(raw, (size_t)a->size, count, fp) != count)
         rc = lad_errf(err, LAD_EDATA, "%s: data shorter than its shape", path);
     for (size_t i = 0; rc == LAD_OK && i < count; i++) {
-        uint32_t w = 0;
+        lad_word_t w = 0;
         for (int b = a->size - 1; b >= 0; b--)
             w = w << 8 | raw[i * (size_t)a->size + (size_t)b];
         a->w[i] = w;
@@ -141,7 +141,7 @@ int lad_npy_read(const char *path, lad_npy *a, lad_err *err)
 }
 
 int lad_npy_write(const char *path, char kind, int size, size_t rows,
-                  size_t cols, const uint32_t *w, lad_err *err)
+                  size_t cols, const lad_word_t *w, lad_err *err)
 {
     char hdr[128];
     int len = snprintf(hdr, sizeof hdr, "{'descr': '%c%c%d', 'fortran_order': "
@@ -160,7 +160,7 @@ int lad_npy_write(const char *path, char kind, int size, size_t rows,
     fwrite(pre, 1, sizeof pre, fp);
     fprintf(fp, "%s%*s\n", hdr, pad, "");
     for (size_t i = 0; i < rows * cols; i++) {
-        unsigned char b[4];
+        unsigned char b[8];
         for (int k = 0; k < size; k++)
             b[k] = (unsigned char)(w[i] >> (8 * k));
         fwrite(b, 1, (size_t)size, fp);

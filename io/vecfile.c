@@ -528,7 +528,7 @@ int lad_frozen_parse(const char *line, const lad_vecloc *loc, lad_frozen *fz,
 /* Fits one container word to format f: the high half of an F32 container
 ** for a 16-bit bf16, else the word itself, which must fit f's width. */
 static int fit(const char *lfmt, const lad_format *f, uint32_t w,
-               uint32_t *out)
+               lad_word_t *out)
 {
     if (strcmp(lfmt, "bf16") == 0 && f->width == 16)
         w >>= 16;
@@ -539,7 +539,7 @@ static int fit(const char *lfmt, const lad_format *f, uint32_t w,
 }
 
 int lad_frozen_case(const lad_frozen *fz, const lad_datapath *dp,
-                    const lad_vecloc *loc, lad_case *cs, uint32_t *d,
+                    const lad_vecloc *loc, lad_case *cs, lad_word_t *d,
                     lad_err *err)
 {
     memset(cs, 0, sizeof *cs);
@@ -548,7 +548,7 @@ int lad_frozen_case(const lad_frozen *fz, const lad_datapath *dp,
         const uint32_t *w;
         const char *lfmt;
         const lad_format *fmt;
-        uint32_t *out;
+        lad_word_t *out;
     } ops[] = {
         {F_AW, fz->na, fz->aw, fz->afmt, &dp->a, cs->a},
         {F_BW, fz->nb, fz->bw, fz->bfmt, &dp->b, cs->b},

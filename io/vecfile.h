@@ -137,7 +137,7 @@ int lad_frozen_parse(const char *line, const lad_vecloc *loc, lad_frozen *fz,
 ** container becomes its high half when dp's bf16 is 16 bits wide). Returns
 ** LAD_OK or LAD_EDATA naming the field. */
 int lad_frozen_case(const lad_frozen *fz, const lad_datapath *dp,
-                    const lad_vecloc *loc, lad_case *cs, uint32_t *d,
+                    const lad_vecloc *loc, lad_case *cs, lad_word_t *d,
                     lad_err *err);
 
 #endif

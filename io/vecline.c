@@ -25,19 +25,19 @@ int lad_hexval(int c)
 /* Parses 1..maxdigits hex digits. Returns NULL and sets *v, or a message;
 ** *bad receives the offset of the offending character (0 otherwise). */
 static const char *parse_hex(const char *s, size_t len, int maxdigits,
-                             uint32_t *v, size_t *bad)
+                             lad_word_t *v, size_t *bad)
 {
     *bad = 0;
     if (len == 0)
         return "empty word";
-    uint32_t x = 0;
+    lad_word_t x = 0;
     for (size_t i = 0; i < len; i++) {
         int h = lad_hexval((unsigned char)s[i]);
         if (h < 0) {
             *bad = i;
             return "bad hex digit";
         }
-        x = (x << 4) | (uint32_t)h;
+        x = (x << 4) | (lad_word_t)h;
     }
     if (len > (size_t)maxdigits)
         return "too many hex digits";
@@ -46,24 +46,24 @@ static const char *parse_hex(const char *s, size_t len, int maxdigits,
 }
 
 const char *lad_vecline_word(const lad_format *f, const char *s, size_t len,
-                             int digits, uint32_t *w)
+                             int digits, lad_word_t *w)
 {
     size_t bad;
     if (digits <= 0)
         digits = lad_format_digits(f);
-    if (digits > 8)
-        digits = 8;
-    uint32_t v = 0;
+    if (digits > 16)
+        digits = 16;
+    lad_word_t v = 0;
     const char *msg = parse_hex(s, len, digits, &v, &bad);
     if (msg)
         return msg;
-    if (f->width < 32 && (v >> f->width) != 0)
+    if (f->width < 64 && (v >> f->width) != 0)
         return "value does not fit the format's width";
     *w = v;
     return NULL;
 }
 
-int lad_vecline_hex(const lad_format *f, uint32_t w, char *buf)
+int lad_vecline_hex(const lad_format *f, lad_word_t w, char *buf)
 {
     int n = lad_format_digits(f);
     static const char hex[] = "0123456789abcdef";
@@ -108,22 +108,22 @@ static const unsigned char hexdigit1[256] = {
 ** such a list; the general code then walks the line again to say where and
 ** why, so every message comes from one place. */
 static const char *fast_words(const char *p, int width, int digits, int want,
-                              uint32_t *out)
+                              lad_word_t *out)
 {
-    uint32_t top = width < 32 ? ~(uint32_t)0 << width : 0;
+    lad_word_t top = width < 64 ? ~(lad_word_t)0 << width : 0;
     for (int n = 0;;) {
         const char *w = p;
-        uint32_t v = 0;
+        lad_word_t v = 0;
         unsigned h;
         if (digits == 4 && hexdigit1[(unsigned char)p[0]] &&
             hexdigit1[(unsigned char)p[1]] && hexdigit1[(unsigned char)p[2]] &&
             hexdigit1[(unsigned char)p[3]]) {
             /* a word at its native 4 digits (f16, bf16), the common case:
             ** the four digits do not wait on each other */
-            v = (uint32_t)(hexdigit1[(unsigned char)p[0]] - 1) << 12 |
-                (uint32_t)(hexdigit1[(unsigned char)p[1]] - 1) << 8 |
-                (uint32_t)(hexdigit1[(unsigned char)p[2]] - 1) << 4 |
-                (uint32_t)(hexdigit1[(unsigned char)p[3]] - 1);
+            v = (lad_word_t)(hexdigit1[(unsigned char)p[0]] - 1) << 12 |
+                (lad_word_t)(hexdigit1[(unsigned char)p[1]] - 1) << 8 |
+                (lad_word_t)(hexdigit1[(unsigned char)p[2]] - 1) << 4 |
+                (lad_word_t)(hexdigit1[(unsigned char)p[3]] - 1);
             p += 4;
         }
         while ((h = hexdigit1[(unsigned char)*p]) != 0) {
@@ -142,7 +142,7 @@ static const char *fast_words(const char *p, int width, int digits, int want,
 /* A whole line of a datapath without scales or sparsity, A;B;C or A;B;C;D,
 ** in one pass. Returns 1 when the line is well formed, 0 otherwise. */
 static int fast_line(const lad_datapath *dp, int k, const char *p,
-                     lad_case *cs, uint32_t *d, int *has_d)
+                     lad_case *cs, lad_word_t *d, int *has_d)
 {
     if ((p = fast_words(p, dp->a.width, lad_format_digits(&dp->a), k,
                         cs->a)) == NULL || *p++ != ';')
@@ -170,7 +170,7 @@ static int fast_line(const lad_datapath *dp, int k, const char *p,
 ** fmt (may be NULL) names the format in messages.
 */
 static int parse_list(const field *fl, const char *what, const char *fmtname,
-                      int width, int digits, int want, uint32_t *out,
+                      int width, int digits, int want, lad_word_t *out,
                       const lad_vecloc *loc, lad_err *err)
 {
     const char *p = fl->s, *end = fl->s + fl->len;
@@ -189,10 +189,10 @@ static int parse_list(const field *fl, const char *what, const char *fmtname,
                                "%s has more than %d word%s", what, want,
                                want == 1 ? "" : "s");
         size_t bad;
-        uint32_t v = 0;
+        lad_word_t v = 0;
         const char *msg = parse_hex(p, (size_t)(q - p), digits, &v, &bad);
         char shown[24];
-        if (msg || (width < 32 && (v >> width) != 0))
+        if (msg || (width < 64 && (v >> width) != 0))
             quote(shown, sizeof shown, p, (size_t)(q - p));
         if (msg && strcmp(msg, "bad hex digit") == 0)
             return lad_errf_at(err, LAD_EDATA, loc->file, loc->line,
@@ -206,7 +206,7 @@ static int parse_list(const field *fl, const char *what, const char *fmtname,
                                "%s word '%s' has %d hex digits; %s words "
                                "have at most %d", what, shown, (int)(q - p),
                                fmtname, digits);
-        if (width < 32 && (v >> width) != 0)
+        if (width < 64 && (v >> width) != 0)
             return lad_errf_at(err, LAD_EDATA, loc->file, loc->line, col,
                                "%s word '%s' does not fit %s (%d bits)",
                                what, shown, fmtname, width);
@@ -236,7 +236,7 @@ static void clear(const lad_datapath *dp, lad_case *cs)
 }
 
 int lad_vecline_parse(const lad_datapath *dp, int k, const char *line,
-                      const lad_vecloc *loc, lad_case *cs, uint32_t *d,
+                      const lad_vecloc *loc, lad_case *cs, lad_word_t *d,
                       int *has_d, lad_err *err)
 {
     clear(dp, cs);
@@ -311,7 +311,7 @@ int lad_vecline_parse(const lad_datapath *dp, int k, const char *line,
 
     const field *fx = &fl[3 + with_d];
     int ns = lad_datapath_nscales(dp), nm = lad_datapath_nmeta(dp);
-    uint32_t tmp[LAD_SCALEMAX];
+    lad_word_t tmp[LAD_SCALEMAX > LAD_METAMAX ? LAD_SCALEMAX : LAD_METAMAX];
     const char *names[2] = {"scale_a", "scale_b"};
     for (int i = 0; i < 2; i++) {
         if (ns == 0) {
@@ -339,12 +339,14 @@ int lad_vecline_parse(const lad_datapath *dp, int k, const char *line,
                                "sparse", dp->name);
         return LAD_OK;
     }
-    return parse_list(&fx[2], "meta", "metadata", 32, 8, nm, cs->meta, loc,
-                      err);
+    rc = parse_list(&fx[2], "meta", "metadata", 32, 8, nm, tmp, loc, err);
+    for (int j = 0; j < nm && rc == LAD_OK; j++)
+        cs->meta[j] = (uint32_t)tmp[j];
+    return rc;
 }
 
 /* Appends words as hex, comma-separated. Returns the new length or -1. */
-static int put_words(char *buf, size_t size, int at, const uint32_t *w,
+static int put_words(char *buf, size_t size, int at, const lad_word_t *w,
                      int n, const lad_format *f, int digits)
 {
     static const char hex[] = "0123456789abcdef";
@@ -376,7 +378,7 @@ static int put_char(char *buf, size_t size, int at, char c)
 }
 
 int lad_vecline_format(const lad_datapath *dp, const lad_case *cs,
-                       const uint32_t *d, char *buf, size_t size)
+                       const lad_word_t *d, char *buf, size_t size)
 {
     int at = 0;
     if (size == 0)
@@ -397,11 +399,13 @@ int lad_vecline_format(const lad_datapath *dp, const lad_case *cs,
     if (at < 0 || !lad_vecline_extra(dp))
         return at;
     int ns = lad_datapath_nscales(dp), nm = lad_datapath_nmeta(dp);
-    uint32_t sa[LAD_SCALEMAX], sb[LAD_SCALEMAX];
+    lad_word_t sa[LAD_SCALEMAX], sb[LAD_SCALEMAX], meta[LAD_METAMAX];
     for (int i = 0; i < ns; i++) {
         sa[i] = cs->sa[i];
         sb[i] = cs->sb[i];
     }
+    for (int i = 0; i < nm; i++)
+        meta[i] = cs->meta[i];
     at = put_char(buf, size, at, ';');
     if (at >= 0)
         at = put_words(buf, size, at, sa, ns, NULL, 2);
@@ -410,6 +414,6 @@ int lad_vecline_format(const lad_datapath *dp, const lad_case *cs,
         at = put_words(buf, size, at, sb, ns, NULL, 2);
     at = put_char(buf, size, at, ';');
     if (at >= 0)
-        at = put_words(buf, size, at, cs->meta, nm, NULL, 8);
+        at = put_words(buf, size, at, meta, nm, NULL, 8);
     return at;
 }

@@ -30,8 +30,8 @@
 #include "../model/datapath.h"
 
 /* Longest line lad_vecline_format writes, with its NUL: 2*128 words of at
-** most 8 digits and a comma, plus C, D, scales and metadata. */
-#define LAD_VECLINE_MAX 2560
+** most 16 digits (f64) and a comma, plus C, D, scales and metadata. */
+#define LAD_VECLINE_MAX 4608
 
 /* Where a line comes from, for error messages. */
 typedef struct lad_vecloc {
@@ -49,7 +49,7 @@ typedef struct lad_vecloc {
 ** Returns LAD_OK, or LAD_EDATA with "file:line:col: message".
 */
 int lad_vecline_parse(const lad_datapath *dp, int k, const char *line,
-                      const lad_vecloc *loc, lad_case *cs, uint32_t *d,
+                      const lad_vecloc *loc, lad_case *cs, lad_word_t *d,
                       int *has_d, lad_err *err);
 
 /*
@@ -61,11 +61,11 @@ int lad_vecline_parse(const lad_datapath *dp, int k, const char *line,
 int lad_hexval(int c);
 
 const char *lad_vecline_word(const lad_format *f, const char *s, size_t len,
-                             int digits, uint32_t *w);
+                             int digits, lad_word_t *w);
 
 /* Writes w as lowercase hex with f's native number of digits and a NUL into
-** buf (at least 9 bytes). Returns the number of digits. */
-int lad_vecline_hex(const lad_format *f, uint32_t w, char *buf);
+** buf (at least 17 bytes). Returns the number of digits. */
+int lad_vecline_hex(const lad_format *f, lad_word_t w, char *buf);
 
 /*
 ** Formats cs as a line for dp, without newline: A;B;C, then ;D when d is not
@@ -74,7 +74,7 @@ int lad_vecline_hex(const lad_format *f, uint32_t w, char *buf);
 ** LAD_VECLINE_MAX always suffices).
 */
 int lad_vecline_format(const lad_datapath *dp, const lad_case *cs,
-                       const uint32_t *d, char *buf, size_t size);
+                       const lad_word_t *d, char *buf, size_t size);
 
 /* 1 when lines for dp carry the scale_a;scale_b;meta fields. */
 int lad_vecline_extra(const lad_datapath *dp);

@@ -40,7 +40,7 @@ int lad_vecfile_write_header(FILE *f, const lad_vechdr *h)
 }
 
 int lad_vecfile_write_case(FILE *f, const lad_datapath *dp, int k,
-                           const lad_case *cs, uint32_t d)
+                           const lad_case *cs, lad_word_t d)
 {
     /* The line writer writes dp->k lanes; a copy with K cut writes k. That
     ** keeps the line's meaning only where K decides nothing else: no scale

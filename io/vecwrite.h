@@ -26,6 +26,6 @@ int lad_vecfile_write_header(FILE *f, const lad_vechdr *h);
 ** which only a dense, unscaled datapath allows).
 ** Returns 0, or -1 when the stream fails or k does not fit. */
 int lad_vecfile_write_case(FILE *f, const lad_datapath *dp, int k,
-                           const lad_case *cs, uint32_t d);
+                           const lad_case *cs, lad_word_t d);
 
 #endif

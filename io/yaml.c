@@ -601,8 +601,8 @@ int lad_ystr(const lad_ydoc *doc, const lad_ynode *node, const char *what,
     return LAD_OK;
 }
 
-int lad_yhex32(const lad_ydoc *doc, const lad_ynode *node, const char *what,
-               unsigned *out, lad_err *err)
+int lad_yhex64(const lad_ydoc *doc, const lad_ynode *node, const char *what,
+               uint64_t *out, lad_err *err)
 {
     int rc = need_scalar(doc, node, what, "a hex word", err);
     if (rc)
@@ -611,8 +611,8 @@ int lad_yhex32(const lad_ydoc *doc, const lad_ynode *node, const char *what,
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
         s += 2;
     size_t n = strlen(s);
-    unsigned v = 0;
-    int ok = node->plain && n >= 1 && n <= 8;
+    uint64_t v = 0;
+    int ok = node->plain && n >= 1 && n <= 16;
     for (size_t i = 0; ok && i < n; i++) {
         char c = s[i];
         unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
@@ -625,7 +625,7 @@ int lad_yhex32(const lad_ydoc *doc, const lad_ynode *node, const char *what,
     }
     if (!ok)
         return lad_yerr(doc, node, err,
-                        "'%s' must be a hex word of at most 8 digits, not "
+                        "'%s' must be a hex word of at most 16 digits, not "
                         "'%.40s'",
                         what, node->str);
     *out = v;

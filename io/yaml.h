@@ -19,6 +19,7 @@
 #define LADDER_IO_YAML_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "../util/err.h"
 
 #define LAD_YAML_MAXSIZE (1 << 20)  /* bytes in a file */
@@ -110,9 +111,9 @@ int lad_yenum(const lad_ydoc *doc, const lad_ynode *node, const char *what,
 ** to size). */
 int lad_ystr(const lad_ydoc *doc, const lad_ynode *node, const char *what,
              char *buf, size_t size, lad_err *err);
-/* A word in hex (optional 0x), at most 32 bits. */
-int lad_yhex32(const lad_ydoc *doc, const lad_ynode *node, const char *what,
-               unsigned *out, lad_err *err);
+/* A word in hex (optional 0x), at most 64 bits (16 digits). */
+int lad_yhex64(const lad_ydoc *doc, const lad_ynode *node, const char *what,
+               uint64_t *out, lad_err *err);
 
 /* Records a message located at node: lad_errf_at(err, LAD_EDATA, doc->file,
 ** node->line, node->col, ...). */

@@ -116,7 +116,7 @@ int lad_gpu_check(const lad_gpu *g, const lad_kernel *k, int *target,
 ** wgmma and tcgen05 then clear the accumulator input). Returns LAD_OK or
 ** LAD_EDEVICE. */
 int lad_gpu_run_cases(lad_gpu *g, const lad_kernel *k, const lad_case *cs,
-                      size_t n, int accumulate, uint32_t *d, lad_err *err);
+                      size_t n, int accumulate, lad_word_t *d, lad_err *err);
 
 /* Runs one whole tile (one instruction): A m x k, B k x n, C and D m x n,
 ** row-major, words at their width; sa (m x nscales) and sb (n x nscales)

@@ -424,7 +424,7 @@ static void params_for(const lad_kernel *k, const lad_layout *L,
 }
 
 int lad_gpu_run_cases(lad_gpu *g, const lad_kernel *k, const lad_case *cs,
-                      size_t n, int accumulate, uint32_t *d, lad_err *err)
+                      size_t n, int accumulate, lad_word_t *d, lad_err *err)
 {
     lad_layout L;
     CUfunction fn;
@@ -539,7 +539,7 @@ int lad_gpu_check(const lad_gpu *g, const lad_kernel *k, int *target,
 }
 
 int lad_gpu_run_cases(lad_gpu *g, const lad_kernel *k, const lad_case *cs,
-                      size_t n, int accumulate, uint32_t *d, lad_err *err)
+                      size_t n, int accumulate, lad_word_t *d, lad_err *err)
 {
     (void)g; (void)k; (void)cs; (void)n; (void)accumulate; (void)d;
     return not_built(err);

@@ -252,7 +252,7 @@ void lad_layout_pack_cases(const lad_layout *L, const lad_case *cs, size_t n,
 }
 
 void lad_layout_unpack_cases(const lad_layout *L, const uint32_t *d, size_t n,
-                             int cd_threads, uint32_t *out)
+                             int cd_threads, lad_word_t *out)
 {
     size_t diag = (size_t)lad_layout_diag(L);
     size_t cwords = (size_t)L->cd_regs * (size_t)cd_threads;

@@ -121,7 +121,7 @@ void lad_layout_pack_cases(const lad_layout *L, const lad_case *cs, size_t n,
 /* Reads the D words of cases [0, n) from a D image packed like c above.
 ** Words are returned at their width (16-bit D in the low bits). */
 void lad_layout_unpack_cases(const lad_layout *L, const uint32_t *d, size_t n,
-                             int cd_threads, uint32_t *out);
+                             int cd_threads, lad_word_t *out);
 
 /* One whole tile: A is m x k row-major, B is k x n row-major (B[kk*n+col]),
 ** C and D m x n row-major, sa m x nscales and sb n x nscales (NULL when

@@ -8,6 +8,7 @@
 */
 #include "datapath_int.h"
 
+#include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -159,7 +160,10 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
                             "scaling, group, cdom_window, nor each other");
     if (dp->tree && (dp->chain != LAD_SUM || dp->c_last))
         return lad_errf_key(err, LAD_EDATA, "tree", "tree needs chain sum and no c_last");
-    if (dp->exact && exact_span(dp) > LAD_EXACT_BITS)
+    if (dp->ieee_zero && !dp->exact)
+        return lad_errf_key(err, LAD_EDATA, "ieee_zero", "ieee_zero needs exact");
+    /* a pass of one product has two terms, added whatever their gap */
+    if (dp->exact && dp->pass > 1 && exact_span(dp) > LAD_EXACT_BITS)
         return lad_errf_key(err, LAD_EDATA, "exact",
                             "exact sums of these formats span %d bits; at most %d are held",
                             exact_span(dp), LAD_EXACT_BITS);
@@ -221,8 +225,8 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
     }
     if (dp->c_last != 0 && dp->c_last != 1)
         return lad_errf_key(err, LAD_EDATA, "c_last", "c_last must be 0 or 1");
-    if (dp->nan & ~(lad_format_mask(&dp->d) | ((1u << dp->d.pad) - 1)))
-        return lad_errf_key(err, LAD_EDATA, "nan", "nan word 0x%x does not fit format %s", dp->nan, dp->d.name);
+    if (dp->nan & ~(lad_format_mask(&dp->d) | (((lad_word_t)1 << dp->d.pad) - 1)))
+        return lad_errf_key(err, LAD_EDATA, "nan", "nan word 0x%" PRIx64 " does not fit format %s", dp->nan, dp->d.name);
     return LAD_OK;
 }
 

@@ -37,9 +37,9 @@
 ** the low bits (a tf32 element is the whole f32 word). Lanes past the
 ** datapath's K are ignored. */
 typedef struct lad_case {
-    uint32_t a[LAD_KMAX];          /* A row, logical K order */
-    uint32_t b[LAD_KMAX];          /* B column, logical K order */
-    uint32_t c;                    /* addend */
+    lad_word_t a[LAD_KMAX];        /* A row, logical K order */
+    lad_word_t b[LAD_KMAX];        /* B column, logical K order */
+    lad_word_t c;                  /* addend */
     uint8_t sa[LAD_SCALEMAX];      /* scale of A per K block (scaled kinds) */
     uint8_t sb[LAD_SCALEMAX];      /* scale of B per K block */
     uint32_t meta[LAD_METAMAX];    /* sparsity selectors, low nibble first */
@@ -117,6 +117,11 @@ typedef struct lad_datapath {
     /* Other ways a pass is summed (MMA-Sim's AMD CDNA1 and CDNA2). */
     int exact;           /* 1: no window: products and addend summed exactly,
                             then rounded once (E_FDPA) */
+    int ieee_zero;       /* exact: 1: zero results signed as an IEEE fma
+                            signs them (f64 mma and MFMA: chained fmas):
+                            zero terms only give -0 when all are -0, a
+                            cancellation +0 (rd: -0), a sum that rounds to
+                            zero keeps its sign; 0: every zero is +0 */
     int tree;            /* 1: each product is rounded into acc (acc_round),
                             then pairs are added by IEEE additions into acc,
                             pair sums paired again (lanes 0+1, 2+3, then the
@@ -147,7 +152,7 @@ typedef struct lad_datapath {
     unsigned char order[LAD_KMAX]; /* physical lane taken at each position:
                             the lanes of pass p are order[p*pass..] */
     int overflow;        /* enum lad_ovf, for acc and d */
-    uint32_t nan;        /* the NaN word every NaN result gets */
+    lad_word_t nan;      /* the NaN word every NaN result gets */
 
     /* Block scaling (scale_block > 0). */
     lad_format sa, sb;   /* scale formats: ue8m0 or ue4m3 */
@@ -191,16 +196,17 @@ int lad_sparse_check(const lad_datapath *dp, const lad_case *cs);
 /* Evaluates one case: returns the D word. dp must have passed
 ** lad_datapath_check; illegal sparsity metadata selects no lanes from the
 ** chunk it is in. */
-uint32_t lad_eval(const lad_datapath *dp, const lad_case *cs);
+lad_word_t lad_eval(const lad_datapath *dp, const lad_case *cs);
 
 /* Evaluates n cases into d[0..n-1]. */
 void lad_eval_batch(const lad_datapath *dp, const lad_case *cs, size_t n,
-                    uint32_t *d);
+                    lad_word_t *d);
 
 /* One float operand format as the fast evaluator decodes it: a word shifted
 ** down by pad gives the fraction (& fmask), the exponent field ((>> mb) &
 ** emax) and the sign (& smask); a code is special when its exponent field
-** equals etop and its fraction holds all of need. */
+** equals etop and its fraction holds all of need. Only formats of 32 bits
+** or fewer have one (lad_opfmt_usable); wider words take lad_decode. */
 typedef struct lad_opfmt {
     uint32_t pad, mb, fmask, emax, smask, etop, need;
     int bias;
@@ -233,13 +239,13 @@ typedef struct lad_plan {
                             have it); 0: the generic one */
     int simple;          /* a's and b's NaN and Inf are decided fast */
     int fast_c, fast_acc;/* c and acc words decoded by the fast path */
-    uint32_t acc_nan;    /* the NaN word of acc */
+    lad_word_t acc_nan;  /* the NaN word of acc */
 } lad_plan;
 
 void lad_plan_init(lad_plan *p, const lad_datapath *dp);
 /* lad_eval(p->dp, cs), the same word. */
-uint32_t lad_plan_eval(const lad_plan *p, const lad_case *cs);
+lad_word_t lad_plan_eval(const lad_plan *p, const lad_case *cs);
 /* lad_eval_batch with a prepared plan. */
-void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, uint32_t *d);
+void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, lad_word_t *d);
 
 #endif

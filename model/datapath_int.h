@@ -44,7 +44,7 @@ static inline term to_term(lad_value v)
     return t;
 }
 
-static inline term decode_term(const lad_format *f, uint32_t w)
+static inline term decode_term(const lad_format *f, lad_word_t w)
 {
     return to_term(lad_decode(f, w));
 }
@@ -52,15 +52,15 @@ static inline term decode_term(const lad_format *f, uint32_t w)
 /* Cuts a container word to its format with in_round (tf32 from an f32
 ** word). Rounding acts on the integer word: an increment at the cut, which
 ** carries into the exponent as IEEE rounding does. NaN and Inf stay. */
-static inline uint32_t cut_word(const lad_format *f, int mode, uint32_t w)
+static inline lad_word_t cut_word(const lad_format *f, int mode, lad_word_t w)
 {
     if (f->pad == 0 || mode == LAD_RZ || f->kind != LAD_FLOAT)
         return w;
-    uint32_t emask = ((1u << f->ebits) - 1) << (f->mbits + f->pad);
+    lad_word_t emask = (((lad_word_t)1 << f->ebits) - 1) << (f->mbits + f->pad);
     if ((w & emask) == emask)
         return w;
-    uint32_t half = 1u << (f->pad - 1), low = w & ((half << 1) - 1);
-    uint32_t up = mode == LAD_RNA ? low >= half
+    lad_word_t half = (lad_word_t)1 << (f->pad - 1), low = w & ((half << 1) - 1);
+    lad_word_t up = mode == LAD_RNA ? low >= half
                                   : (low > half || (low == half && ((w >> f->pad) & 1)));
     return up ? w + (half << 1) : w;
 }
@@ -75,10 +75,11 @@ enum fspec {
 
 /* The class of a word of an IEEE-subnormal format whose specials the fast
 ** path can tell: LAD_NAN, LAD_INFINITE, LAD_ZERO, or LAD_NORMAL for any
-** other number. */
-static inline __attribute__((always_inline)) int opfmt_class(const lad_opfmt *d, uint32_t w)
+** other number. The format is 32 bits wide or less (lad_opfmt_usable), so
+** the low 32 bits of the word hold all of it. */
+static inline __attribute__((always_inline)) int opfmt_class(const lad_opfmt *d, lad_word_t w)
 {
-    uint32_t x = w >> d->pad;
+    uint32_t x = (uint32_t)w >> d->pad;
     uint32_t f = x & d->fmask, e = (x >> d->mb) & d->emax;
     if (e == d->etop && (f & d->need) == d->need)
         return d->spec == FS_IEEE && f == 0 ? LAD_INFINITE : LAD_NAN;
@@ -87,9 +88,9 @@ static inline __attribute__((always_inline)) int opfmt_class(const lad_opfmt *d,
 
 /* A word of a format opfmt_usable says yes to, as a term: what lad_decode
 ** gives. */
-static inline __attribute__((always_inline)) term opfmt_term(const lad_opfmt *d, uint32_t w)
+static inline __attribute__((always_inline)) term opfmt_term(const lad_opfmt *d, lad_word_t w)
 {
-    uint32_t x = w >> d->pad;
+    uint32_t x = (uint32_t)w >> d->pad;
     uint32_t f = x & d->fmask, e = (x >> d->mb) & d->emax;
     term t;
     t.neg = (x & d->smask) != 0;
@@ -116,20 +117,20 @@ i128 lad_align(lad_u128 mag, int neg, int e, int q, int mode);
 
 /* Rounds the signed integer u * 2^q into format f; an exact zero is +0 and
 ** so is anything that rounds to zero (the tensor cores drop the sign). */
-uint32_t lad_round_units(const lad_format *f, i128 u, int q, int sticky, int mode, int ovf);
+lad_word_t lad_round_units(const lad_format *f, i128 u, int q, int sticky, int mode, int ovf);
 
 /* xu * 2^xq + y, exactly, rounded into f (y finite). */
-uint32_t lad_add_round(const lad_format *f, i128 xu, int xq, const term *y, int mode, int ovf);
+lad_word_t lad_add_round(const lad_format *f, i128 xu, int xq, const term *y, int mode, int ovf);
 
 /* x + y rounded into f, specials included (one IEEE addition). */
-uint32_t lad_add_terms(const lad_datapath *dp, const lad_format *f, const term *x,
-                       const term *y, int mode, uint32_t nan);
+lad_word_t lad_add_terms(const lad_datapath *dp, const lad_format *f, const term *x,
+                         const term *y, int mode, lad_word_t nan);
 
 /* Every datapath, every case: lad_eval's reference implementation. */
-uint32_t lad_eval_general(const lad_datapath *dp, const lad_case *cs);
+lad_word_t lad_eval_general(const lad_datapath *dp, const lad_case *cs);
 
 /* An integer datapath's exact sum, wrapped or saturated into d. */
-uint32_t lad_eval_integer(const lad_datapath *dp, const lad_case *cs);
+lad_word_t lad_eval_integer(const lad_datapath *dp, const lad_case *cs);
 
 /* ---- plan.c */
 

@@ -210,7 +210,7 @@ static int ieq(const char *a, const char *b)
 }
 
 /* The word an infinite input becomes (see decimal.h). */
-static uint32_t infinity_word(const lad_format *f, int neg, int ovf)
+static lad_word_t infinity_word(const lad_format *f, int neg, int ovf)
 {
     if (neg && !f->sign) /* as lad_round_value does for any negative */
         return f->kind == LAD_FLOAT && f->nan != LAD_NAN_NONE
@@ -219,14 +219,14 @@ static uint32_t infinity_word(const lad_format *f, int neg, int ovf)
         return lad_format_inf(f, neg);
     if (ovf == LAD_OVF_SAT || f->kind != LAD_FLOAT || f->nan == LAD_NAN_NONE)
         return lad_format_maxfinite(f, neg);
-    uint32_t w = lad_format_nan(f);
+    lad_word_t w = lad_format_nan(f);
     if (neg && f->sign)
-        w |= 1u << (f->width - 1);
+        w |= (lad_word_t)1 << (f->width - 1);
     return w;
 }
 
 int lad_decimal_parse(const char *s, const lad_format *f, int mode, int ovf,
-                      uint32_t *word, int *flags, lad_err *err)
+                      lad_word_t *word, int *flags, lad_err *err)
 {
     const char *text = s;
     int neg = 0, rc = LAD_OK;
@@ -363,7 +363,7 @@ done:
     return rc;
 }
 
-const char *lad_value_text(const lad_format *f, uint32_t w, char *buf,
+const char *lad_value_text(const lad_format *f, lad_word_t w, char *buf,
                            size_t size)
 {
     lad_value v = lad_decode(f, w);

@@ -29,7 +29,8 @@
 ** ("448", "-0.5", "0.000030517578125", "-0"), with no exponent and no
 ** trailing zeros after the point. Returns the length the text needs (not
 ** counting the NUL), like snprintf; the text is cut when size is too small.
-** 1100 bytes hold any value of a format up to 32 bits.
+** 1100 bytes hold any value of a format up to 64 bits (an f64 value has
+** at most 1077 characters: 1074 digits after the point).
 */
 size_t lad_decimal_print(char *buf, size_t size, int neg, uint64_t mag,
                          int exp);
@@ -39,7 +40,7 @@ size_t lad_decimal_print(char *buf, size_t size, int neg, uint64_t mag,
 ** decimal expansion as lad_decimal_print writes it; "?" for a format with
 ** no exponent field, whose words have no value alone. Returns buf.
 */
-const char *lad_value_text(const lad_format *f, uint32_t w, char *buf,
+const char *lad_value_text(const lad_format *f, lad_word_t w, char *buf,
                            size_t size);
 
 /*
@@ -59,6 +60,6 @@ const char *lad_value_text(const lad_format *f, uint32_t w, char *buf,
 ** bits), or LAD_EDATA with err filled for text that is not a number.
 */
 int lad_decimal_parse(const char *s, const lad_format *f, int mode, int ovf,
-                      uint32_t *word, int *flags, lad_err *err);
+                      lad_word_t *word, int *flags, lad_err *err);
 
 #endif

@@ -53,14 +53,14 @@ i128 lad_align(lad_u128 mag, int neg, int e, int q, int mode)
 
 /* Rounds the signed integer u * 2^q into format f; an exact zero is +0 and
 ** so is anything that rounds to zero (the tensor cores drop the sign). */
-uint32_t lad_round_units(const lad_format *f, i128 u, int q, int sticky,
+lad_word_t lad_round_units(const lad_format *f, i128 u, int q, int sticky,
                             int mode, int ovf)
 {
     int neg = u < 0;
     lad_u128 mag = neg ? (lad_u128)(-u) : (lad_u128)u;
     if (mag == 0 && !sticky)
         return 0;
-    uint32_t w = lad_round_value(f, neg, mag, q, sticky, mode, ovf, NULL);
+    lad_word_t w = lad_round_value(f, neg, mag, q, sticky, mode, ovf, NULL);
     lad_value v = lad_decode(f, w);
     return v.cls == LAD_ZERO ? 0 : w;
 }
@@ -71,8 +71,8 @@ uint32_t lad_round_units(const lad_format *f, i128 u, int q, int sticky,
 ** the smaller value only decides a sticky bit below the larger one's guard
 ** bits, which rounds exactly the same way.
 */
-uint32_t lad_add_round(const lad_format *f, i128 xu, int xq, const term *y,
-                          int mode, int ovf)
+lad_word_t lad_add_round(const lad_format *f, i128 xu, int xq, const term *y,
+                            int mode, int ovf)
 {
     i128 yu = y->cls == LAD_ZERO ? 0 : (y->neg ? -(i128)y->mag : (i128)y->mag);
     int yq = y->exp;
@@ -91,24 +91,29 @@ uint32_t lad_add_round(const lad_format *f, i128 xu, int xq, const term *y,
         int tl = xl; xl = yl; yl = tl;
     }
     int lo = xq < yq ? xq : yq;
-    int xbits = lad_bitlen128(xm);
     if (xl - lo <= 120) {
         i128 s = shl(xu, xq - lo) + shl(yu, yq - lo);
         return lad_round_units(f, s, lo, 0, mode, ovf);
     }
-    /* y lies entirely below x's lowest bit minus a few guard bits: shift x
-    ** up by g guard bits, then y is a sticky amount of sign sign(y). */
-    int g = 120 - xbits;
-    if (g > xq - yl)
-        g = xq - yl;  /* keep y below the new lowest bit */
-    if (g < 3)
-        g = 3;
+    /* Too wide for one integer: x shifted up to 126 bits sets the unit u;
+    ** y is cut to u, the bits cut off a sticky amount of y's sign. y may
+    ** reach above u (f64 products have 106 bits); its cut bits then lie
+    ** more than 20 bits below x's top, so the sum keeps x's sign and 124
+    ** bits above u, far more than any rounding needs. */
+    int g = 126 - lad_bitlen128(xm), u = xq - g;
     i128 s = shl(xu, g);
-    int sticky = 1;
-    if ((yu < 0) != (xu < 0))
-        s += xu < 0 ? 1 : -1;   /* x - tiny = (x - 1 unit) + (1 unit - tiny) */
-    (void)ym;
-    return lad_round_units(f, s, xq - g, sticky, mode, ovf);
+    int sticky = 0;
+    if (yq >= u) {
+        s += shl(yu, yq - u);
+    } else {
+        int sh = u - yq;
+        lad_u128 t = sh >= 128 ? 0 : ym >> sh;
+        sticky = sh >= 128 || (ym & ((((lad_u128)1) << sh) - 1)) != 0;
+        s += yu < 0 ? -(i128)t : (i128)t;
+        if (sticky && (yu < 0) != (s < 0))
+            s += s < 0 ? 1 : -1;  /* x - tiny = (x - 1 unit) + (1 unit - tiny) */
+    }
+    return lad_round_units(f, s, u, sticky, mode, ovf);
 }
 
 /* Decoded operands of one evaluation, physical lane order. */
@@ -130,13 +135,13 @@ static void flush_in(term *t)
 }
 
 /* The zero of format f with sign neg (+0 where f has no -0). */
-static uint32_t zero_word(const lad_format *f, int neg)
+static lad_word_t zero_word(const lad_format *f, int neg)
 {
     return lad_round_value(f, neg, 0, 0, 0, LAD_RZ, LAD_OVF_INF, NULL);
 }
 
 /* A result word w of f as ftz_out leaves it: a subnormal becomes zero. */
-static uint32_t flush_out(const lad_datapath *dp, const lad_format *f, uint32_t w)
+static lad_word_t flush_out(const lad_datapath *dp, const lad_format *f, lad_word_t w)
 {
     if (!dp->ftz_out)
         return w;
@@ -158,8 +163,8 @@ static void products(const lad_datapath *dp, const lad_case *cs, operands *op)
     int qa = lad_opfmt_usable(&dp->a, &fa), qb = lad_opfmt_usable(&dp->b, &fb);
     for (int j = 0; j < n; j++) {
         int l = lanes[j];
-        uint32_t wa = cut_word(&dp->a, dp->in_round, cs->a[l]);
-        uint32_t wb = cut_word(&dp->b, dp->in_round, cs->b[l]);
+        lad_word_t wa = cut_word(&dp->a, dp->in_round, cs->a[l]);
+        lad_word_t wb = cut_word(&dp->b, dp->in_round, cs->b[l]);
         term a = qa ? opfmt_term(&fa, wa) : decode_term(&dp->a, wa);
         term b = qb ? opfmt_term(&fb, wb) : decode_term(&dp->b, wb);
         if (dp->ftz_in) {
@@ -269,8 +274,8 @@ static i128 cut_sum(const lad_datapath *dp, const operands *op, int from, int to
 ** addend `window` bits below E, both with align2_round; the two are added
 ** exactly, cut to norm2 bits when set, and rounded.
 */
-static uint32_t two_level(const lad_datapath *dp, const operands *op, int from, int to,
-                          const term *c, int rp, const lad_format *out, int mode)
+static lad_word_t two_level(const lad_datapath *dp, const operands *op, int from, int to,
+                            const term *c, int rp, const lad_format *out, int mode)
 {
     int r = rp < dp->anchor_min ? dp->anchor_min : rp;
     int q1 = r - dp->window;
@@ -323,13 +328,50 @@ static void limbs_add(uint32_t *l, lad_u128 mag, int sh)
     }
 }
 
+/* |x| against |y| for two nonzero finite terms: -1, 0 or 1. */
+static int cmp_mag(const term *x, const term *y)
+{
+    int xl = lad_bitlen128(x->mag) + x->exp, yl = lad_bitlen128(y->mag) + y->exp;
+    if (xl != yl)
+        return xl < yl ? -1 : 1;
+    /* same top bit: the one with the higher unit has fewer bits; shifting
+    ** it down to the other's unit keeps it within the other's length */
+    lad_u128 xm = x->exp > y->exp ? x->mag << (x->exp - y->exp) : x->mag;
+    lad_u128 ym = y->exp > x->exp ? y->mag << (y->exp - x->exp) : y->mag;
+    return xm < ym ? -1 : xm > ym;
+}
+
+/*
+** The zero an ieee_zero pass gives, as an IEEE fma does: a sum of zero
+** terms only is -0 when every one is -0 (with rd: when any is); nonzero
+** terms that cancel give +0 (rd: -0); a nonzero sum that rounds to zero
+** keeps its sign (neg).
+*/
+static lad_word_t ieee_zero_word(const operands *op, int from, int to, const term *c,
+                                 const lad_format *out, int mode, int nterms, int cancel,
+                                 int neg)
+{
+    if (nterms == 0) {
+        int all = c->neg, any = c->neg;
+        for (int j = from; j < to; j++) {
+            all &= op->p[j].neg;
+            any |= op->p[j].neg;
+        }
+        neg = mode == LAD_RD ? any : all;
+    } else if (cancel) {
+        neg = mode == LAD_RD;
+    }
+    return zero_word(out, neg);
+}
+
 /*
 ** An exact pass (lad_datapath.exact): the nonzero products of [from, to)
-** and the addend added without loss in limbs, then rounded once into out;
-** zero (exact or rounded) is +0.
+** and the addend added without loss, then rounded once into out; zero
+** (exact or rounded) is +0 unless ieee_zero. Two terms (pass 1: one fma)
+** are added by lad_add_round whatever their exponent gap, more in limbs.
 */
-static uint32_t exact_pass(const lad_datapath *dp, const operands *op, int from, int to,
-                           const term *c, const lad_format *out, int mode)
+static lad_word_t exact_pass(const lad_datapath *dp, const operands *op, int from, int to,
+                             const term *c, const lad_format *out, int mode)
 {
     const term *ts[LAD_KMAX + 1];
     int n = 0, lo = 1 << 30;
@@ -338,6 +380,20 @@ static uint32_t exact_pass(const lad_datapath *dp, const operands *op, int from,
             ts[n++] = &op->p[j];
     if (c->cls != LAD_ZERO)
         ts[n++] = c;
+    if (n == 0)
+        return dp->ieee_zero ? ieee_zero_word(op, from, to, c, out, mode, 0, 0, 0) : 0;
+    if (n <= 2) {
+        term zero = {LAD_ZERO, 0, 0, 0, 0};
+        const term *x = ts[0], *y = n == 2 ? ts[1] : &zero;
+        lad_word_t w = lad_add_round(out, x->neg ? -(i128)x->mag : (i128)x->mag, x->exp, y,
+                                     mode, dp->overflow);
+        if (w != 0 || !dp->ieee_zero)
+            return w;
+        int cmp = n == 2 ? cmp_mag(x, y) : 1;
+        int cancel = cmp == 0 && x->neg != y->neg;
+        return ieee_zero_word(op, from, to, c, out, mode, n, cancel,
+                              cmp >= 0 ? x->neg : y->neg);
+    }
     for (int i = 0; i < n; i++)
         if (ts[i]->exp < lo)
             lo = ts[i]->exp;
@@ -364,9 +420,11 @@ static uint32_t exact_pass(const lad_datapath *dp, const operands *op, int from,
         nz |= pos[i] != 0;
     }
     if (!nz)
-        return 0;
-    uint32_t w = lad_round_big(out, sign, pos, LAD_EXACT_LIMBS, lo, 0, mode, dp->overflow, NULL);
-    return lad_decode(out, w).cls == LAD_ZERO ? 0 : w;
+        return dp->ieee_zero ? ieee_zero_word(op, from, to, c, out, mode, n, 1, 0) : 0;
+    lad_word_t w = lad_round_big(out, sign, pos, LAD_EXACT_LIMBS, lo, 0, mode, dp->overflow, NULL);
+    if (lad_decode(out, w).cls != LAD_ZERO)
+        return w;
+    return dp->ieee_zero ? ieee_zero_word(op, from, to, c, out, mode, n, 0, sign) : 0;
 }
 
 /*
@@ -374,9 +432,9 @@ static uint32_t exact_pass(const lad_datapath *dp, const operands *op, int from,
 ** result as a word of format `out` rounded with `mode`; NaN results are the
 ** word `nan`.
 */
-static uint32_t pass_eval(const lad_datapath *dp, const operands *op, int from,
-                          int to, const term *c, const lad_format *out,
-                          int mode, uint32_t nan)
+static lad_word_t pass_eval(const lad_datapath *dp, const operands *op, int from,
+                            int to, const term *c, const lad_format *out,
+                            int mode, lad_word_t nan)
 {
     /* Specials first: NaN anywhere, then infinities. */
     int pinf = 0, ninf = 0;
@@ -409,6 +467,8 @@ static uint32_t pass_eval(const lad_datapath *dp, const operands *op, int from,
             rp = dp->zero_floor;
         }
     }
+    if (dp->exact)  /* its own zeros (ieee_zero); no anchor */
+        return exact_pass(dp, op, from, to, c, out, mode);
     int cnz = c->cls != LAD_ZERO;
     if (!any)  /* no product: the addend alone, rounded (exact zero: +0) */
         return lad_add_round(out, 0, 0, c, mode, dp->overflow);
@@ -435,8 +495,6 @@ static uint32_t pass_eval(const lad_datapath *dp, const operands *op, int from,
 
     if (dp->window2 > 0)
         return two_level(dp, op, from, to, c, rp, out, mode);
-    if (dp->exact)
-        return exact_pass(dp, op, from, to, c, out, mode);
 
     q = r - dp->window;
     if (dp->scale_floor != LAD_NOFLOOR && smax - dp->scale_floor > q)
@@ -476,7 +534,7 @@ static uint32_t pass_eval(const lad_datapath *dp, const operands *op, int from,
     }
     sum += cu;
 
-    uint32_t w;
+    lad_word_t w;
     if (dp->c_anchor || !cnz)
         w = lad_round_units(out, sum, q, 0, mode, dp->overflow);
     else
@@ -504,8 +562,8 @@ static uint32_t pass_eval(const lad_datapath *dp, const operands *op, int from,
 }
 
 /* x + y rounded into f, specials included (one IEEE addition). */
-uint32_t lad_add_terms(const lad_datapath *dp, const lad_format *f,
-                          const term *x, const term *y, int mode, uint32_t nan)
+lad_word_t lad_add_terms(const lad_datapath *dp, const lad_format *f,
+                          const term *x, const term *y, int mode, lad_word_t nan)
 {
     if (x->cls == LAD_NAN || y->cls == LAD_NAN)
         return nan;
@@ -521,10 +579,10 @@ uint32_t lad_add_terms(const lad_datapath *dp, const lad_format *f,
 /* x + y rounded into f as an IEEE addition does it, zeros with their
 ** signs (-0 + -0 is -0; an exact cancellation +0, -0 toward -Inf), then
 ** ftz_out: the additions of a tree (host f32 arithmetic in MMA-Sim). */
-static uint32_t ieee_add(const lad_datapath *dp, const lad_format *f, const term *x,
-                         const term *y, int mode, uint32_t nan)
+static lad_word_t ieee_add(const lad_datapath *dp, const lad_format *f, const term *x,
+                           const term *y, int mode, lad_word_t nan)
 {
-    uint32_t w;
+    lad_word_t w;
     if (x->cls == LAD_ZERO && y->cls == LAD_ZERO)
         w = zero_word(f, mode == LAD_RD ? (x->neg | y->neg) : (x->neg & y->neg));
     else if (y->cls == LAD_ZERO)
@@ -543,8 +601,8 @@ static uint32_t ieee_add(const lad_datapath *dp, const lad_format *f, const term
 ** 2+3, ..., the pair sums in pairs again, an odd one passing up unchanged.
 ** Returns the word of acc.
 */
-static uint32_t tree_pass(const lad_datapath *dp, const operands *op, int from, int to,
-                          uint32_t nan)
+static lad_word_t tree_pass(const lad_datapath *dp, const operands *op, int from, int to,
+                            lad_word_t nan)
 {
     const lad_format *f = &dp->acc;
     term v[LAD_KMAX];
@@ -576,7 +634,7 @@ static uint32_t tree_pass(const lad_datapath *dp, const operands *op, int from, 
     return lad_round_value(f, v[0].neg, v[0].mag, v[0].exp, 0, dp->acc_round, dp->overflow, NULL);
 }
 
-uint32_t lad_eval_integer(const lad_datapath *dp, const lad_case *cs)
+lad_word_t lad_eval_integer(const lad_datapath *dp, const lad_case *cs)
 {
     int lanes[LAD_KMAX];
     int n = lad_select_lanes(dp, cs, lanes);
@@ -593,7 +651,7 @@ uint32_t lad_eval_integer(const lad_datapath *dp, const lad_case *cs)
                            LAD_RZ, dp->saturate ? LAD_OVF_SAT : LAD_OVF_INF, NULL);
 }
 
-uint32_t lad_eval(const lad_datapath *dp, const lad_case *cs)
+lad_word_t lad_eval(const lad_datapath *dp, const lad_case *cs)
 {
     lad_plan p;
     lad_plan_init(&p, dp);
@@ -601,7 +659,7 @@ uint32_t lad_eval(const lad_datapath *dp, const lad_case *cs)
 }
 
 /* Every datapath, every case: lad_eval's reference implementation. */
-uint32_t lad_eval_general(const lad_datapath *dp, const lad_case *cs)
+lad_word_t lad_eval_general(const lad_datapath *dp, const lad_case *cs)
 {
     operands op;
     products(dp, cs, &op);
@@ -621,7 +679,7 @@ uint32_t lad_eval_general(const lad_datapath *dp, const lad_case *cs)
     if (dp->ftz_in)
         flush_in(&c);
     term zero = {LAD_ZERO, 0, 0, 0, 0};
-    uint32_t acc_nan = lad_format_nan(&dp->acc);
+    lad_word_t acc_nan = lad_format_nan(&dp->acc);
     int npass = op.n > 0 ? (op.n + dp->pass - 1) / dp->pass : 1;
 
     /* The running value, in acc format between passes. */
@@ -637,7 +695,7 @@ uint32_t lad_eval_general(const lad_datapath *dp, const lad_case *cs)
                                                   pass_eval(dp, &op, from, to, &acc, &dp->acc,
                                                             dp->acc_round, acc_nan)));
         } else {
-            uint32_t rw = dp->tree ? tree_pass(dp, &op, from, to, acc_nan)
+            lad_word_t rw = dp->tree ? tree_pass(dp, &op, from, to, acc_nan)
                                    : flush_out(dp, &dp->acc, pass_eval(dp, &op, from, to, &zero,
                                                                       &dp->acc, dp->acc_round, acc_nan));
             term r = decode_term(&dp->acc, rw);
@@ -662,7 +720,7 @@ uint32_t lad_eval_general(const lad_datapath *dp, const lad_case *cs)
 }
 
 void lad_eval_batch(const lad_datapath *dp, const lad_case *cs, size_t n,
-                    uint32_t *d)
+                    lad_word_t *d)
 {
     lad_plan p;
     lad_plan_init(&p, dp);

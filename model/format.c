@@ -30,6 +30,8 @@ static const lad_format builtins[] = {
     /* AMD CDNA3 fp8 and bf8 (after the others: their indices are stable) */
     {"e4m3fnuz", LAD_FLOAT, 8, 0, 1, 4, 3,  8,   LAD_SUB_IEEE, LAD_INF_NONE, LAD_NAN_NEGZERO},
     {"e5m2fnuz", LAD_FLOAT, 8, 0, 1, 5, 2,  16,  LAD_SUB_IEEE, LAD_INF_NONE, LAD_NAN_NEGZERO},
+    /* IEEE binary64 (f64 mma and MFMA) */
+    {"f64",   LAD_FLOAT, 64, 0,  1, 11, 52, 1023, LAD_SUB_IEEE, LAD_INF_IEEE, LAD_NAN_IEEE},
 };
 #define NBUILTIN ((int)(sizeof builtins / sizeof builtins[0]))
 
@@ -48,8 +50,8 @@ const lad_format *lad_format_builtin(int i)
 
 const char *lad_format_check(const lad_format *f)
 {
-    if (f->width < 1 || f->width > 32)
-        return "width must be 1..32";
+    if (f->width < 1 || f->width > 64)
+        return "width must be 1..64";
     if (f->sign != 0 && f->sign != 1)
         return "sign must be 0 or 1";
     if (f->kind == LAD_INT) {
@@ -57,14 +59,16 @@ const char *lad_format_check(const lad_format *f)
             return "an integer format has no pad, ebits or mbits";
         if (f->width < 2 && f->sign)
             return "a signed integer needs 2 bits or more";
+        if (f->width > 32)  /* products and sums of s32 words fill an i128 */
+            return "an integer format has at most 32 bits";
         return NULL;
     }
     if (f->kind != LAD_FLOAT)
         return "kind must be float or int";
-    if (f->ebits < 1 || f->ebits > 10)
-        return "ebits must be 1..10";
-    if (f->mbits < 0 || f->mbits > 23)
-        return "mbits must be 0..23";
+    if (f->ebits < 1 || f->ebits > 11)
+        return "ebits must be 1..11";
+    if (f->mbits < 0 || f->mbits > 52)
+        return "mbits must be 0..52";
     if (f->pad < 0 || f->pad + f->sign + f->ebits + f->mbits > f->width)
         return "pad + sign + ebits + mbits exceeds the width";
     if (f->bias < -1024 || f->bias > 1024)
@@ -87,11 +91,16 @@ const char *lad_format_check(const lad_format *f)
     return NULL;
 }
 
-uint32_t lad_format_mask(const lad_format *f)
+/* The low n bits set, for n = 0..64. */
+static lad_word_t ones(int n)
+{
+    return n >= 64 ? ~(lad_word_t)0 : ((lad_word_t)1 << n) - 1;
+}
+
+lad_word_t lad_format_mask(const lad_format *f)
 {
     int n = f->kind == LAD_INT ? f->width : f->sign + f->ebits + f->mbits;
-    uint32_t m = n >= 32 ? 0xffffffffu : (1u << n) - 1;
-    return m << f->pad;
+    return ones(n) << f->pad;
 }
 
 int lad_format_digits(const lad_format *f)
@@ -99,15 +108,15 @@ int lad_format_digits(const lad_format *f)
     return (f->width + 3) / 4;
 }
 
-lad_value lad_decode(const lad_format *f, uint32_t word)
+lad_value lad_decode(const lad_format *f, lad_word_t word)
 {
     lad_value v = {0, 0, 0, 0, 0};
     if (f->kind == LAD_INT) {
-        uint32_t x = f->width >= 32 ? word : word & ((1u << f->width) - 1);
+        lad_word_t x = word & ones(f->width);
         if (f->sign && (x >> (f->width - 1)) & 1) {
             v.neg = 1;
-            /* two's complement magnitude, computed in 64 bits for -2^31 */
-            v.mag = ((uint64_t)1 << f->width) - x;
+            /* two's complement magnitude; wraps to 2^63 for -2^63 */
+            v.mag = (uint64_t)0 - (x | ~ones(f->width));
         } else {
             v.mag = x;
         }
@@ -115,10 +124,10 @@ lad_value lad_decode(const lad_format *f, uint32_t word)
         return v;
     }
     int fb = f->mbits, eb = f->ebits;
-    uint32_t x = word >> f->pad;
-    uint32_t fmask = (1u << fb) - 1, emax = (1u << eb) - 1;
-    uint32_t frac = x & fmask;
-    uint32_t ef = (x >> fb) & emax;
+    lad_word_t x = word >> f->pad;
+    lad_word_t fmask = ones(fb), emax = ones(eb);
+    lad_word_t frac = x & fmask;
+    lad_word_t ef = (x >> fb) & emax;
     v.neg = f->sign ? (int)((x >> (fb + eb)) & 1) : 0;
     if (ef == emax) {
         if ((f->nan == LAD_NAN_IEEE && frac != 0) ||
@@ -154,9 +163,9 @@ lad_value lad_decode(const lad_format *f, uint32_t word)
 }
 
 /* The top usable exponent field, and the largest fraction allowed there. */
-static void top_field(const lad_format *f, uint32_t *field, uint32_t *frac)
+static void top_field(const lad_format *f, lad_word_t *field, lad_word_t *frac)
 {
-    uint32_t emax = (1u << f->ebits) - 1, fmask = (1u << f->mbits) - 1;
+    lad_word_t emax = ones(f->ebits), fmask = ones(f->mbits);
     *field = emax;
     *frac = fmask;
     if (f->inf == LAD_INF_IEEE || f->nan == LAD_NAN_IEEE) {
@@ -169,42 +178,42 @@ static void top_field(const lad_format *f, uint32_t *field, uint32_t *frac)
     }
 }
 
-static uint32_t pack(const lad_format *f, int neg, uint32_t field, uint32_t frac)
+static lad_word_t pack(const lad_format *f, int neg, lad_word_t field,
+                       lad_word_t frac)
 {
-    uint32_t x = (field << f->mbits) | frac;
+    lad_word_t x = (field << f->mbits) | frac;
     /* a zero of a format without -0 is +0: its -0 word is the NaN */
     if (f->sign && neg && (x != 0 || f->nan != LAD_NAN_NEGZERO))
-        x |= 1u << (f->ebits + f->mbits);
+        x |= (lad_word_t)1 << (f->ebits + f->mbits);
     return x << f->pad;
 }
 
-uint32_t lad_format_nan(const lad_format *f)
+lad_word_t lad_format_nan(const lad_format *f)
 {
     if (f->kind != LAD_FLOAT || f->nan == LAD_NAN_NONE)
         return 0;
     if (f->nan == LAD_NAN_NEGZERO)
-        return (1u << (f->ebits + f->mbits)) << f->pad;
-    return pack(f, 0, (1u << f->ebits) - 1, (1u << f->mbits) - 1);
+        return ((lad_word_t)1 << (f->ebits + f->mbits)) << f->pad;
+    return pack(f, 0, ones(f->ebits), ones(f->mbits));
 }
 
-uint32_t lad_format_maxfinite(const lad_format *f, int neg)
+lad_word_t lad_format_maxfinite(const lad_format *f, int neg)
 {
     if (f->kind == LAD_INT) {
         if (!f->sign)
-            return f->width >= 32 ? 0xffffffffu : (1u << f->width) - 1;
-        uint32_t max = (1u << (f->width - 1)) - 1;
-        uint32_t all = f->width >= 32 ? 0xffffffffu : (1u << f->width) - 1;
-        return neg ? (max + 1) & all : max;
+            return ones(f->width);
+        lad_word_t max = ones(f->width - 1);
+        return neg ? (max + 1) & ones(f->width) : max;
     }
-    uint32_t field, frac;
+    lad_word_t field, frac;
     top_field(f, &field, &frac);
     return pack(f, neg, field, frac);
 }
 
-uint32_t lad_format_inf(const lad_format *f, int neg)
+lad_word_t lad_format_inf(const lad_format *f, int neg)
 {
     if (f->kind == LAD_FLOAT && f->inf == LAD_INF_IEEE)
-        return pack(f, neg, (1u << f->ebits) - 1, 0);
+        return pack(f, neg, ones(f->ebits), 0);
     return lad_format_maxfinite(f, neg);
 }
 
@@ -256,8 +265,8 @@ static lad_u128 shift_round(lad_u128 mag, int sh, int sticky, int neg,
     return m + (lad_u128)inc;
 }
 
-static uint32_t round_int(const lad_format *f, int neg, lad_u128 mag, int exp,
-                          int sticky, int mode, int ovf, int *flags)
+static lad_word_t round_int(const lad_format *f, int neg, lad_u128 mag, int exp,
+                            int sticky, int mode, int ovf, int *flags)
 {
     int inexact = 0;
     lad_u128 m;
@@ -276,14 +285,14 @@ static uint32_t round_int(const lad_format *f, int neg, lad_u128 mag, int exp,
         if (ovf == LAD_OVF_SAT)
             return neg && !f->sign ? 0 : lad_format_maxfinite(f, neg);
     }
-    uint32_t x = (uint32_t)m;
+    lad_word_t x = (lad_word_t)m;
     if (neg)
-        x = 0u - x;
-    return f->width >= 32 ? x : x & ((1u << f->width) - 1);
+        x = (lad_word_t)0 - x;
+    return x & ones(f->width);
 }
 
-uint32_t lad_round_value(const lad_format *f, int neg, lad_u128 mag, int exp,
-                         int sticky, int mode, int ovf, int *flags)
+lad_word_t lad_round_value(const lad_format *f, int neg, lad_u128 mag, int exp,
+                           int sticky, int mode, int ovf, int *flags)
 {
     if (f->kind == LAD_INT)
         return round_int(f, neg, mag, exp, sticky, mode, ovf, flags);
@@ -309,9 +318,9 @@ uint32_t lad_round_value(const lad_format *f, int neg, lad_u128 mag, int exp,
     if (inexact && flags)
         *flags |= LAD_FLAG_INEXACT;
 
-    uint32_t topf, topfrac;
+    lad_word_t topf, topfrac;
     top_field(f, &topf, &topfrac);
-    uint32_t field, frac = (uint32_t)(m & ((1u << fb) - 1));
+    lad_word_t field, frac = (lad_word_t)m & ones(fb);
     if (m >> fb) {
         /* biased field of exponent q + fb: E + bias in either case */
         long long fl = (long long)q + fb - emin + (f->sub == LAD_SUB_NONE ? 0 : 1);
@@ -326,10 +335,12 @@ uint32_t lad_round_value(const lad_format *f, int neg, lad_u128 mag, int exp,
                 return lad_format_maxfinite(f, neg);
             if (f->inf == LAD_INF_IEEE)
                 return lad_format_inf(f, neg);
-            uint32_t nan = lad_format_nan(f);
-            return f->sign && neg ? nan | (1u << (f->ebits + fb + f->pad)) : nan;
+            lad_word_t nan = lad_format_nan(f);
+            return f->sign && neg
+                       ? nan | ((lad_word_t)1 << (f->ebits + fb + f->pad))
+                       : nan;
         }
-        field = (uint32_t)fl;
+        field = (lad_word_t)fl;
     } else {
         field = 0;                         /* subnormal, or zero */
         if (f->sub == LAD_SUB_NONE) {
@@ -349,9 +360,9 @@ uint32_t lad_round_value(const lad_format *f, int neg, lad_u128 mag, int exp,
     return pack(f, neg, field, frac);
 }
 
-uint32_t lad_round_big(const lad_format *f, int neg, const uint32_t *limbs,
-                       size_t n, int exp, int sticky, int mode, int ovf,
-                       int *flags)
+lad_word_t lad_round_big(const lad_format *f, int neg, const uint32_t *limbs,
+                         size_t n, int exp, int sticky, int mode, int ovf,
+                         int *flags)
 {
     while (n > 0 && limbs[n - 1] == 0)
         n--;
@@ -362,7 +373,7 @@ uint32_t lad_round_big(const lad_format *f, int neg, const uint32_t *limbs,
         return lad_round_value(f, neg, m, exp, sticky, mode, ovf, flags);
     }
     /* Keep the top 96..127 bits; everything below becomes the sticky bit.
-    ** The result keeps at most 33 significant bits, so the quantum stays far
+    ** The result keeps at most 65 significant bits (an s64), so the quantum stays far
     ** above the new exponent, as lad_round_value requires of a sticky bit. */
     size_t drop = n - 3;
     for (size_t i = 0; i < drop; i++)

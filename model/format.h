@@ -22,6 +22,12 @@
 
 typedef unsigned __int128 lad_u128;
 
+/* A raw word of a number format, in the low bits: any width up to 64 bits
+** (f64), so one type serves every operand. Scales (uint8_t) and sparsity
+** metadata (uint32_t) are not words of a number format and keep their
+** types. */
+typedef uint64_t lad_word_t;
+
 enum lad_kind { LAD_FLOAT = 0, LAD_INT = 1 };
 
 /* How the all-zero exponent field is read. */
@@ -108,21 +114,21 @@ const lad_format *lad_format_builtin(int i);
 const char *lad_format_check(const lad_format *f);
 
 /* Mask of the bits of a word that the format reads (tf32: 0xffffe000). */
-uint32_t lad_format_mask(const lad_format *f);
+lad_word_t lad_format_mask(const lad_format *f);
 /* Hex digits of the word in the vector line format: ceil(width/4). */
 int lad_format_digits(const lad_format *f);
 
 /* Decodes a word. Bits outside lad_format_mask() are ignored, so a tf32
 ** word is truncated before it is classified. Always succeeds. */
-lad_value lad_decode(const lad_format *f, uint32_t word);
+lad_value lad_decode(const lad_format *f, lad_word_t word);
 
 /* The canonical quiet NaN of a float format (sign 0, all-ones exponent,
 ** all-ones fraction), or 0 when it has none. */
-uint32_t lad_format_nan(const lad_format *f);
+lad_word_t lad_format_nan(const lad_format *f);
 /* +Inf (neg=0) or -Inf of a format, or the largest finite magnitude with
 ** that sign when the format has no infinity. */
-uint32_t lad_format_inf(const lad_format *f, int neg);
-uint32_t lad_format_maxfinite(const lad_format *f, int neg);
+lad_word_t lad_format_inf(const lad_format *f, int neg);
+lad_word_t lad_format_maxfinite(const lad_format *f, int neg);
 
 /* Flags reported by lad_round_value. */
 #define LAD_FLAG_INEXACT   1
@@ -137,14 +143,14 @@ uint32_t lad_format_maxfinite(const lad_format *f, int neg);
 ** to an integer and saturate when ovf is LAD_OVF_SAT, else wrap.
 ** `flags`, when not NULL, receives LAD_FLAG_* bits.
 */
-uint32_t lad_round_value(const lad_format *f, int neg, lad_u128 mag, int exp,
-                         int sticky, int mode, int ovf, int *flags);
+lad_word_t lad_round_value(const lad_format *f, int neg, lad_u128 mag, int exp,
+                           int sticky, int mode, int ovf, int *flags);
 
 /* Same for a significand of any width: limbs[0] is the least significant
 ** 32-bit limb of n limbs. */
-uint32_t lad_round_big(const lad_format *f, int neg, const uint32_t *limbs,
-                       size_t n, int exp, int sticky, int mode, int ovf,
-                       int *flags);
+lad_word_t lad_round_big(const lad_format *f, int neg, const uint32_t *limbs,
+                         size_t n, int exp, int sticky, int mode, int ovf,
+                         int *flags);
 
 /* Number of significant bits in x (0 for 0). */
 int lad_bitlen128(lad_u128 x);

@@ -29,9 +29,9 @@ static int value_eq(lad_value x, lad_value y)
     return a == b && ea == eb;
 }
 
-int lad_decode_fit(lad_format *f, int width, const uint32_t *words,
-                   const uint32_t *dwords, size_t n, const lad_format *d,
-                   uint32_t nan_word, int square, char *msg, size_t msgsize)
+int lad_decode_fit(lad_format *f, int width, const lad_word_t *words,
+                   const lad_word_t *dwords, size_t n, const lad_format *d,
+                   lad_word_t nan_word, int square, char *msg, size_t msgsize)
 {
     (void)nan_word;
     lad_value *obs = malloc((n + 1) * sizeof *obs);

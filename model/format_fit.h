@@ -23,8 +23,8 @@
 ** LAD_OK and *f (name kept from f), or LAD_NO when none or several
 ** differing decodes fit (msg says which).
 */
-int lad_decode_fit(lad_format *f, int width, const uint32_t *words,
-                   const uint32_t *dwords, size_t n, const lad_format *d,
-                   uint32_t nan_word, int square, char *msg, size_t msgsize);
+int lad_decode_fit(lad_format *f, int width, const lad_word_t *words,
+                   const lad_word_t *dwords, size_t n, const lad_format *d,
+                   lad_word_t nan_word, int square, char *msg, size_t msgsize);
 
 #endif

@@ -63,8 +63,8 @@ static int parse_shape(const char *s, size_t len, lad_format *f)
     if (n < 4 || p[0] != 'e')
         return -1;
     const char *m = memchr(p, 'm', n);
-    if (m == NULL || parse_int(p + 1, (size_t)(m - p - 1), 1, 10, &x) ||
-        parse_int(m + 1, n - (size_t)(m + 1 - p), 0, 23, &y))
+    if (m == NULL || parse_int(p + 1, (size_t)(m - p - 1), 1, 11, &x) ||
+        parse_int(m + 1, n - (size_t)(m + 1 - p), 0, 52, &y))
         return -1;
     if (p[1] == '-' || m[1] == '-')
         return -1;
@@ -134,9 +134,9 @@ int lad_format_parse(const char *spec, lad_format *out, lad_err *err)
             bad = (x = pick(v, vlen, nan_names, 4)) < 0;
             f.nan = x;
         } else if (KEY("pad")) {
-            bad = parse_int(v, vlen, 0, 31, &f.pad);
+            bad = parse_int(v, vlen, 0, 63, &f.pad);
         } else if (KEY("width")) {
-            bad = parse_int(v, vlen, 1, 32, &f.width);
+            bad = parse_int(v, vlen, 1, 64, &f.width);
             width_given = 1;
         } else if (KEY("sign")) {
             bad = parse_int(v, vlen, 0, 1, &f.sign);

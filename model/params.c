@@ -18,6 +18,7 @@
 */
 #include "params.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -244,7 +245,9 @@ CANDS(c_unscaled_bool) { BEGIN; UNSCALED_ONLY; add(&c, 0); add(&c, 1); return c.
 CANDS(c_window2) { BEGIN; UNSCALED_ONLY; add(&c, 0); add_range(&c, 16, 40); return c.n; }
 CANDS(c_align2) { BEGIN; UNSCALED_ONLY; static const int r[] = {LAD_RZ, LAD_RD, LAD_RNE}; return list(&c, r, 3); }
 CANDS(c_prod_inf) { BEGIN; UNSCALED_ONLY; add(&c, LAD_NOFLOOR); add(&c, 128); return c.n; }
-CANDS(c_nan) { BEGIN; FLOAT_ONLY; add(&c, (int)b->nan); return c.n; }
+/* ieee_zero: an exact pass's zeros, +0 or IEEE-signed (f64 fma chains). */
+CANDS(c_ieee_zero) { BEGIN; UNSCALED_ONLY; add(&c, 0); add(&c, 1); return c.n; }
+CANDS(c_nan) { BEGIN; FLOAT_ONLY; add(&c, (int)(uint32_t)b->nan); return c.n; }
 
 /* ---- what can matter --------------------------------------------------------- */
 
@@ -258,6 +261,7 @@ static int m_c_anchor(const lad_datapath *dp) { return !dp->integer && dp->windo
 static int m_two_level(const lad_datapath *dp) { return !dp->integer && dp->window2 > 0; }
 static int m_windowed(const lad_datapath *dp) { return !dp->integer && !dp->exact && !dp->tree; }
 static int m_exact(const lad_datapath *dp) { return !dp->integer && dp->window2 == 0 && !dp->tree; }
+static int m_exact_only(const lad_datapath *dp) { return m_exact(dp) && dp->exact; }
 static int m_tree(const lad_datapath *dp) { return !dp->integer && dp->chain == LAD_SUM && !dp->exact; }
 static int m_order(const lad_datapath *dp) { return !dp->integer && multi(dp); }
 static int m_acc(const lad_datapath *dp)
@@ -309,6 +313,7 @@ const lad_param lad_params[] = {
     INT(norm2, 0, 0, 60, c_window2, m_two_level, "two-level: bits the sum is cut to below its leading bit; 0: none"),
     BOOL(c2_drop, c_unscaled_bool, m_two_level, "two-level: an addend below E - window - 1 counts as zero"),
     BOOL(exact, c_unscaled_bool, m_exact, "no window: each pass sum exact, rounded once"),
+    BOOL(ieee_zero, c_ieee_zero, m_exact_only, "exact: zero results signed as an IEEE fma signs them"),
     BOOL(tree, c_unscaled_bool, m_tree, "each pass a tree of IEEE additions of products rounded into acc"),
     FLOOR(prod_inf, c_prod_inf, m_float, "a product of at least 2^prod_inf is infinite, or none"),
     BOOL(ftz_in, c_unscaled_bool, m_float, "subnormal A, B and C read as +0"),
@@ -365,7 +370,9 @@ int lad_param_get(const lad_param *p, const lad_datapath *dp, const lad_datapath
     case LAD_PT_INT: case LAD_PT_BOOL: case LAD_PT_ENUM: case LAD_PT_FLOOR:
         return *(const int *)at;
     case LAD_PT_HEX:
-        return (int)*(const uint32_t *)at;
+        /* the search's values are ints: a word's low 32 bits; words
+        ** wider than that are never varied (search.c build_cands) */
+        return (int)(uint32_t)*(const lad_word_t *)at;
     case LAD_PT_ORDER:
         return order_stride(dp);
     case LAD_PT_FMT: {
@@ -397,7 +404,7 @@ void lad_param_set(const lad_param *p, lad_datapath *dp, const lad_datapath *bas
         *field_int(p, dp) = v;
         return;
     case LAD_PT_HEX:
-        *(uint32_t *)at = (uint32_t)v;
+        *(lad_word_t *)at = (uint32_t)v;
         return;
     case LAD_PT_ORDER:
         if (v == LAD_PV_OTHER) {
@@ -471,7 +478,7 @@ const char *lad_param_text(const lad_param *p, const lad_datapath *dp, char *buf
             snprintf(buf, size, "%d", v);
         break;
     case LAD_PT_HEX:
-        snprintf(buf, size, "0x%08x", (unsigned)*(const uint32_t *)at);
+        snprintf(buf, size, "0x%08" PRIx64, *(const lad_word_t *)at);
         break;
     case LAD_PT_ORDER: {
         size_t len = 0;

@@ -33,7 +33,7 @@ enum lad_ptype {
     LAD_PT_BOOL,   /* int 0/1, written true/false */
     LAD_PT_ENUM,   /* int indexing names[] */
     LAD_PT_FLOOR,  /* int within lo..hi, or LAD_NOFLOOR written `none` */
-    LAD_PT_HEX,    /* uint32_t written 0x%08x */
+    LAD_PT_HEX,    /* lad_word_t written as lad_word_hex does */
     LAD_PT_ORDER   /* lane order: norder and order[] */
 };
 

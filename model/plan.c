@@ -45,9 +45,11 @@ lad_opfmt lad_opfmt_of(const lad_format *f)
     int top = f->nan != LAD_NAN_NONE || f->inf != LAD_INF_NONE;
     d.pad = (uint32_t)f->pad;
     d.mb = (uint32_t)f->mbits;
-    d.fmask = (1u << f->mbits) - 1;
-    d.emax = (1u << f->ebits) - 1;
-    d.smask = f->sign ? 1u << (f->mbits + f->ebits) : 0;
+    /* computed in 64 bits, so that a wide format (which no fast decoder
+    ** takes: lad_opfmt_usable) gives defined values too */
+    d.fmask = (uint32_t)(((uint64_t)1 << f->mbits) - 1);
+    d.emax = (uint32_t)(((uint64_t)1 << f->ebits) - 1);
+    d.smask = f->sign ? (uint32_t)((uint64_t)1 << (f->mbits + f->ebits)) : 0;
     d.etop = top ? d.emax : 0xffffffffu;  /* never equal: no special */
     d.need = f->nan == LAD_NAN_ONES && f->inf == LAD_INF_NONE ? d.fmask : 0;
     d.bias = f->bias;
@@ -59,10 +61,12 @@ lad_opfmt lad_opfmt_of(const lad_format *f)
 }
 
 /* Whether opfmt_term decodes words of f (f's opfmt d) as lad_decode does:
-** floats with IEEE subnormals whose specials the fast path can tell. */
+** floats of 32 bits or fewer (the decoders work in 32-bit lanes) with IEEE
+** subnormals whose specials the fast path can tell. */
 int lad_opfmt_usable(const lad_format *f, const lad_opfmt *d)
 {
-    return f->kind == LAD_FLOAT && f->sub == LAD_SUB_IEEE && d->spec != FS_OTHER;
+    return f->kind == LAD_FLOAT && f->width <= 32 && f->sub == LAD_SUB_IEEE &&
+           d->spec != FS_OTHER;
 }
 
 /* The least b with 2^b >= n. */
@@ -83,6 +87,15 @@ static int signed_results(const lad_datapath *dp)
     return dp->acc.sign && dp->d.sign;
 }
 
+/* Whether every word of dp fits the 32-bit lanes and results the fast
+** paths work in (round64 builds 32-bit words): a wider format (f64) takes
+** the general path rather than being cut. */
+static int narrow_words(const lad_datapath *dp)
+{
+    return dp->a.width <= 32 && dp->b.width <= 32 && dp->c.width <= 32 &&
+           dp->acc.width <= 32 && dp->d.width <= 32;
+}
+
 /* Whether dp sums its passes by the one window the fast paths know: none
 ** of the two-level window, exact or tree sums, product overflow, flushes. */
 static int one_window(const lad_datapath *dp)
@@ -97,7 +110,8 @@ static int fast_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *
     int kbits = ceil_log2(lad_datapath_kphys(dp));
     /* the operands' specials must be ones the lane decoder tells (not the
     ** fnuz formats' lone NaN at -0, whose top exponent is finite) */
-    return !dp->integer && signed_results(dp) && dp->scale_block == 0 && dp->group == 1 &&
+    return !dp->integer && narrow_words(dp) && signed_results(dp) && dp->scale_block == 0 &&
+           dp->group == 1 &&
            lad_opfmt_usable(&dp->a, a) && lad_opfmt_usable(&dp->b, b) &&
            dp->cdom_window == 0 && one_window(dp) &&
            dp->group_sub_floor == LAD_NOFLOOR && dp->scale_floor == LAD_NOFLOOR &&
@@ -109,8 +123,8 @@ static int fast_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *
 /* s * 2^q rounded into f, as lad_round_units does: toward zero or to nearest
 ** even inline for formats with IEEE subnormals and infinities (f32, f16,
 ** e8m13) under overflow to Inf, anything else by lad_round_units itself. A
-** result of zero is +0. */
-static uint32_t round64(const lad_format *f, int64_t s, int q, int mode, int ovf)
+** result of zero is +0. f is 32 bits wide or less (narrow_words). */
+static lad_word_t round64(const lad_format *f, int64_t s, int q, int mode, int ovf)
 {
     if (s == 0)
         return 0;
@@ -157,8 +171,8 @@ static uint32_t round64(const lad_format *f, int64_t s, int q, int mode, int ovf
 
 /* A single pass with a NaN or Inf among its words (pa, pb: cut, in lane
 ** order; sgn: the products' signs from decode_pass): the classes decide. */
-static uint32_t fast_special(const lad_plan *p, const uint32_t *pa, const uint32_t *pb,
-                             const uint32_t *sgn, int n, const term *c)
+static lad_word_t fast_special(const lad_plan *p, const lad_word_t *pa, const lad_word_t *pb,
+                               const uint32_t *sgn, int n, const term *c)
 {
     int nan = c->cls == LAD_NAN, pinf = 0, ninf = 0;
     for (int j = 0; j < n && !nan; j++) {
@@ -183,10 +197,11 @@ static uint32_t fast_special(const lad_plan *p, const uint32_t *pa, const uint32
 ** exponent plus both biases (at least 2), *sg = all ones for a negative
 ** product, else 0; returns 1 when a word is special. */
 static inline __attribute__((always_inline)) uint32_t
-decode_one(uint32_t wa, uint32_t wb, const lad_opfmt A, const lad_opfmt B, uint64_t *m,
+decode_one(lad_word_t wa, lad_word_t wb, const lad_opfmt A, const lad_opfmt B, uint64_t *m,
            uint32_t *rw, uint32_t *sg)
 {
-    uint32_t xa = wa >> A.pad, xb = wb >> B.pad;
+    /* formats of 32 bits or fewer: the low 32 bits hold every field */
+    uint32_t xa = (uint32_t)wa >> A.pad, xb = (uint32_t)wb >> B.pad;
     uint32_t fa = xa & A.fmask, fb = xb & B.fmask;
     uint32_t ea = (xa >> A.mb) & A.emax, eb = (xb >> B.mb) & B.emax;
     uint32_t ma = fa | ((uint32_t)(ea != 0) << A.mb);
@@ -205,7 +220,7 @@ decode_one(uint32_t wa, uint32_t wb, const lad_opfmt A, const lad_opfmt B, uint6
 ** is special. One lane at a time, 64-bit products.
 */
 static inline __attribute__((always_inline)) uint32_t
-decode_lanes(const uint32_t *pa, const uint32_t *pb, int from, int to, const lad_opfmt A,
+decode_lanes(const lad_word_t *pa, const lad_word_t *pb, int from, int to, const lad_opfmt A,
              const lad_opfmt B, uint64_t *mag, uint32_t *raw, uint32_t *sgn, uint32_t *rmax,
              uint32_t *zeros)
 {
@@ -228,19 +243,22 @@ decode_lanes(const uint32_t *pa, const uint32_t *pb, int from, int to, const lad
 ** one. mag32[j] is the product.
 */
 typedef uint32_t v4u __attribute__((vector_size(16)));
+typedef uint64_t v4w __attribute__((vector_size(32)));
 typedef int32_t v4i __attribute__((vector_size(16)));
 
 static inline __attribute__((always_inline)) uint32_t
-decode_lanes4(const uint32_t *pa, const uint32_t *pb, int from, int to, const lad_opfmt A,
+decode_lanes4(const lad_word_t *pa, const lad_word_t *pb, int from, int to, const lad_opfmt A,
               const lad_opfmt B, int up, uint32_t *mag32, uint32_t *raw, uint32_t *sgn,
               uint32_t *rmax, uint32_t *zeros)
 {
     v4u rm = {0, 0, 0, 0}, zs = rm, sp = rm;
     int j = from;
     for (; j + 4 <= to; j += 4) {
-        v4u xa, xb;
-        memcpy(&xa, pa + j, sizeof xa);
-        memcpy(&xb, pb + j, sizeof xb);
+        v4w wa, wb;
+        memcpy(&wa, pa + j, sizeof wa);
+        memcpy(&wb, pb + j, sizeof wb);
+        /* the low 32 bits of each word hold all of a narrow format */
+        v4u xa = __builtin_convertvector(wa, v4u), xb = __builtin_convertvector(wb, v4u);
         xa >>= A.pad;
         xb >>= B.pad;
         v4u fa = xa & A.fmask, fb = xb & B.fmask;
@@ -307,7 +325,7 @@ static int shape_of(const lad_opfmt *A, const lad_opfmt *B)
 /* Decodes a pass with the plan's decoder; the products land in mag32 (every
 ** shape but SHAPE_WIDE) or mag. */
 static inline __attribute__((always_inline)) uint32_t
-decode_pass(const lad_plan *p, const uint32_t *pa, const uint32_t *pb, int from, int to,
+decode_pass(const lad_plan *p, const lad_word_t *pa, const lad_word_t *pb, int from, int to,
             uint64_t *mag, uint32_t *mag32, uint32_t *raw, uint32_t *sgn, uint32_t *rmax,
             uint32_t *zeros)
 {
@@ -383,8 +401,8 @@ sum_pass(const lad_plan *pl, const uint64_t *mag, const uint32_t *mag32, const u
 ** (physical lanes, or the datapath's order when every lane takes part),
 ** cut to their formats: the case's own arrays when every lane takes part
 ** uncut in order, else copies in wa and wb. Returns how many lanes. */
-static int lane_words(const lad_datapath *dp, const lad_case *cs, uint32_t *wa, uint32_t *wb,
-                      const uint32_t **pa, const uint32_t **pb)
+static int lane_words(const lad_datapath *dp, const lad_case *cs, lad_word_t *wa,
+                      lad_word_t *wb, const lad_word_t **pa, const lad_word_t **pb)
 {
     *pa = cs->a;
     *pb = cs->b;
@@ -421,7 +439,8 @@ static int scaled_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt
     ** significands of A, B and the two scales, g terms */
     int span = (1 << dp->a.ebits) + (1 << dp->b.ebits) + dp->a.mbits + dp->b.mbits + 2 +
                dp->sa.mbits + dp->sb.mbits + 2 + gbits;
-    return dp->scale_block > 0 && !dp->integer && signed_results(dp) && dp->pass >= kp &&
+    return dp->scale_block > 0 && !dp->integer && narrow_words(dp) && signed_results(dp) &&
+           dp->pass >= kp &&
            dp->chain == LAD_CHAIN && one_window(dp) &&
            !dp->d_via_acc &&
            !dp->c_last && dp->c_anchor && !dp->norder && lad_opfmt_usable(&dp->a, a) &&
@@ -470,12 +489,12 @@ static int64_t group_sum64(const int64_t *m, const int *ex, int from, int to, in
     return (int64_t)s;
 }
 
-static uint32_t eval_scaled(const lad_plan *pl, const lad_case *cs)
+static lad_word_t eval_scaled(const lad_plan *pl, const lad_case *cs)
 {
     const lad_datapath *dp = pl->dp;
     uint32_t mag32[LAD_KMAX], raw[LAD_KMAX], sgn[LAD_KMAX];
-    uint32_t wa[LAD_KMAX], wb[LAD_KMAX];
-    const uint32_t *pa, *pb;
+    lad_word_t wa[LAD_KMAX], wb[LAD_KMAX];
+    const lad_word_t *pa, *pb;
     int n = lane_words(dp, cs, wa, wb, &pa, &pb);
     uint32_t rmax, zeros;
     if (decode_pass(pl, pa, pb, 0, n, NULL, mag32, raw, sgn, &rmax, &zeros))
@@ -570,7 +589,7 @@ static uint32_t eval_scaled(const lad_plan *pl, const lad_case *cs)
         sum += gu[ng];
     }
     sum += cu;
-    uint32_t w = round64(&dp->d, sum, q, dp->d_round, dp->overflow);
+    lad_word_t w = round64(&dp->d, sum, q, dp->d_round, dp->overflow);
 
     /* Lower-scale groups that only reach a subnormal result are dropped. */
     if (dp->group_sub_floor != LAD_NOFLOOR && lad_decode(&dp->d, w).cls == LAD_SUBNORMAL) {
@@ -622,14 +641,14 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
         p->preup = p->up;
 }
 
-static inline __attribute__((always_inline)) uint32_t
+static inline __attribute__((always_inline)) lad_word_t
 fast_body(const lad_plan *pl, const lad_case *cs)
 {
     const lad_datapath *dp = pl->dp;
     uint64_t mag[LAD_KMAX];
     uint32_t mag32[LAD_KMAX], raw[LAD_KMAX], sgn[LAD_KMAX];
-    uint32_t wa[LAD_KMAX], wb[LAD_KMAX];
-    const uint32_t *pa, *pb;
+    lad_word_t wa[LAD_KMAX], wb[LAD_KMAX];
+    const lad_word_t *pa, *pb;
     int n = lane_words(dp, cs, wa, wb, &pa, &pb);
     term c = pl->fast_c ? opfmt_term(&pl->c, cs->c) : decode_term(&dp->c, cs->c);
     term zero = {LAD_ZERO, 0, 0, 0, 0};
@@ -652,7 +671,7 @@ fast_body(const lad_plan *pl, const lad_case *cs)
                 return fast_special(pl, pa, pb, sgn, n, add);
             return lad_eval_general(dp, cs);
         }
-        uint32_t w;
+        lad_word_t w;
         if (rmax == 0) {
             /* no product: the addend alone (exact zero: +0) */
             w = lad_add_round(out, 0, 0, add, mode, dp->overflow);
@@ -710,20 +729,20 @@ fast_body(const lad_plan *pl, const lad_case *cs)
 /* The unscaled fast path, compiled for any CPU of the target and, on
 ** x86-64, once more for CPUs with AVX2 (per-lane shifts make the sums a
 ** vector loop too: about 20% faster); lad_plan_init picks one. */
-static uint32_t eval_fast(const lad_plan *pl, const lad_case *cs)
+static lad_word_t eval_fast(const lad_plan *pl, const lad_case *cs)
 {
     return fast_body(pl, cs);
 }
 
 #if LAD_AVX2_CLONE
-__attribute__((target("avx2"))) static uint32_t eval_fast_avx2(const lad_plan *pl,
-                                                               const lad_case *cs)
+__attribute__((target("avx2"))) static lad_word_t eval_fast_avx2(const lad_plan *pl,
+                                                                 const lad_case *cs)
 {
     return fast_body(pl, cs);
 }
 #endif
 
-uint32_t lad_plan_eval(const lad_plan *p, const lad_case *cs)
+lad_word_t lad_plan_eval(const lad_plan *p, const lad_case *cs)
 {
     switch (p->path) {
     case LAD_PATH_FAST:
@@ -741,13 +760,13 @@ uint32_t lad_plan_eval(const lad_plan *p, const lad_case *cs)
     }
 }
 
-void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, uint32_t *d)
+void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, lad_word_t *d)
 {
-    /* A case is 1.1 KB of which a K=16 evaluation reads a few lines far
+    /* A case is 2.1 KB of which a K=16 evaluation reads a few lines far
     ** apart; fetching the next cases' lines ahead keeps a batch larger than
     ** the caches from stalling on memory. */
     const size_t ahead = 8;
-    int kb = p->dp->k * (int)sizeof(uint32_t);
+    int kb = p->dp->k * (int)sizeof(lad_word_t);
     for (size_t i = 0; i < n; i++) {
         if (i + ahead < n) {
             /* every line of the next case's A and B words (a case is not

@@ -644,14 +644,66 @@ static void rtx_blackwell_kinds(void)
     }
 }
 
+/* ---- f64: NVIDIA mma (DMMA) and AMD MFMA (MMA-Sim 2.1.1: MMA_FMA) ------ */
+
+/*
+** MMA-Sim models every f64 datapath as K chained IEEE fmas,
+** c = fma(a[i], b[i], c) for i = 0..K-1, each rounded to nearest even
+** (the host's std::fma): one product and the addend summed exactly and
+** rounded once per pass, zeros signed as fma signs them. The NaN word is
+** ladder's canonical NaN of the format, 0x7fffffffffffffff (the f64 form
+** of the f32 0x7fffffff measured on every NVIDIA generation); MMA-Sim
+** keeps the host's NaN instead (docs/findings.md, class D). Nothing here
+** is measured.
+*/
+static lad_datapath *f64_fma(const char *evidence, const char *name, const char *arch,
+                             const char *instr, const char *shape, const char *sass, int k)
+{
+    lad_datapath *dp = add(evidence, "%s", name);
+    ident(dp, arch, instr, "", shape, sass);
+    dp->a = dp->b = dp->c = dp->d = dp->acc = *fmt("f64");
+    dp->k = k;
+    dp->pass = 1;
+    dp->exact = 1;
+    dp->ieee_zero = 1;
+    dp->chain = LAD_CHAIN;
+    dp->acc_round = LAD_RNE;
+    dp->d_round = LAD_RNE;
+    dp->nan = lad_format_nan(&dp->acc);
+    return dp;
+}
+
+static const char mmasim_ev[] = "MMA-Sim 2.1.1 (microsoft/MMA-Sim), not measured by ladder";
+
+/* mma.m8n8k4.f64 from Ampere on (MMA-Sim: Ampere, Ada, Hopper, Blackwell,
+** RTX Blackwell), m16n8k8 and m16n8k16 on Hopper. m16n8k4 on Hopper is
+** m8n8k4's datapath (one element's dot product of K 4; M and N do not
+** change it), so it has no preset of its own. */
+static void f64_presets(void)
+{
+    static const char *const gen[][2] = {{"sm80", "sm_80"}, {"sm86", "sm_86"},
+                                         {"sm89", "sm_89"}, {"sm90", "sm_90a"},
+                                         {"sm100", "sm_100a"}, {"sm120", "sm_120"}};
+    char name[64];
+    for (size_t i = 0; i < sizeof gen / sizeof gen[0]; i++) {
+        snprintf(name, sizeof name, "%s-mma-f64-f64", gen[i][0]);
+        f64_fma(mmasim_ev, name, gen[i][1], "mma.sync", "m8n8k4", "DMMA.884", 4);
+    }
+    f64_fma(mmasim_ev, "sm90-mma-f64-f64-k8", "sm_90a", "mma.sync", "m16n8k8", "", 8);
+    f64_fma(mmasim_ev, "sm90-mma-f64-f64-k16", "sm_90a", "mma.sync", "m16n8k16", "", 16);
+    /* MFMA f64: 16x16x4 and 4x4x4 (CDNA2 f64_4x4x4f64, CDNA3
+    ** f64_4x4x4_4b_f64) are one datapath of K 4. */
+    f64_fma(mmasim_ev, "cdna2-mfma-f64-f64", "gfx90a", "mfma", "16x16x4", "v_mfma_f64_16x16x4f64", 4);
+    f64_fma(mmasim_ev, "cdna3-mfma-f64-f64", "gfx942", "mfma", "16x16x4", "v_mfma_f64_16x16x4_f64", 4);
+}
+
 /* ---- AMD MFMA, CDNA1-3 (MMA-Sim 2.1.1: amd/sim.py) ------------------- */
 
 /*
 ** MMA-Sim's arithmetic per generation and element format; nothing here is
-** measured. f64 MFMA is left out (a lad_case holds 32-bit words), and so is
-** int8: MMA-Sim's instruction lists (amd/isa_mfma.py) have none.
+** measured. f64 MFMA is with the f64 presets above; int8 is left out:
+** MMA-Sim's instruction lists (amd/isa_mfma.py) have none.
 */
-static const char amd_ms[] = "MMA-Sim 2.1.1 (microsoft/MMA-Sim), not measured by ladder";
 
 /* One MFMA instruction of K products per output element. */
 typedef struct amd_instr {
@@ -716,8 +768,8 @@ static void amd_family(const char *gen, const char *arch, const amd_instr *in, i
                        void (*arith)(lad_datapath *dp, int param), int param)
 {
     for (int i = 0; i < n; i++) {
-        lad_datapath *dp = i == 0 ? add(amd_ms, "%s-mfma-%s-f32", gen, in[i].ab)
-                                  : add(amd_ms, "%s-mfma-%s-f32-k%d", gen, in[i].ab, in[i].k);
+        lad_datapath *dp = i == 0 ? add(mmasim_ev, "%s-mfma-%s-f32", gen, in[i].ab)
+                                  : add(mmasim_ev, "%s-mfma-%s-f32-k%d", gen, in[i].ab, in[i].k);
         char sass[40];
         snprintf(sass, sizeof sass, "v_mfma_%s", in[i].suffix);
         ident(dp, arch, "mfma", "", in[i].shape, sass);
@@ -809,6 +861,7 @@ static void fill(void)
     blackwell_tcgen05();
     rtx_blackwell_kinds();
     amd_mfma();
+    f64_presets();
 }
 
 static void build(void)

@@ -220,7 +220,7 @@ static const lad_format *f32(void)
 }
 
 /* x + y into f32 (FADD.RN): IEEE signs of zeros, canonical NaN. */
-static uint32_t f32_add(const term *x, const term *y)
+static lad_word_t f32_add(const term *x, const term *y)
 {
     const lad_format *f = f32();
     if (x->cls == LAD_NAN || y->cls == LAD_NAN)
@@ -237,7 +237,7 @@ static uint32_t f32_add(const term *x, const term *y)
 }
 
 /* x * y into f32 (FMUL.RN). */
-static uint32_t f32_mul(const term *x, const term *y)
+static lad_word_t f32_mul(const term *x, const term *y)
 {
     const lad_format *f = f32();
     int neg = x->neg ^ y->neg;
@@ -255,7 +255,7 @@ static uint32_t f32_mul(const term *x, const term *y)
 }
 
 /* A word of format `from` rounded into `to` (a cvt). */
-static uint32_t convert(const lad_format *to, const lad_format *from, uint32_t w,
+static lad_word_t convert(const lad_format *to, const lad_format *from, lad_word_t w,
                         int mode, int ovf)
 {
     lad_value v = lad_decode(from, w);
@@ -273,19 +273,19 @@ typedef struct gemm {
     const lad_datapath *dp;
     const lad_program *prog;
     int N, K;
-    const uint32_t *A, *Bt, *C;   /* Bt: B packed column by column, N x K */
+    const lad_word_t *A, *Bt, *C;   /* Bt: B packed column by column, N x K */
     int lda, ldc, ldd;
-    uint32_t *D;
+    lad_word_t *D;
     size_t from, to;              /* this thread's outputs, row-major index */
-    uint32_t alpha;               /* scale_a * scale_b, f32 */
+    lad_word_t alpha;              /* scale_a * scale_b, f32 */
     int rc;
 } gemm;
 
 /* The MMAs of one slice, K lanes [k0, k1) of row a and column b, starting
 ** from c (a word of format *cf). Returns the slice's value; *cf is its format. */
-static uint32_t slice(const lad_plan *pl, const lad_program *prog, lad_case *cs,
-                      const uint32_t *a, const uint32_t *b, int k0, int k1,
-                      uint32_t c, const lad_format **cf)
+static lad_word_t slice(const lad_plan *pl, const lad_program *prog, lad_case *cs,
+                      const lad_word_t *a, const lad_word_t *b, int k0, int k1,
+                      lad_word_t c, const lad_format **cf)
 {
     const lad_datapath *dp = pl->dp;
     size_t bytes = (size_t)dp->k * sizeof *a;
@@ -299,7 +299,7 @@ static uint32_t slice(const lad_plan *pl, const lad_program *prog, lad_case *cs,
         *cf = &dp->d;
         return c;
     }
-    uint32_t acc = c, d = 0;
+    lad_word_t acc = c, d = 0;
     int n = 0;
     for (int k = k0; k < k1; k += dp->k) {
         memcpy(cs->a, a + k, bytes);
@@ -317,12 +317,12 @@ static uint32_t slice(const lad_plan *pl, const lad_program *prog, lad_case *cs,
 }
 
 /* One output element. */
-static uint32_t element(const gemm *g, const lad_plan *pl, lad_case *cs,
-                        const uint32_t *a, const uint32_t *b, uint32_t c)
+static lad_word_t element(const gemm *g, const lad_plan *pl, lad_case *cs,
+                        const lad_word_t *a, const lad_word_t *b, lad_word_t c)
 {
     const lad_program *prog = g->prog;
     const lad_datapath *dp = g->dp;
-    uint32_t s[LAD_SPLITMAX];
+    lad_word_t s[LAD_SPLITMAX];
     const lad_format *sf = &dp->c, *vf;
     int len = g->K / prog->split;
     s[0] = c;  /* split >= 1 (lad_program_check); the compiler cannot tell */
@@ -330,7 +330,7 @@ static uint32_t element(const gemm *g, const lad_plan *pl, lad_case *cs,
         sf = &dp->c;
         s[i] = slice(pl, prog, cs, a, b, i * len, (i + 1) * len, i ? 0 : c, &sf);
     }
-    uint32_t v = s[0];
+    lad_word_t v = s[0];
     vf = sf;
     if (prog->split > 1 && prog->reduce == LAD_REDUCE_SERIAL) {
         for (int i = 1; i < prog->split; i++) {
@@ -377,7 +377,7 @@ static void *run(void *arg)
     }
     for (size_t e = g->from; e < g->to; e++) {
         size_t i = e / (size_t)g->N, j = e % (size_t)g->N;
-        uint32_t c = g->C ? g->C[i * (size_t)g->ldc + j] : 0;
+        lad_word_t c = g->C ? g->C[i * (size_t)g->ldc + j] : 0;
         g->D[i * (size_t)g->ldd + j] = element(g, &pl, cs, g->A + i * (size_t)g->lda,
                                                g->Bt + j * (size_t)g->K, c);
     }
@@ -392,8 +392,8 @@ static int online_cpus(void)
 }
 
 int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
-                 int K, const uint32_t *A, int lda, const uint32_t *B, int ldb,
-                 const uint32_t *C, int ldc, uint32_t *D, int ldd, int threads,
+                 int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+                 const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
                  lad_err *err)
 {
     lad_program plain;
@@ -412,7 +412,7 @@ int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
     size_t total = (size_t)M * (size_t)N;
     if (total == 0)
         return LAD_OK;
-    uint32_t *Bt = malloc((size_t)N * (size_t)K * sizeof *Bt);
+    lad_word_t *Bt = malloc((size_t)N * (size_t)K * sizeof *Bt);
     if (Bt == NULL)
         return lad_errf(err, LAD_EINTERNAL, "out of memory for a %d x %d B", K, N);
     for (int k = 0; k < K; k++)
@@ -432,7 +432,7 @@ int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
     term sa = decode_term(f32(), prog->scale_a), sb = decode_term(f32(), prog->scale_b);
-    uint32_t alpha = prog->scale_a == F32_ONE && prog->scale_b == F32_ONE
+    lad_word_t alpha = prog->scale_a == F32_ONE && prog->scale_b == F32_ONE
                      ? F32_ONE : f32_mul(&sa, &sb);
     int started = 0;
     for (int t = 0; t < threads; t++) {
@@ -460,8 +460,8 @@ int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
 }
 
 int lad_gemm(const lad_datapath *dp, const lad_program *prog, int M, int N,
-             int K, const uint32_t *A, int lda, const uint32_t *B, int ldb,
-             const uint32_t *C, int ldc, uint32_t *D, int ldd, int threads)
+             int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+             const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads)
 {
     return lad_gemm_err(dp, prog, M, N, K, A, lda, B, ldb, C, ldc, D, ldd, threads, NULL);
 }

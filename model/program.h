@@ -105,13 +105,13 @@ const lad_program *lad_program_preset_find(const char *name);
 ** NULL, receives the message.
 */
 int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
-                 int K, const uint32_t *A, int lda, const uint32_t *B, int ldb,
-                 const uint32_t *C, int ldc, uint32_t *D, int ldd, int threads,
+                 int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+                 const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
                  lad_err *err);
 
 /* lad_gemm_err without a message. */
 int lad_gemm(const lad_datapath *dp, const lad_program *prog, int M, int N,
-             int K, const uint32_t *A, int lda, const uint32_t *B, int ldb,
-             const uint32_t *C, int ldc, uint32_t *D, int ldd, int threads);
+             int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+             const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads);
 
 #endif

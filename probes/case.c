@@ -32,14 +32,14 @@ void lad_case_from_data(const lad_case_data *in, lad_case *cs)
     memcpy(cs->meta, in->meta, sizeof cs->meta);
 }
 
-int lad_word(const lad_format *f, int neg, uint64_t mag, int exp, uint32_t *w)
+int lad_word(const lad_format *f, int neg, uint64_t mag, int exp, lad_word_t *w)
 {
     if (neg && !f->sign && mag)
         return LAD_NO;
     if (f->kind == LAD_INT && mag && exp < 0)
         return LAD_NO;
     int flags = 0;
-    uint32_t x = lad_round_value(f, neg, mag, exp, 0, LAD_RNE, LAD_OVF_SAT, &flags);
+    lad_word_t x = lad_round_value(f, neg, mag, exp, 0, LAD_RNE, LAD_OVF_SAT, &flags);
     if (flags)
         return LAD_NO;
     lad_value v = lad_decode(f, x);
@@ -61,7 +61,7 @@ int lad_word(const lad_format *f, int neg, uint64_t mag, int exp, uint32_t *w)
     return LAD_OK;
 }
 
-int lad_word_pow2(const lad_format *f, int e, uint32_t *w)
+int lad_word_pow2(const lad_format *f, int e, lad_word_t *w)
 {
     return lad_word(f, 0, 1, e, w);
 }
@@ -83,7 +83,7 @@ void lad_case_base(const lad_datapath *dp, lad_case *cs)
         return;
     /* zero words: +0 in every float format of the built-ins */
     if (dp->scale_block > 0) {
-        uint32_t sa = 0, sb = 0;
+        lad_word_t sa = 0, sb = 0;
         lad_word_pow2(&dp->sa, 0, &sa);
         lad_word_pow2(&dp->sb, 0, &sb);
         for (int i = 0; i < LAD_SCALEMAX; i++) {
@@ -96,8 +96,8 @@ void lad_case_base(const lad_datapath *dp, lad_case *cs)
             cs->meta[i] = 0x44444444u;
 }
 
-void lad_case_words(const lad_datapath *dp, lad_case *cs, int j, uint32_t a,
-                    uint32_t b)
+void lad_case_words(const lad_datapath *dp, lad_case *cs, int j, lad_word_t a,
+                    lad_word_t b)
 {
     int l = lad_case_lane(dp, j);
     cs->a[l] = a;
@@ -107,14 +107,14 @@ void lad_case_words(const lad_datapath *dp, lad_case *cs, int j, uint32_t a,
 /* Tries m1*2^ea in f and (mag/m1)*2^(exp-ea) in g over the small divisors
 ** m1 of mag (normal words only when want_normal). */
 static int split(const lad_format *f, const lad_format *g, int neg,
-                 uint64_t mag, int exp, int want_normal, uint32_t *wf,
-                 uint32_t *wg)
+                 uint64_t mag, int exp, int want_normal, lad_word_t *wf,
+                 lad_word_t *wg)
 {
     for (uint64_t m1 = mag; m1 >= 1; m1 = m1 == mag && mag > 64 ? 64 : m1 - 1) {
         if (mag % m1)
             continue;
         for (int ea = -400; ea <= 400; ea++) {
-            uint32_t x, y;
+            lad_word_t x, y;
             if (lad_word(f, neg, m1, ea, &x) || lad_word(g, 0, mag / m1, exp - ea, &y))
                 continue;
             if (want_normal && (lad_decode(f, x).cls != LAD_NORMAL ||
@@ -131,7 +131,7 @@ static int split(const lad_format *f, const lad_format *g, int neg,
 int lad_case_term(const lad_datapath *dp, lad_case *cs, int j, int neg,
                   uint64_t mag, int exp)
 {
-    uint32_t a, b;
+    lad_word_t a, b;
     if (mag == 0) {
         lad_case_words(dp, cs, j, 0, 0);
         return LAD_OK;
@@ -165,7 +165,7 @@ int lad_case_c(const lad_datapath *dp, lad_case *cs, int neg, uint64_t mag,
 int lad_case_scale(const lad_datapath *dp, lad_case *cs, int blk, int ea,
                    int eb)
 {
-    uint32_t x, y;
+    lad_word_t x, y;
     if (blk < 0 || blk >= LAD_SCALEMAX || lad_word_pow2(&dp->sa, ea, &x) ||
         lad_word_pow2(&dp->sb, eb, &y))
         return LAD_NO;

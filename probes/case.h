@@ -24,10 +24,10 @@
 
 /* Exact word of (-1)^neg * mag * 2^exp in f: LAD_OK and *w, or LAD_NO when
 ** f cannot hold the value exactly (or has no sign for a negative). */
-int lad_word(const lad_format *f, int neg, uint64_t mag, int exp, uint32_t *w);
+int lad_word(const lad_format *f, int neg, uint64_t mag, int exp, lad_word_t *w);
 
 /* The word of 2^e in f, or LAD_NO. */
-int lad_word_pow2(const lad_format *f, int e, uint32_t *w);
+int lad_word_pow2(const lad_format *f, int e, lad_word_t *w);
 
 /* Logical lane of physical lane j under lad_case_base's metadata. */
 int lad_case_lane(const lad_datapath *dp, int j);
@@ -36,8 +36,8 @@ int lad_case_lane(const lad_datapath *dp, int j);
 void lad_case_base(const lad_datapath *dp, lad_case *cs);
 
 /* Puts the product a * b, given as the two words, into physical lane j. */
-void lad_case_words(const lad_datapath *dp, lad_case *cs, int j, uint32_t a,
-                    uint32_t b);
+void lad_case_words(const lad_datapath *dp, lad_case *cs, int j, lad_word_t a,
+                    lad_word_t b);
 
 /*
 ** Puts a product of value (-1)^neg * mag * 2^exp into physical lane j,

@@ -83,20 +83,20 @@ int lad_rng_range(lad_rng *r, int lo, int hi)
 
 /* ---- words ---------------------------------------------------------------- */
 
-static uint32_t width_mask(int width)
+static lad_word_t width_mask(int width)
 {
-    return width >= 32 ? 0xffffffffu : (1u << width) - 1;
+    return width >= 64 ? ~(lad_word_t)0 : ((lad_word_t)1 << width) - 1;
 }
 
-static uint32_t raw_word(const lad_format *f, lad_rng *r)
+static lad_word_t raw_word(const lad_format *f, lad_rng *r)
 {
-    return (uint32_t)lad_rng_next(r) & width_mask(f->width);
+    return (lad_word_t)lad_rng_next(r) & width_mask(f->width);
 }
 
 /* Highest exponent field that holds finite values (some of them). */
-static uint32_t top_finite_field(const lad_format *f)
+static lad_word_t top_finite_field(const lad_format *f)
 {
-    uint32_t emax = (1u << f->ebits) - 1;
+    lad_word_t emax = ((lad_word_t)1 << f->ebits) - 1;
     if (f->inf == LAD_INF_IEEE || f->nan == LAD_NAN_IEEE ||
         (f->nan == LAD_NAN_ONES && f->mbits == 0))
         return emax - 1;
@@ -116,22 +116,22 @@ void lad_gen_raw_range(const lad_format *f, int *lo, int *hi)
         *hi = *lo;
 }
 
-static int is_finite(const lad_format *f, uint32_t w)
+static int is_finite(const lad_format *f, lad_word_t w)
 {
     lad_value v = lad_decode(f, w);
     return v.cls != LAD_NAN && v.cls != LAD_INFINITE;
 }
 
-static uint32_t pack(const lad_format *f, int neg, uint32_t field, uint32_t frac)
+static lad_word_t pack(const lad_format *f, int neg, lad_word_t field, lad_word_t frac)
 {
-    uint32_t x = (field << f->mbits) | frac;
+    lad_word_t x = (field << f->mbits) | frac;
     if (f->sign && neg)
-        x |= 1u << (f->ebits + f->mbits);
+        x |= (lad_word_t)1 << (f->ebits + f->mbits);
     return x << f->pad;
 }
 
 /* A random integer word of about `bits` significant bits. */
-static uint32_t int_word(const lad_format *f, lad_rng *r, int bits)
+static lad_word_t int_word(const lad_format *f, lad_rng *r, int bits)
 {
     int top = f->width - f->sign;
     if (bits > top)
@@ -144,13 +144,13 @@ static uint32_t int_word(const lad_format *f, lad_rng *r, int bits)
         mag |= (uint64_t)1 << (bits - 1);
     }
     int neg = f->sign && (lad_rng_next(r) & 1);
-    uint64_t x = neg ? (((uint64_t)1 << f->width) - mag) : mag;
+    uint64_t x = neg ? (uint64_t)0 - mag : mag;  /* two's complement, cut below */
     if (neg && mag == 0)
         x = 0;
-    return (uint32_t)x & width_mask(f->width);
+    return (lad_word_t)x & width_mask(f->width);
 }
 
-uint32_t lad_gen_finite_word(const lad_format *f, lad_rng *r, int raw)
+lad_word_t lad_gen_finite_word(const lad_format *f, lad_rng *r, int raw)
 {
     if (f->kind != LAD_FLOAT)
         return int_word(f, r, raw);
@@ -160,29 +160,31 @@ uint32_t lad_gen_finite_word(const lad_format *f, lad_rng *r, int raw)
         raw = lo;
     if (raw > hi)
         raw = hi;
-    uint32_t fmask = (1u << f->mbits) - 1;
+    lad_word_t fmask = ((lad_word_t)1 << f->mbits) - 1;
     uint64_t bits = lad_rng_next(r);
-    uint32_t frac = (uint32_t)bits & fmask;
+    lad_word_t frac = (lad_word_t)bits & fmask;
+    if (f->mbits > 24)  /* a wide fraction (f64) takes bits of its own */
+        frac = (lad_word_t)lad_rng_next(r) & fmask;
     /* Some all-ones and all-zero fractions: carries and exact powers of 2. */
     switch ((bits >> 32) & 15) {
     case 0: frac = fmask; break;
     case 1: frac = 0; break;
     default: break;
     }
-    uint32_t field = (uint32_t)(raw + f->bias);
+    lad_word_t field = (lad_word_t)(raw + f->bias);
     if (f->sub != LAD_SUB_NONE && raw == lo) {
         /* the bottom binade: subnormal (field 0) or the smallest normal */
         field = (bits >> 36) & 1;
         if (field == 0 && frac == 0)
-            frac = fmask ? ((uint32_t)(bits >> 40) & fmask) | 1 : 0;
+            frac = fmask ? ((lad_word_t)(bits >> 40) & fmask) | 1 : 0;
     }
     int neg = f->sign && ((bits >> 37) & 1);
-    uint32_t w = pack(f, neg, field, frac);
+    lad_word_t w = pack(f, neg, field, frac);
     if (f->pad > 0)
-        w |= (uint32_t)(bits >> 44) & ((1u << f->pad) - 1);
+        w |= (lad_word_t)(bits >> 44) & (((lad_word_t)1 << f->pad) - 1);
     /* the top exponent field holds the specials, if any: step down, or off
     ** all-ones (no other field needs decoding) */
-    uint32_t etop = (1u << f->ebits) - 1;
+    lad_word_t etop = ((lad_word_t)1 << f->ebits) - 1;
     for (int tries = 0; field == etop && !is_finite(f, w) && tries < 4; tries++) {
         if (frac > 0 && f->nan == LAD_NAN_ONES)
             frac--;
@@ -194,7 +196,7 @@ uint32_t lad_gen_finite_word(const lad_format *f, lad_rng *r, int raw)
 }
 
 /* A zero word of f (random sign), or a finite word when f has no zero. */
-static uint32_t zero_word(const lad_format *f, lad_rng *r)
+static lad_word_t zero_word(const lad_format *f, lad_rng *r)
 {
     if (f->kind != LAD_FLOAT)
         return 0;
@@ -349,11 +351,12 @@ static void gen_finite(const lad_datapath *dp, lad_rng *r, lad_case *cs)
         }
         if (cancel && (i & 1) && lad_rng_below(r, 4) != 0) {
             /* the negation of the previous product, exactly */
-            uint32_t sbit = dp->a.sign ? 1u << (dp->a.pad + dp->a.ebits + dp->a.mbits) : 0;
+            lad_word_t sbit =
+                dp->a.sign ? (lad_word_t)1 << (dp->a.pad + dp->a.ebits + dp->a.mbits) : 0;
             cs->a[i] = cs->a[i - 1] ^ sbit;
             cs->b[i] = cs->b[i - 1];
             if (!sbit && dp->b.sign)
-                cs->b[i] ^= 1u << (dp->b.pad + dp->b.ebits + dp->b.mbits);
+                cs->b[i] ^= (lad_word_t)1 << (dp->b.pad + dp->b.ebits + dp->b.mbits);
             continue;
         }
         int pi = p - lad_rng_range(r, 0, spread);

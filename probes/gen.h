@@ -73,7 +73,7 @@ void lad_gen_cases(const lad_datapath *dp, uint64_t seed, int raw_percent,
 ** (clamped to the format's range), with a random sign when the format has
 ** one and random bits below the format (pad). Integer formats give a
 ** random value of about 2^raw in magnitude. */
-uint32_t lad_gen_finite_word(const lad_format *f, lad_rng *r, int raw);
+lad_word_t lad_gen_finite_word(const lad_format *f, lad_rng *r, int raw);
 
 /* Lowest and highest raw exponent of a float format's finite nonzero
 ** values (see lad_value.raw). */

@@ -94,7 +94,7 @@ static int same_case(const lad_case_row *r, const lad_case_data *cs)
 
 /* lad_probe_eval of a replayed rung: the D words and ids of the stored
 ** cases, which must be the batch's cases in order. */
-static int replay_eval(lad_probe *p, const lad_batch *b, uint32_t *d, int64_t *ids)
+static int replay_eval(lad_probe *p, const lad_batch *b, lad_word_t *d, int64_t *ids)
 {
     for (size_t i = 0; i < b->n; i++, p->rung_cases++) {
         lad_case_data cs;
@@ -115,11 +115,11 @@ static int replay_eval(lad_probe *p, const lad_batch *b, uint32_t *d, int64_t *i
     return LAD_OK;
 }
 
-int lad_probe_eval(lad_probe *p, const lad_batch *b, uint32_t *d, int64_t *ids)
+int lad_probe_eval(lad_probe *p, const lad_batch *b, lad_word_t *d, int64_t *ids)
 {
     if (p->replayed)
         return replay_eval(p, b, d, ids);
-    uint32_t *dw = d ? d : malloc((b->n ? b->n : 1) * sizeof *dw);
+    lad_word_t *dw = d ? d : malloc((b->n ? b->n : 1) * sizeof *dw);
     lad_case_tag tags[EVAL_PIECE];
     lad_case_data *words = malloc(EVAL_PIECE * sizeof *words);
     int rc = LAD_OK;
@@ -160,7 +160,7 @@ done:
     return rc;
 }
 
-int lad_probe_run(lad_probe *p, const lad_batch *b, uint32_t **d, int64_t **ids)
+int lad_probe_run(lad_probe *p, const lad_batch *b, lad_word_t **d, int64_t **ids)
 {
     *d = malloc((b->n + 1) * sizeof **d);
     *ids = malloc((b->n + 1) * sizeof **ids);

@@ -109,12 +109,12 @@ void lad_batch_free(lad_batch *b);
 ** (may be NULL) the case ids, b->n each. Returns LAD_OK or the device's or
 ** store's code with p->err filled.
 */
-int lad_probe_eval(lad_probe *p, const lad_batch *b, uint32_t *d,
+int lad_probe_eval(lad_probe *p, const lad_batch *b, lad_word_t *d,
                    int64_t *ids);
 
 /* lad_probe_eval into fresh arrays: *d receives the D words and *ids the
 ** case ids, b->n each. The caller frees both, also when it fails. */
-int lad_probe_run(lad_probe *p, const lad_batch *b, uint32_t **d, int64_t **ids);
+int lad_probe_run(lad_probe *p, const lad_batch *b, lad_word_t **d, int64_t **ids);
 
 /* Records an observation of the current rung: key = printf(fmt, ...), with
 ** the ids of the cases that show it. */

@@ -11,30 +11,31 @@
 #include "case.h"
 #include "../model/format_fit.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Codes of a width-bit format to try, into w (at most 1024); returns n. */
-static size_t codes(int width, uint32_t *w)
+static size_t codes(int width, lad_word_t *w)
 {
     size_t n = 0;
     if (width <= 8) {
-        for (uint32_t c = 0; c < (1u << width); c++)
+        for (lad_word_t c = 0; c < (1u << width); c++)
             w[n++] = c;
         return n;
     }
-    for (uint32_t c = 0; c < 512; c++)
+    for (lad_word_t c = 0; c < 512; c++)
         w[n++] = c << (width - 9);
     for (int i = 0; i < width - 9; i++)
-        for (uint32_t top = 0; top < 512; top += 37)
+        for (lad_word_t top = 0; top < 512; top += 37)
             w[n++] = (top << (width - 9)) | (1u << i);
     return n;
 }
 
 /* Runs `op` codes (0: A against oneb, 1: B against onea, 2: squares). */
-static int enumerate(lad_probe *p, int op, uint32_t one, uint32_t *w, size_t *nw,
-                     uint32_t *d, int64_t *ids)
+static int enumerate(lad_probe *p, int op, lad_word_t one, lad_word_t *w, size_t *nw,
+                     lad_word_t *d, int64_t *ids)
 {
     int width = op == 1 ? p->dp.b.width : p->dp.a.width;
     *nw = codes(width, w);
@@ -45,7 +46,7 @@ static int enumerate(lad_probe *p, int op, uint32_t one, uint32_t *w, size_t *nw
         lad_case cs;
         lad_case_base(&p->dp, &cs);
         lad_case_words(&p->dp, &cs, 0, op == 1 ? one : w[i], op == 0 ? one : w[i]);
-        if ((rc = lad_batch_addv(&b, &cs, w[i], "%s code 0x%x", op == 0 ? "a" : op == 1 ? "b" : "square",
+        if ((rc = lad_batch_addv(&b, &cs, w[i], "%s code 0x%" PRIx64, op == 0 ? "a" : op == 1 ? "b" : "square",
                                 w[i])))
             break;
     }
@@ -57,7 +58,7 @@ static int enumerate(lad_probe *p, int op, uint32_t one, uint32_t *w, size_t *nw
 
 int lad_rung_decode(lad_probe *p)
 {
-    uint32_t *w = malloc(2048 * sizeof *w), *d = malloc(2048 * sizeof *d);
+    lad_word_t *w = malloc(2048 * sizeof *w), *d = malloc(2048 * sizeof *d);
     int64_t *ids = malloc(2048 * sizeof *ids);
     char msg[160];
     int rc = LAD_OK;
@@ -66,7 +67,7 @@ int lad_rung_decode(lad_probe *p)
         rc = lad_errf(p->err, LAD_EINTERNAL, "out of memory");
         goto out;
     }
-    uint32_t onea = 0, oneb = 0;
+    lad_word_t onea = 0, oneb = 0;
     if (p->facts.a_known)
         lad_word(&p->dp.a, 0, 1, 0, &onea);
     if (p->facts.b_known)
@@ -74,14 +75,14 @@ int lad_rung_decode(lad_probe *p)
     if (!p->facts.a_known && !p->facts.b_known) {
         if ((rc = enumerate(p, 2, 0, w, &nw, d, ids)))
             goto out;
-        uint32_t one = 0;
+        lad_word_t one = 0;
         int got = 0;
         lad_word(&p->dp.d, 0, 1, 0, &one);
         for (size_t i = 0; i < nw && !got; i++)
             if (d[i] == one) {
                 onea = oneb = w[i];
                 got = 1;
-                rc = lad_probe_observe(p, "square one", &ids[i], 1, "0x%x", w[i]);
+                rc = lad_probe_observe(p, "square one", &ids[i], 1, "0x%" PRIx64, w[i]);
             }
         if (!got) {
             rc = lad_errf(p->err, LAD_EDATA, "no code of '%s' squares to 1.0", p->dp.a.name);

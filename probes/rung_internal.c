@@ -30,7 +30,7 @@ static int build(const lad_datapath *dp, lad_case *cs, int s, int j, int E, cons
                  int db)
 {
     lad_case_base(dp, cs);
-    uint32_t a15, b15;
+    lad_word_t a15, b15;
     switch (s) {
     case 0: /* products cancel, C survives */
     case 1:
@@ -71,7 +71,7 @@ static int build(const lad_datapath *dp, lad_case *cs, int s, int j, int E, cons
             lad_word(&dp->b, 0, 3, -1, &b15))
             return LAD_NO;
         lad_case_words(dp, cs, 0, a15, b15);
-        lad_case_words(dp, cs, 1, a15 ^ (dp->a.sign ? 1u << (dp->a.width - 1) : 0), b15);
+        lad_case_words(dp, cs, 1, a15 ^ (dp->a.sign ? (lad_word_t)1 << (dp->a.width - 1) : 0), b15);
         return lad_case_c(dp, cs, 0, 1, -j);
     }
 }
@@ -120,7 +120,7 @@ static int wide_products(lad_probe *p)
     lad_batch_series(&b, "wide-product", "window");
     for (int i = 1; i <= m && rc == LAD_OK; i++) {
         lad_case cs;
-        uint32_t wa, wb;
+        lad_word_t wa, wb;
         lad_case_base(dp, &cs);
         if (lad_word(&dp->a, 0, (1ull << i) + 1, -i, &wa) ||
             lad_word(&dp->b, 0, (1ull << i) + 1, -i, &wb))
@@ -205,7 +205,7 @@ int lad_rung_internal(lad_probe *p)
     int maxj = p->rung ? (int)lad_rung_param(p->rung, "max_j") : 40;
     int rc = LAD_OK, last[NSERIES] = {0}, lasthigh[NSERIES] = {0};
     int64_t lastid[NSERIES] = {0};
-    uint32_t zero = 0;
+    lad_word_t zero = 0;
     /* a second anchor for narrow results, so that survivors far below
     ** 1.0 stay normal results (f16: 2^16 shows 2^-j down to j = 30) */
     int E1 = 1 - dp->d.bias + 30;
@@ -278,7 +278,7 @@ int lad_rung_internal(lad_probe *p)
                     return rc;
                 }
             }
-        uint32_t d[16 * NSERIES + 1];
+        lad_word_t d[16 * NSERIES + 1];
         int64_t ids[16 * NSERIES + 1];
         if ((rc = lad_probe_eval(p, &b, d, ids))) {
             lad_batch_free(&b);

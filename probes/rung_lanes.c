@@ -19,7 +19,7 @@ int lad_rung_lanes(lad_probe *p)
         n = (int)want_n;
     lad_batch b = {0};
     lad_case cs;
-    uint32_t one, two, *want = NULL, *d = NULL;
+    lad_word_t one, two, *want = NULL, *d = NULL;
     int64_t *ids = NULL;
     int rc = LAD_OK;
     if (lad_word(&dp->d, 0, 1, 0, &one) || lad_word(&dp->d, 0, 2, 0, &two)) {
@@ -52,7 +52,7 @@ int lad_rung_lanes(lad_probe *p)
         lad_case_base(dp, &cs);
         if (lad_case_term(dp, &cs, 0, 0, 1, 0) == LAD_OK) {
             int l = dp->sparse == LAD_SPARSE_1OF2 ? 1 : dp->sparse == LAD_SPARSE_2OF4 ? 2 : 4;
-            uint32_t x = dp->a.nan ? lad_format_nan(&dp->a) : lad_format_maxfinite(&dp->a, 0);
+            lad_word_t x = dp->a.nan ? lad_format_nan(&dp->a) : lad_format_maxfinite(&dp->a, 0);
             cs.a[l] = x;
             cs.b[l] = dp->b.nan ? lad_format_nan(&dp->b) : lad_format_maxfinite(&dp->b, 0);
             want[b.n] = one;

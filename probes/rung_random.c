@@ -26,11 +26,11 @@ static uint64_t next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static uint32_t draw(uint64_t *s, const lad_format *f, int finite)
+static lad_word_t draw(uint64_t *s, const lad_format *f, int finite)
 {
-    uint32_t mask = f->width >= 32 ? 0xffffffffu : (1u << f->width) - 1;
+    lad_word_t mask = f->width >= 64 ? ~(lad_word_t)0 : ((lad_word_t)1 << f->width) - 1;
     for (int tries = 0; tries < 64; tries++) {
-        uint32_t w = (uint32_t)next(s) & mask;
+        lad_word_t w = (lad_word_t)next(s) & mask;
         if (!finite || f->kind == LAD_INT)
             return w;
         int cls = lad_decode(f, w).cls;

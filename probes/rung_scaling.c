@@ -59,7 +59,7 @@ static int pair_scale(const lad_datapath *dp, lad_case *cs, int blk, int x, int 
     for (int o = 0; o <= 300; o++)
         for (int s = 0; s < 2; s++) {
             int ea = x / 2 + (s ? -o : o), eb = x - ea;
-            uint32_t wa, wb;
+            lad_word_t wa, wb;
             if ((o == 0 && s) || lad_word_pow2(&dp->sa, ea, &wa) ||
                 lad_word_pow2(&dp->sb, eb, &wb))
                 continue;
@@ -108,7 +108,7 @@ static int term(const lad_datapath *dp, lad_case *cs, int j, int neg, int e, int
 /* Puts +-(the largest power-of-two product of normal elements) * 2^S into
 ** lanes 0 and 1 (cancelling), or only +- into lane j when j >= 0. */
 typedef struct big {
-    uint32_t a, na, b;   /* words of 2^ea, -2^ea, 2^eb */
+    lad_word_t a, na, b;   /* words of 2^ea, -2^ea, 2^eb */
     int p;               /* ea + eb: the product's raw exponent */
     int ok;
 } big;
@@ -118,7 +118,7 @@ static big find_big(const lad_datapath *dp)
     big g = {0, 0, 0, 0, 0};
     int ea = 1000, eb = 1000;
     for (int e = 300; e >= -300 && ea == 1000; e--) {
-        uint32_t w;
+        lad_word_t w;
         if (lad_word_pow2(&dp->a, e, &w) == LAD_OK && lad_decode(&dp->a, w).cls == LAD_NORMAL &&
             lad_word(&dp->a, 1, 1, e, &g.na) == LAD_OK) {
             ea = e;
@@ -126,7 +126,7 @@ static big find_big(const lad_datapath *dp)
         }
     }
     for (int e = 300; e >= -300 && eb == 1000; e--) {
-        uint32_t w;
+        lad_word_t w;
         if (lad_word_pow2(&dp->b, e, &w) == LAD_OK && lad_decode(&dp->b, w).cls == LAD_NORMAL) {
             eb = e;
             g.b = w;
@@ -147,7 +147,7 @@ typedef struct edge {
 
 /* Reads the survivors of a batch whose labels are "<prefix> ... d=<d>"
 ** (positive cases only: no " neg"): the last d with a nonzero word. */
-static edge read_edge(const lad_batch *b, const uint32_t *dw, const int64_t *ids,
+static edge read_edge(const lad_batch *b, const lad_word_t *dw, const int64_t *ids,
                       const char *prefix)
 {
     edge e = {-1, 0, 0};
@@ -205,7 +205,7 @@ static int group_pairs(const lad_datapath *dp, lad_batch *b, const lad_case *bas
 
 /* Ends one run of families: counts its cases into *total and frees the
 ** batch and its words, ready for the next. */
-static void batch_done(lad_batch *b, uint32_t **dw, int64_t **ids, size_t *total)
+static void batch_done(lad_batch *b, lad_word_t **dw, int64_t **ids, size_t *total)
 {
     *total += b->n;
     lad_batch_free(b);
@@ -227,7 +227,7 @@ int lad_rung_scaling(lad_probe *p)
     int dmax = maxs + 25 < DMAX ? maxs + 25 : DMAX - 1;
     big g = find_big(dp);
     lad_batch b = {0};
-    uint32_t *dw = NULL;
+    lad_word_t *dw = NULL;
     int64_t *ids = NULL;
     int rc = LAD_OK;
     size_t total = 0;
@@ -422,7 +422,7 @@ int lad_rung_scaling(lad_probe *p)
         /* sub: the lowest t kept (one ulp less than 2^S) at the lowest S */
         int64_t sid = 0;
         int tk = 1;
-        uint32_t w148 = 0;
+        lad_word_t w148 = 0;
         int have148 = lad_word(&dp->d, 0, 1, -148, &w148) == LAD_OK;
         for (size_t i = 0; i < b.n && have148; i++) {
             int s, t;

@@ -8,6 +8,7 @@
 #include "ladder.h"
 #include "case.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 
 int lad_rung_slice(lad_probe *p)
@@ -16,7 +17,7 @@ int lad_rung_slice(lad_probe *p)
     int n = lad_datapath_kphys(dp);
     lad_batch b = {0};
     lad_case cs;
-    uint32_t want[3];
+    lad_word_t want[3];
     int ok = 1, rc = LAD_OK;
     for (int v = 0; v < 3 && ok; v++) {
         lad_case_base(dp, &cs);
@@ -35,14 +36,14 @@ int lad_rung_slice(lad_probe *p)
         rc = lad_probe_observe(p, "scalar", NULL, 0, "untested");
         goto out;
     }
-    uint32_t d[3];
+    lad_word_t d[3];
     int64_t ids[3];
     if ((rc = lad_probe_eval(p, &b, d, ids)))
         goto out;
     int match = d[0] == want[0] && d[1] == want[1] && d[2] == want[2];
     if ((rc = lad_probe_observe(p, "scalar", ids, 3, "%s", match ? "yes" : "no")))
         goto out;
-    snprintf(p->summary, sizeof p->summary, "%d lanes of 1.0 gave 0x%x: %s", n, d[0],
+    snprintf(p->summary, sizeof p->summary, "%d lanes of 1.0 gave 0x%" PRIx64 ": %s", n, d[0],
              match ? "the result tracks the scalar dot product" : "NOT the scalar dot product");
 out:
     lad_batch_free(&b);

@@ -10,12 +10,13 @@
 #include "ladder.h"
 #include "case.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int add(lad_batch *b, const lad_datapath *dp, uint32_t a, uint32_t bw,
-               uint32_t c, uint32_t a1, uint32_t b1, const char *label)
+static int add(lad_batch *b, const lad_datapath *dp, lad_word_t a, lad_word_t bw,
+               lad_word_t c, lad_word_t a1, lad_word_t b1, const char *label)
 {
     lad_case cs;
     lad_case_base(dp, &cs);
@@ -31,15 +32,15 @@ int lad_rung_specials(lad_probe *p)
     const lad_datapath *dp = &p->dp;
     lad_batch b = {0};
     int rc = LAD_OK;
-    uint32_t oa = 0, ob = 0, oc = 0, za = 0;
+    lad_word_t oa = 0, ob = 0, oc = 0, za = 0;
     lad_word(&dp->a, 0, 1, 0, &oa);
     lad_word(&dp->b, 0, 1, 0, &ob);
     lad_word(&dp->c, 0, 1, 0, &oc);
     if (dp->integer) {
         /* wrap or saturate: the largest values in every lane, both signs */
-        uint32_t amax = lad_format_maxfinite(&dp->a, 0), bmax = lad_format_maxfinite(&dp->b, 0);
-        uint32_t amin = lad_format_maxfinite(&dp->a, 1), cmax = lad_format_maxfinite(&dp->c, 0);
-        uint32_t cmin = lad_format_maxfinite(&dp->c, 1);
+        lad_word_t amax = lad_format_maxfinite(&dp->a, 0), bmax = lad_format_maxfinite(&dp->b, 0);
+        lad_word_t amin = lad_format_maxfinite(&dp->a, 1), cmax = lad_format_maxfinite(&dp->c, 0);
+        lad_word_t cmin = lad_format_maxfinite(&dp->c, 1);
         lad_batch_series(&b, "int-extreme", "saturate");
         for (int v = 0; v < 4; v++) {
             lad_case cs;
@@ -50,7 +51,7 @@ int lad_rung_specials(lad_probe *p)
             if ((rc = lad_batch_addv(&b, &cs, v, "int extreme %d", v)))
                 goto out;
         }
-        uint32_t m1 = 0;
+        lad_word_t m1 = 0;
         lad_word(&dp->c, 1, 1, 0, &m1);
         lad_batch_series(&b, "int-wrap", "saturate");
         if ((rc = add(&b, dp, oa, ob, cmax, 0, 0, "cmax + 1")) ||
@@ -59,8 +60,8 @@ int lad_rung_specials(lad_probe *p)
         goto run;
     }
     const lad_format *fa = &dp->a, *fb = &dp->b, *fc = &dp->c;
-    uint32_t sa = fa->sign ? 1u << (fa->width - 1) : 0, sb = fb->sign ? 1u << (fb->width - 1) : 0;
-    uint32_t sc = 1u << (fc->width - 1);
+    lad_word_t sa = fa->sign ? (lad_word_t)1 << (fa->width - 1) : 0, sb = fb->sign ? (lad_word_t)1 << (fb->width - 1) : 0;
+    lad_word_t sc = (lad_word_t)1 << (fc->width - 1);
     /* NaNs of each operand, then infinities and signed zeros */
     lad_batch_series(&b, "nan-inf", "nan overflow");
     const lad_format *fs[3] = {fa, fb, fc};
@@ -68,23 +69,23 @@ int lad_rung_specials(lad_probe *p)
         const lad_format *f = fs[op];
         if (f->nan == LAD_NAN_NONE)
             continue;
-        uint32_t q = lad_format_nan(f), top = ((1u << f->ebits) - 1) << (f->mbits + f->pad);
-        uint32_t sg = f->sign ? 1u << (f->width - 1) : 0;
-        uint32_t v[6] = {q, q | sg, top | (1u << f->pad), top | (1u << (f->mbits + f->pad - 1)),
-                         top | (f->pad ? 1u : 0), top | sg | 1u << f->pad};
+        lad_word_t q = lad_format_nan(f), top = (((lad_word_t)1 << f->ebits) - 1) << (f->mbits + f->pad);
+        lad_word_t sg = f->sign ? (lad_word_t)1 << (f->width - 1) : 0;
+        lad_word_t v[6] = {q, q | sg, top | ((lad_word_t)1 << f->pad), top | ((lad_word_t)1 << (f->mbits + f->pad - 1)),
+                         top | (f->pad ? 1u : 0), top | sg | (lad_word_t)1 << f->pad};
         for (int i = 0; i < 6; i++) {
             if (lad_decode(f, v[i]).cls != LAD_NAN && !(i == 4 && f->pad))
                 continue;
             char l[48];
-            snprintf(l, sizeof l, "nan %c 0x%x", "abc"[op], v[i]);
-            uint32_t a = op == 0 ? v[i] : oa, bw = op == 1 ? v[i] : ob, c = op == 2 ? v[i] : 0;
+            snprintf(l, sizeof l, "nan %c 0x%" PRIx64, "abc"[op], v[i]);
+            lad_word_t a = op == 0 ? v[i] : oa, bw = op == 1 ? v[i] : ob, c = op == 2 ? v[i] : 0;
             if ((rc = add(&b, dp, a, bw, c, 0, 0, l)))
                 goto out;
         }
     }
     /* infinities */
     int ia = fa->inf == LAD_INF_IEEE, ib = fb->inf == LAD_INF_IEEE, ic = fc->inf == LAD_INF_IEEE;
-    uint32_t infa = lad_format_inf(fa, 0), infb = lad_format_inf(fb, 0), infc = lad_format_inf(fc, 0);
+    lad_word_t infa = lad_format_inf(fa, 0), infb = lad_format_inf(fb, 0), infc = lad_format_inf(fc, 0);
     if (ia) {
         if ((rc = add(&b, dp, infa, za, 0, 0, 0, "inf*0")) ||
             (rc = add(&b, dp, infa, ob, 0, 0, 0, "+inf")) ||
@@ -110,9 +111,9 @@ int lad_rung_specials(lad_probe *p)
         (rc = add(&b, dp, oa | sa, ob, oc, 0, 0, "-1 + c 1")))
         goto out;
     /* subnormal inputs */
-    uint32_t sub = 1u << fa->pad, subb = 1u << fb->pad;
+    lad_word_t sub = (lad_word_t)1 << fa->pad, subb = (lad_word_t)1 << fb->pad;
     if (fa->sub == LAD_SUB_IEEE || fa->sub == LAD_SUB_FLUSH) {
-        uint32_t maxsub = ((1u << fa->mbits) - 1) << fa->pad;
+        lad_word_t maxsub = (((lad_word_t)1 << fa->mbits) - 1) << fa->pad;
         if ((rc = add(&b, dp, sub, ob, 0, 0, 0, "a min subnormal")) ||
             (rc = add(&b, dp, maxsub, ob, 0, 0, 0, "a max subnormal")) ||
             (rc = add(&b, dp, sub | sa, ob, 0, 0, 0, "a -min subnormal")))
@@ -140,7 +141,7 @@ int lad_rung_specials(lad_probe *p)
     for (int sg = 0; sg < 2; sg++) {
         lad_case cs;
         lad_case_base(dp, &cs);
-        uint32_t am = lad_format_maxfinite(fa, sg), bm = lad_format_maxfinite(fb, 0);
+        lad_word_t am = lad_format_maxfinite(fa, sg), bm = lad_format_maxfinite(fb, 0);
         for (int j = 0; j < lad_datapath_kphys(dp); j++)
             lad_case_words(dp, &cs, j, am, bm);
         cs.c = lad_format_maxfinite(fc, sg);
@@ -161,7 +162,7 @@ int lad_rung_specials(lad_probe *p)
     ** result, or C added by a second rounded addition) */
     {
         const lad_format *fd = &dp->d;
-        int emax = (int)((1u << fd->ebits) - 2) - fd->bias;
+        int emax = (int)(((lad_word_t)1 << fd->ebits) - 2) - fd->bias;
         lad_case cs;
         lad_case_base(dp, &cs);
         lad_batch_series(&b, "overflow-cancel", "overflow");
@@ -176,7 +177,7 @@ int lad_rung_specials(lad_probe *p)
          lad_datapath_kphys(dp) - 1 ? m * 2 : lad_datapath_kphys(dp) - 1) {
         lad_case cs;
         lad_case_base(dp, &cs);
-        uint32_t am = lad_format_maxfinite(fa, 0), bm = lad_format_maxfinite(fb, 0);
+        lad_word_t am = lad_format_maxfinite(fa, 0), bm = lad_format_maxfinite(fb, 0);
         lad_case_words(dp, &cs, 0, am, bm);
         lad_case_words(dp, &cs, m, lad_format_maxfinite(fa, 1), bm);
         lad_batch_series(&b, "max-cancel", "overflow");
@@ -186,14 +187,14 @@ int lad_rung_specials(lad_probe *p)
             break;
     }
 run:;
-    uint32_t *d = NULL;
+    lad_word_t *d = NULL;
     int64_t *ids = NULL;
     if ((rc = lad_probe_run(p, &b, &d, &ids)) == LAD_OK) {
         for (size_t i = 0; i < b.n && rc == LAD_OK; i++)
             if (strncmp(b.label[i], "nan ", 4) == 0 || strcmp(b.label[i], "inf*0") == 0 ||
                 strncmp(b.label[i], "overflow", 8) == 0 || strcmp(b.label[i], "c -0") == 0 ||
                 strncmp(b.label[i], "int extreme", 11) == 0)
-                rc = lad_probe_observe(p, b.label[i], &ids[i], 1, "0x%x", d[i]);
+                rc = lad_probe_observe(p, b.label[i], &ids[i], 1, "0x%" PRIx64, d[i]);
         snprintf(p->summary, sizeof p->summary, "%zu special cases", b.n);
     }
     free(d);

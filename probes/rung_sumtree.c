@@ -30,7 +30,7 @@
 static int big_exponent(const lad_datapath *dp)
 {
     lad_case cs;
-    uint32_t w;
+    lad_word_t w;
     lad_case_base(dp, &cs);
     if (lad_case_term(dp, &cs, 0, 0, 1, 0))
         return -1;

@@ -19,25 +19,25 @@ static int operand(lad_probe *p, lad_batch *b, int op)
     const lad_datapath *dp = &p->dp;
     const lad_format *f = op == 0 ? &dp->a : op == 1 ? &dp->b : &dp->c;
     const char *nm = op == 0 ? "a" : op == 1 ? "b" : "c";
-    uint32_t onea, oneb, one;
+    lad_word_t onea, oneb, one;
     if (lad_word(&dp->a, 0, 1, 0, &onea) || lad_word(&dp->b, 0, 1, 0, &oneb) ||
         lad_word(f, 0, 1, 0, &one))
         return LAD_OK;
     int fbits = f->mbits + f->pad; /* fraction bits of the container */
-    uint32_t sign = f->sign ? 1u << (f->width - 1) : 0;
-    uint32_t words[64 + 16];
+    lad_word_t sign = f->sign ? (lad_word_t)1 << (f->width - 1) : 0;
+    lad_word_t words[64 + 16];
     char what[64 + 16][24];
     int nw = 0;
     for (int neg = 0; neg < 2 && (neg == 0 || sign); neg++) {
-        uint32_t base = one | (neg ? sign : 0);
+        lad_word_t base = one | (neg ? sign : 0);
         for (int i = 0; i < fbits && i < 32; i++) {
-            words[nw] = base ^ (1u << i);
+            words[nw] = base ^ ((lad_word_t)1 << i);
             snprintf(what[nw++], sizeof what[0], "%sbit %d", neg ? "-" : "", i);
         }
         if (f->pad > 0 && op < 2) {
-            uint32_t h = 1u << (f->pad - 1), u = 1u << f->pad;
-            uint32_t v[] = {base + h, base + u + h, base + h + 1, base + h - 1,
-                            base + u + h - 1, base | (u * ((1u << f->mbits) - 1)) | (u - 1)};
+            lad_word_t h = (lad_word_t)1 << (f->pad - 1), u = (lad_word_t)1 << f->pad;
+            lad_word_t v[] = {base + h, base + u + h, base + h + 1, base + h - 1,
+                            base + u + h - 1, base | (u * (((lad_word_t)1 << f->mbits) - 1)) | (u - 1)};
             const char *n[] = {"tie even", "tie odd", "above half", "below half",
                                "odd below half", "all ones"};
             for (int i = 0; i < 6; i++) {
@@ -75,7 +75,7 @@ int lad_rung_truncation(lad_probe *p)
     for (int op = 0; op < 3; op++)
         if ((which == 0 || which == op + 1) && (rc = operand(p, &b, op)))
             goto out;
-    uint32_t *d = NULL;
+    lad_word_t *d = NULL;
     int64_t *ids = NULL;
     if ((rc = lad_probe_run(p, &b, &d, &ids)) == LAD_OK) {
         /* the lowest flipped bit of each operand that moved the result */
@@ -88,7 +88,7 @@ int lad_rung_truncation(lad_probe *p)
                 rc = LAD_EINTERNAL;
                 break;
             }
-            uint32_t one = 0;
+            lad_word_t one = 0;
             lad_word(&p->dp.d, 0, 1, 0, &one);
             for (size_t i = 0; i < b.n; i++) {
                 int bit;

@@ -166,7 +166,7 @@ int lad_rung_ulp(lad_probe *p)
     for (int i = 1; i <= ma && ma > 0 && mb > 0; i++)
         for (int v = 0; v < 4; v++) {
             int neg = v & 1, j = v >> 1 ? kp - 1 : 0;
-            uint32_t wa, wb;
+            lad_word_t wa, wb;
             lad_case cs;
             lad_case_base(dp, &cs);
             if ((v >> 1 && kp < 2) ||
@@ -183,7 +183,7 @@ int lad_rung_ulp(lad_probe *p)
     ** above its leading bit, against C = -p (1 + 2^-i): the exact sum is
     ** -p 2^-i, but a window anchored on the product's raw exponent cuts
     ** C's low bits first (C inside the window or added after it) */
-    uint32_t wsub, wone;
+    lad_word_t wsub, wone;
     if (ma > 0 && dp->a.sub == LAD_SUB_IEEE && !lad_word(&dp->b, 0, 1, 0, &wone))
         for (int i = 1; i <= mc && i < 62; i++)
             for (int neg = 0; neg < 2; neg++) {

@@ -42,10 +42,10 @@ int lad_rung_visible(lad_probe *p)
             if (ok && (rc = lad_batch_addv(&b, &cs, j, "%s j=%d", nm[s], j)))
                 goto out;
         }
-    uint32_t *d = NULL;
+    lad_word_t *d = NULL;
     int64_t *ids = NULL;
     if ((rc = lad_probe_run(p, &b, &d, &ids)) == LAD_OK) {
-        uint32_t one = 0;
+        lad_word_t one = 0;
         lad_word(&dp->d, 0, 1, 0, &one);
         int last = 0;
         int64_t lastid = 0;

@@ -57,7 +57,7 @@ int lad_rung_zeros(lad_probe *p)
                                   : !lad_case_term(dp, &cs, 0, 0, 1, e);
                     ok = ok && !lad_case_term(dp, &cs, 1, 1, 1, e - w + t);
                     if (zero && ok) {
-                        uint32_t zb;
+                        lad_word_t zb;
                         ok = !lad_word(&dp->b, 0, 1, 0, &zb);
                         lad_case_words(dp, &cs, 2, 0, zb);
                     } else if (ok && tiny < e - w - 8) {
@@ -79,7 +79,7 @@ int lad_rung_zeros(lad_probe *p)
             int mb = dp->a.mbits > 0 ? dp->a.mbits : 1;
             int ok = !lad_case_term(dp, &cs, 0, 0, ((uint64_t)1 << mb) + 1, e - mb);
             if (zero && ok && n >= 2) {
-                uint32_t zb;
+                lad_word_t zb;
                 ok = !lad_word(&dp->b, 0, 1, 0, &zb);
                 lad_case_words(dp, &cs, 1, 0, zb);
             }
@@ -106,7 +106,7 @@ int lad_rung_zeros(lad_probe *p)
                 for (int j = 1; j < n && ok; j++)
                     lad_case_term(dp, &cs, j, 0, 1, tiny);
             } else if (v > 0 && ok && n >= 2) {
-                uint32_t zb;
+                lad_word_t zb;
                 ok = !lad_word(&dp->b, 0, 1, 0, &zb);
                 lad_case_words(dp, &cs, 1, 0, zb);
             } else if (v > 0 || (n > 1 && tiny >= e)) {
@@ -135,7 +135,7 @@ int lad_rung_zeros(lad_probe *p)
             int ok = !lad_case_c(dp, &cs, neg, 1, cmin) &&
                      !lad_case_term(dp, &cs, 0, !neg, 1, e);
             if (ok && zero) {
-                uint32_t zb;
+                lad_word_t zb;
                 ok = !lad_word(&dp->b, 0, 1, 0, &zb);
                 lad_case_words(dp, &cs, 1, 0, zb);
             } else if (ok) {

@@ -16,7 +16,7 @@ typedef struct model_job {
     const lad_datapath *dp;
     const lad_case *cs;
     size_t n;
-    uint32_t *want;
+    lad_word_t *want;
 } model_job;
 
 static void *model_work(void *arg)
@@ -32,14 +32,14 @@ static int run_cases(const lad_datapath *dp, lad_device *dev, lad_store *st,
 {
     lad_case *cs = malloc(sizeof(lad_case) * BATCH);
     lad_case_data *bad = malloc(sizeof(lad_case_data) * BATCH);
-    uint32_t *want = malloc(sizeof(uint32_t) * BATCH * 4);
+    lad_word_t *want = malloc(sizeof(lad_word_t) * BATCH * 4);
     uint64_t *index = malloc(sizeof(uint64_t) * BATCH);
     int rc = LAD_OK;
     if (!cs || !bad || !want || !index) {
         rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
         goto done;
     }
-    uint32_t *got = want + BATCH, *bw = want + 2 * BATCH, *bg = want + 3 * BATCH;
+    lad_word_t *got = want + BATCH, *bw = want + 2 * BATCH, *bg = want + 3 * BATCH;
     for (uint64_t first = lo + *cases; first < hi; first += BATCH) {
         if (lad_sig_pending()) {
             rc = lad_errf(err, LAD_EINTERNAL, "interrupted by signal %d",

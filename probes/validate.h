@@ -22,7 +22,7 @@
 ** stream, the model's word and the device's. */
 typedef void (*lad_mismatch_fn)(void *ctx, const lad_datapath *dp,
                                 const lad_case *cs, uint64_t index,
-                                uint32_t want, uint32_t got);
+                                lad_word_t want, lad_word_t got);
 
 typedef struct lad_validate_opts {
     uint64_t cases;          /* cases of the whole stream */

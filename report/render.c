@@ -79,14 +79,14 @@ static void case_words(const lad_datapath *dp, const lad_case_row *c, lad_buf *b
     for (int j = 0; j < c->k; j++) {
         if (c->cs.a[j] == 0 && c->cs.b[j] == 0)
             continue;
-        lad_buf_printf(b, "a%d=%0*x b%d=%0*x ", j, hexw(&dp->a), c->cs.a[j], j, hexw(&dp->b),
+        lad_buf_printf(b, "a%d=%0*" PRIx64 " b%d=%0*" PRIx64 " ", j, hexw(&dp->a), c->cs.a[j], j, hexw(&dp->b),
                        c->cs.b[j]);
     }
     for (int j = 0; j < c->nscale; j++)
         lad_buf_printf(b, "sa%d=%02x sb%d=%02x ", j, c->cs.sa[j], j, c->cs.sb[j]);
-    lad_buf_printf(b, "c=%0*x (%s) ", hexw(&dp->c), c->cs.c,
+    lad_buf_printf(b, "c=%0*" PRIx64 " (%s) ", hexw(&dp->c), c->cs.c,
                    lad_value_text(&dp->c, c->cs.c, v, sizeof v));
-    lad_buf_printf(b, "d=%0*x (%s)", hexw(&dp->d), c->d, lad_value_text(&dp->d, c->d, v, sizeof v));
+    lad_buf_printf(b, "d=%0*" PRIx64 " (%s)", hexw(&dp->d), c->d, lad_value_text(&dp->d, c->d, v, sizeof v));
 }
 
 /* The rung case id was stored under, or "?". */
@@ -245,11 +245,11 @@ static int parse_frac(const char *label, frac *f)
 
 /* Signed steps of representable values from base to d (both the same sign
 ** near 1): magnitudes compared as integers, never as values. */
-static long steps_between(const lad_format *f, uint32_t base, uint32_t d)
+static long steps_between(const lad_format *f, lad_word_t base, lad_word_t d)
 {
-    uint32_t m = lad_format_mask(f) >> f->pad;
-    uint32_t sbit = f->sign ? 1u << (f->width - f->pad - 1) : 0;
-    uint32_t b = (base >> f->pad) & m, w = (d >> f->pad) & m;
+    lad_word_t m = lad_format_mask(f) >> f->pad;
+    lad_word_t sbit = f->sign ? (lad_word_t)1 << (f->width - f->pad - 1) : 0;
+    lad_word_t b = (base >> f->pad) & m, w = (d >> f->pad) & m;
     if ((b & sbit) != (w & sbit))
         return 0x7fffffff;
     long diff = (long)(w & ~sbit) - (long)(b & ~sbit);
@@ -326,7 +326,7 @@ static void truth(rep_out *o, const lad_report *r, unsigned char *used)
                         f.fi == fr[k][1] && f.steps == fr[k][2])
                         hit = c;
                 }
-                uint32_t base;
+                lad_word_t base;
                 if (hit == NULL ||
                     lad_word(&dp->d, bneg, odd ? ((uint64_t)1 << db) + 1 : 1, odd ? -db : 0,
                              &base) != LAD_OK) {
@@ -338,7 +338,7 @@ static void truth(rep_out *o, const lad_report *r, unsigned char *used)
                 snprintf(href, sizeof href, "#case-%" PRId64, hit->id);
                 use(r, used, hit->id);
                 if (s == 0x7fffffff)
-                    cell(o, href, 1, "d=%0*x", hexw(&dp->d), hit->d);
+                    cell(o, href, 1, "d=%0*" PRIx64, hexw(&dp->d), hit->d);
                 else
                     cell(o, href, s != 0, "%+ld", s);
             }
@@ -429,7 +429,7 @@ static int heat_build(const lad_report *r, rep_heat *h, unsigned char *used)
         h->cell[i] = -1;
     /* Each row's reference is its case of the largest j: the sweep goes on
     ** until no survivor is left, so that D is the sum without the bit. */
-    uint32_t *ref = calloc((size_t)nrow, sizeof *ref);
+    lad_word_t *ref = calloc((size_t)nrow, sizeof *ref);
     int *refj = calloc((size_t)nrow, sizeof *refj);
     if (ref == NULL || refj == NULL) {
         free(ref);
@@ -513,9 +513,9 @@ static uint64_t rng(uint64_t *s)
 
 /* A random positive finite word of f with its leading bit in 2^-2..2^1 (0
 ** when the format holds none there). */
-static uint32_t rand_word(const lad_format *f, uint64_t *s)
+static lad_word_t rand_word(const lad_format *f, uint64_t *s)
 {
-    uint32_t w;
+    lad_word_t w;
     for (int tries = 0; tries < 2; tries++) {
         int e = tries ? 0 : (int)(rng(s) % 4) - 2;
         uint64_t mag = ((uint64_t)1 << f->mbits) | (rng(s) & (((uint64_t)1 << f->mbits) - 1));
@@ -527,7 +527,7 @@ static uint32_t rand_word(const lad_format *f, uint64_t *s)
 
 /* |D - exact| / exact of one case, exactly in integers until the ratio;
 ** -1 when a word is not finite or the sum does not fit 126 bits. */
-static double case_error(const lad_datapath *dp, const lad_case *cs, uint32_t d)
+static double case_error(const lad_datapath *dp, const lad_case *cs, lad_word_t d)
 {
     uint64_t mag[LAD_KMAX + 2];
     int ex[LAD_KMAX + 2], n = 0;

@@ -8,14 +8,18 @@
 # files hold exactly the generator's stream; MMA-Sim then answers all of them
 # in one process (scripts/mmasim-oracle.py --fill).
 #
-#   scripts/mmasim-answers.sh [PYTHON] [LADDER]
+#   scripts/mmasim-answers.sh [PYTHON] [LADDER] [PATTERN]
 #
 # PYTHON must import mmasim and torch (default build/peers/bin/python, made
-# by `make test-peers`); LADDER defaults to build/rel/ladder.
+# by `make test-peers`); LADDER defaults to build/rel/ladder. PATTERN, an
+# extended regular expression (grep -E), makes the files of the presets
+# whose names it matches only ('f64-f64' for the f64 presets); the others
+# stay as they are.
 set -eu
 cd "$(dirname "$0")/.."
 PY=${1:-build/peers/bin/python}
 LADDER=${2:-build/rel/ladder}
+PATTERN=${3:-}
 CASES=2000
 SEED=3200
 OUT=vectors/mmasim
@@ -24,7 +28,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$OUT"
 
 : > "$tmp/list"
-for p in $("$LADDER" presets | awk '{print $1}'); do
+for p in $("$LADDER" presets | awk '{print $1}' | grep -E -- "${PATTERN:-.}"); do
     "$LADDER" validate --model "$p" --db "$tmp/db" --cases $CASES --seed $SEED \
         -q --device "exec-framed:tee '$tmp/$p.in' | '$LADDER' eval --model '$p'" \
         >/dev/null

@@ -182,9 +182,12 @@ class Datapath:
 
     # Words become tensors by reinterpreting their bits (view), never by
     # converting values, so every encoding (NaN payloads, -0) reaches
-    # MMA-Sim as the hardware would see it. Words arrive as int64 tensors.
+    # MMA-Sim as the hardware would see it. Words arrive as int64 tensors
+    # (an f64 word as the int64 of the same 64 bits).
     def operand(self, w, fmt, dtype):
         torch = self.torch
+        if fmt == "f64":
+            return w.view(torch.float64)
         if fmt in ("f32", "tf32"):
             return (w - ((w >> 31) << 32)).to(torch.int32).view(torch.float32)
         if fmt in ("f16", "bf16"):
@@ -205,9 +208,15 @@ class Datapath:
 
     def words(self, d):
         torch = self.torch
+        if d.dtype == torch.float64:
+            return [w & 0xFFFFFFFFFFFFFFFF for w in d.view(torch.int64).tolist()]
         if d.dtype == torch.float16:
             return (d.view(torch.int16).to(torch.int64) & 0xFFFF).tolist()
         return (d.view(torch.int32).to(torch.int64) & 0xFFFFFFFF).tolist()
+
+    def digits(self):
+        """Hex digits of a D word, as ladder writes them."""
+        return {"f16": 4, "f64": 16}.get(self.d, 8)
 
     def evaluate(self, cols):
         """D words of a batch: cols holds int64 tensors A, B (n x k), C (n)
@@ -256,7 +265,8 @@ def hex_column(torch, fields, count, what):
     rows = []
     for f in fields:
         try:
-            r = [int(x, 16) for x in f.split(",")]
+            # a 64-bit word >= 2^63 as the int64 of the same bits
+            r = [(v ^ 1 << 63) - (1 << 63) for v in (int(x, 16) for x in f.split(","))]
         except ValueError:
             fail("bad %s words '%s'" % (what, f[:80]), 4)
         if len(r) != count:
@@ -304,7 +314,7 @@ def window():
 
 
 def serve(dp, record):
-    width = 4 if dp.d == "f16" else 8
+    width = dp.digits()
     fd = sys.stdin.fileno()
     want = window()
     pending = b""
@@ -366,7 +376,7 @@ def fill(listfile, ladder):
         except Unmodelled as e:
             print("skip %s: %s" % (spec, e), flush=True)
             continue
-        width = 4 if dp.d == "f16" else 8
+        width = dp.digits()
         lines = [l.rstrip("\r\n") for l in open(src) if l.strip()]
         _, fields, cols = parse(lines, dp)
         words = dp.evaluate(cols)

@@ -39,6 +39,8 @@ JOBS=${LADDER_BLIND_JOBS:-2}
 : >"$TMP/list"
 "$LADDER" presets | awk -v stride="$STRIDE" 'NF && n++ % stride == 0 {print $1}' >"$TMP/presets"
 while read -r p; do echo "$p $CASES" >>"$TMP/list"; done <"$TMP/presets"
+# an f64 NaN word that is not the default: the search takes all 64 bits
+echo "$TESTS_DATA/blind-f64-nan.yaml $CASES" >>"$TMP/list"
 draw() {
     f=$TMP/random-$1.yaml
     sh "$TESTS_DATA/model-random.sh" "$LADDER" "$1" >"$f"

@@ -100,36 +100,43 @@ def _float_dtypes():
 
 
 def _uint(width):
-    return np.uint8 if width <= 8 else np.uint16 if width <= 16 else np.uint32
+    return np.uint8 if width <= 8 else np.uint16 if width <= 16 \
+        else np.uint32 if width <= 32 else np.uint64
+
+
+def _ieee_dtype(fmt):
+    """float32 for f32 containers (e8m13), float64 for f64, else None."""
+    if fmt.kind == 0 and fmt.width == 32 and fmt.ebits == 8 and fmt.bias == 127 \
+            and fmt.mbits + fmt.pad == 23:
+        return np.float32
+    if fmt.kind == 0 and fmt.width == 64 and fmt.ebits == 11 and fmt.bias == 1023 \
+            and fmt.mbits + fmt.pad == 52:
+        return np.float64
+    return None
 
 
 def _out_dtype(fmt):
     """The dtype whose bits fmt's words are: f32 containers (e8m13) read as
-    float32."""
+    float32, f64 as float64."""
     name = fmt.name.decode()
-    if fmt.kind == 0 and fmt.width == 32 and fmt.ebits == 8 and fmt.bias == 127 \
-            and fmt.mbits + fmt.pad == 23:
-        return np.float32
-    return _float_dtypes().get(name, _uint(fmt.width))
+    return _ieee_dtype(fmt) or _float_dtypes().get(name, _uint(fmt.width))
 
 
 def _words(x, fmt, what):
-    """x as a C-order uint32 array of fmt's words."""
+    """x as a C-order uint64 array of fmt's words (lad_word_t)."""
     x = np.asarray(x)
     name = fmt.name.decode()
     if x.dtype.kind == "u":
         if x.size and int(x.max()) >> fmt.width:
             raise LadderError(f"{what}: words wider than {name} ({fmt.width} bits)")
-        return np.ascontiguousarray(x.astype(np.uint32))
-    want = _float_dtypes().get(name)
-    if fmt.kind == 0 and fmt.width == 32 and fmt.ebits == 8 and fmt.mbits + fmt.pad == 23:
-        want = np.float32
+        return np.ascontiguousarray(x.astype(np.uint64))
+    want = _ieee_dtype(fmt) or _float_dtypes().get(name)
     if want is None or x.dtype.type is not want:
         raise LadderError(f"{what}: a {x.dtype} array does not hold {name} words "
                           f"(pass {np.dtype(want).name if want else 'unsigned'} "
                           f"or raw words)")
     bits = x.view(_uint(8 * x.dtype.itemsize))
-    return np.ascontiguousarray(bits.astype(np.uint32))
+    return np.ascontiguousarray(bits.astype(np.uint64))
 
 
 def _datapath(lib, name):
@@ -179,7 +186,7 @@ def matmul(a, b, c=None, datapath="sm90-wgmma-e4m3-f32", program=None, threads=0
         C = _words(c, fmt["c"], "c")
         if C.shape != (M, N):
             raise LadderError(f"c is {C.shape}, not {(M, N)}")
-    D = np.zeros((M, N), np.uint32)
+    D = np.zeros((M, N), np.uint64)
     ptr = lambda x: None if x is None else x.ctypes.data_as(ctypes.c_void_p)
     err = _Err()
     if lib.lad_gemm_err(dp, prog, M, N, K, ptr(A), K, ptr(B), N, ptr(C), N,

@@ -65,11 +65,11 @@ typedef uint32_t (*evalfn)(const lad_datapath *, const lad_case *);
 ** lad_plan_eval_batch with plan when fn is NULL, for about `secs` CPU
 ** seconds. */
 static double rate(evalfn fn, const lad_datapath *dp, const lad_plan *plan,
-                   const lad_case *cs, size_t n, double secs, uint32_t *out)
+                   const lad_case *cs, size_t n, double secs, lad_word_t *out)
 {
     double t0 = cpu_now(), t;
     size_t done = 0;
-    uint32_t x = 0;
+    lad_word_t x = 0;
     do {
         if (fn) {
             for (size_t i = 0; i < n; i++)
@@ -98,8 +98,8 @@ static void model_bench(double secs)
         {"mxf4nvf4 K=64", "sm100-tcgen05-mxf4nvf4-4x-f32"},
     };
     lad_case *cs = malloc(sizeof(lad_case) * NCASES);
-    uint32_t *a = malloc(sizeof(uint32_t) * NCASES), *b = malloc(sizeof(uint32_t) * NCASES);
-    uint32_t *g = malloc(sizeof(uint32_t) * NCASES);
+    lad_word_t *a = malloc(sizeof(lad_word_t) * NCASES), *b = malloc(sizeof(lad_word_t) * NCASES);
+    lad_word_t *g = malloc(sizeof(lad_word_t) * NCASES);
     if (!cs || !a || !b || !g) {
         fprintf(stderr, "bench: out of memory\n");
         exit(1);
@@ -125,8 +125,8 @@ static void model_bench(double secs)
         char gs[24] = "-";
         if (plan.avx2)
             snprintf(gs, sizeof gs, "%.0f", gm);
-        int same = !memcmp(a, b, sizeof(uint32_t) * NCASES) &&
-                   (!plan.avx2 || !memcmp(g, b, sizeof(uint32_t) * NCASES));
+        int same = !memcmp(a, b, sizeof(lad_word_t) * NCASES) &&
+                   (!plan.avx2 || !memcmp(g, b, sizeof(lad_word_t) * NCASES));
         printf("%-14s %-32s %16.0f %16s %16.0f %7.1fx  %s\n", rows[i].label, rows[i].preset, m,
                gs, r, m / r, same ? "yes" : "NO");
         fflush(stdout);
@@ -149,8 +149,8 @@ static void gemm_bench(double secs)
 {
     static const char *presets[] = {"sm90-mma-bf16-f32", "sm100-tcgen05-bf16-f32"};
     enum { M = 64, N = 64, K = 1024 };
-    uint32_t *A = malloc(sizeof(uint32_t) * M * K), *B = malloc(sizeof(uint32_t) * K * N);
-    uint32_t *D = malloc(sizeof(uint32_t) * M * N);
+    lad_word_t *A = malloc(sizeof(lad_word_t) * M * K), *B = malloc(sizeof(lad_word_t) * K * N);
+    lad_word_t *D = malloc(sizeof(lad_word_t) * M * N);
     lad_case *cs = calloc(1, sizeof *cs);
     if (!A || !B || !D || !cs) {
         fprintf(stderr, "bench: out of memory\n");
@@ -184,7 +184,7 @@ static void gemm_bench(double secs)
         t0 = cpu_now();
         do {
             int i = done / N, j = done % N;
-            uint32_t c = 0;
+            lad_word_t c = 0;
             for (int k = 0; k < K; k += dp->k) {
                 for (int l = 0; l < dp->k; l++) {
                     cs->a[l] = A[i * K + k + l];

@@ -39,9 +39,9 @@ int main(void)
     cs.a[0] = 0x3c00;    /* 1.0 */
     cs.b[0] = 0x4000;    /* 2.0 */
     cs.c = 0x3f800000;   /* 1.0 */
-    printf("eval %08x\n", lad_eval(&p->dp, &cs));
+    printf("eval %08x\n", (unsigned)lad_eval(&p->dp, &cs));
 
-    uint32_t A[2 * 32], B[32 * 3], D[2 * 3];
+    lad_word_t A[2 * 32], B[32 * 3], D[2 * 3];
     for (int i = 0; i < 2 * 32; i++)
         A[i] = 0x3c00;
     for (int i = 0; i < 32 * 3; i++)
@@ -50,7 +50,7 @@ int main(void)
                       B, 3, NULL, 0, D, 3, 2);
     printf("gemm %d", rc);
     for (int i = 0; i < 6; i++)
-        printf(" %08x", D[i]);
+        printf(" %08x", (unsigned)D[i]);
     printf("\n");
     return 0;
 }

@@ -20,12 +20,12 @@
 
 /* Reads comma-separated hex words up to the next ';' into w; returns how
 ** many, and moves *s past the ';'. */
-static int words(char **s, uint32_t *w, int max)
+static int words(char **s, lad_word_t *w, int max)
 {
     int n = 0;
     char *end;
     while (n < max) {
-        w[n++] = (uint32_t)strtoul(*s, &end, 16);
+        w[n++] = (lad_word_t)strtoull(*s, &end, 16);
         *s = end + 1;
         if (*end != ',')
             break;
@@ -67,17 +67,17 @@ int main(int argc, char **argv)
             frame[sp - s + 1] = 0;
             s = sp + 1;
         }
-        uint32_t a[128], b[128], c, d;
+        lad_word_t a[128], b[128], c, d;
         int k = words(&s, a, 128);
         if (words(&s, b, 128) != k)
             return 1;
-        c = (uint32_t)strtoul(s, NULL, 16);
+        c = (lad_word_t)strtoull(s, NULL, 16);
         lad_err err = {0};
         if (lad_gemm_err(&p->dp, &prog, 1, 1, k, a, k, b, 1, &c, 1, &d, 1, 1, &err) != LAD_OK) {
             fprintf(stderr, "oracle-gemm: %s\n", err.msg);
             return 1;
         }
-        printf("%s%0*x\n", frame, digits, (unsigned)d);
+        printf("%s%0*llx\n", frame, digits, (unsigned long long)d);
         fflush(stdout);
     }
     return 0;

@@ -8,6 +8,9 @@
 ** are 0). An empty model file picks a preset by the first case byte.
 */
 #include "fuzz.h"
+
+#include <inttypes.h>
+
 #include "io/modelfile.h"
 #include "model/datapath_int.h"
 
@@ -16,17 +19,17 @@ typedef struct reader {
     size_t n;
 } reader;
 
-static uint32_t take(reader *r, int width)
+static lad_word_t take(reader *r, int width)
 {
-    uint32_t w = 0;
+    lad_word_t w = 0;
     for (int i = 0; i < (width + 7) / 8; i++) {
         if (r->n > 0) {
-            w |= (uint32_t)*r->p << (8 * i);
+            w |= (lad_word_t)*r->p << (8 * i);
             r->p++;
             r->n--;
         }
     }
-    return width < 32 ? w & ((1u << width) - 1) : w;
+    return width < 64 ? w & (((lad_word_t)1 << width) - 1) : w;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -56,22 +59,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cs.sb[i] = (uint8_t)take(&r, 8);
     }
     for (int i = 0; i < lad_datapath_nmeta(&dp); i++)
-        cs.meta[i] = take(&r, 32);
+        cs.meta[i] = (uint32_t)take(&r, 32);
     lad_plan pl;
     lad_plan_init(&pl, &dp);
-    uint32_t fast = lad_plan_eval(&pl, &cs);
-    uint32_t ref = dp.integer ? lad_eval_integer(&dp, &cs)
-                              : lad_eval_general(&dp, &cs);
+    lad_word_t fast = lad_plan_eval(&pl, &cs);
+    lad_word_t ref = dp.integer ? lad_eval_integer(&dp, &cs)
+                                : lad_eval_general(&dp, &cs);
     if (fast != ref)
-        fuzz_fail("%s: path %d gives %08x, the reference %08x", dp.name,
+        fuzz_fail("%s: path %d gives %08" PRIx64 ", the reference %08" PRIx64, dp.name,
                   pl.path, fast, ref);
     /* the fast path's generic build too, where the AVX2 one ran */
     if (pl.avx2) {
         pl.avx2 = 0;
-        uint32_t generic = lad_plan_eval(&pl, &cs);
+        lad_word_t generic = lad_plan_eval(&pl, &cs);
         if (generic != ref)
-            fuzz_fail("%s: the generic fast path gives %08x, the reference "
-                      "%08x", dp.name, generic, ref);
+            fuzz_fail("%s: the generic fast path gives %08" PRIx64 ", the reference "
+                      "%08" PRIx64, dp.name, generic, ref);
     }
     return 0;
 }

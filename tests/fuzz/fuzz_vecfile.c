@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lad_vecloc loc;
     static lad_case cs;
     static lad_frozen fz;
-    uint32_t d;
+    lad_word_t d;
     int has_d, n = 0;
     while (n++ < 10000 && lad_vecfile_next(vf, &line, &loc, &err) == LAD_OK) {
         if (vf->kind == LAD_VECFILE_VEC) {

@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *line = fuzz_text(data + 2, size - 2);
     lad_vecloc loc = {"fuzz.vec", 1};
     static lad_case cs, back;
-    uint32_t d, d2;
+    lad_word_t d, d2;
     int has_d, has_d2;
     lad_err err = {0};
     if (lad_vecline_parse(dp, k, line, &loc, &cs, &d, &has_d, &err) == LAD_OK) {

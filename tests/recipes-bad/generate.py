@@ -458,11 +458,11 @@ sub(BASE, "  - instruction", "  - {rung: grouping, max_pass: " + MARK + "32}",
     "range-grouping-over-k", "'max_pass' must be at most k (16), not 32")
 sub(BASE, "  - instruction", "  - {rung: grouping, max_pass: " + MARK + "0}",
     "range-grouping-zero", "'max_pass' must be in 1..128, not 0")
-for key, val, rng in [("width", "0", "1..32"), ("width", "33", "1..32"),
-                      ("ebits", "11", "0..10"), ("ebits", "-1", "0..10"),
-                      ("mbits", "24", "0..23"), ("bias", "1001", "-1000..1000"),
-                      ("bias", "-1001", "-1000..1000"), ("pad", "32", "0..31"),
-                      ("pad", "-1", "0..31"), ("sign", "2", "0..1"),
+for key, val, rng in [("width", "0", "1..64"), ("width", "65", "1..64"),
+                      ("ebits", "12", "0..11"), ("ebits", "-1", "0..11"),
+                      ("mbits", "53", "0..52"), ("bias", "1001", "-1000..1000"),
+                      ("bias", "-1001", "-1000..1000"), ("pad", "64", "0..63"),
+                      ("pad", "-1", "0..63"), ("sign", "2", "0..1"),
                       ("sign", "-1", "0..1")]:
     base_fmt = "  - {name: e3m4, width: 8, ebits: 3, mbits: 4}"
     if key in ("width", "ebits", "mbits"):
@@ -486,7 +486,7 @@ sub(BASE, "  - instruction", "  - {rung: truncation, operand: " + MARK + "A}",
     "enum-operand-case", "'operand' must be one of all, a, b, c, not 'A'")
 for key, val, names in [("sub", "denormal", "ieee, flush, none"),
                         ("inf", "yes", "none, ieee"),
-                        ("nan", "quiet", "none, ieee, ones"),
+                        ("nan", "quiet", "none, ieee, ones, negzero"),
                         ("kind", "fixed", "float, int")]:
     sub(FORMATS, "  - {name: e3m4, width: 8, ebits: 3, mbits: 4}",
         "  - {name: e3m4, width: 8, ebits: 3, mbits: 4, %s: %s%s}" % (key, MARK, val),
@@ -522,21 +522,22 @@ raw(BASE.replace("  - instruction\n  - {rung: lanes, lanes: all}\n"
                  "\n".join(many_lines) + "\n"), "rung-too-many", "more than 32 rungs")
 
 # ---- formats --------------------------------------------------------------------
-# (eXmY with Y up to 23 is a format spec, so e9m24 is the unknown one)
+# (eXmY with X up to 11 and Y up to 52 is a format spec, so e12m24 is the
+# unknown one)
 UNKNOWN = " (not a built-in name, eXmY, ueXmY, sN or uN)"
 for key in ["a", "b", "c", "d"]:
     old = [l for l in dp_block if l.startswith("  %s: " % key)][0]
-    sub(BASE, old, "  %s: %se9m24" % (key, MARK), "format-unknown-" + key,
-        "unknown format 'e9m24'" + UNKNOWN)
+    sub(BASE, old, "  %s: %se12m24" % (key, MARK), "format-unknown-" + key,
+        "unknown format 'e12m24'" + UNKNOWN)
 sub(BASE, "  a: bf16", "  a: " + MARK + "BF16", "format-unknown-case",
     "unknown format 'BF16'" + UNKNOWN)
 sub(BASE, "  a: bf16", "  a: " + MARK + "none", "format-none", "unknown format 'none'")
 sub(BASE, "  a: bf16", "  a: " + MARK + "fp16", "format-fp16",
     "unknown format 'fp16'" + UNKNOWN)
-sub(SCALED, "  sa: ue4m3", "  sa: " + MARK + "ue5m24", "format-unknown-sa",
-    "unknown format 'ue5m24'" + UNKNOWN)
-sub(SCALED, "  sb: ue4m3", "  sb: " + MARK + "e8m24", "format-unknown-sb",
-    "unknown format 'e8m24'" + UNKNOWN)
+sub(SCALED, "  sa: ue4m3", "  sa: " + MARK + "ue5m53", "format-unknown-sa",
+    "unknown format 'ue5m53'" + UNKNOWN)
+sub(SCALED, "  sb: ue4m3", "  sb: " + MARK + "e8m53", "format-unknown-sb",
+    "unknown format 'e8m53'" + UNKNOWN)
 sub(FORMATS, "  - {name: mystery8, width: 8}", "  - {name: " + MARK + "e4m3, width: 8}",
     "format-builtin-name", "format name 'e4m3' is taken by a built-in format")
 sub(FORMATS, "  - {name: mystery8, width: 8}", "  - {name: " + MARK + "none, width: 8}",
@@ -552,7 +553,7 @@ for new, msg, slug in [
         ("{name: e3m4, width: 8, ebits: 5, mbits: 4}",
          "format 'e3m4': pad + sign + ebits + mbits exceeds the width", "check-width"),
         ("{name: e3m4, width: 8, ebits: 0, mbits: 4}",
-         "format 'e3m4': ebits must be 1..10", "check-ebits"),
+         "format 'e3m4': ebits must be 1..11", "check-ebits"),
         ("{name: e3m4, width: 8, ebits: 3, mbits: 4, bias: 1000}",
          None, "check-bias"),
         ("{name: e3m4, width: 8, ebits: 3, mbits: 4, kind: int}",

@@ -31,6 +31,14 @@ void test_check(int ok, const char *name, const char *fmt, ...)
                    ", got 0x%08" PRIx32, e_, g_);                             \
     } while (0)
 
+/* The same for words of any width (lad_word_t: f64 words too). */
+#define TEST_EQ_WORD(name, expected, got)                                     \
+    do {                                                                      \
+        uint64_t e_ = (uint64_t)(expected), g_ = (uint64_t)(got);             \
+        test_check(e_ == g_, (name), "expected 0x%08" PRIx64                  \
+                   ", got 0x%08" PRIx64, e_, g_);                             \
+    } while (0)
+
 #define TEST_EQ_INT(name, expected, got)                                      \
     do {                                                                      \
         long long e_ = (long long)(expected), g_ = (long long)(got);          \

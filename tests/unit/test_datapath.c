@@ -313,8 +313,69 @@ static void test_unsigned_result(void)
     }
 }
 
+/* f64 mma: K chained IEEE fmas, each rounded to nearest even, words from
+** the binary64 encoding by hand. Lanes past the first are -0 * +0, which
+** an fma adds without changing any value, a zero's sign included. */
+static lad_word_t f64_fma1(const lad_datapath *dp, lad_word_t a, lad_word_t b, lad_word_t c)
+{
+    lad_case cs;
+    zero_case(&cs);
+    cs.a[0] = a;
+    cs.b[0] = b;
+    cs.c = c;
+    for (int i = 1; i < dp->k; i++)
+        cs.a[i] = 0x8000000000000000ull;
+    return lad_eval(dp, &cs);
+}
+
+static void test_f64_fma(void)
+{
+    lad_datapath dp = preset("sm80-mma-f64-f64");
+    const lad_word_t one = 0x3ff0000000000000ull, e30 = 0x3ff0000000400000ull; /* 1 + 2^-30 */
+    /* (1 + 2^-30)^2 = 1 + 2^-29 + 2^-60 needs 61 bits: + 0 rounds it to
+    ** 1 + 2^-29; - 1 leaves 2^-29 + 2^-60 exactly (one rounding only). */
+    TEST_EQ_WORD("datapath-f64-fma-wide-product", 0x3ff0000000800000ull, f64_fma1(&dp, e30, e30, 0));
+    TEST_EQ_WORD("datapath-f64-fma-one-rounding", 0x3e20000000200000ull,
+                 f64_fma1(&dp, e30, e30, one | (1ull << 63)));
+    /* c = 1 + 2^-52 plus a product 2^-20 (1 + 2^-52)^2 whose bits reach 124
+    ** below c's top: 1 + 2^-20 + 2^-52 (+ 2^-71 + 2^-124 rounded off). */
+    TEST_EQ_WORD("datapath-f64-fma-far-overlap", 0x3ff0000100000001ull,
+                 f64_fma1(&dp, 0x3f50000000000001ull, 0x3f50000000000001ull, 0x3ff0000000000001ull));
+    /* The smallest subnormal squared is 2^-2148: rounds to a zero of its
+    ** sign; -0 + -0 * x is -0, +0 + -0 is +0, 1 - 1 is +0. */
+    TEST_EQ_WORD("datapath-f64-fma-underflow-neg", 0x8000000000000000ull,
+                 f64_fma1(&dp, 0x8000000000000001ull, 1, 0));
+    TEST_EQ_WORD("datapath-f64-fma-underflow-pos", 0,
+                 f64_fma1(&dp, 1, 1, 0x8000000000000000ull));
+    TEST_EQ_WORD("datapath-f64-fma-zeros-neg", 0x8000000000000000ull,
+                 f64_fma1(&dp, 0x8000000000000000ull, one, 0x8000000000000000ull));
+    lad_case cs;
+    zero_case(&cs);
+    cs.c = 0x8000000000000000ull;
+    for (int i = 0; i < 4; i++)
+        cs.a[i] = cs.b[i] = 0x8000000000000000ull;  /* -0 * -0 = +0 */
+    TEST_EQ_WORD("datapath-f64-fma-zeros-pos", 0, lad_eval(&dp, &cs));
+    TEST_EQ_WORD("datapath-f64-fma-cancel", 0, f64_fma1(&dp, one, one, one | (1ull << 63)));
+    /* 2^-1022 * 2^-1 + 2^-1074 = 2^-1023 + 2^-1074: a subnormal, exact. */
+    TEST_EQ_WORD("datapath-f64-fma-subnormal", 0x0008000000000001ull,
+                 f64_fma1(&dp, 0x0010000000000000ull, 0x3fe0000000000000ull, 1));
+    /* Specials: Inf * 0 and Inf - Inf are the preset's NaN. */
+    TEST_EQ_WORD("datapath-f64-fma-inf-zero", 0x7fffffffffffffffull,
+                 f64_fma1(&dp, 0x7ff0000000000000ull, 0, one));
+    TEST_EQ_WORD("datapath-f64-fma-inf-inf", 0x7fffffffffffffffull,
+                 f64_fma1(&dp, 0x7ff0000000000000ull, one, 0xfff0000000000000ull));
+    /* Chained: each lane's fma rounds. 1 + 2^-53 twice: each is a tie to
+    ** even, so 1 stays 1 (one rounding of the sum would give 1 + 2^-52). */
+    zero_case(&cs);
+    cs.c = one;
+    cs.a[0] = cs.a[1] = 0x3ca0000000000000ull;  /* 2^-53 */
+    cs.b[0] = cs.b[1] = one;
+    TEST_EQ_WORD("datapath-f64-fma-chained", one, lad_eval(&dp, &cs));
+}
+
 void test_datapath(void)
 {
+    test_f64_fma();
     test_presets_bound();
     test_fnuz_path();
     test_presets_consistent();

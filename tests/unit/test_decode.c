@@ -16,10 +16,10 @@
 static void fit_one(const char *name)
 {
     const lad_format *f = lad_format_find(name), *f32 = lad_format_find("f32");
-    uint32_t w[256], d[256];
+    uint64_t w[256], d[256];
     int n = 1 << f->width;
     for (int i = 0; i < n; i++) {
-        w[i] = (uint32_t)i;
+        w[i] = (uint64_t)i;
         lad_value v = lad_decode(f, w[i]);
         if (v.cls == LAD_NAN)
             d[i] = 0x7fffffff;

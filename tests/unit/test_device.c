@@ -48,7 +48,7 @@ static int has(const lad_err *err, const char *s)
 /* Opens an exec device (kind "exec" or "exec-framed") on a script of
 ** tests/data and runs n cases. */
 static int run_kind(const char *kind, const char *script, size_t n,
-                    size_t *done, lad_err *err, uint32_t **dout)
+                    size_t *done, lad_err *err, uint64_t **dout)
 {
     static lad_datapath dp;
     make_dp(&dp);
@@ -61,7 +61,7 @@ static int run_kind(const char *kind, const char *script, size_t n,
     if (rc != LAD_OK)
         return rc;
     lad_case *cs = calloc(n, sizeof *cs);
-    uint32_t *d = calloc(n, sizeof *d);
+    uint64_t *d = calloc(n, sizeof *d);
     make_cases(cs, n);
     rc = lad_device_eval(dev, cs, n, d, done, err);
     lad_device_close(dev);
@@ -74,7 +74,7 @@ static int run_kind(const char *kind, const char *script, size_t n,
 }
 
 static int run_script(const char *script, size_t n, size_t *done,
-                      lad_err *err, uint32_t **dout)
+                      lad_err *err, uint64_t **dout)
 {
     return run_kind("exec", script, n, done, err, dout);
 }
@@ -139,7 +139,7 @@ static void test_exec_good(void)
     /* Large enough to fill both pipes many times over. */
     size_t n = 5000, done = 0;
     lad_case *cs = calloc(n, sizeof *cs);
-    uint32_t *d = calloc(n, sizeof *d);
+    uint64_t *d = calloc(n, sizeof *d);
     make_cases(cs, n);
     rc = lad_device_eval(dev, cs, n, d, &done, &err);
     size_t bad = n;
@@ -164,7 +164,7 @@ static void test_exec_failures(void)
 {
     lad_err err = {0};
     size_t done;
-    uint32_t *d = NULL;
+    uint64_t *d = NULL;
 
     int rc = run_script("oracle-die.sh", 10, &done, &err, &d);
     lad_case cs[2];
@@ -217,7 +217,7 @@ static void test_exec_failures(void)
         make_dp(&mdp);
         lad_device *mdev;
         lad_case mc[3];
-        uint32_t md[3];
+        uint64_t md[3];
         make_cases(mc, 3);
         lad_err_clear(&err);
         done = 0;
@@ -243,7 +243,7 @@ static void test_exec_failures(void)
     rc = lad_device_open(spec, &dp, &dev, &err);
     if (rc == LAD_OK) {
         lad_case hc[5];
-        uint32_t hd[5];
+        uint64_t hd[5];
         make_cases(hc, 5);
         rc = lad_device_eval(dev, hc, 5, hd, &done, &err);
         test_check(rc == LAD_EDEVICE && done == 1 && hd[0] == hc[0].c &&
@@ -280,7 +280,7 @@ static void test_exec_failures(void)
     long group = 0;
     if (rc == LAD_OK) {
         lad_case gc[3];
-        uint32_t gd[3];
+        uint64_t gd[3];
         make_cases(gc, 3);
         rc = lad_device_eval(dev, gc, 3, gd, &done, &err);
         lad_device_close(dev);
@@ -329,7 +329,7 @@ static void test_sim(void)
                "device-sim-info", "kind '%s', name '%s'", dev->info.kind,
                dev->info.name);
     lad_case cs[64];
-    uint32_t d[64];
+    uint64_t d[64];
     size_t done = 0;
     make_cases(cs, 64);
     rc = lad_device_eval(dev, cs, 64, d, &done, &err);
@@ -373,7 +373,7 @@ static void test_exec_ladder(void)
     }
     size_t n = 2000, done1 = 0, done2 = 0;
     lad_case *cs = calloc(n, sizeof *cs);
-    uint32_t *d1 = calloc(n, sizeof *d1), *d2 = calloc(n, sizeof *d2);
+    uint64_t *d1 = calloc(n, sizeof *d1), *d2 = calloc(n, sizeof *d2);
     uint64_t x = 0x9e3779b97f4a7c15u;
     for (size_t i = 0; i < n; i++) {
         for (int j = 0; j < dp.k; j++) {
@@ -409,7 +409,7 @@ static void test_exec_framed(void)
 {
     lad_err err = {0};
     size_t done;
-    uint32_t *d = NULL;
+    uint64_t *d = NULL;
     lad_case cs[10];
     make_cases(cs, 10);
 

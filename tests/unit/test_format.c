@@ -92,7 +92,7 @@ static void decode_line(const char *fname, unsigned code, const char *cls,
     const lad_format *f = lad_format_builtin(i);
     tally *t = &dec[i];
     t->lines++;
-    uint32_t word = code << f->pad;
+    uint64_t word = code << f->pad;
     lad_value v = lad_decode(f, word);
     uint64_t vm = v.mag;
     int ve = v.exp;
@@ -110,11 +110,11 @@ static void decode_line(const char *fname, unsigned code, const char *cls,
         return;
     for (int mode = 0; mode < NMODE; mode++) {
         int flags = 0;
-        uint32_t w = lad_round_value(f, v.neg, v.mag, v.exp, 0, mode,
+        uint64_t w = lad_round_value(f, v.neg, v.mag, v.exp, 0, mode,
                                      LAD_OVF_INF, &flags);
         trip[i].lines++;
         if (w != word || flags != 0)
-            miss(&trip[i], "code %x %s: got %x flags %d", code,
+            miss(&trip[i], "code %x %s: got %" PRIx64 " flags %d", code,
                  lad_round_name(mode), w, flags);
     }
 }
@@ -129,10 +129,10 @@ static void round_line(const char *fname, const char *mname, const char *oname,
         return;
     tally *t = &rnd[i][mode][ovf];
     t->lines++;
-    uint32_t got = lad_round_value(lad_format_builtin(i), neg, mag, exp,
+    uint64_t got = lad_round_value(lad_format_builtin(i), neg, mag, exp,
                                    sticky, mode, ovf, NULL);
     if (got != want)
-        miss(t, "%s%llu*2^%d%s: expected %x, got %x", neg ? "-" : "", mag, exp,
+        miss(t, "%s%llu*2^%d%s: expected %x, got %" PRIx64, neg ? "-" : "", mag, exp,
              sticky ? "+sticky" : "", want, got);
 }
 
@@ -145,12 +145,12 @@ static void parse_line(const char *fname, const char *mname, const char *oname,
         return;
     tally *t = &prs[i];
     t->lines++;
-    uint32_t got = 0;
+    uint64_t got = 0;
     lad_err err = {0};
     int rc = lad_decimal_parse(text, lad_format_builtin(i), mode, ovf, &got,
                                NULL, &err);
     if (rc != LAD_OK || got != want)
-        miss(t, "'%s' %s %s: expected %x, got %x (%s)", text, mname, oname,
+        miss(t, "'%s' %s %s: expected %x, got %" PRIx64 " (%s)", text, mname, oname,
              want, got, rc ? err.msg : "ok");
 }
 
@@ -230,15 +230,61 @@ static void test_reference(void)
 /* A rounding case of a format wider than the reference covers. */
 static void hand(const char *name, const char *fmt, int neg,
                  unsigned long long mag, int exp, int sticky, int mode,
-                 int ovf, uint32_t want)
+                 int ovf, uint64_t want)
 {
     const lad_format *f = lad_format_find(fmt);
     if (f == NULL) {
         test_check(0, name, "no format '%s'", fmt);
         return;
     }
-    TEST_EQ_U32(name, want, lad_round_value(f, neg, mag, exp, sticky, mode,
-                                            ovf, NULL));
+    TEST_EQ_WORD(name, want, lad_round_value(f, neg, mag, exp, sticky, mode,
+                                             ovf, NULL));
+}
+
+/* f64 (IEEE binary64) from its encoding by hand: 1.0 = 3ff0000000000000,
+** the smallest subnormal 2^-1074 = 1, the largest finite 7fefffffffffffff. */
+static void test_f64(void)
+{
+    const lad_format *f = lad_format_find("f64");
+    test_check(f && f->width == 64 && f->ebits == 11 && f->mbits == 52 && f->bias == 1023,
+               "format-f64-builtin", "%s", f ? f->name : "missing");
+    if (!f)
+        return;
+    lad_value v = lad_decode(f, 0x3ff0000000000000ull);
+    test_check(v.cls == LAD_NORMAL && !v.neg && v.mag == (1ull << 52) && v.exp == -52,
+               "format-f64-decode-one", "got %llu*2^%d", (unsigned long long)v.mag, v.exp);
+    v = lad_decode(f, 0x8000000000000001ull);
+    test_check(v.cls == LAD_SUBNORMAL && v.neg && v.mag == 1 && v.exp == -1074,
+               "format-f64-decode-min-sub", "got %llu*2^%d", (unsigned long long)v.mag, v.exp);
+    v = lad_decode(f, 0x7ff0000000000001ull);
+    test_check(v.cls == LAD_NAN, "format-f64-decode-nan", "class %d", v.cls);
+    v = lad_decode(f, 0xfff0000000000000ull);
+    test_check(v.cls == LAD_INFINITE && v.neg, "format-f64-decode-ninf", "class %d", v.cls);
+    TEST_EQ_WORD("format-f64-nan", 0x7fffffffffffffffull, lad_format_nan(f));
+    TEST_EQ_WORD("format-f64-maxfinite", 0x7fefffffffffffffull, lad_format_maxfinite(f, 0));
+    TEST_EQ_WORD("format-f64-mask", 0xffffffffffffffffull, lad_format_mask(f));
+    /* 1 + 2^-53 is the tie between 1 and 1 + 2^-52; 1 + 3 * 2^-53 rounds
+    ** up to the even 1 + 2^-51. */
+    hand("format-f64-one", "f64", 0, 1, 0, 0, LAD_RNE, LAD_OVF_INF, 0x3ff0000000000000ull);
+    hand("format-f64-tie-rne", "f64", 0, (1ull << 53) + 1, -53, 0, LAD_RNE, LAD_OVF_INF,
+         0x3ff0000000000000ull);
+    hand("format-f64-tie-rne-odd", "f64", 0, (1ull << 53) + 3, -53, 0, LAD_RNE, LAD_OVF_INF,
+         0x3ff0000000000002ull);
+    hand("format-f64-above-tie-rne", "f64", 0, (1ull << 53) + 1, -53, 1, LAD_RNE, LAD_OVF_INF,
+         0x3ff0000000000001ull);
+    hand("format-f64-tie-ru-neg", "f64", 1, (1ull << 53) + 1, -53, 0, LAD_RU, LAD_OVF_INF,
+         0xbff0000000000000ull);
+    hand("format-f64-min-sub", "f64", 1, 1, -1074, 0, LAD_RNE, LAD_OVF_INF, 0x8000000000000001ull);
+    /* 2^-1075 is half the smallest subnormal: the tie goes to even 0. */
+    hand("format-f64-min-sub-half-rne", "f64", 0, 1, -1075, 0, LAD_RNE, LAD_OVF_INF, 0);
+    hand("format-f64-min-sub-half-ru", "f64", 0, 1, -1075, 0, LAD_RU, LAD_OVF_INF, 1);
+    hand("format-f64-ovf-rne", "f64", 0, 1, 1024, 0, LAD_RNE, LAD_OVF_INF, 0x7ff0000000000000ull);
+    hand("format-f64-ovf-rz-ieee", "f64", 0, 1, 1024, 0, LAD_RZ, LAD_OVF_IEEE,
+         0x7fefffffffffffffull);
+    /* A 106-bit product, (2^53 - 1)^2 * 2^-104: rounds to 1 - 2^-52. */
+    lad_u128 m = (lad_u128)((1ull << 53) - 1) * ((1ull << 53) - 1);
+    TEST_EQ_WORD("format-f64-wide-product", 0x3feffffffffffffeull,
+                 lad_round_value(f, 0, m, -106, 0, LAD_RNE, LAD_OVF_INF, NULL));
 }
 
 /* f32, tf32 and s32 rounding, from the IEEE 754 binary32 encoding by hand. */
@@ -308,14 +354,14 @@ static void expect_text(const char *name, const char *want, int neg,
 }
 
 static void expect_parse(const char *name, const char *fmt, const char *text,
-                         int mode, uint32_t want)
+                         int mode, uint64_t want)
 {
-    uint32_t got = 0;
+    uint64_t got = 0;
     lad_err err = {0};
     int rc = lad_decimal_parse(text, lad_format_find(fmt), mode, LAD_OVF_IEEE,
                                &got, NULL, &err);
     test_check(rc == LAD_OK && got == want, name,
-               "expected %" PRIx32 ", got %" PRIx32 " (%s)", want, got,
+               "expected %" PRIx64 ", got %" PRIx64 " (%s)", want, got,
                rc ? err.msg : "ok");
 }
 
@@ -369,7 +415,7 @@ static void test_decimal(void)
                                       "1x", "0x1p", "++1", "1e+", "nan1", "."};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char name[64];
-        uint32_t w;
+        uint64_t w;
         lad_err err = {0};
         snprintf(name, sizeof name, "decimal-parse-rejects-%zu", i);
         int rc = lad_decimal_parse(bad[i], lad_format_find("f32"), LAD_RNE,
@@ -377,7 +423,7 @@ static void test_decimal(void)
         test_check(rc == LAD_EDATA && strstr(err.msg, "not a number"), name,
                    "'%s': rc %d, %s", bad[i], rc, err.msg);
     }
-    uint32_t w;
+    uint64_t w;
     lad_err err = {0};
     int rc = lad_decimal_parse("nan", lad_format_find("e2m1"), LAD_RNE,
                                LAD_OVF_IEEE, &w, NULL, &err);
@@ -416,7 +462,7 @@ static void test_spec(void)
                (unsigned long long)v.mag, v.exp);
 
     static const char *const bad[] = {"e9", "x4m3", "e4m3:bias", "e4m3:bais=7",
-                                      "e4m3:sub=maybe", "e11m2", "e4m24",
+                                      "e4m3:sub=maybe", "e12m2", "e4m53",
                                       "s1", "e4m3:bias=99999", "",
                                       "e1m2", "e-1m2",
                                       /* integers have no exponent */
@@ -486,6 +532,7 @@ void test_format(void)
 {
     test_reference();
     test_wide();
+    test_f64();
     test_decimal();
     test_spec();
 }

@@ -175,12 +175,12 @@ static void reading(void)
     bad("modelfile-bad-floor", "zero_floor: never\n",
         "m.yaml:1:13: 'zero_floor' must be an integer or none, not 'never'");
     bad("modelfile-bad-k", "k: 0\n", "m.yaml:1:4: 'k' must be in 1..128, not 0");
-    bad("modelfile-bad-format", "a: e9m24\n", "m.yaml:1:4: unknown format 'e9m24' (not a "
+    bad("modelfile-bad-format", "a: e12m24\n", "m.yaml:1:4: unknown format 'e12m24' (not a "
         "built-in name, eXmY, ueXmY, sN or uN)");
     bad("modelfile-bad-bool", "integer: 1\n",
         "m.yaml:1:10: 'integer' must be true or false, not '1'");
-    bad("modelfile-bad-nan", "nan: 0xfffffffff\n",
-        "m.yaml:1:6: 'nan' must be a hex word of at most 8 digits, not '0xfffffffff'");
+    bad("modelfile-bad-nan", "nan: 0xfffffffffffffffff\n",
+        "m.yaml:1:6: 'nan' must be a hex word of at most 16 digits, not '0xfffffffffffffffff'");
     bad("modelfile-partial-format", "a: {name: x, width: 8}\n", "m.yaml:1:4: missing key 'ebits'");
     bad("modelfile-not-map", "- k: 1\n", "m.yaml:1:1: a model file must be a mapping, not a sequence");
     /* What the instruction is must be given: a file cut short is no model. */

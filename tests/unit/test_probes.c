@@ -16,23 +16,23 @@ static void words(void)
 {
     const lad_format *f32 = lad_format_find("f32"), *bf16 = lad_format_find("bf16");
     const lad_format *e2m1 = lad_format_find("e2m1"), *tf32 = lad_format_find("tf32");
-    uint32_t w = 0;
+    uint64_t w = 0;
     test_check(lad_word(f32, 0, 1, 0, &w) == LAD_OK && w == 0x3f800000, "probes-word-f32-one",
-               "got 0x%x", w);
+               "got 0x%" PRIx64, w);
     test_check(lad_word(f32, 1, 3, -1, &w) == LAD_OK && w == 0xbfc00000, "probes-word-f32-m1.5",
-               "got 0x%x", w);
+               "got 0x%" PRIx64, w);
     test_check(lad_word(f32, 0, 1, -149, &w) == LAD_OK && w == 1, "probes-word-f32-minsub",
-               "got 0x%x", w);
+               "got 0x%" PRIx64, w);
     test_check(lad_word(f32, 0, 1, -150, &w) == LAD_NO, "probes-word-f32-below-range", "accepted");
     test_check(lad_word(bf16, 0, 0x101, -8, &w) == LAD_NO, "probes-word-bf16-too-many-bits",
-               "accepted 0x%x", w);
+               "accepted 0x%" PRIx64, w);
     test_check(lad_word(bf16, 0, 0x81, -7, &w) == LAD_OK && w == 0x3f81, "probes-word-bf16-1+2^-7",
-               "got 0x%x", w);
+               "got 0x%" PRIx64, w);
     test_check(lad_word(e2m1, 0, 3, 1, &w) == LAD_OK && w == 0x7, "probes-word-e2m1-6",
-               "got 0x%x", w);
+               "got 0x%" PRIx64, w);
     test_check(lad_word(e2m1, 0, 5, 0, &w) == LAD_NO, "probes-word-e2m1-5", "accepted");
     test_check(lad_word(tf32, 0, 0x401, -10, &w) == LAD_OK && w == 0x3f802000,
-               "probes-word-tf32-1+2^-10", "got 0x%x", w);
+               "probes-word-tf32-1+2^-10", "got 0x%" PRIx64, w);
     test_check(lad_word(tf32, 0, 0x801, -11, &w) == LAD_NO, "probes-word-tf32-2^-11", "accepted");
 }
 
@@ -50,7 +50,7 @@ static void terms(void)
     lad_value a = lad_decode(&p->dp.a, cs.a[3]), b = lad_decode(&p->dp.b, cs.b[3]);
     test_check(rc == LAD_OK && a.cls == LAD_NORMAL && b.cls == LAD_NORMAL &&
                    a.neg != b.neg && a.raw + b.raw == -40,
-               "probes-term-bf16-2^-40", "rc %d a 0x%x b 0x%x", rc, cs.a[3], cs.b[3]);
+               "probes-term-bf16-2^-40", "rc %d a 0x%" PRIx64 " b 0x%" PRIx64, rc, cs.a[3], cs.b[3]);
     /* 1 - 2^-20 is exact in f32: 0x3f800000 less 16 units of 2^-24 */
     lad_case_base(&p->dp, &cs);
     lad_case_term(&p->dp, &cs, 3, 1, 1, -20);

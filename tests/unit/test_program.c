@@ -95,12 +95,12 @@ static uint32_t ref_mul(uint32_t x, uint32_t y)
 /* The MMAs of K lanes [k0, k1) of row a and column b (strides 1 and ldb)
 ** chained from c, by rat_eval; with promote n, restarted every n MMAs and
 ** added into an f32 accumulator starting at c. */
-static uint32_t ref_slice(const lad_datapath *dp, int promote, const uint32_t *a,
-                          const uint32_t *b, int ldb, int k0, int k1, uint32_t c)
+static uint64_t ref_slice(const lad_datapath *dp, int promote, const uint64_t *a,
+                          const uint64_t *b, int ldb, int k0, int k1, uint64_t c)
 {
     lad_case cs;
     memset(&cs, 0, sizeof cs);
-    uint32_t acc = c, d = 0;
+    uint64_t acc = c, d = 0;
     int n = 0;
     for (int k = k0; k < k1; k += dp->k) {
         for (int l = 0; l < dp->k; l++) {
@@ -131,8 +131,8 @@ static void chain_vs_rational(const char *preset)
     const lad_datapath *dp = &p->dp;
     enum { M = 5, N = 7 };
     int K = 4 * dp->k, lda = K + 3, ldb = N + 2, ldc = N + 1, ldd = N + 5;
-    uint32_t *A = calloc((size_t)M * lda, 4), *B = calloc((size_t)K * ldb, 4);
-    uint32_t *C = calloc((size_t)M * ldc, 4), *D = calloc((size_t)M * ldd, 4);
+    uint64_t *A = calloc((size_t)M * lda, sizeof(uint64_t)), *B = calloc((size_t)K * ldb, sizeof(uint64_t));
+    uint64_t *C = calloc((size_t)M * ldc, sizeof(uint64_t)), *D = calloc((size_t)M * ldd, sizeof(uint64_t));
     for (int i = 0; i < M * lda; i++)
         A[i] = next() & word_mask(&dp->a);
     for (int i = 0; i < K * ldb; i++)
@@ -141,10 +141,10 @@ static void chain_vs_rational(const char *preset)
         C[i] = next() & word_mask(&dp->c);
     int rc = lad_gemm(dp, NULL, M, N, K, A, lda, B, ldb, C, ldc, D, ldd, 3);
     int bad = 0;
-    uint32_t want = 0, got = 0;
+    uint64_t want = 0, got = 0;
     for (int i = 0; i < M && rc == LAD_OK; i++)
         for (int j = 0; j < N; j++) {
-            uint32_t r = ref_slice(dp, 0, A + (size_t)i * lda, B + j, ldb, 0, K,
+            uint64_t r = ref_slice(dp, 0, A + (size_t)i * lda, B + j, ldb, 0, K,
                                    C[(size_t)i * ldc + j]);
             if (r != D[(size_t)i * ldd + j] && !bad++) {
                 want = r;
@@ -152,7 +152,7 @@ static void chain_vs_rational(const char *preset)
             }
         }
     test_check(rc == LAD_OK && bad == 0, name, "rc %d, %d of %d words differ "
-               "(first: expected 0x%08x, got 0x%08x)", rc, bad, M * N, want, got);
+               "(first: expected 0x%08" PRIx64 ", got 0x%08" PRIx64 ")", rc, bad, M * N, want, got);
     free(A);
     free(B);
     free(C);
@@ -165,7 +165,7 @@ static void program_vs_rational(const char *name, const lad_program *prog, int K
 {
     const lad_datapath *dp = &lad_preset_find("sm90-mma-bf16-f32")->dp;
     enum { M = 3, N = 4 };
-    uint32_t A[3 * 512], B[512 * 4], C[3 * 4], D[3 * 4];
+    uint64_t A[3 * 512], B[512 * 4], C[3 * 4], D[3 * 4];
     for (int i = 0; i < M * K; i++)
         A[i] = bf16_moderate();
     for (int i = 0; i < K * N; i++)
@@ -177,11 +177,11 @@ static void program_vs_rational(const char *name, const lad_program *prog, int K
     int len = K / prog->split;
     for (int i = 0; i < M && rc == LAD_OK; i++)
         for (int j = 0; j < N; j++) {
-            uint32_t s[8] = {0};
+            uint64_t s[8] = {0};
             for (int t = 0; t < prog->split; t++)
                 s[t] = ref_slice(dp, prog->promote, A + i * K, B + j, N, t * len,
                                  (t + 1) * len, t ? 0 : C[i * N + j]);
-            uint32_t v = s[0];
+            uint64_t v = s[0];
             if (prog->reduce == LAD_REDUCE_SERIAL)
                 for (int t = 1; t < prog->split; t++)
                     v = ref_add(v, s[t]);
@@ -216,7 +216,7 @@ static void set_cases(void)
     static const char *const bad[][2] = {
         {"promote", "x"}, {"promote", "-1"}, {"split", "0"}, {"split", "65"},
         {"reduce", "up"}, {"scale_a", "1.0"}, {"scale_a", "0x"}, {"scale_a", "0x100000000"},
-        {"out", "f64"}, {"out_round", "up"}, {"out_overflow", "wrap"}, {"spilt", "2"},
+        {"out", "f128"}, {"out_round", "up"}, {"out_overflow", "wrap"}, {"spilt", "2"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char name[64];
@@ -263,7 +263,7 @@ static void check_cases(void)
     p.promote = 1;
     TEST_EQ_INT("program-check-promote1", LAD_OK, lad_program_check(&dp, &p, 16, &err));
 
-    uint32_t w[64] = {0};
+    uint64_t w[64] = {0};
     TEST_EQ_INT("program-gemm-bad-lda", LAD_EDATA,
                 lad_gemm(bf, NULL, 1, 1, 16, w, 8, w, 1, NULL, 0, w, 1, 1));
     TEST_EQ_INT("program-gemm-empty", LAD_OK,
@@ -274,7 +274,7 @@ static void threads_cases(void)
 {
     const lad_datapath *dp = &lad_preset_find("sm90-wgmma-e4m3-f32")->dp;
     enum { M = 33, N = 17, K = 128 };
-    static uint32_t A[M * K], B[K * N], D1[M * N], D8[M * N], Z[M * N], DZ[M * N];
+    static uint64_t A[M * K], B[K * N], D1[M * N], D8[M * N], Z[M * N], DZ[M * N];
     for (int i = 0; i < M * K; i++)
         A[i] = next() & 0xff;
     for (int i = 0; i < K * N; i++)

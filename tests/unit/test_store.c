@@ -223,7 +223,7 @@ static void test_not_ladder(void)
 
 /* Fills n random cases of k lanes; the words that matter most for a store
 ** that must never go through a double are among them. */
-static void random_cases(lad_case_data *cs, uint32_t *d, int n, int k)
+static void random_cases(lad_case_data *cs, uint64_t *d, int n, int k)
 {
     static const uint32_t edge[] = {0xffffffffu, 0x7fc00000u, 0x7fffffffu,
                                     0x80000000u, 0xff800001u, 0};
@@ -268,7 +268,7 @@ static void test_words(void)
 
     enum { N = 300, K = 32 };
     lad_case_data *cs = malloc(N * sizeof *cs);
-    uint32_t d[N];
+    uint64_t d[N];
     int64_t ids[N];
     lad_case_tag tags[N];
     random_cases(cs, d, N, K);
@@ -445,7 +445,7 @@ static void test_batches(void)
     /* A full run's worth at the widest K: more than two transactions. */
     enum { N = 10000 };
     lad_case_data *cs = malloc(N * sizeof *cs);
-    uint32_t *d = malloc(N * sizeof *d);
+    uint64_t *d = malloc(N * sizeof *d);
     int64_t *ids = malloc(N * sizeof *ids);
     random_cases(cs, d, N, LAD_STORE_KMAX);
     struct timespec t0, t1;
@@ -482,7 +482,7 @@ static void test_evidence(void)
     int64_t run;
     lad_store_begin_run(st, &info, &run, &err);
     lad_case_data cs[4];
-    uint32_t d[4];
+    uint64_t d[4];
     int64_t ids[4];
     random_cases(cs, d, 4, 16);
     lad_store_add_cases(st, run, "visible", cs, d, NULL, 3, 16, 0, 0, ids,
@@ -515,7 +515,7 @@ static void test_evidence(void)
     code = lad_store_begin_validation(st, run, "sm90-mma-f16-f32", "random",
                                       0xfedcba9876543210ull, 1000000, 16, 0, 0,
                                       &vid, &err);
-    uint32_t exp[2] = {0x3f800000u, 0xffffffffu}, got[2] = {0x3f800001u, 0};
+    uint64_t exp[2] = {0x3f800000u, 0xffffffffu}, got[2] = {0x3f800001u, 0};
     uint64_t idx[2] = {17, 900001};
     if (code == LAD_OK)
         code = lad_store_add_mismatches(st, vid, cs, exp, got, idx, 2, &err);
@@ -655,7 +655,7 @@ static void writer_child(const char *p, int fd)
     if (lad_store_begin_run(st, &info, &run, &err))
         _exit(3);
     static lad_case_data cs[512];
-    static uint32_t d[512];
+    static uint64_t d[512];
     random_cases(cs, d, 512, 64);
     for (int i = 0;; i++) {
         if (lad_store_add_cases(st, run, "loop", cs, d, NULL, 512, 64, 0, 0,
@@ -752,6 +752,62 @@ static void test_alive(void)
     lad_store_close(a);
 }
 
+/* 64-bit words (f64): stored as the int64 with the same bits, so a word of
+** 2^63 or more is a negative integer in SQL and reads back as the same
+** 64 bits; the JSON arrays stay valid and the case_words view still reads
+** them as integers. */
+static void test_words64(void)
+{
+    const char *p = tpath("words64.db");
+    lad_store *st;
+    lad_err err = {0};
+    if (lad_store_open(p, LAD_STORE_CREATE, &st, &err)) {
+        test_check(0, "store-words64-open", "%s", err.msg);
+        return;
+    }
+    lad_run_datapath dp = make_dp("sm80-mma-f64-f64", "mma.sync", "f64", "f64");
+    lad_run_info info = {.command = "run", .dp = &dp, .dirty = -1};
+    int64_t run = 0, ids[2];
+    lad_store_begin_run(st, &info, &run, &err);
+    lad_case_data cs[2];
+    memset(cs, 0, sizeof cs);
+    cs[0].a[0] = 0xbff0000000000000u;  /* -1.0 */
+    cs[0].a[1] = 0x8000000000000000u;  /* -0.0, the int64 minimum */
+    cs[0].b[0] = 0x3ff0000000000000u;  /* 1.0 */
+    cs[0].b[1] = 0xffffffffffffffffu;  /* a NaN, -1 as an int64 */
+    cs[0].c = 0x8000000000000001u;
+    cs[1].a[0] = 0x7fffffffffffffffu;  /* the int64 maximum */
+    cs[1].c = 0xfff8000000000000u;
+    uint64_t d[2] = {0xc000000000000000u, 0x7ff8000000000000u};
+    int code = lad_store_add_cases(st, run, "random", cs, d, NULL, 2, 4, 0, 0,
+                                   ids, &err);
+    TEST_EQ_INT("store-words64-add", LAD_OK, code);
+    lad_case_row *rows = NULL;
+    size_t nrows = 0;
+    code = lad_store_cases(st, run, "random", &rows, &nrows, &err);
+    int same = code == LAD_OK && nrows == 2;
+    for (size_t i = 0; same && i < nrows; i++)
+        same &= rows[i].d == d[i] && rows[i].cs.c == cs[i].c &&
+                memcmp(rows[i].cs.a, cs[i].a, 4 * sizeof cs[i].a[0]) == 0 &&
+                memcmp(rows[i].cs.b, cs[i].b, 4 * sizeof cs[i].b[0]) == 0;
+    test_check(same, "store-words64-roundtrip", "code %d, %zu rows: words read back differ",
+               code, nrows);
+    free(rows);
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT word FROM case_words WHERE case_id = %lld AND "
+             "operand = 'a' AND k = 0", (long long)ids[0]);
+    TEST_EQ_INT("store-words64-view-negative", (long long)(int64_t)0xbff0000000000000u,
+                sql_int(p, sql));
+    snprintf(sql, sizeof sql, "SELECT c FROM cases WHERE id = %lld", (long long)ids[0]);
+    TEST_EQ_INT("store-words64-c-sql", (long long)(int64_t)0x8000000000000001u,
+                sql_int(p, sql));
+    TEST_EQ_INT("store-words64-json-valid", 2,
+                sql_int(p, "SELECT count(*) FROM cases WHERE json_valid(a) AND json_valid(b)"));
+    TEST_EQ_INT("store-words64-view-integer", 0,
+                sql_int(p, "SELECT count(*) FROM case_words WHERE typeof(word) <> 'integer'"));
+    lad_store_close(st);
+}
+
 void test_store(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/ladder-store-XXXXXX");
@@ -764,6 +820,7 @@ void test_store(void)
     test_create();
     test_not_ladder();
     test_words();
+    test_words64();
     test_batches();
     test_evidence();
     test_history();

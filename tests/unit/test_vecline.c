@@ -27,7 +27,7 @@ static void refuse(const char *name, const lad_datapath *dp, int k,
 {
     lad_vecloc loc = {"x.vec", 7};
     lad_case cs;
-    uint32_t d;
+    uint64_t d;
     int has_d;
     lad_err err = {0};
     int rc = lad_vecline_parse(dp, k, line, &loc, &cs, &d, &has_d, &err);
@@ -44,7 +44,7 @@ static void test_plain(void)
     lad_datapath dp;
     lad_vecloc loc = {"v100-f16-f16.vec", 11};
     lad_case cs = {0};   /* lanes past K stay as they are (vecline.h) */
-    uint32_t d = 0;
+    uint64_t d = 0;
     int has_d = 0;
     lad_err err = {0};
 
@@ -86,8 +86,8 @@ static void test_plain(void)
     rc = lad_vecline_parse(&dp, 2, "3c00,3c00;3c00,3c00;0000", &loc, &keep,
                            &d, &has_d, &err);
     test_check(rc == LAD_OK && keep.a[1] == 0x3c00 && keep.a[2] == 0 &&
-               keep.b[3] == 0 && keep.a[4] == 0xaaaaaaaau &&
-               keep.b[4] == 0xaaaaaaaau && keep.sa[0] == 0 && keep.meta[0] == 0,
+               keep.b[3] == 0 && keep.a[4] == 0xaaaaaaaaaaaaaaaau &&
+               keep.b[4] == 0xaaaaaaaaaaaaaaaau && keep.sa[0] == 0 && keep.meta[0] == 0,
                "vecline-lanes-past-k-untouched", "rc %d a2 %x a4 %x", rc,
                (unsigned)keep.a[2], (unsigned)keep.a[4]);
 
@@ -97,7 +97,7 @@ static void test_plain(void)
     memset(&in, 0, sizeof in);
     in.a[0] = 0x3bd5, in.a[1] = 0x1, in.a[2] = 0xabcd, in.a[3] = 0;
     in.b[0] = 0xffff, in.c = 0x7c00;
-    uint32_t dd = 0x3c;
+    uint64_t dd = 0x3c;
     int n = lad_vecline_format(&dp, &in, &dd, buf, sizeof buf);
     const char *want = "3bd5,0001,abcd,0000;ffff,0000,0000,0000;7c00;003c";
     test_check(n == (int)strlen(want) && strcmp(buf, want) == 0,
@@ -113,7 +113,7 @@ static void test_plain(void)
     e2.b = *lad_format_find("e3m2");
     memset(&in, 0, sizeof in);
     for (int i = 0; i < 8; i++)
-        in.a[i] = (uint32_t)(i * 3) & 15, in.b[i] = (uint32_t)(i * 9) & 63;
+        in.a[i] = (uint64_t)(i * 3) & 15, in.b[i] = (uint64_t)(i * 9) & 63;
     in.c = 0x80000000u;
     lad_vecline_format(&e2, &in, NULL, buf, sizeof buf);
     test_check(strcmp(buf, "0,3,6,9,c,f,2,5;00,09,12,1b,24,2d,36,3f;80000000")
@@ -167,11 +167,11 @@ static void test_extra(void)
     memset(&in, 0, sizeof in);
     memset(&cs, 0, sizeof cs);
     for (int i = 0; i < 64; i++)
-        in.a[i] = (uint32_t)i, in.b[i] = (uint32_t)(255 - i);
+        in.a[i] = (uint64_t)i, in.b[i] = (uint64_t)(255 - i);
     in.c = 0x3f800000;
     in.sa[0] = 0x7f, in.sa[1] = 0x80, in.sb[0] = 0x01, in.sb[1] = 0xff;
     char buf[LAD_VECLINE_MAX];
-    uint32_t d = 0x40000000, dout;
+    uint64_t d = 0x40000000, dout;
     int has_d;
     lad_err err = {0};
     lad_vecloc loc = {"mx.vec", 1};
@@ -231,8 +231,38 @@ static void test_extra(void)
            (int)(strstr(buf, ";7f") - buf) + 2, "scale_a given");
 }
 
+/* f64 words: 16 hex digits each, a word of 2^63 or more (a negative f64)
+** read and written whole, and a 17th digit refused. */
+static void test_f64_words(void)
+{
+    lad_datapath dp;
+    dp_plain(&dp, "f64", "f64", 2);
+    lad_case in, cs;
+    memset(&in, 0, sizeof in);
+    memset(&cs, 0, sizeof cs);
+    in.a[0] = 0xbff0000000000000ull, in.a[1] = 0x8000000000000001ull;
+    in.b[0] = 0x3ff0000000000000ull, in.b[1] = 1;
+    in.c = 0xfff8000000000000ull;
+    uint64_t dd = 0xc000000000000000ull, d = 0;
+    char buf[LAD_VECLINE_MAX];
+    lad_vecline_format(&dp, &in, &dd, buf, sizeof buf);
+    const char *want = "bff0000000000000,8000000000000001;3ff0000000000000,0000000000000001;"
+                       "fff8000000000000;c000000000000000";
+    test_check(strcmp(buf, want) == 0, "vecline-format-f64", "got '%s'", buf);
+    lad_vecloc loc = {"f64.vec", 1};
+    int has_d = 0;
+    lad_err err = {0};
+    int rc = lad_vecline_parse(&dp, 0, buf, &loc, &cs, &d, &has_d, &err);
+    test_check(rc == LAD_OK && memcmp(&cs, &in, sizeof cs) == 0 && has_d && d == dd,
+               "vecline-roundtrip-f64-high-bit", "rc %d (%s) d %llx", rc, err.msg,
+               (unsigned long long)d);
+    refuse("vecline-err-f64-17-digits", &dp, 0,
+           "10000000000000000,0;0,0;0", 1, "has 17 hex digits; f64 words have at most 16");
+}
+
 void test_vecline(void)
 {
+    test_f64_words();
     test_plain();
     test_extra();
 }

@@ -148,7 +148,7 @@ static void readers(void)
 {
     const char *text = "i: -42\nbig: 9223372036854775807\nover: 9223372036854775808\n"
                        "neg: -9223372036854775808\nq: \"7\"\nf: 1.5\nt: true\ny: yes\n"
-                       "e: rne\nh: 0x7FC00000\nh2: 7fff\nh3: 0x123456789\ns: hello\n"
+                       "e: rne\nh: 0x7FC00000\nh2: 7fff\nh3: 0x12345678123456789\ns: hello\n"
                        "m: {x: 1}\nn:\n";
     lad_ydoc doc;
     lad_err err = {0};
@@ -159,7 +159,7 @@ static void readers(void)
     lad_ynode *r = doc.root;
     long long x = 0;
     int b = -1, e = -1;
-    unsigned h = 0;
+    uint64_t h = 0;
     char s[8];
 #define RD(name, call, want)                                                    \
     do {                                                                       \
@@ -199,12 +199,12 @@ static void readers(void)
     TEST_EQ_INT("yaml-enum-value", 1, e);
     RD("yaml-enum-bad", lad_yenum(&doc, lad_ymap_get(r, "t"), "t", modes, &e, &err),
        "t.yaml:7:4: 't' must be one of rz, rne, ru, not 'true'");
-    RD("yaml-hex", lad_yhex32(&doc, lad_ymap_get(r, "h"), "h", &h, &err), NULL);
+    RD("yaml-hex", lad_yhex64(&doc, lad_ymap_get(r, "h"), "h", &h, &err), NULL);
     TEST_EQ_U32("yaml-hex-value", 0x7fc00000, h);
-    RD("yaml-hex-bare", lad_yhex32(&doc, lad_ymap_get(r, "h2"), "h2", &h, &err), NULL);
+    RD("yaml-hex-bare", lad_yhex64(&doc, lad_ymap_get(r, "h2"), "h2", &h, &err), NULL);
     TEST_EQ_U32("yaml-hex-bare-value", 0x7fff, h);
-    RD("yaml-hex-long", lad_yhex32(&doc, lad_ymap_get(r, "h3"), "h3", &h, &err),
-       "t.yaml:12:5: 'h3' must be a hex word of at most 8 digits, not '0x123456789'");
+    RD("yaml-hex-long", lad_yhex64(&doc, lad_ymap_get(r, "h3"), "h3", &h, &err),
+       "t.yaml:12:5: 'h3' must be a hex word of at most 16 digits, not '0x12345678123456789'");
     RD("yaml-str", lad_ystr(&doc, lad_ymap_get(r, "s"), "s", s, sizeof s, &err), NULL);
     test_check(strcmp(s, "hello") == 0, "yaml-str-value", "'%s'", s);
     RD("yaml-str-long", lad_ystr(&doc, lad_ymap_get(r, "s"), "s", s, 5, &err),
