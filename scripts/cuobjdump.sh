@@ -47,8 +47,8 @@ find_pair() {
 
 in_tools() {
     [ -d "$tools" ] || return 1
-    c=$(find "$tools" -type f -name cuobjdump ! -path "$tools/bin/*" 2>/dev/null | head -n 1)
-    n=$(find "$tools" -type f -name nvdisasm 2>/dev/null | head -n 1)
+    c=$(find -L "$tools" -type f -name cuobjdump ! -path "$tools/bin/*" 2>/dev/null | head -n 1)
+    n=$(find -L "$tools" -type f -name nvdisasm 2>/dev/null | head -n 1)
     [ -n "$c" ] && [ -n "$n" ] || return 1
     chmod +x "$c" "$n" 2>/dev/null
     wrap "$c" "$n"
