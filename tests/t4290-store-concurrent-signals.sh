@@ -64,6 +64,9 @@ sr=$(($(sqlite3 "$db" "SELECT max(id) FROM runs") + 1))
 "$LADDER" run "$TMP/r.yaml" --db "$db" --device "exec:$TMP/slow.sh" >"$TMP/run.out" 2>"$TMP/run.err" &
 pid=$!
 wait_for "SELECT count(*) FROM rungs WHERE run_id = $sr"
+# and the oracle said who it is (a loaded machine can store a rung first)
+i=0
+while [ ! -s "$TMP/oracle.pid" ] && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
 kill -TERM $pid
 wait $pid
 r=$?
