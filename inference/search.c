@@ -932,22 +932,31 @@ static int rescue(sweep *w)
 }
 
 /*
-** Still stuck with cases unexplained: the sweep may sit in the wrong
-** structure of the sum (exact where the datapath adds in a tree, AMD CDNA2
-** in MMA-Sim), which no one group leaves, since the right structure alone,
-** with the rows tuned to the wrong one, explains less. Each other structure
-** (one window, exact, tree) restarts the sweep; the first that ends
-** explaining strictly more cases is kept. Returns 1 when one was.
+** Stuck with cases unexplained, the sweep may sit in the wrong structure of
+** the sum (exact where the datapath adds in a tree, AMD CDNA2 in MMA-Sim;
+** exact where fp8 products in passes of 2 fit a narrow window), which no
+** one group leaves, since the right structure alone, with the rows tuned to
+** the wrong one, explains less. Each other structure (one window, exact,
+** tree) restarts the sweep with exact and tree held at it; the first that
+** ends explaining strictly more cases is kept. Only sweeps: it runs before
+** the beam, which it often spares, and again after it. Returns 1 when a
+** structure was kept.
 */
 static int restructure(sweep *w, const group *gs, int ng)
 {
+    ctx *x = w->x;
     int re = row_of("exact"), rt = row_of("tree");
     uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
-    if (now == 0 || re < 0 || rt < 0 || w->x->nvals[re] == 0 || w->x->nvals[rt] == 0)
+    if (now == 0 || re < 0 || rt < 0 || x->nvals[re] == 0 || x->nvals[rt] == 0)
         return 0;
     static const int shapes[3][2] = {{0, 0}, {1, 0}, {0, 1}};
     pvec was = w->cur;
-    for (int i = 0; i < 3; i++) {
+    int nre = x->nvals[re], nrt = x->nvals[rt];
+    int vre[MAXV], vrt[MAXV];
+    memcpy(vre, x->vals[re], sizeof vre);
+    memcpy(vrt, x->vals[rt], sizeof vrt);
+    int took = 0;
+    for (int i = 0; i < 3 && !took; i++) {
         if (was.v[re] == shapes[i][0] && was.v[rt] == shapes[i][1])
             continue;
         pvec p = was;
@@ -955,14 +964,23 @@ static int restructure(sweep *w, const group *gs, int ng)
         p.v[rt] = shapes[i][1];
         if (!legal(w, &p))
             continue;
+        /* the structure held while the other rows follow it: the groups
+        ** that hold exact or tree would take the old one straight back */
+        x->nvals[re] = x->nvals[rt] = 1;
+        x->vals[re][0] = shapes[i][0];
+        x->vals[rt][0] = shapes[i][1];
         w->cur = p;
         uint64_t best = sweep_score(w, &p, UINT64_MAX);
         sweep_groups(w, gs, ng, &best);
-        if (best < now)
-            return 1;
+        took = best < now;
+        x->nvals[re] = nre;
+        x->nvals[rt] = nrt;
+        memcpy(x->vals[re], vre, sizeof vre);
+        memcpy(x->vals[rt], vrt, sizeof vrt);
     }
-    w->cur = was;
-    return 0;
+    if (!took)
+        w->cur = was;
+    return took;
 }
 
 /* Dependency order; each string one group searched jointly. */
@@ -977,10 +995,6 @@ static const char *const sweep_order[] = {
     "window align_round c_anchor chain",
     "exact",
     "tree chain pass",
-    /* K chained fmas (f64): the last rounding and the zeros' signs decide
-    ** between them and a tree of one product, which the groups above can
-    ** take while d_round is still the result's early guess */
-    "exact tree chain pass d_round ieee_zero",
     "acc acc_round d_via_acc",
     "pass chain",
     "acc acc_round pass",
@@ -999,6 +1013,12 @@ static const char *const sweep_order[] = {
     "window2 align2_round",
     "norm2",
     "even_odd c2_drop",
+    /* K chained fmas (f64): the last rounding and the zeros' signs decide
+    ** between them and a tree of one product, which the groups above can
+    ** take while d_round is still the result's early guess. Last: searched
+    ** earlier, exact and tree together lead other sums astray (random
+    ** draw 179 into an exact sum) */
+    "exact tree chain pass d_round ieee_zero",
 };
 
 int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
@@ -1054,6 +1074,8 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
     }
     if (rc == LAD_OK) {
         w.end = n;
+        if (restructure(&w, order, NORDER))
+            occam(&w);
         rescue(&w);
         occam(&w);
         /* Still stuck: the beam again from the simpler model Occam left,
