@@ -37,9 +37,13 @@ for f in vectors/mmasim/*.vec; do
         fail "$name" "no result: $(head -c 300 "$err")"
         continue
     fi
-    # the D format's exponent field and fraction: f16 or a 32-bit word
-    if "$LADDER" model show "$p" | grep -q '^d: f16$'; then
+    # the D format's exponent field and fraction: f16, f64 (its words are
+    # stored as the int64 of their bits) or a 32-bit word
+    dfmt=$("$LADDER" model show "$p" | sed -n 's/^d: //p')
+    if [ "$dfmt" = f16 ]; then
         e=31 es=10 fm=1023 sm=32767
+    elif [ "$dfmt" = f64 ]; then
+        e=2047 es=52 fm=4503599627370495 sm=9223372036854775807
     else
         e=255 es=23 fm=8388607 sm=2147483647
     fi
