@@ -951,10 +951,9 @@ static int restructure(sweep *w, const group *gs, int ng)
         return 0;
     static const int shapes[3][2] = {{0, 0}, {1, 0}, {0, 1}};
     pvec was = w->cur;
+    /* what holding overwrites: the counts and the first candidates */
     int nre = x->nvals[re], nrt = x->nvals[rt];
-    int vre[MAXV], vrt[MAXV];
-    memcpy(vre, x->vals[re], sizeof vre);
-    memcpy(vrt, x->vals[rt], sizeof vrt);
+    int vre = x->vals[re][0], vrt = x->vals[rt][0];
     int took = 0;
     for (int i = 0; i < 3 && !took; i++) {
         if (was.v[re] == shapes[i][0] && was.v[rt] == shapes[i][1])
@@ -975,8 +974,8 @@ static int restructure(sweep *w, const group *gs, int ng)
         took = best < now;
         x->nvals[re] = nre;
         x->nvals[rt] = nrt;
-        memcpy(x->vals[re], vre, sizeof vre);
-        memcpy(x->vals[rt], vrt, sizeof vrt);
+        x->vals[re][0] = vre;
+        x->vals[rt][0] = vrt;
     }
     if (!took)
         w->cur = was;
