@@ -43,27 +43,36 @@ for p in sm100-mma-bf16-f32 sm100-tcgen05-bf16-f32 sm90-mma-bf16-f32; do
     expect_out_eq "check-mmasim-floor-$p" 00000200
 done
 
+# separates NAME PRESET SED CASES WORDS: a model file made from PRESET by
+# the sed script SED gives exactly WORDS (MMA-Sim's, one a line) on the
+# vector lines in CASES (check NAME-<preset>); PRESET itself gives none of
+# them (check NAME-differs-<preset>).
+separates() {
+    "$LADDER" model show "$2" | sed "$3" > "$TMP/sep.yaml"
+    run_ladder eval --model "$TMP/sep.yaml" "$4"
+    expect_out_eq "$1-$2" "$5"
+    printf '%s\n' "$5" > "$TMP/sep.words"
+    run_ladder eval --model "$2" "$4"
+    if [ -s "$out" ] && ! grep -Fxq -f "$TMP/sep.words" "$out"; then
+        ok "$1-differs-$2"
+    else
+        fail "$1-differs-$2" "the preset gives $(tr '\n' ' ' < "$out")"
+    fi
+}
+
 # class C: two of 1,000,000 random cases where MMA-Sim 2.1.1's NVFP4 model
 # (exact groups of 16) answers 40084938 and c1ab95e3 (its words, from a
 # make test-peers run). A model file with group: 16 gives exactly those;
 # the preset's groups of 4 (sf-tensor's B200 rule) must give other words.
+# RTX Blackwell's mma preset takes the same rule; MMA-Sim gives it the same
+# words on these cases.
 cat > "$TMP/nvfp4.txt" <<'CASES'
 2,2,a,b,9,1,0,9,3,0,2,a,9,c,b,1,1,b,a,b,1,b,9,5,a,9,a,9,b,3,9,a,1,0,9,0,1,b,9,b,f,b,1,9,2,9,b,b,7,1,1,1,9,5,3,3,1,2,a,3,2,1,1,b;9,b,3,a,b,9,7,3,3,1,1,8,9,6,3,2,3,9,a,3,1,2,a,0,a,b,9,3,2,8,8,9,b,b,9,2,a,2,9,0,e,3,9,0,9,2,9,9,d,a,a,1,2,e,1,1,9,a,9,1,1,2,2,3;400943ab;04,7c,02,0f;09,7d,0b,09;
 8,9,9,1,9,b,1,1,3,1,2,1,9,1,2,9,1,9,1,a,b,9,3,9,b,1,3,b,1,b,9,a,2,1,9,9,8,2,1,9,1,1,3,9,9,a,a,9,1,1,1,3,2,b,2,1,1,1,1,9,1,1,8,a;3,3,a,3,9,b,b,b,9,a,0,3,3,a,1,1,9,2,3,3,9,3,9,b,2,9,2,b,1,9,3,1,b,1,b,9,3,1,9,3,9,a,9,9,a,2,9,a,9,a,8,1,a,3,b,2,a,9,2,a,b,1,9,3;3f865607;7b,15,09,05;7e,26,09,7c;
 CASES
-# RTX Blackwell's mma preset takes the same rule; MMA-Sim gives it the same
-# words on these cases.
 for p in sm100-tcgen05-mxf4nvf4-ue4m3-f32 sm120-mma-mxf4nvf4-ue4m3-f32; do
-    "$LADDER" model show $p | sed 's/^group: .*/group: 16/' > "$TMP/g16.yaml"
-    run_ladder eval --model "$TMP/g16.yaml" "$TMP/nvfp4.txt"
-    expect_out_eq check-mmasim-nvfp4-group16-$p "40084938
+    separates check-mmasim-nvfp4-group16 $p 's/^group: .*/group: 16/' "$TMP/nvfp4.txt" "40084938
 c1ab95e3"
-    run_ladder eval --model $p "$TMP/nvfp4.txt"
-    if [ -s "$out" ] && ! grep -Eq '^(40084938|c1ab95e3)$' "$out"; then
-        ok check-mmasim-nvfp4-group4-differs-$p
-    else
-        fail check-mmasim-nvfp4-group4-differs-$p "the preset gives $(tr '\n' ' ' < "$out")"
-    fi
 done
 
 # class B on kind::mxf8f6f4: case 569668 of 1,000,000 (scales 2^-122 and
@@ -73,15 +82,7 @@ done
 # RTX Blackwell's mma preset, where MMA-Sim answers the same word.
 printf '%s\n' '07,32,2a,2f,24,28,16,3b,0c,05,0a,01,07,2c,09,27,28,2b,0f,2c,24,0e,2f,05,0d,27,05,09,0b,15,2d,03;86,c2,06,07,0b,8b,14,05,07,ce,86,8b,81,0b,81,86,89,88,0c,09,88,0e,8e,1d,0d,0e,8b,81,03,b0,08,8f;00000000;05;65;' > "$TMP/mxfloor.txt"
 for p in sm100-tcgen05-mxf8f6f4-e2m3xe4m3-f32 sm120-mma-mxf8f6f4-e2m3xe4m3-f32; do
-    "$LADDER" model show $p | sed 's/^anchor_min: .*/anchor_min: -133/' > "$TMP/floor133.yaml"
-    run_ladder eval --model "$TMP/floor133.yaml" "$TMP/mxfloor.txt"
-    expect_out_eq check-mmasim-mxf8f6f4-floor133-$p 00000001
-    run_ladder eval --model $p "$TMP/mxfloor.txt"
-    if [ -s "$out" ] && ! grep -q '^00000001$' "$out"; then
-        ok check-mmasim-mxf8f6f4-nofloor-differs-$p
-    else
-        fail check-mmasim-mxf8f6f4-nofloor-differs-$p "the preset gives $(cat "$out")"
-    fi
+    separates check-mmasim-mxf8f6f4-floor133 $p 's/^anchor_min: .*/anchor_min: -133/' "$TMP/mxfloor.txt" 00000001
 done
 
 test_done
