@@ -74,7 +74,7 @@ DEPS_STAMP := build/.deps-ok
 # library (docs/library.md). Model files need io/ and libyaml and stay out.
 CORE_SRC := $(sort $(wildcard model/*.c)) util/err.c
 PIC_OBJ := $(CORE_SRC:%.c=$(BUILD)/pic/%.o)
-PUBLIC_H := model/ladder.h model/format.h model/datapath.h \
+PUBLIC_H := model/ladder.h model/format.h model/datapath.h model/params.def \
     model/params.h model/presets.h model/program.h
 LIBLADDER := $(BUILD)/libladder.a $(BUILD)/libladder.so
 PREFIX ?= /usr/local

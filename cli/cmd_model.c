@@ -35,27 +35,6 @@ static const char usage[] =
     "  `ladder presets` lists the preset names; docs/model-files.md describes\n"
     "  the keys.\n";
 
-/* The type column of params: what a model file may write for p. */
-static void type_text(const lad_param *p, char *buf, size_t size)
-{
-    size_t n = 0;
-    switch (p->type) {
-    case LAD_PT_STR: snprintf(buf, size, "string (≤ %zu bytes)", p->size - 1); return;
-    case LAD_PT_FMT: snprintf(buf, size, "format"); return;
-    case LAD_PT_INT: snprintf(buf, size, "integer %d..%d", p->lo, p->hi); return;
-    case LAD_PT_BOOL: snprintf(buf, size, "`true`/`false`"); return;
-    case LAD_PT_FLOOR: snprintf(buf, size, "floor"); return;
-    case LAD_PT_HEX: snprintf(buf, size, "hex word (≤ 16 digits)"); return;
-    case LAD_PT_ORDER: snprintf(buf, size, "sequence of lanes, or `none`"); return;
-    case LAD_PT_ENUM:
-        buf[0] = 0;
-        for (int i = 0; p->names[i] && n + 16 < size; i++)
-            n += (size_t)snprintf(buf + n, size - n, "%s`%s`", i ? ", " : "", p->names[i]);
-        return;
-    }
-    snprintf(buf, size, "?");
-}
-
 static int params(void)
 {
     printf("| key | type | required | searched | meaning |\n"
@@ -63,7 +42,7 @@ static int params(void)
     for (int i = 0; i < lad_nparams; i++) {
         const lad_param *p = &lad_params[i];
         char type[160];
-        type_text(p, type, sizeof type);
+        lad_param_legal_text(p, 1, type, sizeof type);
         printf("| `%s` | %s | %s | %s | ", p->key, type,
                p->flags & LAD_PF_REQUIRED ? "yes" : "", p->cands ? "yes" : "");
         for (const char *c = p->doc; *c; c++) /* Markdown would take <x> for HTML */

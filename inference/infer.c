@@ -313,7 +313,7 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
             out->nmismatch++;
         }
     for (int i = 0; i < lad_nparams && out->fitted; i++) {
-        int v[LAD_PARAM_MAXCANDS];
+        int64_t v[LAD_PARAM_MAXCANDS];
         if (lad_param_cands(&lad_params[i], &start, v, LAD_PARAM_MAXCANDS) > 0 &&
             (rc = decide(&dp, &start, &lad_params[i], rows, cs, d, nfit, out, err)))
             goto done;

@@ -27,7 +27,7 @@
 #define MAXV LAD_PARAM_MAXCANDS
 
 typedef struct pvec {
-    int v[NP];
+    int64_t v[NP];
 } pvec;
 
 typedef struct entry {
@@ -53,7 +53,7 @@ typedef struct ctx {
     uint64_t fixed;
     uint64_t dims;       /* bit i: registry row i is a dimension */
     int nvals[NP];
-    int vals[NP][MAXV];
+    int64_t vals[NP][MAXV];
     pvec basep;
     pvec defp;           /* lad_datapath_init's values for base's instruction */
     lad_word_t nan;        /* the NaN word of the data (or base's) */
@@ -87,7 +87,7 @@ static int row_of(const char *key)
 
 /* ---- candidates ---------------------------------------------------------- */
 
-static void add_val(ctx *x, int i, int v)
+static void add_val(ctx *x, int i, int64_t v)
 {
     for (int j = 0; j < x->nvals[i]; j++)
         if (x->vals[i][j] == v)
@@ -107,11 +107,10 @@ static void build_cands(ctx *x)
         if (x->nvals[i] > 0)
             add_val(x, i, x->basep.v[i]);
     }
-    int nan = row_of("nan");
-    if (x->nvals[nan] > 0)
+    if (x->nvals[LAD_P_nan] > 0)
         for (size_t c = 0; c < x->n; c++)
-            if (b->d.width <= 32 && lad_decode(&b->d, x->d[c]).cls == LAD_NAN)
-                add_val(x, nan, (int)(uint32_t)x->d[c]);  /* lad_param_get: 32 bits */
+            if (lad_decode(&b->d, x->d[c]).cls == LAD_NAN)
+                add_val(x, LAD_P_nan, (int64_t)x->d[c]);
 }
 
 /* ---- models ------------------------------------------------------------- */
@@ -157,7 +156,7 @@ static uint64_t phash(const pvec *p)
 {
     uint64_t h = 0xcbf29ce484222325ull;
     for (int i = 0; i < lad_nparams; i++) {
-        h ^= (uint32_t)p->v[i];
+        h ^= (uint64_t)p->v[i];
         h *= 0x100000001b3ull;
         h ^= h >> 29;
     }
@@ -421,26 +420,26 @@ static int output_bits(const ctx *x)
 /* The grid over the dimensions that interact most. */
 static void grid(ctx *x)
 {
-    static const char *const keys[] = {"window", "pass", "align_round", "d_round",
-                                       "c_anchor", "chain", "acc_round", "c_last"};
-    enum { NG = sizeof keys / sizeof keys[0] };
-    int acc = row_of("acc"), via = row_of("d_via_acc");
+    enum { NG = 16 };
+    int gd[NG], cnt[NG], at[NG], ng = 0;
+    for (int i = 0; i < lad_nparams && ng < NG; i++)
+        if (row(i)->flags & LAD_PF_GRID)
+            gd[ng++] = i;
+    int acc = LAD_P_acc, via = LAD_P_d_via_acc;
     int cut = output_bits(x);
     if (cut)
         add_val(x, acc, cut);
     int nout = cut && !(x->fixed >> acc & 1) ? 2 : 1;
-    int gd[NG], cnt[NG], at[NG];
-    for (int g = 0; g < NG; g++) {
-        gd[g] = row_of(keys[g]);
+    for (int g = 0; g < ng; g++) {
         int on = (x->dims >> gd[g] & 1) && !(x->fixed >> gd[g] & 1) && !x->base->integer;
         cnt[g] = on ? x->nvals[gd[g]] : 1;
     }
     for (int out = 0; out < nout; out++) {
-        for (int g = 0; g < NG; g++)
+        for (int g = 0; g < ng; g++)
             at[g] = 0;
         for (;;) {
             pvec p = x->basep;
-            for (int g = 0; g < NG; g++)
+            for (int g = 0; g < ng; g++)
                 if (cnt[g] > 1)
                     p.v[gd[g]] = x->vals[gd[g]][at[g]];
             if (out) {
@@ -448,7 +447,7 @@ static void grid(ctx *x)
                 p.v[via] = 1;
             }
             try_candidate(x, p);
-            int g = NG - 1;
+            int g = ng - 1;
             while (g >= 0 && ++at[g] >= cnt[g])
                 at[g--] = 0;
             if (g < 0)
@@ -646,8 +645,8 @@ out:
 /* The beam's dimensions: every searchable row but d and nan (search.h). */
 static void beam_dims(ctx *x)
 {
-    x->dims &= ~(1ull << row_of("d"));
-    x->dims &= ~(1ull << row_of("nan"));
+    x->dims &= ~(1ull << LAD_P_d);
+    x->dims &= ~(1ull << LAD_P_nan);
 }
 
 static pvec pvec_of(const ctx *x, const lad_datapath *dp)
@@ -782,12 +781,9 @@ int lad_search_packed(const lad_datapath *base, const lad_packed *pk, const lad_
 
 /* ---- the staged sweep ---------------------------------------------------- */
 
-#define MAXGROUP 8   /* rows in one joint group */
+#define MAXGROUP LAD_SWEEP_MAXROWS   /* rows in one joint group */
 
-typedef struct group {
-    int row[MAXGROUP];
-    int n;
-} group;
+typedef lad_sweep_group group;
 
 typedef struct sweep {
     ctx *x;
@@ -810,7 +806,7 @@ static int parse_group(const char *s, group *g, lad_err *err)
             int r = row_of(key);
             if (r < 0 || g->n == MAXGROUP)
                 return lad_errf(err, LAD_EDATA, "bad parameter group '%s'", s);
-            g->row[g->n++] = r;
+            g->rows[g->n++] = r;
         }
         s += l;
         while (*s == ' ')
@@ -840,14 +836,14 @@ static int sweep_group(sweep *w, const group *g, uint64_t *best)
     const ctx *x = w->x;
     int idx[MAXGROUP] = {0};
     for (int i = 0; i < g->n; i++)
-        if (x->nvals[g->row[i]] == 0)
+        if (x->nvals[g->rows[i]] == 0)
             return 0;
     pvec bestp = w->cur;
     int changed = 0;
     for (;;) {
         pvec p = w->cur;
         for (int i = 0; i < g->n; i++)
-            p.v[g->row[i]] = x->vals[g->row[i]][idx[i]];
+            p.v[g->rows[i]] = x->vals[g->rows[i]][idx[i]];
         if (legal(w, &p)) {
             uint64_t s = sweep_score(w, &p, *best - 1);
             if (s < *best) {
@@ -857,7 +853,7 @@ static int sweep_group(sweep *w, const group *g, uint64_t *best)
             }
         }
         int i = 0;
-        while (i < g->n && ++idx[i] == x->nvals[g->row[i]])
+        while (i < g->n && ++idx[i] == x->nvals[g->rows[i]])
             idx[i++] = 0;
         if (i == g->n)
             break;
@@ -945,15 +941,15 @@ static int rescue(sweep *w)
 static int restructure(sweep *w, const group *gs, int ng)
 {
     ctx *x = w->x;
-    int re = row_of("exact"), rt = row_of("tree");
+    int re = LAD_P_exact, rt = LAD_P_tree;
     uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
-    if (now == 0 || re < 0 || rt < 0 || x->nvals[re] == 0 || x->nvals[rt] == 0)
+    if (now == 0 || x->nvals[re] == 0 || x->nvals[rt] == 0)
         return 0;
     static const int shapes[3][2] = {{0, 0}, {1, 0}, {0, 1}};
     pvec was = w->cur;
     /* what holding overwrites: the counts and the first candidates */
     int nre = x->nvals[re], nrt = x->nvals[rt];
-    int vre = x->vals[re][0], vrt = x->vals[rt][0];
+    int64_t vre = x->vals[re][0], vrt = x->vals[rt][0];
     int took = 0;
     for (int i = 0; i < 3 && !took; i++) {
         if (was.v[re] == shapes[i][0] && was.v[rt] == shapes[i][1])
@@ -982,54 +978,14 @@ static int restructure(sweep *w, const group *gs, int ng)
     return took;
 }
 
-/* Dependency order; each string one group searched jointly. */
-static const char *const sweep_order[] = {
-    "saturate",
-    "in_round",
-    "d d_round",
-    "nan",
-    "overflow",
-    "ftz_in ftz_out",
-    "prod_inf",
-    "window align_round c_anchor chain",
-    "exact",
-    "tree chain pass",
-    "acc acc_round d_via_acc",
-    "pass chain",
-    "acc acc_round pass",
-    "pass chain c_last order",
-    "acc acc_round d_round c_last",
-    "group_sub_floor", /* before the anchor minimum, which cuts every term
-                          where it drops only lower-scale groups */
-    "anchor_min",
-    "zero_floor",
-    "scale_floor",
-    "group",
-    "cdom_window cdom_group cdom_per_group",
-    "window scale_floor",
-    /* last: a second level explains some of what a mis-set first level
-    ** leaves, and would stay (AMD CDNA3 in MMA-Sim) */
-    "window2 align2_round",
-    "norm2",
-    "even_odd c2_drop",
-    /* K chained fmas (f64): the last rounding and the zeros' signs decide
-    ** between them and a tree of one product, which the groups above can
-    ** take while d_round is still the result's early guess. Last: searched
-    ** earlier, exact and tree together lead other sums astray (random
-    ** draw 179 into an exact sum) */
-    "exact tree chain pass d_round ieee_zero",
-};
-
 int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
                       size_t n, const lad_stage *stages, size_t nstages, lad_datapath *out,
                       lad_err *err)
 {
-    enum { NORDER = sizeof sweep_order / sizeof sweep_order[0] };
-    group order[NORDER];
+    /* the joint groups in dependency order: params.def's LAD_SWEEP lines */
+    const group *order = lad_sweep_groups;
+    const int NORDER = lad_nsweep_groups;
     int rc;
-    for (int g = 0; g < NORDER; g++)
-        if ((rc = parse_group(sweep_order[g], &order[g], err)))
-            return rc;
     if ((rc = lad_datapath_check(start, err)))
         return rc;
     *out = *start;
@@ -1044,10 +1000,6 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
     ctx *x = w.x;
-    /* The nan row holds 32 bits (lad_param_get); a wider result's NaN
-    ** word (f64) is the data's own, as the beam takes it. */
-    if (start->d.width > 32)
-        data_nan(x);
     for (size_t i = 0; i < n; i++)
         w.order[i] = i;
     w.cur = w.def = x->basep;
@@ -1098,18 +1050,18 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
         if (!dp.integer && dp.d.mbits < start->d.mbits && start->d.width == 32) {
             uint64_t before = sweep_score(&w, &w.cur, UINT64_MAX);
             pvec p = w.cur;
-            p.v[row_of("acc")] = dp.d.mbits;
+            p.v[LAD_P_acc] = dp.d.mbits;
             if (legal(&w, &p) && sweep_score(&w, &p, before) <= before)
                 w.cur = p;
         }
         /* One level over two: a second level that the cases cannot tell
         ** from a single window (fp8 products, exact under any first level)
         ** gives way to that window, the simpler model. */
-        int r2 = row_of("window2"), r1 = row_of("window"), ra = row_of("c_anchor");
-        if (r2 >= 0 && r1 >= 0 && w.cur.v[r2] > 0) {
+        int r2 = LAD_P_window2, r1 = LAD_P_window, ra = LAD_P_c_anchor;
+        if (w.cur.v[r2] > 0) {
             uint64_t before = sweep_score(&w, &w.cur, UINT64_MAX);
             int done = 0;
-            for (int a = 0; a < 2 && !done && ra >= 0; a++)
+            for (int a = 0; a < 2 && !done; a++)
                 for (int j = 0; j < x->nvals[r1] && !done; j++) {
                     pvec p = w.cur;
                     p.v[r2] = 0;
@@ -1136,11 +1088,11 @@ int lad_search_decide(const lad_datapath *dp, const lad_datapath *base, const la
     if (!x)
         return -1;
     int i = lad_param_index(p), nalt = 0, nv = x->nvals[i];
-    int v0 = lad_param_get(p, dp, base);
+    int64_t v0 = lad_param_get(p, dp, base);
     int range = nv > 16;
     *nearest = range;
     for (int j = 0; j < nv; j++) {
-        int v = x->vals[i][j];
+        int64_t v = x->vals[i][j];
         if (v == v0)
             continue;
         /* wide ranges: only the neighbours and "none" */
@@ -1172,7 +1124,7 @@ static int is_numeric(const lad_param *p)
 
 static int cmp_int(const void *a, const void *b)
 {
-    int x = *(const int *)a, y = *(const int *)b;
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
 }
 
@@ -1187,7 +1139,8 @@ int lad_search_undetermined(const lad_search_result *res, char *buf, size_t size
             continue;
         const lad_param *p = row(r);
         count++;
-        int v[MAXV], nv = 0;
+        int64_t v[MAXV];
+        int nv = 0;
         for (int i = 0; i < res->nvals[r]; i++)
             if (res->undet[r][i])
                 v[nv++] = res->vals[r][i];

@@ -70,7 +70,7 @@ typedef struct lad_search_result {
     ** vals[i][j]). A row that matters to none of the explored models, or
     ** takes one value among them, has nundet[i] == 0. */
     int nvals[LAD_NPARAMS_MAX];
-    int vals[LAD_NPARAMS_MAX][LAD_PARAM_MAXCANDS];
+    int64_t vals[LAD_NPARAMS_MAX][LAD_PARAM_MAXCANDS];
     unsigned char undet[LAD_NPARAMS_MAX][LAD_PARAM_MAXCANDS];
     int nundet[LAD_NPARAMS_MAX];
     lad_datapath base;       /* the base the codes are read against */
@@ -98,7 +98,8 @@ int lad_search_packed(const lad_datapath *base, const lad_packed *pk, const lad_
 /* One stage of the staged sweep: the cases [0, end) take part (ends
 ** increase, the last is n); own lists the joint groups the stage's newest
 ** cases were designed for, each a string of registry keys separated by
-** spaces ("window scale_floor"), NULL-terminated; NULL: none. */
+** spaces ("window scale_floor"), NULL-terminated; NULL: none. Every other
+** group, in dependency order, is a LAD_SWEEP line of model/params.def. */
 typedef struct lad_stage {
     size_t end;
     const char *const *own;

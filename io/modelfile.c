@@ -250,6 +250,10 @@ int lad_model_from_node(const lad_ydoc *doc, const lad_ynode *map,
         const lad_ynode *v = lad_ymap_get(map, lad_params[i].key);
         if (v && (rc = read_field(doc, v, &lad_params[i], dp, err)))
             return rc;
+        /* the row's legal set, the one lad_datapath_check applies */
+        char msg[160];
+        if (v && lad_param_illegal(&lad_params[i], dp, msg, sizeof msg))
+            return lad_yerr(doc, v, err, "%s", msg);
     }
     /* What the instruction is cannot default: without it a file cut short
     ** would read as a K=1 all-f32 model. */
@@ -441,7 +445,12 @@ char *lad_model_write(const lad_datapath *dp, const char *evidence)
     for (int i = 0; i < lad_nparams; i++) {
         const lad_param *fd = &lad_params[i];
         char text[LAD_KMAX * 5 + 8];
-        put(&b, "# %s\n%s: ", fd->doc, fd->key);
+        char legal[160];
+        if (fd->type == LAD_PT_ENUM)
+            put(&b, "# %s: %s\n%s: ", fd->doc, lad_param_legal_text(fd, 0, legal, sizeof legal),
+                fd->key);
+        else
+            put(&b, "# %s\n%s: ", fd->doc, fd->key);
         if (fd->type == LAD_PT_STR)
             put_str(&b, lad_param_text(fd, dp, text, sizeof text));
         else if (fd->type == LAD_PT_FMT)

@@ -7,6 +7,7 @@
 ** prepared plan and its fast paths); datapath_int.h is what the three share.
 */
 #include "datapath_int.h"
+#include "params.h"
 
 #include <inttypes.h>
 #include <stddef.h>
@@ -14,29 +15,7 @@
 
 void lad_datapath_init(lad_datapath *dp)
 {
-    memset(dp, 0, sizeof *dp);
-    const lad_format *f32 = lad_format_find("f32");
-    dp->a = dp->b = dp->c = dp->d = dp->acc = *f32;
-    dp->sa = dp->sb = *lad_format_find("ue8m0");
-    dp->k = 1;
-    dp->in_round = LAD_RZ;
-    dp->window = 24;
-    dp->align_round = LAD_RZ;
-    dp->zero_floor = LAD_NOFLOOR;
-    dp->anchor_min = LAD_NOFLOOR;
-    dp->c_anchor = 1;
-    dp->align2_round = LAD_RZ;
-    dp->prod_inf = LAD_NOFLOOR;
-    dp->pass = 1;
-    dp->chain = LAD_CHAIN;
-    dp->acc_round = LAD_RZ;
-    dp->d_round = LAD_RZ;
-    dp->overflow = LAD_OVF_INF;
-    dp->nan = 0x7fffffff;
-    dp->group = 1;
-    dp->scale_floor = LAD_NOFLOOR;
-    dp->cdom_group = 16;
-    dp->group_sub_floor = LAD_NOFLOOR;
+    lad_param_defaults(dp);
 }
 
 int lad_datapath_kphys(const lad_datapath *dp)
@@ -96,17 +75,14 @@ static int exact_span(const lad_datapath *dp)
 
 int lad_datapath_check(const lad_datapath *dp, lad_err *err)
 {
-    const lad_format *fs[] = {&dp->a, &dp->b, &dp->c, &dp->d, &dp->acc, &dp->sa, &dp->sb};
-    const char *fn[] = {"a", "b", "c", "d", "acc", "sa", "sb"};
-    for (int i = 0; i < 7; i++) {
-        const char *m = lad_format_check(fs[i]);
-        if (m)
-            return lad_errf_key(err, LAD_EDATA, fn[i], "format '%s' (%s): %s", fs[i]->name, fn[i], m);
+    /* each field alone: its legal set, the same the model-file reader and
+    ** the docs use */
+    for (int i = 0; i < lad_nparams; i++) {
+        char msg[160];
+        if (lad_param_illegal(&lad_params[i], dp, msg, sizeof msg))
+            return lad_errf_key(err, LAD_EDATA, lad_params[i].key, "%s", msg);
     }
-    if (dp->k < 1 || dp->k > LAD_KMAX)
-        return lad_errf_key(err, LAD_EDATA, "k", "k must be 1..%d, not %d", LAD_KMAX, dp->k);
-    if (dp->sparse < LAD_SPARSE_NONE || dp->sparse > LAD_SPARSE_PAIRS8)
-        return lad_errf_key(err, LAD_EDATA, "sparse", "unknown sparse pattern %d", dp->sparse);
+    /* the rules that relate several fields */
     if (dp->sparse && dp->k % chunk_lanes(dp->sparse))
         return lad_errf_key(err, LAD_EDATA, "k", "k %d is not a multiple of the sparsity chunk (%d lanes)",
                         dp->k, chunk_lanes(dp->sparse));
@@ -116,11 +92,7 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
         return lad_errf_key(err, LAD_EDATA, "k", "k %d with this sparsity needs %d metadata words; "
                             "a case holds %d (k at most %d)", dp->k, lad_datapath_nmeta(dp),
                             LAD_METAMAX, LAD_METAMAX * 8 * chunk_lanes(dp->sparse));
-    if (dp->in_round < LAD_RZ || dp->in_round > LAD_RNA)
-        return lad_errf_key(err, LAD_EDATA, "in_round", "in_round must be rz, rne or rna");
     /* a case holds LAD_SCALEMAX scales of each operand, integer or not */
-    if (dp->scale_block < 0)
-        return lad_errf_key(err, LAD_EDATA, "scale_block", "scale_block must not be negative");
     if (lad_datapath_nscales(dp) > LAD_SCALEMAX)
         return lad_errf_key(err, LAD_EDATA, "scale_block", "more than %d scale blocks", LAD_SCALEMAX);
     if (dp->integer) {
@@ -134,14 +106,6 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
     if (dp->a.kind != LAD_FLOAT || dp->b.kind != LAD_FLOAT || dp->c.kind != LAD_FLOAT ||
         dp->d.kind != LAD_FLOAT || dp->acc.kind != LAD_FLOAT)
         return lad_errf_key(err, LAD_EDATA, "integer", "a float datapath needs float formats a, b, c, d and acc");
-    if (dp->window < 1 || dp->window > 60)
-        return lad_errf_key(err, LAD_EDATA, "window", "window must be 1..60, not %d", dp->window);
-    if (dp->align_round != LAD_RZ && dp->align_round != LAD_RD && dp->align_round != LAD_RNE)
-        return lad_errf_key(err, LAD_EDATA, "align_round", "align_round must be rz, rd or rne");
-    if (dp->window2 < 0 || dp->window2 > 60)
-        return lad_errf_key(err, LAD_EDATA, "window2", "window2 must be 0..60, not %d", dp->window2);
-    if (dp->align2_round != LAD_RZ && dp->align2_round != LAD_RD && dp->align2_round != LAD_RNE)
-        return lad_errf_key(err, LAD_EDATA, "align2_round", "align2_round must be rz, rd or rne");
     if (dp->window2 > 0 && (dp->cdom_window > 0 || dp->scale_floor != LAD_NOFLOOR ||
                             dp->group_sub_floor != LAD_NOFLOOR))
         return lad_errf_key(err, LAD_EDATA, "window2",
@@ -149,8 +113,6 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
     if (dp->window2 == 0 && (dp->even_odd || dp->norm2 || dp->c2_drop))
         return lad_errf_key(err, LAD_EDATA, dp->even_odd ? "even_odd" : dp->norm2 ? "norm2" : "c2_drop",
                             "even_odd, norm2 and c2_drop need a two-level window (window2 > 0)");
-    if (dp->norm2 < 0 || dp->norm2 > 60)
-        return lad_errf_key(err, LAD_EDATA, "norm2", "norm2 must be 0..60, not %d", dp->norm2);
     if (dp->even_odd && dp->group != 1)
         return lad_errf_key(err, LAD_EDATA, "even_odd", "even_odd goes with group 1");
     if ((dp->exact || dp->tree) && (dp->window2 > 0 || dp->scale_block > 0 || dp->group != 1 ||
@@ -169,17 +131,6 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
                             exact_span(dp), LAD_EXACT_BITS);
     if (dp->pass < 1 || dp->pass > lad_datapath_kphys(dp))
         return lad_errf_key(err, LAD_EDATA, "pass", "pass must be 1..%d, not %d", lad_datapath_kphys(dp), dp->pass);
-    if (dp->chain != LAD_CHAIN && dp->chain != LAD_SUM)
-        return lad_errf_key(err, LAD_EDATA, "chain", "chain must be chain or sum");
-    if (dp->acc_round < LAD_RZ || dp->acc_round > LAD_RNA || dp->d_round < LAD_RZ ||
-        dp->d_round > LAD_RNA)
-        return lad_errf_key(err, LAD_EDATA, dp->d_round < LAD_RZ || dp->d_round > LAD_RNA ? "d_round" : "acc_round", "unknown rounding mode");
-    if (dp->overflow < LAD_OVF_INF || dp->overflow > LAD_OVF_IEEE)
-        return lad_errf_key(err, LAD_EDATA, "overflow", "overflow must be inf, sat or ieee");
-    if (dp->group < 1 || dp->group > 64)
-        return lad_errf_key(err, LAD_EDATA, "group", "group must be 1..64, not %d", dp->group);
-    if (dp->cdom_window < 0 || dp->cdom_window > 60)
-        return lad_errf_key(err, LAD_EDATA, "cdom_window", "cdom_window must be 0..60");
     if (dp->scale_block > 0) {
         if (dp->sa.kind != LAD_FLOAT || dp->sb.kind != LAD_FLOAT || dp->sa.sign || dp->sb.sign)
             return lad_errf_key(err, LAD_EDATA, "sa", "scale formats must be unsigned floats");
@@ -188,8 +139,6 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
         /* Group sums are exact only while a group shares its scales and its
         ** products' exponents span few bits; keep both true, for each group
         ** size in use: group's, and cdom_group's when that path is on. */
-        if (dp->cdom_window > 0 && (dp->cdom_group < 1 || dp->cdom_group > 64))
-            return lad_errf_key(err, LAD_EDATA, "cdom_group", "cdom_group must be 1..64");
         const int gs[2] = {dp->group, dp->cdom_window > 0 ? dp->cdom_group : 1};
         const char *gk[2] = {"group", "cdom_group"};
         for (int i = 0; i < 2; i++) {
@@ -223,8 +172,6 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
                                 dp->norder - 1);
         }
     }
-    if (dp->c_last != 0 && dp->c_last != 1)
-        return lad_errf_key(err, LAD_EDATA, "c_last", "c_last must be 0 or 1");
     if (dp->nan & ~(lad_format_mask(&dp->d) | (((lad_word_t)1 << dp->d.pad) - 1)))
         return lad_errf_key(err, LAD_EDATA, "nan", "nan word 0x%" PRIx64 " does not fit format %s", dp->nan, dp->d.name);
     return LAD_OK;

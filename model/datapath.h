@@ -6,7 +6,7 @@
 **
 ** Every NVIDIA tensor core measured so far fits one algorithm whose
 ** variations are the parameters below (see docs/model.md for the algorithm
-** step by step, and ../shared/docs/DESIGN.md for where each value was seen):
+** step by step, and docs/datapaths.md for where each value was seen):
 **
 **   decode A, B (cut from their container first), C; specials first;
 **   exact products; per pass of `pass` products: anchor = max raw exponent
@@ -60,126 +60,32 @@ enum lad_sparse {
     LAD_SPARSE_PAIRS8 = 3  /* two adjacent pairs of each 8 (mxf4 family) */
 };
 
+/*
+** The parameters: one field per row of model/params.def, which says for
+** each its type, default, legal set, model-file key and meaning (what it
+** does, its unit and its limits). The fields are in the order of the rows.
+*/
 typedef struct lad_datapath {
-    /* What it is; none of these change the arithmetic. */
-    char name[64];       /* preset name: <arch>-<instr>-<ab>-<d> */
-    char arch[16];       /* "sm_90a" */
-    char instr[24];      /* "mma.sync", "wgmma", "tcgen05.mma" */
-    char kind[16];       /* tcgen05 kind ("f16", "mxf4nvf4"), else "" */
-    char shape[16];      /* "m16n8k16" */
-    char sass[40];       /* tensor opcode the instruction compiles to */
-
-    /* Operands. */
-    lad_format a, b;     /* element formats (may differ) */
-    lad_format c, d;     /* addend and result formats */
-    int k;               /* products per instruction, logical (before sparsity) */
-    int in_round;        /* how an A/B word is cut to its format when the
-                            container is wider (tf32): LAD_RZ masks the low
-                            bits; LAD_RNE/LAD_RNA round first */
-
-    /* Integer datapaths (s8/u8 into s32): exact, then wrap or saturate. */
-    int integer;         /* 1 for integer MMA; the float fields are unused */
-    int saturate;        /* 1: clamp to the s32 range once, at the end */
-
-    /* The window. */
-    int window;          /* F: fraction bits kept below the anchor (13..60) */
-    int align_round;     /* LAD_RZ, LAD_RD or LAD_RNE: each term into the window */
-    int zero_floor;      /* LAD_NOFLOOR: zero terms take no part in the anchor;
-                            else the raw exponent a zero term contributes */
-    int anchor_min;      /* LAD_NOFLOOR or the lowest anchor (B200 tf32/bf16: -133) */
-    int c_anchor;        /* 1: the addend is a term of the window (anchor and
-                            alignment); 0: it is added to the window sum exactly,
-                            before the pass result is rounded */
-    int window2;         /* 0: one window. Else a two-level window (AMD CDNA3
-                            in MMA-Sim: F = 24, F2 = 31): the products are
-                            aligned `window` bits below their own anchor and
-                            summed exactly; that sum is then aligned window2
-                            bits (1..60) below the pass anchor, the larger of
-                            the products' anchor and the addend's raw
-                            exponent, with align2_round, and the addend
-                            `window` bits below it with align_round; both
-                            are summed exactly and rounded. c_anchor has no
-                            part then. */
-    int align2_round;    /* LAD_RZ, LAD_RD or LAD_RNE: the second level
-                            (the product sum and the addend) */
-    int even_odd;        /* two-level: 1: the even and the odd lanes of a
-                            pass are two sums, each cut `window` bits below
-                            its own anchor (align_round), then each cut
-                            `window` bits below the larger (align2_round):
-                            MMA-Sim's CDNA3 fp8 */
-    int norm2;           /* two-level: 0, or the exact sum is first cut to
-                            this many fraction bits below its leading bit
-                            (not below the result format's lowest normal
-                            exponent) with align2_round, then rounded (31) */
-    int c2_drop;         /* two-level: 1: an addend whose raw exponent is
-                            below E - window - 1 counts as zero (not cut) */
-
-    /* Other ways a pass is summed (MMA-Sim's AMD CDNA1 and CDNA2). */
-    int exact;           /* 1: no window: products and addend summed exactly,
-                            then rounded once (E_FDPA) */
-    int ieee_zero;       /* exact: 1: zero results signed as an IEEE fma
-                            signs them (f64 mma and MFMA: chained fmas):
-                            zero terms only give -0 when all are -0, a
-                            cancellation +0 (rd: -0), a sum that rounds to
-                            zero keeps its sign; 0: every zero is +0 */
-    int tree;            /* 1: each product is rounded into acc (acc_round),
-                            then pairs are added by IEEE additions into acc,
-                            pair sums paired again (lanes 0+1, 2+3, then the
-                            two): CDNA2's multiply-add chain; needs
-                            chain sum */
-    int prod_inf;        /* LAD_NOFLOOR, or a product of magnitude at least
-                            2^prod_inf is an infinity of its sign (128: the
-                            f32 range of CDNA3's multipliers in MMA-Sim) */
-    int ftz_in;          /* 1: subnormal (and zero) A, B and C read as +0 */
-    int ftz_out;         /* 1: a result rounded into acc or d (a product in
-                            a tree too) that is subnormal becomes a zero of
-                            its sign */
-
-    /* Passes. */
-    int pass;            /* L: products fused per pass; k for a single pass */
-    int chain;           /* enum lad_chain */
-    lad_format acc;      /* format of each pass result (usually f32) */
-    int acc_round;       /* rounding of a pass result into acc */
-    int d_round;         /* rounding of the last pass result into d */
-    int d_via_acc;       /* 1: the last pass result is rounded into acc first
-                            (acc_round), then into d: a double rounding */
-    int c_last;          /* 1: the passes start from +0 and C is added to the
-                            last pass result (rounded into acc) by one
-                            rounded addition into d (d_round): fp8 mma.sync
-                            on sm_90a is two HMMAs then an FADD/HADD2 of C */
-    int norder;          /* 0: lanes fill the passes in physical order; else
-                            the number of entries of order[] (== kphys) */
-    unsigned char order[LAD_KMAX]; /* physical lane taken at each position:
-                            the lanes of pass p are order[p*pass..] */
-    int overflow;        /* enum lad_ovf, for acc and d */
-    lad_word_t nan;      /* the NaN word every NaN result gets */
-
-    /* Block scaling (scale_block > 0). */
-    lad_format sa, sb;   /* scale formats: ue8m0 or ue4m3 */
-    int scale_block;     /* physical lanes per scale (32 or 16); 0: unscaled */
-    int group;           /* lanes summed exactly before windowing (1 = each
-                            product alone; 4 or 16 on Blackwell) */
-    int scale_floor;     /* the quantum is at least max scale-pair raw exponent
-                            minus this (35); LAD_NOFLOOR: no scale floor */
-    int cdom_window;     /* C-dominant merge: when C's raw exponent reaches the
-                            product maximum, the quantum is rC - cdom_window (35);
-                            0: off */
-    int cdom_group;      /* lanes per exact group sum on that path (16) */
-    int cdom_per_group;  /* 1: groups C outranks are cut at rC - cdom_window */
-    int group_sub_floor; /* LAD_NOFLOOR, or the exponent below which lower-scale
-                            groups are dropped from a subnormal result (-174) */
-
-    /* Sparsity: the metadata removes lanes before anything else. */
-    int sparse;          /* enum lad_sparse */
+#define LAD_STR(key, len, ...) char key[len];
+#define LAD_FMT(key, ...) lad_format key;
+#define LAD_INT(key, ...) int key;
+#define LAD_BOOL(key, ...) int key;
+#define LAD_ENUM(key, ...) int key;
+#define LAD_FLOOR(key, ...) int key;
+#define LAD_WORD(key, ...) lad_word_t key;
+#define LAD_ORDER(key, ...) int n##key; unsigned char key[LAD_KMAX];
+#include "params.def"
 } lad_datapath;
 
 /* Fills dp with the defaults every field has when a model file omits it
-** (f32 everything, k 1, window 24, RZ, single pass, no scaling). */
+** (params.def: f32 everything, k 1, window 24, RZ, single pass, no
+** scaling). */
 void lad_datapath_init(lad_datapath *dp);
 
-/* Checks the parameters for consistency (K within limits, window range,
-** formats usable, scale fields together). Returns LAD_OK or LAD_EDATA with a
-** message naming the parameter. */
+/* Checks the parameters: each field within its legal set (params.def),
+** then the rules that relate several fields (pass within K, formats of
+** the right kinds, scale fields together). Returns LAD_OK or LAD_EDATA
+** with a message naming the parameter. */
 int lad_datapath_check(const lad_datapath *dp, lad_err *err);
 
 /* Physical K: products that take part after sparsity (k or k/2). */

@@ -1,7 +1,8 @@
 /*
-** The parameter registry (params.h): one row per datapath parameter, with
-** the functions its rows name. The rows are in the order a model file
-** lists them (the writer walks them in this order).
+** The parameter registry (params.h): the rows expanded from params.def,
+** the functions they name (candidates, "can it matter"), and the values
+** of a row: default, legal set, get, set, print. The rows are in the
+** order a model file lists them (the writer walks them in this order).
 **
 ** Candidate ranges, one per parameter, cover every value measured so far
 ** with room on both sides (docs/datapaths.md; DESIGN.md):
@@ -83,10 +84,11 @@ static int order_stride(const lad_datapath *dp)
 /* ---- candidates ------------------------------------------------------------ */
 
 typedef struct clist {
-    int *v, n, max;
+    int64_t *v;
+    int n, max;
 } clist;
 
-static void add(clist *c, int x)
+static void add(clist *c, int64_t x)
 {
     for (int i = 0; i < c->n; i++)
         if (c->v[i] == x)
@@ -122,7 +124,7 @@ static int lowest_anchor(const lad_datapath *b)
     return lo;
 }
 
-#define CANDS(name) static int name(const lad_param *p, const lad_datapath *b, int *v, int max)
+#define CANDS(name) static int name(const lad_param *p, const lad_datapath *b, int64_t *v, int max)
 #define BEGIN clist c = {v, 0, max}; (void)p
 #define FLOAT_ONLY if (b->integer) return 0
 #define SCALED_ONLY if (b->integer || b->scale_block <= 0) return 0
@@ -245,9 +247,7 @@ CANDS(c_unscaled_bool) { BEGIN; UNSCALED_ONLY; add(&c, 0); add(&c, 1); return c.
 CANDS(c_window2) { BEGIN; UNSCALED_ONLY; add(&c, 0); add_range(&c, 16, 40); return c.n; }
 CANDS(c_align2) { BEGIN; UNSCALED_ONLY; static const int r[] = {LAD_RZ, LAD_RD, LAD_RNE}; return list(&c, r, 3); }
 CANDS(c_prod_inf) { BEGIN; UNSCALED_ONLY; add(&c, LAD_NOFLOOR); add(&c, 128); return c.n; }
-/* ieee_zero: an exact pass's zeros, +0 or IEEE-signed (f64 fma chains). */
-CANDS(c_ieee_zero) { BEGIN; UNSCALED_ONLY; add(&c, 0); add(&c, 1); return c.n; }
-CANDS(c_nan) { BEGIN; FLOAT_ONLY; add(&c, (int)(uint32_t)b->nan); return c.n; }
+CANDS(c_nan) { BEGIN; FLOAT_ONLY; add(&c, (int64_t)b->nan); return c.n; }
 
 /* ---- what can matter --------------------------------------------------------- */
 
@@ -275,73 +275,55 @@ static int m_cdom_pg(const lad_datapath *dp) { return m_cdom(dp) && dp->group > 
 
 /* ---- the rows -------------------------------------------------------------- */
 
-#define OFF(f) offsetof(lad_datapath, f), sizeof(((lad_datapath *)0)->f)
-#define REQ LAD_PF_REQUIRED
-#define STR(f, d) {#f, LAD_PT_STR, OFF(f), 0, 0, NULL, 0, NULL, NULL, d}
-#define FMT(f, fl, c, m, d) {#f, LAD_PT_FMT, OFF(f), 0, 0, NULL, fl, c, m, d}
-#define INT(f, fl, lo, hi, c, m, d) {#f, LAD_PT_INT, OFF(f), lo, hi, NULL, fl, c, m, d}
-#define BOOL(f, c, m, d) {#f, LAD_PT_BOOL, OFF(f), 0, 1, NULL, 0, c, m, d}
-#define ENUM(f, n, c, m, d) {#f, LAD_PT_ENUM, OFF(f), 0, 0, n, 0, c, m, d}
-#define FLOOR(f, c, m, d) {#f, LAD_PT_FLOOR, OFF(f), -10000, 10000, NULL, 0, c, m, d}
+#define OFF(f) .off = offsetof(lad_datapath, f), .size = sizeof(((lad_datapath *)0)->f)
 
-const lad_param lad_params[] = {
-    STR(name, "preset name: <arch>-<instr>-<ab>-<d>"),
-    STR(arch, "target architecture"),
-    STR(instr, "PTX instruction"),
-    STR(kind, "tcgen05 kind, \"\" otherwise"),
-    STR(shape, "instruction shape"),
-    STR(sass, "tensor opcode the instruction compiles to"),
-    FMT(a, REQ, NULL, NULL, "format of A elements"),
-    FMT(b, REQ, NULL, NULL, "format of B elements"),
-    FMT(c, REQ, NULL, NULL, "format of the addend C"),
-    FMT(d, REQ, c_d, m_float, "format of the result D"),
-    INT(k, REQ, 1, LAD_KMAX, NULL, NULL, "products per instruction, logical (before sparsity)"),
-    ENUM(in_round, lad_round_names, c_in_round, m_in_round,
-         "how A/B words are cut to their format: rz rne rna"),
-    BOOL(integer, NULL, NULL, "integer MMA: exact sum, wrap or saturate"),
-    BOOL(saturate, c_saturate, m_int, "integer: clamp to the s32 range at the end"),
-    INT(window, 0, 0, 64, c_window, m_windowed, "fraction bits kept below the anchor"),
-    ENUM(align_round, lad_round_names, c_align, m_float,
-         "rounding of each term into the window: rz rd rne"),
-    FLOOR(zero_floor, c_anchor_floor, m_float, "raw exponent a zero term gives the anchor, or none"),
-    FLOOR(anchor_min, c_anchor_floor, m_float, "lowest anchor exponent, or none"),
-    BOOL(c_anchor, c_true_first, m_c_anchor, "the addend takes part in the anchor and alignment"),
-    INT(window2, 0, 0, 60, c_window2, m_float, "two-level window: bits of the product sum below the pass anchor; 0: one level"),
-    ENUM(align2_round, lad_round_names, c_align2, m_two_level,
-         "rounding of the product sum and the addend at the second level: rz rd rne"),
-    BOOL(even_odd, c_unscaled_bool, m_two_level, "two-level: even and odd lanes summed apart, each below its own anchor"),
-    INT(norm2, 0, 0, 60, c_window2, m_two_level, "two-level: bits the sum is cut to below its leading bit; 0: none"),
-    BOOL(c2_drop, c_unscaled_bool, m_two_level, "two-level: an addend below E - window - 1 counts as zero"),
-    BOOL(exact, c_unscaled_bool, m_exact, "no window: each pass sum exact, rounded once"),
-    BOOL(ieee_zero, c_ieee_zero, m_exact_only, "exact: zero results signed as an IEEE fma signs them"),
-    BOOL(tree, c_unscaled_bool, m_tree, "each pass a tree of IEEE additions of products rounded into acc"),
-    FLOOR(prod_inf, c_prod_inf, m_float, "a product of at least 2^prod_inf is infinite, or none"),
-    BOOL(ftz_in, c_unscaled_bool, m_float, "subnormal A, B and C read as +0"),
-    BOOL(ftz_out, c_unscaled_bool, m_float, "subnormal results (acc, d, tree products) become zero"),
-    INT(pass, 0, 1, LAD_KMAX, c_pass, m_float, "products fused per pass"),
-    ENUM(chain, lad_chain_names, c_enum, m_float, "how passes combine: chain or sum"),
-    FMT(acc, 0, c_acc, m_acc, "format of each pass result"),
-    ENUM(acc_round, lad_round_names, c_round, m_acc, "rounding of a pass result into acc"),
-    ENUM(d_round, lad_round_names, c_round, m_float, "rounding of the last result into d"),
-    BOOL(d_via_acc, c_bool, m_float, "the last result is rounded into acc, then into d"),
-    BOOL(c_last, c_bool, m_float, "passes start from +0; C is added last, rounded into d"),
-    {"order", LAD_PT_ORDER, OFF(order), 0, 0, NULL, 0, c_order, m_order,
-     "physical lanes in the order they fill the passes, or none"},
-    ENUM(overflow, lad_ovf_names, c_enum, m_float, "overflow of acc and d: inf sat ieee"),
-    {"nan", LAD_PT_HEX, OFF(nan), 0, 0, NULL, 0, c_nan, m_float, "the NaN word every NaN result gets"},
-    FMT(sa, 0, NULL, NULL, "scale format of A (scaled kinds)"),
-    FMT(sb, 0, NULL, NULL, "scale format of B (scaled kinds)"),
-    INT(scale_block, 0, 0, LAD_KMAX, NULL, NULL, "lanes per scale; 0: unscaled"),
-    INT(group, 0, 1, LAD_KMAX, c_group, m_scaled, "lanes summed exactly before windowing"),
-    FLOOR(scale_floor, c_scale_floor, m_scaled, "quantum floor below the top scale pair, or none"),
-    INT(cdom_window, 0, 0, 1000, c_cdom_window, m_scaled, "C-dominant merge window; 0: off"),
-    INT(cdom_group, 0, 0, LAD_KMAX, c_group, m_cdom, "lanes per exact group on the C-dominant path"),
-    BOOL(cdom_per_group, c_scaled_bool, m_cdom_pg, "groups C outranks are cut at rC - cdom_window"),
-    FLOOR(group_sub_floor, c_group_sub_floor, m_scaled,
-          "exponent below which groups leave a subnormal result, or none"),
-    ENUM(sparse, lad_sparse_names, NULL, NULL, "sparsity pattern: none 1of2 2of4 pairs8"),
+const lad_param lad_params[LAD_NPARAMS] = {
+#define LAD_STR(f, len, d) {.key = #f, .type = LAD_PT_STR, OFF(f), .doc = d},
+#define LAD_FMT(f, df, fl, c, m, d) \
+    {.key = #f, .type = LAD_PT_FMT, OFF(f), .dflt_fmt = df, .flags = fl, .cands = c, \
+     .matters = m, .doc = d},
+#define LAD_INT(f, df, l, h, fl, c, m, d) \
+    {.key = #f, .type = LAD_PT_INT, OFF(f), .dflt = df, .lo = l, .hi = h, .flags = fl, \
+     .cands = c, .matters = m, .doc = d},
+#define LAD_BOOL(f, df, fl, c, m, d) \
+    {.key = #f, .type = LAD_PT_BOOL, OFF(f), .dflt = df, .lo = 0, .hi = 1, .flags = fl, \
+     .cands = c, .matters = m, .doc = d},
+#define LAD_ENUM(f, df, n, lg, fl, c, m, d) \
+    {.key = #f, .type = LAD_PT_ENUM, OFF(f), .dflt = df, .names = n, .legal = lg, \
+     .flags = fl, .cands = c, .matters = m, .doc = d},
+#define LAD_FLOOR(f, df, l, h, fl, c, m, d) \
+    {.key = #f, .type = LAD_PT_FLOOR, OFF(f), .dflt = df, .lo = l, .hi = h, .flags = fl, \
+     .cands = c, .matters = m, .doc = d},
+#define LAD_WORD(f, df, fl, c, m, d) \
+    {.key = #f, .type = LAD_PT_HEX, OFF(f), .dflt = df, .flags = fl, .cands = c, \
+     .matters = m, .doc = d},
+#define LAD_ORDER(f, fl, c, m, d) \
+    {.key = #f, .type = LAD_PT_ORDER, OFF(f), .flags = fl, .cands = c, .matters = m, .doc = d},
+#include "params.def"
 };
-const int lad_nparams = (int)(sizeof lad_params / sizeof lad_params[0]);
+const int lad_nparams = LAD_NPARAMS;
+
+/* The sweep groups: each LAD_SWEEP(k1, k2, ...) line as its row ids. */
+#define ID_(k) LAD_P_##k
+#define IDS_1(a) ID_(a)
+#define IDS_2(a, ...) ID_(a), IDS_1(__VA_ARGS__)
+#define IDS_3(a, ...) ID_(a), IDS_2(__VA_ARGS__)
+#define IDS_4(a, ...) ID_(a), IDS_3(__VA_ARGS__)
+#define IDS_5(a, ...) ID_(a), IDS_4(__VA_ARGS__)
+#define IDS_6(a, ...) ID_(a), IDS_5(__VA_ARGS__)
+#define IDS_7(a, ...) ID_(a), IDS_6(__VA_ARGS__)
+#define IDS_8(a, ...) ID_(a), IDS_7(__VA_ARGS__)
+#define NARG_(a1, a2, a3, a4, a5, a6, a7, a8, n, ...) n
+#define NARG(...) NARG_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+
+const lad_sweep_group lad_sweep_groups[] = {
+#define LAD_SWEEP(...) {NARG(__VA_ARGS__), {CAT(IDS_, NARG(__VA_ARGS__))(__VA_ARGS__)}},
+#include "params.def"
+};
+const int lad_nsweep_groups = (int)(sizeof lad_sweep_groups / sizeof lad_sweep_groups[0]);
+_Static_assert(LAD_SWEEP_MAXROWS == 8, "IDS_ covers 8 rows a group");
 
 const lad_param *lad_param_find(const char *key)
 {
@@ -363,22 +345,166 @@ static int *field_int(const lad_param *p, lad_datapath *dp)
     return (int *)((char *)dp + p->off);
 }
 
-int lad_param_get(const lad_param *p, const lad_datapath *dp, const lad_datapath *base)
+static int is_int_field(const lad_param *p)
+{
+    return p->type == LAD_PT_INT || p->type == LAD_PT_BOOL || p->type == LAD_PT_ENUM ||
+           p->type == LAD_PT_FLOOR;
+}
+
+void lad_param_defaults(lad_datapath *dp)
+{
+    memset(dp, 0, sizeof *dp);
+    for (int i = 0; i < LAD_NPARAMS; i++) {
+        const lad_param *p = &lad_params[i];
+        char *at = (char *)dp + p->off;
+        if (is_int_field(p))
+            *field_int(p, dp) = (int)p->dflt;
+        else if (p->type == LAD_PT_HEX)
+            *(lad_word_t *)at = (lad_word_t)p->dflt;
+        else if (p->type == LAD_PT_FMT)
+            *(lad_format *)at = *lad_format_find(p->dflt_fmt);
+        /* strings "" and lane orders physical: zero */
+    }
+}
+
+static int nnames(const lad_param *p)
+{
+    int n = 0;
+    while (p->names[n])
+        n++;
+    return n;
+}
+
+/* The legal names of an enum row into buf: "rz, rd or rne" (sep ", " and
+** last " or "), or with markdown "`rz`, `rd`, `rne`". */
+static void enum_legal(const lad_param *p, int markdown, int plain, char *buf, size_t size)
+{
+    int n = nnames(p), total = 0, at = 0;
+    size_t len = 0;
+    for (int v = 0; v < n; v++)
+        total += (p->legal >> v) & 1;
+    buf[0] = 0;
+    for (int v = 0; v < n && len + 24 < size; v++) {
+        if (!((p->legal >> v) & 1))
+            continue;
+        const char *sep = at == 0 ? "" : markdown ? ", " : plain ? " "
+                          : at == total - 1 ? " or " : ", ";
+        len += (size_t)snprintf(buf + len, size - len, markdown ? "%s`%s`" : "%s%s", sep,
+                                p->names[v]);
+        at++;
+    }
+}
+
+const char *lad_param_illegal(const lad_param *p, const lad_datapath *dp, char *buf,
+                              size_t size)
+{
+    const char *at = (const char *)dp + p->off;
+    int v = is_int_field(p) ? *(const int *)at : 0;
+    switch (p->type) {
+    case LAD_PT_STR:
+        if (memchr(at, 0, p->size) == NULL) {
+            snprintf(buf, size, "%s is not a string of at most %zu bytes", p->key, p->size - 1);
+            return buf;
+        }
+        return NULL;
+    case LAD_PT_FMT: {
+        const lad_format *f = (const lad_format *)at;
+        const char *m = lad_format_check(f);
+        if (m == NULL)
+            return NULL;
+        snprintf(buf, size, "format '%.*s' (%s): %s", (int)sizeof f->name, f->name, p->key, m);
+        return buf;
+    }
+    case LAD_PT_INT:
+        if (v >= p->lo && v <= p->hi)
+            return NULL;
+        snprintf(buf, size, "%s must be %" PRId64 "..%" PRId64 ", not %d", p->key, p->lo, p->hi,
+                 v);
+        return buf;
+    case LAD_PT_FLOOR:
+        if (v == LAD_NOFLOOR || (v >= p->lo && v <= p->hi))
+            return NULL;
+        snprintf(buf, size, "%s must be %" PRId64 "..%" PRId64 " or none, not %d", p->key, p->lo,
+                 p->hi, v);
+        return buf;
+    case LAD_PT_BOOL:
+        if (v == 0 || v == 1)
+            return NULL;
+        snprintf(buf, size, "%s must be true or false, not %d", p->key, v);
+        return buf;
+    case LAD_PT_ENUM: {
+        if (v >= 0 && v < nnames(p) && ((p->legal >> v) & 1))
+            return NULL;
+        char names[128];
+        enum_legal(p, 0, 0, names, sizeof names);
+        if (v >= 0 && v < nnames(p))
+            snprintf(buf, size, "%s must be %s, not %s", p->key, names, p->names[v]);
+        else
+            snprintf(buf, size, "%s must be %s, not %d", p->key, names, v);
+        return buf;
+    }
+    case LAD_PT_HEX:
+        return NULL;  /* whether it fits d relates two fields: datapath.c */
+    case LAD_PT_ORDER:
+        if (dp->norder >= 0 && dp->norder <= LAD_KMAX)
+            return NULL;
+        snprintf(buf, size, "%s must list 0..%d lanes, not %d", p->key, LAD_KMAX, dp->norder);
+        return buf;
+    }
+    snprintf(buf, size, "%s has an unknown type", p->key);
+    return buf;
+}
+
+const char *lad_param_legal_text(const lad_param *p, int markdown, char *buf, size_t size)
+{
+    switch (p->type) {
+    case LAD_PT_STR:
+        snprintf(buf, size, "string (≤ %zu bytes)", p->size - 1);
+        break;
+    case LAD_PT_FMT:
+        snprintf(buf, size, "format");
+        break;
+    case LAD_PT_INT:
+        snprintf(buf, size, "integer %" PRId64 "..%" PRId64, p->lo, p->hi);
+        break;
+    case LAD_PT_FLOOR:
+        snprintf(buf, size, markdown ? "integer %" PRId64 "..%" PRId64 ", or `none`"
+                                     : "integer %" PRId64 "..%" PRId64 ", or none",
+                 p->lo, p->hi);
+        break;
+    case LAD_PT_BOOL:
+        snprintf(buf, size, markdown ? "`true`/`false`" : "true false");
+        break;
+    case LAD_PT_ENUM:
+        enum_legal(p, markdown, 1, buf, size);
+        break;
+    case LAD_PT_HEX:
+        snprintf(buf, size, "hex word (≤ 16 digits)");
+        break;
+    case LAD_PT_ORDER:
+        snprintf(buf, size, markdown ? "sequence of lanes, or `none`"
+                                     : "sequence of lanes, or none");
+        break;
+    default:
+        snprintf(buf, size, "?");
+    }
+    return buf;
+}
+
+int64_t lad_param_get(const lad_param *p, const lad_datapath *dp, const lad_datapath *base)
 {
     const char *at = (const char *)dp + p->off;
     switch (p->type) {
     case LAD_PT_INT: case LAD_PT_BOOL: case LAD_PT_ENUM: case LAD_PT_FLOOR:
         return *(const int *)at;
     case LAD_PT_HEX:
-        /* the search's values are ints: a word's low 32 bits; words
-        ** wider than that are never varied (search.c build_cands) */
-        return (int)(uint32_t)*(const lad_word_t *)at;
+        return (int64_t)*(const lad_word_t *)at;
     case LAD_PT_ORDER:
         return order_stride(dp);
     case LAD_PT_FMT: {
         const lad_format *f = (const lad_format *)at;
         const lad_format *ref = (const lad_format *)((const char *)base + p->off);
-        if (strcmp(p->key, "acc") == 0) {
+        if (p == &lad_params[LAD_P_acc]) {
             if (lad_format_f32_family(f))
                 return f->mbits;
             if (same_format(f, lad_format_find("f16")))
@@ -396,28 +522,28 @@ int lad_param_get(const lad_param *p, const lad_datapath *dp, const lad_datapath
     return 0;
 }
 
-void lad_param_set(const lad_param *p, lad_datapath *dp, const lad_datapath *base, int v)
+void lad_param_set(const lad_param *p, lad_datapath *dp, const lad_datapath *base, int64_t v)
 {
     char *at = (char *)dp + p->off;
     switch (p->type) {
     case LAD_PT_INT: case LAD_PT_BOOL: case LAD_PT_ENUM: case LAD_PT_FLOOR:
-        *field_int(p, dp) = v;
+        *field_int(p, dp) = (int)v;
         return;
     case LAD_PT_HEX:
-        *(lad_word_t *)at = (uint32_t)v;
+        *(lad_word_t *)at = (lad_word_t)v;
         return;
     case LAD_PT_ORDER:
         if (v == LAD_PV_OTHER) {
             dp->norder = base->norder;
             memcpy(dp->order, base->order, sizeof dp->order);
         } else {
-            lad_order_set_stride(dp, v);
+            lad_order_set_stride(dp, (int)v);
         }
         return;
     case LAD_PT_FMT: {
         lad_format *f = (lad_format *)at;
         const lad_format *ref = (const lad_format *)((const char *)base + p->off);
-        int acc = strcmp(p->key, "acc") == 0;
+        int acc = p == &lad_params[LAD_P_acc];
         if (v == LAD_PV_BASE)
             *f = *ref;
         else if (v == LAD_PV_F16)
@@ -427,13 +553,13 @@ void lad_param_set(const lad_param *p, lad_datapath *dp, const lad_datapath *bas
         else if (v == LAD_PV_DECL_D)
             *f = base->d;
         else
-            *f = lad_format_cut(acc ? lad_format_find("f32") : ref, v);
+            *f = lad_format_cut(acc ? lad_format_find("f32") : ref, (int)v);
         return;
     }
     }
 }
 
-int lad_param_cands(const lad_param *p, const lad_datapath *base, int *v, int max)
+int lad_param_cands(const lad_param *p, const lad_datapath *base, int64_t *v, int max)
 {
     return p->cands ? p->cands(p, base, v, max) : 0;
 }
@@ -446,9 +572,7 @@ int lad_param_matters(const lad_param *p, const lad_datapath *dp)
 const char *lad_param_text(const lad_param *p, const lad_datapath *dp, char *buf, size_t size)
 {
     const char *at = (const char *)dp + p->off;
-    int v = p->type == LAD_PT_INT || p->type == LAD_PT_BOOL || p->type == LAD_PT_ENUM ||
-                    p->type == LAD_PT_FLOOR
-                ? *(const int *)at : 0;
+    int v = is_int_field(p) ? *(const int *)at : 0;
     switch (p->type) {
     case LAD_PT_STR:
         snprintf(buf, size, "%.*s", (int)p->size, at);
@@ -464,13 +588,9 @@ const char *lad_param_text(const lad_param *p, const lad_datapath *dp, char *buf
     case LAD_PT_BOOL:
         snprintf(buf, size, "%s", v ? "true" : "false");
         break;
-    case LAD_PT_ENUM: {
-        int n = 0;
-        while (p->names[n])
-            n++;
-        snprintf(buf, size, "%s", v >= 0 && v < n ? p->names[v] : "?");
+    case LAD_PT_ENUM:
+        snprintf(buf, size, "%s", v >= 0 && v < nnames(p) ? p->names[v] : "?");
         break;
-    }
     case LAD_PT_FLOOR:
         if (v == LAD_NOFLOOR)
             snprintf(buf, size, "none");
@@ -498,8 +618,8 @@ const char *lad_param_text(const lad_param *p, const lad_datapath *dp, char *buf
     return buf;
 }
 
-const char *lad_param_code_text(const lad_param *p, const lad_datapath *base, int v, char *buf,
-                                size_t size)
+const char *lad_param_code_text(const lad_param *p, const lad_datapath *base, int64_t v,
+                                char *buf, size_t size)
 {
     if (p->type == LAD_PT_ORDER) {
         if (v == 0)
@@ -507,7 +627,7 @@ const char *lad_param_code_text(const lad_param *p, const lad_datapath *base, in
         else if (v == LAD_PV_OTHER)
             snprintf(buf, size, "given");
         else
-            snprintf(buf, size, "j%%%d<%d", 2 * v, v);
+            snprintf(buf, size, "j%%%d<%d", (int)(2 * v), (int)v);
         return buf;
     }
     lad_datapath t = *base;

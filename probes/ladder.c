@@ -7,6 +7,7 @@
 #include "ladder.h"
 #include "case.h"
 #include "../util/hooks.h"
+#include "../model/params.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,8 +16,29 @@
 
 #define EVAL_PIECE 256 /* cases per device call: progress granularity */
 
+/* A target names registry rows (docs/store.md): a key that is no row is a
+** mistake in the rung's code, which would only surface as inference
+** blaming the data; stop at once instead, as presets.c does. */
+static void check_target(const char *series, const char *target)
+{
+    for (const char *t = target; *t;) {
+        size_t l = strcspn(t, " ;");
+        char key[40];
+        snprintf(key, sizeof key, "%.*s", (int)l, t);
+        if (l > 0 && lad_param_find(key) == NULL) {
+            fprintf(stderr, "ladder: internal error: series '%s' targets '%s', which is no "
+                    "parameter (model/params.def)\n", series ? series : "", key);
+            abort();
+        }
+        t += l;
+        t += strspn(t, " ;");
+    }
+}
+
 void lad_batch_series(lad_batch *b, const char *series, const char *target)
 {
+    if (target)
+        check_target(series, target);
     snprintf(b->series, sizeof b->series, "%s", series ? series : "");
     snprintf(b->target, sizeof b->target, "%s", target ? target : "");
 }

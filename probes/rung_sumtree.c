@@ -70,11 +70,11 @@ int lad_rung_sumtree(lad_probe *p)
     lad_batch b = {0};
     lad_case cs;
     int rc = LAD_OK;
-    lad_batch_series(&b, "ones", "sumtree");
+    lad_batch_series(&b, "ones", "pass order");
     if (pair_case(dp, n, -1, -1, e, &cs) == LAD_OK &&
         (rc = lad_batch_addv(&b, &cs, n, "%d ones", n)))
         goto out;
-    lad_batch_series(&b, "pair", "sumtree");
+    lad_batch_series(&b, "pair", "pass order");
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++)
             if (pair_case(dp, n, i, j, e, &cs) == LAD_OK &&

@@ -47,7 +47,7 @@ expect_usage_error model-bad-subcommand model frob x
 # prints it (regenerate between the markers with ./ladder model params).
 run_ladder model params
 expect_rc model-params-rc 0
-expect_out model-params-window '^\| `window` \| integer 0\.\.64 \|  \| yes \| '
+expect_out model-params-window '^\| `window` \| integer 1\.\.60 \|  \| yes \| '
 expect_out model-params-k-required '^\| `k` \| integer 1\.\.128 \| yes \|'
 sed -n '/^<!-- begin: ladder model params -->$/,/^<!-- end: ladder model params -->$/p' \
     docs/model-files.md | sed '1d;$d' >"$TMP/doc-params"

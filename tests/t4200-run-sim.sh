@@ -59,4 +59,28 @@ run_ladder run "$TMP/missing.yaml" --db "$db"
 expect_rc run-sim-missing-recipe-rc 3
 expect_err_line run-sim-missing-recipe-err
 
+# Every target a rung stores is a list of registry keys (model/params.def),
+# the keys `ladder model params` lists: a misspelt one would surface only as
+# inference blaming the data. The runs above cover every rung but sumtree
+# and the two-level series of a CDNA3 datapath; these two add them.
+run_ladder run recipes/sm90-mma-bf16-f32.yaml --db "$db" --rungs sumtree
+expect_rc run-sim-sumtree-rc 0
+sh "$TESTS_DATA/recipe-gen.sh" "$LADDER" cdna3-mfma-e4m3fnuz-f32 256 >"$TMP/cdna3.yaml"
+run_ladder run "$TMP/cdna3.yaml" --db "$db"
+expect_rc run-sim-cdna3-rc 0
+"$LADDER" model params | sed -n 's/^| `\([a-z0-9_]*\)` |.*/\1/p' | sort -u >"$TMP/keys"
+sqlite3 "$db" "SELECT DISTINCT target FROM cases WHERE target <> ''" | tr ' ;' '\n\n' | grep . |
+    sort -u >"$TMP/targets"
+bad=$(comm -23 "$TMP/targets" "$TMP/keys" | tr '\n' ' ')
+nt=$(wc -l <"$TMP/targets")
+if [ -z "$bad" ] && [ "$nt" -gt 20 ]; then ok run-sim-targets-are-keys
+else fail run-sim-targets-are-keys "not registry keys: '$bad' ($nt target keys)"; fi
+# ... and every rung with targeted series took part
+for r in slice lanes truncation visible internal ulp grouping zeros specials \
+         scaling sumtree; do
+    n=$(sqlite3 "$db" "SELECT count(*) FROM cases WHERE rung = '$r' AND target <> ''")
+    if [ "$n" -gt 0 ]; then ok run-sim-targets-rung-$r
+    else fail run-sim-targets-rung-$r "no targeted case of rung $r"; fi
+done
+
 test_done

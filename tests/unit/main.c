@@ -43,7 +43,8 @@ void test_check(int ok, const char *name, const char *fmt, ...)
     X(store)      \
     X(rational)   \
     X(datapath)   \
-    X(program)
+    X(program)    \
+    X(params)
 
 #define DECLARE(n) void test_##n(void);
 TESTS(DECLARE)
