@@ -140,6 +140,40 @@ static lad_word_t zero_word(const lad_format *f, int neg)
     return lad_round_value(f, neg, 0, 0, 0, LAD_RZ, LAD_OVF_INF, NULL);
 }
 
+/* zero_sign: a zero w that rounds u * 2^q + y (y NULL: none), a nonzero
+** sum, becomes the zero of the sum's sign. */
+static lad_word_t keep_zero_sign(const lad_datapath *dp, const lad_format *f, lad_word_t w,
+                                 i128 u, int q, const term *y)
+{
+    if (!dp->zero_sign || lad_decode(f, w).cls != LAD_ZERO)
+        return w;
+    int neg;
+    i128 yu = y && y->cls != LAD_ZERO ? (y->neg ? -(i128)y->mag : (i128)y->mag) : 0;
+    if (yu == 0 || u == 0) {
+        neg = u ? u < 0 : yu < 0;
+    } else if ((u < 0) == (yu < 0)) {
+        neg = u < 0;
+    } else {
+        /* opposite signs: the larger magnitude's, compared at one unit */
+        lad_u128 um = u < 0 ? (lad_u128)-u : (lad_u128)u, ym = y->mag;
+        int ul = lad_bitlen128(um) + q, yl = lad_bitlen128(ym) + y->exp;
+        if (ul != yl) {
+            neg = ul > yl ? u < 0 : yu < 0;
+        } else {
+            if (q > y->exp)
+                um <<= q - y->exp;
+            else
+                ym <<= y->exp - q;
+            if (um == ym)
+                return w;  /* an exact cancellation */
+            neg = um > ym ? u < 0 : yu < 0;
+        }
+    }
+    if (u == 0 && yu == 0)
+        return w;
+    return neg ? zero_word(f, 1) : w;
+}
+
 /* A result word w of f as ftz_out leaves it: a subnormal becomes zero. */
 static lad_word_t flush_out(const lad_datapath *dp, const lad_format *f, lad_word_t w)
 {
@@ -311,7 +345,8 @@ static lad_word_t two_level(const lad_datapath *dp, const operands *op, int from
             lo = qn;
         }
     }
-    return lad_round_units(out, total, lo, 0, mode, dp->overflow);
+    return keep_zero_sign(dp, out, lad_round_units(out, total, lo, 0, mode, dp->overflow), total,
+                          lo, NULL);
 }
 
 /* limbs += mag * 2^sh (mag below 2^96, sh >= 0 within the limbs). */
@@ -490,7 +525,8 @@ static lad_word_t pass_eval(const lad_datapath *dp, const operands *op, int from
             sum += align_signed(s, e, q, dp->align_round);
         }
         sum += lad_align(c->mag, c->neg, c->exp, q, dp->align_round);
-        return lad_round_units(out, sum, q, 0, mode, dp->overflow);
+        return keep_zero_sign(dp, out, lad_round_units(out, sum, q, 0, mode, dp->overflow),
+                              sum, q, NULL);
     }
 
     if (dp->window2 > 0)
@@ -536,9 +572,11 @@ static lad_word_t pass_eval(const lad_datapath *dp, const operands *op, int from
 
     lad_word_t w;
     if (dp->c_anchor || !cnz)
-        w = lad_round_units(out, sum, q, 0, mode, dp->overflow);
+        w = keep_zero_sign(dp, out, lad_round_units(out, sum, q, 0, mode, dp->overflow), sum,
+                           q, NULL);
     else
-        w = lad_add_round(out, sum, q, c, mode, dp->overflow);
+        w = keep_zero_sign(dp, out, lad_add_round(out, sum, q, c, mode, dp->overflow), sum, q,
+                           c);
 
     /* Lower-scale groups that only reach a subnormal result are dropped. */
     if (dp->group_sub_floor != LAD_NOFLOOR) {
@@ -555,7 +593,8 @@ static lad_word_t pass_eval(const lad_datapath *dp, const operands *op, int from
                     continue;
                 s2 += gu[g];
             }
-            w = lad_round_units(out, s2, q, 0, mode, dp->overflow);
+            w = keep_zero_sign(dp, out, lad_round_units(out, s2, q, 0, mode, dp->overflow), s2,
+                               q, NULL);
         }
     }
     return w;

@@ -97,11 +97,12 @@ static int narrow_words(const lad_datapath *dp)
 }
 
 /* Whether dp sums its passes by the one window the fast paths know: none
-** of the two-level window, exact or tree sums, product overflow, flushes. */
+** of the two-level window, exact or tree sums, product overflow, flushes,
+** signed zeros. */
 static int one_window(const lad_datapath *dp)
 {
     return dp->window2 == 0 && !dp->exact && !dp->tree && dp->prod_inf == LAD_NOFLOOR &&
-           !dp->ftz_in && !dp->ftz_out;
+           !dp->ftz_in && !dp->ftz_out && !dp->zero_sign;
 }
 
 /* Whether the fast path computes dp exactly as the general code. */

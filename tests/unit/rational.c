@@ -436,6 +436,16 @@ static int is_sub(const lad_format *f, uint32_t w)
 }
 
 /* One pass over products [a, b) with addend c into format out. */
+/* "zero_sign: a nonzero window sum that rounds to zero gives the zero of
+** its sign" (formats without -0 keep +0). */
+static uint32_t zsign(const lad_datapath *dp, const lad_format *out, uint32_t w,
+                      const rat_int *sum)
+{
+    if (dp->zero_sign && w == 0 && sum->neg && out->sign && out->nan != LAD_NAN_NEGZERO)
+        return pack(out, 1, 0, 0);
+    return w;
+}
+
 static uint32_t pass(const lad_datapath *dp, const rterm *t, int a, int b,
                      const rval *c, const lad_format *out, int mode, uint32_t nan)
 {
@@ -491,7 +501,7 @@ static uint32_t pass(const lad_datapath *dp, const rterm *t, int a, int b,
         }
         align(&cm, ce, q, dp->align_round, &u);
         ri_add(&sum, &u);
-        return rat_round(out, &sum, q, mode, dp->overflow);
+        return zsign(dp, out, rat_round(out, &sum, q, mode, dp->overflow), &sum);
     }
     if (dp->window2 > 0) {
         /* "Two-level window: the groups cut window bits below the products'
@@ -520,7 +530,7 @@ static uint32_t pass(const lad_datapath *dp, const rterm *t, int a, int b,
         ri_shl(&s2, q2 - lo);
         ri_shl(&cu2, qc - lo);
         ri_add(&s2, &cu2);
-        return rat_round(out, &s2, lo, mode, dp->overflow);
+        return zsign(dp, out, rat_round(out, &s2, lo, mode, dp->overflow), &s2);
     }
     int r = rp;
     if (dp->c_anchor && cnz && c->raw > r)
@@ -563,7 +573,7 @@ static uint32_t pass(const lad_datapath *dp, const rterm *t, int a, int b,
     ri_add(&sum, &cu);
     uint32_t w;
     if (dp->c_anchor || !cnz) {
-        w = rat_round(out, &sum, q, mode, dp->overflow);
+        w = zsign(dp, out, rat_round(out, &sum, q, mode, dp->overflow), &sum);
     } else {
         /* the addend joins the exact sum, outside the window */
         int lo = q < ce ? q : ce;
@@ -571,7 +581,7 @@ static uint32_t pass(const lad_datapath *dp, const rterm *t, int a, int b,
         ri_shl(&s2, q - lo);
         ri_shl(&c2, ce - lo);
         ri_add(&s2, &c2);
-        w = rat_round(out, &s2, lo, mode, dp->overflow);
+        w = zsign(dp, out, rat_round(out, &s2, lo, mode, dp->overflow), &s2);
     }
     /* Subnormal result: lower-scale groups under 2^(floor - q) drop out. */
     if (dp->group_sub_floor != LAD_NOFLOOR && is_sub(out, w)) {
@@ -584,7 +594,7 @@ static uint32_t pass(const lad_datapath *dp, const rterm *t, int a, int b,
                 continue;
             ri_add(&s2, &gu[g]);
         }
-        w = rat_round(out, &s2, q, mode, dp->overflow);
+        w = zsign(dp, out, rat_round(out, &s2, q, mode, dp->overflow), &s2);
     }
     return w;
 }

@@ -205,8 +205,34 @@ static void sweep_groups(void)
                "%d group members are not searchable rows", bad);
 }
 
+/* zero_sign: -2^-100 * 2^-100 rounds to zero in f32 (below 2^-149): IEEE
+** gives -0 (0x80000000), the tensor cores measured so far +0; an exact
+** cancellation is +0 either way. (No anchor floor: -133 would cut the
+** product to nothing in the window, an exact zero.) */
+static void zero_sign(void)
+{
+    lad_datapath dp = lad_preset_find("sm90-mma-bf16-f32")->dp;
+    dp.anchor_min = LAD_NOFLOOR;
+    lad_case cs;
+    memset(&cs, 0, sizeof cs);
+    cs.a[0] = 0x8d80;  /* bf16 -2^-100 */
+    cs.b[0] = 0x0d80;  /* bf16 2^-100 */
+    TEST_EQ_WORD("params-zero-sign-off", 0x00000000, lad_eval(&dp, &cs));
+    dp.zero_sign = 1;
+    TEST_EQ_WORD("params-zero-sign-on", 0x80000000, lad_eval(&dp, &cs));
+    lad_plan pl;
+    lad_plan_init(&pl, &dp);
+    TEST_EQ_WORD("params-zero-sign-plan", 0x80000000, lad_plan_eval(&pl, &cs));
+    cs.a[1] = 0x3f80;  /* 1 * 1 - 1 = 0 exactly */
+    cs.b[1] = 0x3f80;
+    cs.c = 0xbf800000;
+    cs.a[0] = cs.b[0] = 0;
+    TEST_EQ_WORD("params-zero-sign-cancel", 0x00000000, lad_eval(&dp, &cs));
+}
+
 void test_params(void)
 {
+    zero_sign();
     legal_sets();
     defaults();
     wide_words();

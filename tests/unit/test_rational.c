@@ -29,7 +29,8 @@ typedef struct family {
 } family;
 
 enum {
-    VARY_CORE = 1,     /* window, align_round, pass, chain, c_anchor, roundings, acc */
+    VARY_CORE = 1,     /* window, align_round, pass, chain, c_anchor, roundings, acc,
+                          zero_sign */
     VARY_FLOORS = 2,   /* anchor_min, zero_floor */
     VARY_IN = 4,       /* in_round */
     VARY_SCALE = 8,    /* group, scale_floor, cdom_*, group_sub_floor */
@@ -124,6 +125,8 @@ static void draw(const family *fm, const lad_datapath *p, lad_rng *r, lad_datapa
             if (pick(r, 3) == 0)
                 dp->acc = e8m(lad_rng_range(r, 10, 23));
             dp->overflow = pick(r, 3);
+            if (!(fm->vary & VARY_SCALE)) /* the scaled fast path stays common */
+                dp->zero_sign = pick(r, 10) == 0;
         }
         if (fm->vary & VARY_FLOORS) {
             dp->anchor_min = pick(r, 2) ? LAD_NOFLOOR : lad_rng_range(r, -160, -126);
