@@ -4,7 +4,7 @@
 ** decode cases, and by the decode rung, which needs the format at once to
 ** build the cases of the rungs above it. It is a question about formats
 ** alone (libc and model/format.h), so it lives in model/, below both users:
-** probes/ may not read inference/ (DESIGN.md, the layering).
+** probes/ may not read inference/ (docs/design.md, the layering).
 */
 #ifndef LADDER_MODEL_FORMAT_FIT_H
 #define LADDER_MODEL_FORMAT_FIT_H

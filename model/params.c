@@ -5,7 +5,7 @@
 ** order a model file lists them (the writer walks them in this order).
 **
 ** Candidate ranges, one per parameter, cover every value measured so far
-** with room on both sides (docs/datapaths.md; DESIGN.md):
+** with room on both sides (docs/datapaths.md):
 **   window 8..48 (seen: 13..39); roundings of a pass result and of D rz,
 **   rne, ru, rd (ties away, rna, is seen only where tf32 is cut from f32:
 **   in_round rz, rne, rna); anchor floors (zero_floor, anchor_min) none or

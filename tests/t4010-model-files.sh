@@ -8,7 +8,7 @@ expect_rc presets-rc 0
 expect_out presets-h100-bf16 '^sm90-mma-bf16-f32 +mma\.sync +bf16 x bf16 \+ f32 -> f32 '
 expect_out presets-nvf4 '^sm100-tcgen05-mxf4nvf4-ue4m3-f32 +tcgen05\.mma\.mxf4nvf4 +e2m1 x e2m1 \+ f32 -> f32 scale ue4m3/16 '
 
-# Hopper: 25 fraction bits, 16 products per pass, f32 truncated (DESIGN.md).
+# Hopper: 25 fraction bits, 16 products per pass, f32 truncated (docs/datapaths.md).
 run_ladder model show sm90-mma-bf16-f32
 expect_rc model-show-rc 0
 expect_out model-show-window '^window: 25$'

@@ -1,7 +1,7 @@
 /*
 ** A naive reference of the datapath model, for the tests only: written from
 ** the rules (docs/model.md, ../shared/docs/tcgen05-model-notes.md sections
-** 1-8, DESIGN.md), not from model/eval.c or plan.c, so that the two can be
+** 1-8, docs/design.md), not from model/eval.c or plan.c, so that the two can be
 ** compared on millions of random cases (tests/unit/test_rational.c).
 **
 ** Every value is an exact dyadic rational: a big integer (sign and
