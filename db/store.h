@@ -293,7 +293,7 @@ typedef struct lad_run_row {
     int64_t pid;
     char message[512];      /* error of a failed run */
     char device[128];       /* device name */
-    char device_kind[8];    /* "sim", "exec", "cuda" */
+    char device_kind[16];   /* "sim", "exec", "cuda", "cublaslt" */
     char uuid[64];
     int cc;                 /* compute capability * 10; 0 unknown */
     char driver[32];

@@ -378,7 +378,7 @@ int lad_cublaslt_open(int index, const char *options, const lad_datapath *dp,
     st->f.cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, index);
     st->f.cudaRuntimeGetVersion(&rt);
     st->f.cudaDriverGetVersion(&drv);
-    strcpy(dev->info.kind, "cuda");
+    strcpy(dev->info.kind, "cublaslt");
     snprintf(dev->info.name, sizeof dev->info.name, "cublasLt %zu on GPU %d%s%s",
              st->f.cublasLtGetVersion(), index, *options ? ": " : "", options);
     dev->info.cc = major * 10 + minor;

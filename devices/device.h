@@ -19,7 +19,7 @@
 #include "../model/datapath.h"
 
 typedef struct lad_device_info {
-    char kind[8];       /* "sim", "exec", "cuda" */
+    char kind[16];      /* "sim", "exec", "cuda", "cublaslt" */
     char name[128];     /* GPU name, model name, or command line */
     char uuid[64];      /* GPU UUID, "" elsewhere */
     int cc;             /* compute capability * 10 (90 for 9.0), 0 elsewhere */

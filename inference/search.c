@@ -1084,15 +1084,33 @@ int lad_search_decide(const lad_datapath *dp, const lad_datapath *base, const la
                       const lad_case *cs, const lad_word_t *d, size_t n, unsigned char *hit,
                       int *nearest)
 {
-    ctx *x = ctx_new(base, cs, d, n);
-    if (!x)
+    /* the row's candidates, base's own value and, for nan, the data's NaN
+    ** words: what the search could have taken (build_cands), without its
+    ** context */
+    int64_t *vals = malloc(sizeof(int64_t) * MAXV);
+    if (!vals)
         return -1;
-    int i = lad_param_index(p), nalt = 0, nv = x->nvals[i];
+    int nv = lad_param_cands(p, base, vals, MAXV);
+    for (size_t c = 0; nv > 0 && c <= n; c++) {
+        int64_t v;
+        if (c == n)
+            v = lad_param_get(p, base, base);
+        else if (p == &lad_params[LAD_P_nan] && lad_decode(&base->d, d[c]).cls == LAD_NAN)
+            v = (int64_t)d[c];
+        else
+            continue;
+        int seen = 0;
+        for (int j = 0; j < nv && !seen; j++)
+            seen = vals[j] == v;
+        if (!seen && nv < MAXV)
+            vals[nv++] = v;
+    }
+    int nalt = 0;
     int64_t v0 = lad_param_get(p, dp, base);
     int range = nv > 16;
     *nearest = range;
     for (int j = 0; j < nv; j++) {
-        int64_t v = x->vals[i][j];
+        int64_t v = vals[j];
         if (v == v0)
             continue;
         /* wide ranges: only the neighbours and "none" */
@@ -1111,7 +1129,7 @@ int lad_search_decide(const lad_datapath *dp, const lad_datapath *base, const la
             if (!hit[c] && lad_plan_eval(&pl, &cs[c]) != d[c])
                 hit[c] = 1;
     }
-    ctx_free(x);
+    free(vals);
     return nalt;
 }
 

@@ -81,11 +81,11 @@ enum lad_class { LAD_ZERO = 0, LAD_SUBNORMAL, LAD_NORMAL, LAD_INFINITE, LAD_NAN 
 typedef struct lad_format {
     char name[LAD_NAME_MAX]; /* lowercase, e.g. "e4m3"; user formats choose */
     int kind;       /* LAD_FLOAT or LAD_INT */
-    int width;      /* bits in the word as stored: 4..32 */
+    int width;      /* bits in the word as stored: 1..64 (integers 1..32) */
     int pad;        /* low bits of the word below the format (tf32: 13) */
     int sign;       /* 1 when there is a sign bit (ints: 1 = signed) */
-    int ebits;      /* exponent field bits, 1..10 (0 for ints) */
-    int mbits;      /* fraction field bits, 0..23 (0 for ints) */
+    int ebits;      /* exponent field bits, 1..11 (0 for ints) */
+    int mbits;      /* fraction field bits, 0..52 (0 for ints) */
     int bias;       /* exponent bias */
     int sub;        /* enum lad_sub */
     int inf;        /* enum lad_inf */
