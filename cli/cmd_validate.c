@@ -21,7 +21,7 @@
 ** device word, index in the case stream).
 **
 ** --shard I/N runs only cases [I*S/N, (I+1)*S/N) of the stream of S cases
-** (lad_gen_shard), so that N machines each run one and `ladder merge`
+** (util/shard.h), so that N machines each run one and `ladder merge`
 ** makes of their stores the validation one machine would have stored.
 **
 ** Output: up to MAXSHOW mismatches, then

@@ -15,6 +15,7 @@
 ** INSERT ... SELECT, ids shifted past those already in the output.
 */
 #include "store_int.h"
+#include "../util/shard.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -231,11 +232,12 @@ static int check_group(const part *ps, size_t nfiles, size_t stride, int survey,
         snprintf(gr->what, sizeof gr->what, "%.150s", first->model);
     for (size_t f = 0; code == LAD_OK && f < nfiles; f++) {
         const part *p = &ps[f * stride];
-        /* the cases of shard I, as lad_gen_shard cuts the stream */
-        int64_t want = (int64_t)((unsigned __int128)p->stream * (uint64_t)(p->index + 1) /
-                                 (uint64_t)p->count) -
-                       (int64_t)((unsigned __int128)p->stream * (uint64_t)p->index /
-                                 (uint64_t)p->count);
+        /* the cases of shard I, as the generator cuts the stream */
+        uint64_t lo = 0, nwant = 0;
+        if (p->index >= 0 && p->index < p->count)
+            lad_shard_range((uint64_t)p->stream, (uint64_t)p->index, (uint64_t)p->count, &lo,
+                            &nwant);
+        int64_t want = (int64_t)nwant;
         if ((code = same_stream(first, p, survey, files, err)) != LAD_OK)
             break;
         if (p->index < 0 || p->index >= p->count)

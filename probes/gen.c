@@ -420,20 +420,6 @@ void lad_gen_cases(const lad_datapath *dp, uint64_t seed, int raw_percent,
         lad_gen_case_at(dp, seed, raw_percent, first + i, &cs[i]);
 }
 
-/* cases * index fits in 64 bits for every --cases (<= 10^9) and --shard
-** (<= 4096) the commands take; the 128-bit product keeps it exact for any. */
-static uint64_t shard_edge(uint64_t cases, uint64_t index, uint64_t count)
-{
-    return (uint64_t)((unsigned __int128)cases * index / count);
-}
-
-void lad_gen_shard(uint64_t cases, uint64_t index, uint64_t count,
-                   uint64_t *first, uint64_t *n)
-{
-    *first = shard_edge(cases, index, count);
-    *n = shard_edge(cases, index + 1, count) - *first;
-}
-
 void lad_gen_name(int raw_percent, char *buf, size_t size)
 {
     snprintf(buf, size, "gen1:raw=%d", raw_percent);

@@ -79,12 +79,6 @@ lad_word_t lad_gen_finite_word(const lad_format *f, lad_rng *r, int raw);
 ** values (see lad_value.raw). */
 void lad_gen_raw_range(const lad_format *f, int *lo, int *hi);
 
-/* Shard `index` of `count` of a stream of `cases` cases: cases first ..
-** first + *n - 1, where first = cases * index / count. The shards of one
-** count are disjoint and together are the whole stream, in order, whatever
-** machine runs each. index < count; count >= 1. */
-void lad_gen_shard(uint64_t cases, uint64_t index, uint64_t count,
-                   uint64_t *first, uint64_t *n);
 
 /* The generator's name as stored with a validation ("gen1:raw=50"). */
 void lad_gen_name(int raw_percent, char *buf, size_t size);

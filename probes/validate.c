@@ -2,6 +2,7 @@
 ** Validation of a model against a device; see validate.h.
 */
 #include "validate.h"
+#include "../util/shard.h"
 #include "case.h"
 #include "gen.h"
 #include "../util/hooks.h"
@@ -96,7 +97,7 @@ int lad_validate(lad_store *st, int64_t run, const char *name,
     lad_gen_name(o->raw, gen, sizeof gen);
     /* a shard plans its own part of the stream; it is shard 0 of 1 alone */
     uint64_t count = o->shard_count > 1 ? o->shard_count : 1, lo, n;
-    lad_gen_shard(o->cases, count > 1 ? o->shard_index : 0, count, &lo, &n);
+    lad_shard_range(o->cases, count > 1 ? o->shard_index : 0, count, &lo, &n);
     int rc = LAD_OK;
     if (!o->resume)
         rc = lad_store_begin_validation(st, run, name, gen, o->seed, n,

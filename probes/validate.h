@@ -36,7 +36,7 @@ typedef struct lad_validate_opts {
     uint64_t done, done_bad; /* resume: the cases it compared and the
                                 mismatches among them */
     uint64_t shard_index;    /* run only shard shard_index of shard_count */
-    uint64_t shard_count;    /*   (lad_gen_shard); count 0 or 1: the whole */
+    uint64_t shard_count;    /*   (util/shard.h); count 0 or 1: the whole */
 } lad_validate_opts;
 
 /*
