@@ -193,14 +193,14 @@ static void products(const lad_datapath *dp, const lad_case *cs, operands *op)
         scale_a[i] = lad_decode(&dp->sa, cs->sa[i]);
         scale_b[i] = lad_decode(&dp->sb, cs->sb[i]);
     }
-    lad_opfmt fa = lad_opfmt_of(&dp->a), fb = lad_opfmt_of(&dp->b);
-    int qa = lad_opfmt_usable(&dp->a, &fa), qb = lad_opfmt_usable(&dp->b, &fb);
     for (int j = 0; j < n; j++) {
         int l = lanes[j];
         lad_word_t wa = cut_word(&dp->a, dp->in_round, cs->a[l]);
         lad_word_t wb = cut_word(&dp->b, dp->in_round, cs->b[l]);
-        term a = qa ? opfmt_term(&fa, wa) : decode_term(&dp->a, wa);
-        term b = qb ? opfmt_term(&fb, wb) : decode_term(&dp->b, wb);
+        /* the reference decodes with lad_decode (format.c), not with the
+        ** fast paths' decoder, so that the two check each other */
+        term a = decode_term(&dp->a, wa);
+        term b = decode_term(&dp->b, wb);
         if (dp->ftz_in) {
             flush_in(&a);
             flush_in(&b);
@@ -690,13 +690,6 @@ lad_word_t lad_eval_integer(const lad_datapath *dp, const lad_case *cs)
                            LAD_RZ, dp->saturate ? LAD_OVF_SAT : LAD_OVF_INF, NULL);
 }
 
-lad_word_t lad_eval(const lad_datapath *dp, const lad_case *cs)
-{
-    lad_plan p;
-    lad_plan_init(&p, dp);
-    return lad_plan_eval(&p, cs);
-}
-
 /* Every datapath, every case: lad_eval's reference implementation. */
 lad_word_t lad_eval_general(const lad_datapath *dp, const lad_case *cs)
 {
@@ -756,12 +749,4 @@ lad_word_t lad_eval_general(const lad_datapath *dp, const lad_case *cs)
         return zero_word(&dp->d, acc.neg);
     return flush_out(dp, &dp->d, lad_add_terms(dp, &dp->d, &acc, dp->c_last ? &c : &zero,
                                                dp->d_round, dp->nan));
-}
-
-void lad_eval_batch(const lad_datapath *dp, const lad_case *cs, size_t n,
-                    lad_word_t *d)
-{
-    lad_plan p;
-    lad_plan_init(&p, dp);
-    lad_plan_eval_batch(&p, cs, n, d);
 }

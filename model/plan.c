@@ -783,3 +783,19 @@ void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, lad_wo
         d[i] = lad_plan_eval(p, &cs[i]);
     }
 }
+
+/* One case, or n, through a plan made for the call: every datapath. */
+lad_word_t lad_eval(const lad_datapath *dp, const lad_case *cs)
+{
+    lad_plan p;
+    lad_plan_init(&p, dp);
+    return lad_plan_eval(&p, cs);
+}
+
+void lad_eval_batch(const lad_datapath *dp, const lad_case *cs, size_t n,
+                    lad_word_t *d)
+{
+    lad_plan p;
+    lad_plan_init(&p, dp);
+    lad_plan_eval_batch(&p, cs, n, d);
+}

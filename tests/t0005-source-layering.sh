@@ -74,4 +74,15 @@ for d in model util; do
         ok "source-layering-$d-libc"
     fi
 done
+
+# The reference evaluator (model/eval.c) and the fast paths (model/plan.c)
+# check each other: the reference decodes, plans and evaluates nothing
+# through plan.c's code (its decoder lad_opfmt_*, opfmt_term, the plan), so
+# that a bug in the fast paths cannot hide in the reference too. plan.c
+# calls eval.c, not the other way.
+if grep -n 'lad_plan_\|lad_opfmt_\|opfmt_term' model/eval.c >"$TMP/cyc"; then
+    fail source-layering-eval-no-plan "$(head -n 1 "$TMP/cyc")"
+else
+    ok source-layering-eval-no-plan
+fi
 test_done
