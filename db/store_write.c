@@ -49,7 +49,7 @@ static const char *json_words(char *buf, const uint64_t *w, int n)
 
 static const char *json_bytes(char *buf, const uint8_t *v, int n)
 {
-    uint64_t w[LAD_STORE_SCALEMAX];
+    uint64_t w[LAD_STORE_SCALEMAX] = {0};
     for (int i = 0; i < n; i++)
         w[i] = v[i];
     return json_words(buf, w, n);
@@ -57,7 +57,7 @@ static const char *json_bytes(char *buf, const uint8_t *v, int n)
 
 static const char *json_meta(char *buf, const uint32_t *v, int n)
 {
-    uint64_t w[LAD_STORE_METAMAX];
+    uint64_t w[LAD_STORE_METAMAX] = {0};
     for (int i = 0; i < n; i++)
         w[i] = v[i];
     return json_words(buf, w, n);
@@ -128,6 +128,27 @@ static int check_shape(int k, int nscale, int nmeta, lad_err *err)
 }
 
 /* Makes sure (run, rung) has its rungs row; inside a transaction. */
+/* The JSON texts of a case's words while a statement holds them. */
+typedef struct case_json {
+    char a[JSON_WORDS_MAX], b[JSON_WORDS_MAX];
+    char sa[21 * LAD_STORE_SCALEMAX + 3], sb[21 * LAD_STORE_SCALEMAX + 3];
+    char meta[21 * LAD_STORE_METAMAX + 3];
+} case_json;
+
+/* Binds c's words, the same way for cases and for mismatches: A, B and C
+** at parameters ab, ab+1 and ab+2, the scales and the metadata at sc,
+** sc+1 and sc+2. j must live until the statement has run. */
+static void bind_words(sqlite3_stmt *s, int ab, int sc, const lad_case_data *c, int k,
+                       int nscale, int nmeta, case_json *j)
+{
+    sqlite3_bind_text(s, ab, json_words(j->a, c->a, k), -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, ab + 1, json_words(j->b, c->b, k), -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, ab + 2, (int64_t)c->c);
+    sqlite3_bind_text(s, sc, json_bytes(j->sa, c->sa, nscale), -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, sc + 1, json_bytes(j->sb, c->sb, nscale), -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, sc + 2, json_meta(j->meta, c->meta, nmeta), -1, SQLITE_STATIC);
+}
+
 static int ensure_rung(lad_store *st, int64_t run, const char *rung,
                        lad_err *err)
 {
@@ -158,9 +179,7 @@ int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
                 &st->ins_case, err))
         return LAD_EINTERNAL;
     sqlite3_stmt *s = st->ins_case;
-    char ja[JSON_WORDS_MAX], jb[JSON_WORDS_MAX];
-    char jsa[21 * LAD_STORE_SCALEMAX + 3], jsb[21 * LAD_STORE_SCALEMAX + 3];
-    char jm[21 * LAD_STORE_METAMAX + 3];
+    case_json j;
     size_t i = 0;
     do {
         size_t end = n - i > LAD_STORE_BATCH ? i + LAD_STORE_BATCH : n;
@@ -175,18 +194,8 @@ int lad_store_add_cases(lad_store *st, int64_t run, const char *rung,
             sqlite3_bind_text(s, 3, t && t->label ? t->label : "", -1,
                               SQLITE_STATIC);
             sqlite3_bind_int(s, 4, k);
-            sqlite3_bind_text(s, 5, json_words(ja, c->a, k), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_text(s, 6, json_words(jb, c->b, k), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_int64(s, 7, (int64_t)c->c);
+            bind_words(s, 5, 9, c, k, nscale, nmeta, &j);
             sqlite3_bind_int64(s, 8, (int64_t)d[i]);
-            sqlite3_bind_text(s, 9, json_bytes(jsa, c->sa, nscale), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_text(s, 10, json_bytes(jsb, c->sb, nscale), -1,
-                              SQLITE_STATIC);
-            sqlite3_bind_text(s, 11, json_meta(jm, c->meta, nmeta), -1,
-                              SQLITE_STATIC);
             /* Unbound parameters are NULL (st_step_done clears them). */
             if (t && t->series)
                 sqlite3_bind_text(s, 12, t->series, -1, SQLITE_STATIC);
@@ -381,23 +390,13 @@ static int put_mismatches(lad_store *st, int64_t vid, const lad_case_data *cs,
                 &st->ins_mismatch, err))
         return LAD_EINTERNAL;
     sqlite3_stmt *s = st->ins_mismatch;
-    char ja[JSON_WORDS_MAX], jb[JSON_WORDS_MAX];
-    char jsa[21 * LAD_STORE_SCALEMAX + 3], jsb[21 * LAD_STORE_SCALEMAX + 3];
-    char jm[21 * LAD_STORE_METAMAX + 3];
+    case_json j;
     int code = LAD_OK;
     for (size_t i = 0; code == LAD_OK && i < n; i++) {
         const lad_case_data *c = &cs[i];
         sqlite3_bind_int64(s, 1, vid);
         sqlite3_bind_int64(s, 2, index ? (sqlite3_int64)index[i] : -1);
-        sqlite3_bind_text(s, 3, json_words(ja, c->a, k), -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 4, json_words(jb, c->b, k), -1, SQLITE_STATIC);
-        sqlite3_bind_int64(s, 5, (int64_t)c->c);
-        sqlite3_bind_text(s, 6, json_bytes(jsa, c->sa, nscale), -1,
-                          SQLITE_STATIC);
-        sqlite3_bind_text(s, 7, json_bytes(jsb, c->sb, nscale), -1,
-                          SQLITE_STATIC);
-        sqlite3_bind_text(s, 8, json_meta(jm, c->meta, nmeta), -1,
-                          SQLITE_STATIC);
+        bind_words(s, 3, 6, c, k, nscale, nmeta, &j);
         sqlite3_bind_int64(s, 9, (int64_t)expected[i]);
         sqlite3_bind_int64(s, 10, (int64_t)got[i]);
         code = st_step_done(st, s, "write mismatches to", err);
