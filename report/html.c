@@ -82,7 +82,6 @@ static void pre(rep_out *o, const char *text)
     fputs("</pre>\n", o->f);
 }
 
-static int row_open;
 
 static void table(rep_out *o, int ncols, const char *const *head)
 {
@@ -93,18 +92,18 @@ static void table(rep_out *o, int ncols, const char *const *head)
         fputs("</th>", o->f);
     }
     fputs("</tr>\n", o->f);
-    row_open = 0;
+    o->row_open = 0;
 }
 
 static void open_row(rep_out *o, const char *anchor)
 {
-    if (row_open)
+    if (o->row_open)
         return;
     if (anchor)
         fprintf(o->f, "<tr id=\"%s\">", anchor);
     else
         fputs("<tr>", o->f);
-    row_open = 1;
+    o->row_open = 1;
 }
 
 static void cell(rep_out *o, const char *text, const char *href, int mark, const char *anchor)
@@ -132,7 +131,7 @@ static void case_links(rep_out *o, const int64_t *ids, size_t n, size_t total)
 static void row_end(rep_out *o)
 {
     fputs("</tr>\n", o->f);
-    row_open = 0;
+    o->row_open = 0;
 }
 
 static void table_end(rep_out *o)

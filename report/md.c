@@ -54,7 +54,6 @@ static void pre(rep_out *o, const char *text)
     fprintf(o->f, "```\n%s%s```\n\n", text, n && text[n - 1] == '\n' ? "" : "\n");
 }
 
-static int first_cell;
 
 static void table(rep_out *o, int ncols, const char *const *head)
 {
@@ -68,13 +67,13 @@ static void table(rep_out *o, int ncols, const char *const *head)
     for (int i = 0; i < ncols; i++)
         fputs("---|", o->f);
     fputc('\n', o->f);
-    first_cell = 1;
+    o->first_cell = 1;
 }
 
 static void open_cell(rep_out *o)
 {
-    fputs(first_cell ? "| " : " ", o->f);
-    first_cell = 0;
+    fputs(o->first_cell ? "| " : " ", o->f);
+    o->first_cell = 0;
 }
 
 static void cell(rep_out *o, const char *text, const char *href, int mark, const char *anchor)
@@ -104,7 +103,7 @@ static void case_links(rep_out *o, const int64_t *ids, size_t n, size_t total)
 static void row_end(rep_out *o)
 {
     fputc('\n', o->f);
-    first_cell = 1;
+    o->first_cell = 1;
 }
 
 static void table_end(rep_out *o)

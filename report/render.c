@@ -764,7 +764,7 @@ static void survey(rep_out *o, const lad_report *r)
 
 int lad_report_write(FILE *f, const lad_report *r, int fmt)
 {
-    rep_out o = {f, fmt == LAD_REPORT_MD ? &rep_md_ops : &rep_html_ops};
+    rep_out o = {.f = f, .ops = fmt == LAD_REPORT_MD ? &rep_md_ops : &rep_html_ops};
     char title[700];
     snprintf(title, sizeof title, "ladder report: %s", r->subject);
     o.ops->begin(&o, title);

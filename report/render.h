@@ -38,6 +38,9 @@ typedef struct rep_ops {
 struct rep_out {
     FILE *f;
     const rep_ops *ops;
+    /* the writer's own state, per page: */
+    int row_open;            /* HTML: a table row is open */
+    int first_cell;          /* Markdown: the next cell begins a row */
 };
 
 extern const rep_ops rep_html_ops, rep_md_ops;
