@@ -9,7 +9,7 @@
 ** when there is one (its formats, K, scales, sparsity; none of its
 ** arithmetic is used), else from the header's formats alone (K from --k or
 ** the header); --model gives it explicitly. Lanes the file does not hold
-** (a header k below the instruction's K) are zero. inference/search.c does
+** (a header k below the instruction's K) are zero. inference/beam.c does
 ** the rest.
 **
 ** Output: the model as YAML (to -o FILE instead of stdout when given), then

@@ -8,7 +8,7 @@
 **     takes the defaults and the per-field checks from these rows;
 **   - io/modelfile.c reads and writes model files by walking the rows
 **     (key, type, legal set, enum names, the comment line);
-**   - inference (inference/search.c) varies the searchable rows over their
+**   - inference (inference/space.c, beam.c, sweep.c) varies the searchable rows over their
 **     candidate values, asks a row whether it can matter to a model, and
 **     prints values with the row's printer; its joint groups are the
 **     LAD_SWEEP lines of params.def;
