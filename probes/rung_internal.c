@@ -270,7 +270,12 @@ int lad_rung_internal(lad_probe *p)
             for (int s = 0; s < 2 * NSERIES; s++) {
                 lad_case cs;
                 int E = s < NSERIES ? 0 : E1;
-                lad_batch_series(&b, s < NSERIES ? "anchor-1" : "anchor-e", "window c_anchor align_round chain");
+                /* the series names the family and, after ':', the
+                ** arrangement of the terms (report/render.c's map rows) */
+                char series[32];
+                snprintf(series, sizeof series, "%s:%s", s < NSERIES ? "anchor-1" : "anchor-e",
+                         names[s % NSERIES]);
+                lad_batch_series(&b, series, "window c_anchor align_round chain");
                 if ((s < NSERIES || E1 > 0) && build(dp, &cs, s % NSERIES, j, E, &t, db) == LAD_OK &&
                     (rc = lad_batch_addv(&b, &cs, j, "%s j=%d%s", names[s % NSERIES], j,
                                         E ? " high" : ""))) {

@@ -218,29 +218,78 @@ static void model(rep_out *o, const lad_report *r, unsigned char *used)
 
 /* ---- the rounding truth table (rung ulp, series "fraction") ------------- */
 
-/* A parsed "fraction" label: "q=23 +odd c -3/4" (probes/rung_ulp.c). */
+/* A case of series "fraction" (probes/rung_ulp.c) as its words say it: a
+** base of +-1 or +-(1 + 2^-db) (odd) held by C (where 0) or by the product
+** of lane 0 (where 1), and a fraction num/2^lg of 2^-q (q: vary) held by
+** the other, of sign fneg. Read off the words, never the label. */
 typedef struct frac {
-    int q, bneg, odd, where, fneg, fi, steps;
+    int q, bneg, odd, where, fneg, lg;
+    uint64_t num;
 } frac;
 
-static int parse_frac(const char *label, frac *f)
+/* The value m * 2^e of a finite word, m odd (or 0); 0 when not finite. */
+static int value_of(const lad_format *f, lad_word_t w, int *neg, lad_u128 *m, int *e)
 {
-    int n = 0;
-    if (sscanf(label, "q=%d %n", &f->q, &n) != 1 || n == 0)
+    lad_value v = lad_decode(f, w);
+    if (v.cls == LAD_INFINITE || v.cls == LAD_NAN)
         return 0;
-    const char *s = label + n;
-    if (*s != '+' && *s != '-')
+    *neg = v.neg;
+    *m = v.mag;
+    *e = v.exp;
+    while (*m && !(*m & 1)) {
+        *m >>= 1;
+        (*e)++;
+    }
+    return 1;
+}
+
+static int frac_of(const lad_datapath *dp, const lad_case_row *c, frac *f)
+{
+    if (strcmp(c->rung, "ulp") != 0 || strcmp(c->series, "fraction") != 0 || !c->has_vary ||
+        c->k < 1)
         return 0;
-    f->bneg = *s++ == '-';
-    f->odd = strncmp(s, "odd ", 4) == 0;
-    s += f->odd ? 4 : 0;
-    if (*s != 'c' && *s != 'p')
+    /* the one nonzero product, whichever lane holds it */
+    int pn = 0, pe = 0, nprod = 0, cn, ce;
+    lad_u128 pm = 0, cm;
+    for (int l = 0; l < c->k; l++) {
+        int an, bn, ae, be;
+        lad_u128 am, bm;
+        if (!value_of(&dp->a, c->cs.a[l], &an, &am, &ae) ||
+            !value_of(&dp->b, c->cs.b[l], &bn, &bm, &be))
+            return 0;
+        if (am == 0 || bm == 0)
+            continue;
+        pm = am * bm;
+        pe = ae + be;
+        pn = an ^ bn;
+        nprod++;
+    }
+    if (nprod != 1 || !value_of(&dp->c, c->cs.c, &cn, &cm, &ce) || cm == 0)
         return 0;
-    f->where = *s++ == 'p';
-    if (*s++ != ' ' || (*s != '+' && *s != '-'))
+    /* the base is the one near 1: its leading bit is 2^0 */
+    int plead = lad_bitlen128(pm) - 1 + pe, clead = lad_bitlen128(cm) - 1 + ce;
+    f->where = plead == 0;
+    if ((plead == 0) == (clead == 0))
         return 0;
-    f->fneg = *s++ == '-';
-    return sscanf(s, "%d/%d", &f->fi, &f->steps) == 2 && f->steps > 0;
+    lad_u128 bmag = f->where ? pm : cm, fmag = f->where ? cm : pm;
+    int fexp = f->where ? ce : pe;
+    f->bneg = f->where ? pn : cn;
+    f->fneg = f->where ? cn : pn;
+    f->odd = bmag > 1;
+    f->q = (int)c->vary;
+    /* the fraction in units of 2^-q: fmag * 2^(fexp + q) */
+    int sh = fexp + f->q;
+    if (fmag >> 62 || sh > 8 || sh < -40)
+        return 0;
+    f->num = (uint64_t)fmag << (sh > 0 ? sh : 0);
+    f->lg = sh < 0 ? -sh : 0;
+    return 1;
+}
+
+/* The fraction with denominator 2^lg written over 2^den (den >= lg). */
+static uint64_t over(const frac *f, int den)
+{
+    return f->num << (den - f->lg);
 }
 
 /* Signed steps of representable values from base to d (both the same sign
@@ -264,8 +313,7 @@ static void truth(rep_out *o, const lad_report *r, unsigned char *used)
     for (size_t i = 0; i < r->ncases; i++) {
         const lad_case_row *c = &r->cases[i];
         frac f;
-        if (strcmp(c->rung, "ulp") != 0 || strcmp(c->series, "fraction") != 0 ||
-            !parse_frac(c->label, &f))
+        if (!frac_of(dp, c, &f))
             continue;
         int seen = 0;
         for (int k = 0; k < nq; k++)
@@ -296,34 +344,36 @@ static void truth(rep_out *o, const lad_report *r, unsigned char *used)
         snprintf(t, sizeof t, "q = %d", qs[iq]);
         o->ops->subsection(o, t);
         o->ops->table(o, 9, head);
-        /* rows: fractions in the order met, each with its sign */
-        int fr[64][3], nfr = 0; /* fneg, fi, steps */
+        /* rows: fractions in the order met, each with its sign, written
+        ** over the largest denominator among them */
+        frac fr[64];
+        int nfr = 0, den = 0;
         for (size_t i = 0; i < r->ncases; i++) {
             const lad_case_row *c = &r->cases[i];
             frac f;
-            if (strcmp(c->rung, "ulp") != 0 || strcmp(c->series, "fraction") != 0 ||
-                !parse_frac(c->label, &f) || f.q != qs[iq])
+            if (!frac_of(dp, c, &f) || f.q != qs[iq])
                 continue;
             int seen = 0;
             for (int k = 0; k < nfr; k++)
-                seen |= fr[k][0] == f.fneg && fr[k][1] == f.fi && fr[k][2] == f.steps;
+                seen |= fr[k].fneg == f.fneg && fr[k].num == f.num && fr[k].lg == f.lg;
             if (!seen && nfr < 64) {
-                fr[nfr][0] = f.fneg, fr[nfr][1] = f.fi, fr[nfr][2] = f.steps;
-                nfr++;
+                fr[nfr++] = f;
+                if (f.lg > den)
+                    den = f.lg;
             }
         }
         for (int k = 0; k < nfr; k++) {
-            cell(o, NULL, 0, "%s%d/%d", fr[k][0] ? "-" : "+", fr[k][1], fr[k][2]);
+            cell(o, NULL, 0, "%s%" PRIu64 "/%" PRIu64, fr[k].fneg ? "-" : "+", over(&fr[k], den),
+                 (uint64_t)1 << den);
             for (int col = 0; col < 8; col++) {
                 int where = col / 4, bneg = (col / 2) % 2, odd = col % 2;
                 const lad_case_row *hit = NULL;
                 for (size_t i = 0; i < r->ncases && hit == NULL; i++) {
                     const lad_case_row *c = &r->cases[i];
                     frac f;
-                    if (strcmp(c->rung, "ulp") == 0 && strcmp(c->series, "fraction") == 0 &&
-                        parse_frac(c->label, &f) && f.q == qs[iq] && f.where == where &&
-                        f.bneg == bneg && f.odd == odd && f.fneg == fr[k][0] &&
-                        f.fi == fr[k][1] && f.steps == fr[k][2])
+                    if (frac_of(dp, c, &f) && f.q == qs[iq] && f.where == where &&
+                        f.bneg == bneg && f.odd == odd && f.fneg == fr[k].fneg &&
+                        f.num == fr[k].num && f.lg == fr[k].lg)
                         hit = c;
                 }
                 lad_word_t base;
@@ -362,29 +412,20 @@ static void heat_free(rep_heat *h)
     free(h->id);
 }
 
-/* The row name of an internal case: its label without " j=N". */
-static void heat_row(const char *label, char *out, size_t size)
-{
-    const char *j = strstr(label, " j=");
-    size_t n = j ? (size_t)(j - label) : strlen(label);
-    const char *high = strstr(label, " high");
-    snprintf(out, size, "%.*s%s", (int)n, label, high ? " (high)" : "");
-}
-
 /* The row of case c among names[0..nrow-1]; -1 when it belongs to a row
 ** not there yet, -2 when it is not a case of the map: only the term
-** arrangements of series anchor-1 are, or of no series in a store written
-** before cases had one (the far-apart and wide products of the rung probe
-** other questions, at offsets far past any window). */
+** arrangements of series anchor-1 are, each its own row (the series'
+** variant after ':', probes/rung_internal.c); the far-apart and wide
+** products of the rung probe other questions, at offsets far past any
+** window. Stores written before the series named the arrangement have no
+** map. */
 static int heat_find(const lad_case_row *c, char (*names)[64], int nrow)
 {
-    if (strcmp(c->rung, "internal") != 0 || (c->series[0] && strcmp(c->series, "anchor-1") != 0) ||
+    if (strcmp(c->rung, "internal") != 0 || strncmp(c->series, "anchor-1:", 9) != 0 ||
         !c->has_vary || c->vary < 1 || c->vary > 200)
         return -2;
-    char nm[64];
-    heat_row(c->label, nm, sizeof nm);
     for (int k = 0; k < nrow; k++)
-        if (strcmp(names[k], nm) == 0)
+        if (strcmp(names[k], c->series + 9) == 0)
             return k;
     return -1;
 }
@@ -403,7 +444,7 @@ static int heat_build(const lad_report *r, rep_heat *h, unsigned char *used)
         if (k < -1)
             continue;
         if (k < 0 && nrow < 64)
-            heat_row(c->label, names[nrow++], 64);
+            snprintf(names[nrow++], 64, "%s", c->series + 9);
         if (c->vary > maxj)
             maxj = (int)c->vary;
     }

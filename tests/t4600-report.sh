@@ -131,6 +131,22 @@ has "$TMP/stored.md" report-run-stored-inference \
     "^\| model \| The model stored by 'ladder infer 1'\. \|" \
     '^\| <a id="param-window"></a>window \| 25 \| fit: .*\[[0-9]+\]\(#case-[0-9]+\)'
 
+# Programs never parse the label (docs/store.md): with every label of the
+# run rewritten, the truth table and the bit map come out the same, read
+# off the words and the structured columns.
+cp "$DB" "$TMP/relabel.db"
+sqlite3 "$TMP/relabel.db" "UPDATE cases SET label = 'relabelled' WHERE run_id = 1"
+run_ladder report 1 --db "$TMP/relabel.db" -o "$TMP/relabel.md"
+# the two sections, from the truth table to the error's figure
+sed -n '/^## Rounding/,/^## [EP]/p' "$TMP/run.md" >"$TMP/part-a"
+sed -n '/^## Rounding/,/^## [EP]/p' "$TMP/relabel.md" >"$TMP/part-b"
+if grep -q '^p1-p1+c  *#\{25\}\.' "$TMP/part-b" && grep -q '^| +1/4 |' "$TMP/part-b" &&
+    cmp -s "$TMP/part-a" "$TMP/part-b"; then
+    ok report-run-no-label
+else
+    fail report-run-no-label "the truth table or the bit map changed when only the labels did"
+fi
+
 # A model file is a model too: its cases come from the sim device.
 run_ladder model show $DP
 cp "$out" "$TMP/m.yaml"
