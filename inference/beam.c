@@ -18,20 +18,20 @@ static uint64_t beam_limit(const ctx *x)
     return x->nbeam < x->beamcap ? UINT64_MAX : x->beam[x->nbeam - 1].score;
 }
 
-static int entry_less(const entry *a, const entry *b)
+static int entry_less(const ctx *x, const entry *a, const entry *b)
 {
     if (a->score != b->score)
         return a->score < b->score;
-    return sp_phash(&a->p) < sp_phash(&b->p);
+    return sp_phash(x, &a->p) < sp_phash(x, &b->p);
 }
 
 /* Inserts e when it ranks among the beam's best; returns 1 when inserted. */
 static int beam_insert(ctx *x, const entry *e)
 {
-    if (x->nbeam == x->beamcap && !entry_less(e, &x->beam[x->nbeam - 1]))
+    if (x->nbeam == x->beamcap && !entry_less(x, e, &x->beam[x->nbeam - 1]))
         return 0;
     int i = x->nbeam < x->beamcap ? x->nbeam++ : x->nbeam - 1;
-    while (i > 0 && entry_less(e, &x->beam[i - 1])) {
+    while (i > 0 && entry_less(x, e, &x->beam[i - 1])) {
         x->beam[i] = x->beam[i - 1];
         i--;
     }

@@ -72,6 +72,9 @@ typedef struct ctx {
     uint64_t evals;
     entry beam[MAXBEAM];
     int nbeam, beamcap;
+    /* what makes the search blind to the order of params.def's rows */
+    uint64_t keyh[NP];   /* a hash of row i's key */
+    int byname[NP];      /* the rows in the order of their keys (strcmp) */
 } ctx;
 
 /* How sp_score weighs and orders. */
@@ -92,8 +95,9 @@ int sp_relevant(const ctx *x, const lad_datapath *dp, int i);
 void sp_canon(const ctx *x, pvec *p);
 /* How many rows of p differ from their defaults. */
 int sp_complexity(const ctx *x, const pvec *p);
-/* A hash of p, never 0. */
-uint64_t sp_phash(const pvec *p);
+/* A hash of p, never 0: of each row's key and value, combined so that it
+** does not depend on the order of the registry's rows. */
+uint64_t sp_phash(const ctx *x, const pvec *p);
 /* Forgets every visited vector. */
 void sp_visit_clear(ctx *x);
 /* Marks p visited; returns 1 when it was new. */

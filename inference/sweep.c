@@ -113,11 +113,13 @@ static void sweep_groups(sweep *w, const group *gs, int ng, uint64_t *best)
 }
 
 /* Occam: a row whose starting value explains the cases as well as its
-** fitted value takes the starting value. */
+** fitted value takes the starting value. The rows are asked in the order
+** of their keys, so that the answer does not depend on params.def's. */
 static void occam(sweep *w)
 {
     uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
-    for (int i = 0; i < lad_nparams; i++) {
+    for (int ii = 0; ii < lad_nparams; ii++) {
+        int i = w->x->byname[ii];
         if (w->x->nvals[i] == 0 || w->cur.v[i] == w->def.v[i])
             continue;
         pvec p = w->cur;
