@@ -2,6 +2,7 @@
 ** Command-line helpers: see cli.h.
 */
 #include "cli.h"
+#include "devices/device.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -46,6 +47,16 @@ int cli_usage_error(const char *fmt, ...)
     vreport(LAD_EUSAGE, fmt, ap);
     va_end(ap);
     return LAD_EUSAGE;
+}
+
+void cli_announce_exec(void *ctx, const char *spec, const char *whose)
+{
+    (void)ctx;
+    const char *cmd = lad_device_command(spec);
+    if (cmd == NULL)
+        return;
+    fprintf(stderr, "ladder: running the device of %s (--trust-exec): sh -c '%s'\n", whose, cmd);
+    fflush(stderr);
 }
 
 static int is_digit(char c, int base)

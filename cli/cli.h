@@ -69,6 +69,11 @@ int cli_number(const char *s, const char *what, uint64_t lo, uint64_t hi, uint64
 ** *n. Returns LAD_OK, or LAD_EUSAGE after printing what is wrong. */
 int cli_shard(const char *s, uint64_t *i, uint64_t *n);
 
+/* Prints on stderr the command a trusted exec device from a file (whose:
+** "recipe 'x.yaml'", "run 3") is about to run: "ladder: running run 3's
+** device: sh -c '<command>'". The signature of lad_ladder_opts.announce. */
+void cli_announce_exec(void *ctx, const char *spec, const char *whose);
+
 /* True when s is exactly one of the help spellings: --help, -h. */
 int cli_is_help(const char *s);
 

@@ -62,9 +62,9 @@
 #define MAX_CASES 1000000000ull /* a few minutes on a GPU; more is a typo */
 
 static const char usage[] =
-    "usage: ladder validate <run> [--device <spec>] [--cases <n>] [--seed <s>]\n"
+    "usage: ladder validate <run> [--device <spec> | --trust-exec] [--cases <n>] [--seed <s>]\n"
     "       ladder validate --model <spec> --device <spec> [--cases <n>] [--seed <s>]\n"
-    "       ladder validate --resume <validation> [--db <file>]\n"
+    "       ladder validate --resume <validation> [--db <file>] [--trust-exec]\n"
     "\n"
     "  Compares a model with a device on random cases, bit for bit, and\n"
     "  prints\n"
@@ -85,6 +85,8 @@ static const char usage[] =
     "  --raw <p>        percent of raw bit-pattern cases, 0..100 (default 50)\n"
     "  --shard <i>/<n>  run only shard i of n (0 <= i < n <= 4096) of the\n"
     "                   cases, for `ladder merge` to combine\n"
+    "  --trust-exec     run the exec: device the run names (without it only\n"
+    "                   --device may name a command to run)\n"
     "  --resume <id>    go on with a failed or interrupted validation (its id in\n"
     "                   the store) from its last committed chunk: the same cases,\n"
     "                   model and device; a sim model file must be unchanged\n"
@@ -262,9 +264,10 @@ int cmd_validate(int argc, char **argv)
     const char *model = NULL, *device = NULL, *cases = NULL, *seeds = NULL;
     const char *raws = NULL, *db = LAD_STORE_DEFAULT, *quiet = NULL, *json = NULL;
     const char *shard = NULL;
-    const char *resume = NULL;
+    const char *resume = NULL, *trust = NULL;
     cli_opt opts[] = {
         {"resume", 0, 1, &resume},
+        {"trust-exec", 0, 0, &trust},
         {"model", 0, 1, &model},
         {"device", 0, 1, &device},
         {"cases", 0, 1, &cases},
@@ -351,6 +354,16 @@ int cmd_validate(int argc, char **argv)
     }
     if (rc == LAD_OK)
         rc = lad_datapath_check(dp, &err);
+    /* A device the store names runs a command only when trusted. */
+    char whose[64];
+    if (resume)
+        snprintf(whose, sizeof whose, "validation %s", resume);
+    else
+        snprintf(whose, sizeof whose, "run %" PRId64, run);
+    if (rc == LAD_OK && !device)
+        rc = lad_device_trust(devspec, whose, trust != NULL, &err);
+    if (rc == LAD_OK && !device)
+        cli_announce_exec(NULL, devspec, whose);
     if (rc == LAD_OK && (rc = lad_device_open(devspec, dp, &dev, &err)) != LAD_OK) {
         /* Say which device: a run's own may not be the one the user has in mind. */
         char msg[sizeof err.msg];

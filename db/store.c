@@ -484,6 +484,17 @@ static int read_ids(lad_store *st, int64_t *app, int64_t *ver,
                         "'%s' has schema version %lld, newer than this "
                         "ladder's %d; use a newer ladder",
                         st->path, (long long)*ver, LAD_STORE_VERSION);
+    /* No schema of ladder's has a trigger: one in a store from elsewhere
+    ** could rewrite every word as it is written (docs/security.md). */
+    int64_t triggers = 0;
+    if (pragma_int(st, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'",
+                   &triggers) != SQLITE_OK)
+        return st_sqlerr(st, err, "read");
+    if (triggers > 0)
+        return lad_errf(err, LAD_EDATA, "'%s' holds %lld trigger%s, which no "
+                        "ladder schema has; a trigger could change what is "
+                        "written to the store, so it is not opened",
+                        st->path, (long long)triggers, triggers == 1 ? "" : "s");
     return LAD_OK;
 }
 

@@ -33,6 +33,32 @@ static int parse_index(const char *s)
     return v;
 }
 
+const char *lad_device_command(const char *spec)
+{
+    const char *cmd = NULL;
+    if (spec == NULL)
+        return NULL;
+    if (strncmp(spec, "exec-framed:", 12) == 0)
+        cmd = spec + 12;
+    else if (strncmp(spec, "exec:", 5) == 0)
+        cmd = spec + 5;
+    else
+        return NULL;
+    while (*cmd == ' ' || *cmd == '\t')
+        cmd++;
+    return cmd;
+}
+
+int lad_device_trust(const char *spec, const char *whose, int trusted, lad_err *err)
+{
+    if (trusted || lad_device_command(spec) == NULL)
+        return LAD_OK;
+    return lad_errf(err, LAD_EUSAGE, "%s names device '%.200s', which runs a "
+                    "command; ladder runs a command from a file only when it is "
+                    "named with --device '%.200s' or --trust-exec is given "
+                    "(docs/security.md)", whose, spec, spec);
+}
+
 int lad_device_open(const char *spec, const lad_datapath *dp,
                     lad_device **out, lad_err *err)
 {
