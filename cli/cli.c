@@ -3,6 +3,7 @@
 */
 #include "cli.h"
 #include "devices/device.h"
+#include "util/outfile.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -57,6 +58,14 @@ void cli_announce_exec(void *ctx, const char *spec, const char *whose)
         return;
     fprintf(stderr, "ladder: running the device of %s (--trust-exec): sh -c '%s'\n", whose, cmd);
     fflush(stderr);
+}
+
+int cli_output_ok(const char *out, const char *what, const char *input)
+{
+    if (out == NULL || input == NULL || strcmp(out, "-") == 0 || !lad_same_file(out, input))
+        return LAD_OK;
+    return cli_usage_error("output '%s' is %s '%s'; writing it would destroy it, "
+                           "give another output file", out, what, input);
 }
 
 static int is_digit(char c, int base)

@@ -74,6 +74,12 @@ int cli_shard(const char *s, uint64_t *i, uint64_t *n);
 ** device: sh -c '<command>'". The signature of lad_ladder_opts.announce. */
 void cli_announce_exec(void *ctx, const char *spec, const char *whose);
 
+/* Refuses an output that is one of the command's inputs: when out and
+** input are the same file (util/outfile.h's lad_same_file), prints "output
+** 'x.db' is the store 'x.db'; ..." (what: "the store", "input") and returns
+** LAD_EUSAGE; else LAD_OK. A NULL out or input, or out "-", is no file. */
+int cli_output_ok(const char *out, const char *what, const char *input);
+
 /* True when s is exactly one of the help spellings: --help, -h. */
 int cli_is_help(const char *s);
 

@@ -136,6 +136,13 @@ int cmd_gemm(int argc, char **argv)
         return cli_usage_error("gemm needs <A.npy> and <B.npy>");
     if (out == NULL)
         return cli_usage_error("gemm needs -o <D.npy>");
+    static const char *const names[] = {"A", "B", "C"};
+    for (int i = 0; i < npos; i++)
+        if ((rc = cli_output_ok(out, names[i], pos[i])) != LAD_OK)
+            return rc;
+    if ((rc = cli_output_ok(out, "the datapath's model file", spec)) != LAD_OK ||
+        (rc = cli_output_ok(out, "the program's file", progspec)) != LAD_OK)
+        return rc;
     uint64_t threads = 0;
     if (threads_s && (rc = cli_number(threads_s, "--threads", 0, 1024, &threads)) != LAD_OK)
         return rc;

@@ -35,6 +35,7 @@
 ** found no mismatch, 1 otherwise; 2 usage; 4 no device.
 */
 #include "cli.h"
+#include "util/outfile.h"
 #include "commands.h"
 #include "json.h"
 
@@ -634,6 +635,8 @@ int cmd_survey(int argc, char **argv)
     int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 0, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
+    if ((rc = cli_output_ok(json, "the store", db)) != LAD_OK)
+        return rc;
     uint64_t ncases = DEFAULT_CASES;
     if (cases && (rc = cli_number(cases, "--cases", 1, MAX_CASES, &ncases)))
         return rc;
@@ -699,12 +702,8 @@ int cmd_survey(int argc, char **argv)
         rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
     if (rc == LAD_OK)
         rc = lad_store_end_survey(st, id, all_ok, text, &err);
-    if (rc == LAD_OK && json) {
-        FILE *f = fopen(json, "w");
-        int bad = f == NULL || fputs(text, f) < 0;
-        if ((f && fclose(f) != 0) || bad)
-            rc = lad_errf(&err, LAD_EDATA, "cannot write '%s'", json);
-    }
+    if (rc == LAD_OK && json)
+        rc = lad_outfile_write(json, text, &err);
     if (rc == LAD_OK)
         print_table(&s, id, rows, s.n);
     fflush(stdout);

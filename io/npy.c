@@ -8,6 +8,7 @@
 ** does not evaluate Python.
 */
 #include "npy.h"
+#include "../util/outfile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -151,9 +152,11 @@ int lad_npy_write(const char *path, char kind, int size, size_t rows,
     ** spaces and ending in a newline */
     int total = (10 + len + 1 + 63) / 64 * 64;
     int pad = total - 10 - len - 1;
-    FILE *fp = fopen(path, "wb");
-    if (fp == NULL)
-        return lad_errf(err, LAD_EDATA, "cannot write '%s': %s", path, strerror(errno));
+    lad_outfile o;
+    int rc = lad_outfile_open(&o, path, err);
+    if (rc != LAD_OK)
+        return rc;
+    FILE *fp = o.f;
     unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
                              (unsigned char)((total - 10) & 0xff),
                              (unsigned char)((total - 10) >> 8)};
@@ -165,11 +168,7 @@ int lad_npy_write(const char *path, char kind, int size, size_t rows,
             b[k] = (unsigned char)(w[i] >> (8 * k));
         fwrite(b, 1, (size_t)size, fp);
     }
-    int bad = ferror(fp);
-    if (fclose(fp) != 0 || bad)
-        return lad_errf(err, LAD_EDATA, "cannot write '%s': %s", path,
-                        strerror(errno ? errno : EIO));
-    return LAD_OK;
+    return lad_outfile_commit(&o, err);
 }
 
 void lad_npy_free(lad_npy *a)

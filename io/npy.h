@@ -29,8 +29,8 @@ typedef struct lad_npy {
 ** arrays as) are read as raw words, kind 'u'. */
 int lad_npy_read(const char *path, lad_npy *a, lad_err *err);
 
-/* Writes rows x cols words as a 2-D array of kind and size (as above).
-** Returns LAD_OK or LAD_EDATA ("cannot write 'path': reason"). */
+/* Writes rows x cols words as a 2-D array of kind and size (as above),
+** whole or not at all (util/outfile.h). Returns LAD_OK or LAD_EDATA ("cannot write 'path': reason"). */
 int lad_npy_write(const char *path, char kind, int size, size_t rows,
                   size_t cols, const lad_word_t *w, lad_err *err);
 
