@@ -56,7 +56,13 @@ void cli_announce_exec(void *ctx, const char *spec, const char *whose)
     const char *cmd = lad_device_command(spec);
     if (cmd == NULL)
         return;
-    fprintf(stderr, "ladder: running the device of %s (--trust-exec): sh -c '%s'\n", whose, cmd);
+    if (whose)
+        fprintf(stderr, "ladder: running the device of %s (--trust-exec): sh -c '%s'\n",
+                whose, cmd);
+    if (strncmp(spec, "exec-unframed:", 14) == 0)
+        fprintf(stderr, "ladder: warning: exec-unframed: answers are matched to cases by "
+                "their order alone; an oracle that repeats an answer and drops another, "
+                "or swaps two, goes unnoticed and its words are stored as its cases'\n");
     fflush(stderr);
 }
 

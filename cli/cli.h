@@ -69,9 +69,12 @@ int cli_number(const char *s, const char *what, uint64_t lo, uint64_t hi, uint64
 ** *n. Returns LAD_OK, or LAD_EUSAGE after printing what is wrong. */
 int cli_shard(const char *s, uint64_t *i, uint64_t *n);
 
-/* Prints on stderr the command a trusted exec device from a file (whose:
-** "recipe 'x.yaml'", "run 3") is about to run: "ladder: running run 3's
-** device: sh -c '<command>'". The signature of lad_ladder_opts.announce. */
+/* Before an exec device starts: prints on stderr the command one from a
+** file (whose: "recipe 'x.yaml'", "run 3"; NULL when the command line named
+** it) is about to run, "ladder: running the device of run 3 (--trust-exec):
+** sh -c '<command>'", and for exec-unframed: what that protocol cannot
+** detect. Prints nothing for other devices. The signature of
+** lad_ladder_opts.announce. */
 void cli_announce_exec(void *ctx, const char *spec, const char *whose);
 
 /* Refuses an output that is one of the command's inputs: when out and

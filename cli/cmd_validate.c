@@ -77,9 +77,9 @@ static const char usage[] =
     "                   settings (cases, finite, seed) unless options are given;\n"
     "                   a sim model file must be unchanged since the run\n"
     "  --model <spec>   a preset name or a model file\n"
-    "  --device <spec>  sim:<model>, exec-framed:<command line>,\n"
-    "                   exec:<command line>, cuda:<index> or\n"
-    "                   cublaslt:<index>[:<options>]\n"
+    "  --device <spec>  sim:<model>, exec:<command line> (framed),\n"
+    "                   exec-unframed:<command line> (matched by order alone),\n"
+    "                   cuda:<index> or cublaslt:<index>[:<options>]\n"
     "  --cases <n>      cases to run, 1..1000000000 (default 1000000)\n"
     "  --seed <s>       seed of the case stream, 0..2^64-1 (default 1)\n"
     "  --raw <p>        percent of raw bit-pattern cases, 0..100 (default 50)\n"
@@ -362,8 +362,8 @@ int cmd_validate(int argc, char **argv)
         snprintf(whose, sizeof whose, "run %" PRId64, run);
     if (rc == LAD_OK && !device)
         rc = lad_device_trust(devspec, whose, trust != NULL, &err);
-    if (rc == LAD_OK && !device)
-        cli_announce_exec(NULL, devspec, whose);
+    if (rc == LAD_OK)
+        cli_announce_exec(NULL, devspec, device ? NULL : whose);
     if (rc == LAD_OK && (rc = lad_device_open(devspec, dp, &dev, &err)) != LAD_OK) {
         /* Say which device: a run's own may not be the one the user has in mind. */
         char msg[sizeof err.msg];

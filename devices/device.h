@@ -4,7 +4,9 @@
 **
 **   sim:<preset or model file>  the bit-exact model (devices/sim.c)
 **   exec:<command line>         an external program over pipes, one case per
-**                               line in the vector line format (devices/exec.c)
+**                               line in the vector line format, each framed
+**                               with its case's number (devices/exec.c);
+**                               exec-unframed: without the frames
 **   cuda:<index>                the real instruction on a GPU (devices/cuda.c)
 **
 ** The datapath passed to lad_device_open says what the instruction is
@@ -54,7 +56,8 @@ struct lad_device {
 int lad_device_open(const char *spec, const lad_datapath *dp,
                     lad_device **out, lad_err *err);
 
-/* The command line an exec device spec (exec:, exec-framed:) would run
+/* The command line an exec device spec (exec:, exec-framed:,
+** exec-unframed:) would run
 ** through /bin/sh, or NULL when spec names no program. A spec read from a
 ** file (a recipe, a store) is data that someone else may have written:
 ** callers open one that runs a command only when the user trusted it

@@ -301,8 +301,8 @@ static int resume_check(const lad_recipe *r, const lad_ladder_opts *opts, lad_st
     int named = opts->device && *opts->device;
     if ((rc = lad_device_trust(was, whose, named || opts->trust_exec, err)))
         return rc;
-    if (!named && lad_device_command(was) && opts->announce)
-        opts->announce(opts->ctx, was, whose);
+    if (lad_device_command(was) && opts->announce)
+        opts->announce(opts->ctx, was, named ? NULL : whose);
     if ((rc = lad_device_open(was, dp, dev, err)))
         return rc;
     const lad_device_info *d = &(*dev)->info;
@@ -353,14 +353,13 @@ int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
         *run = p->run = opts->resume;
         goto climb;
     }
-    if (!(opts->device && *opts->device)) {
-        char whose[300];
-        snprintf(whose, sizeof whose, "recipe '%.280s'", r->path);
-        if ((rc = lad_device_trust(spec, whose, opts->trust_exec, err)))
-            goto out;
-        if (lad_device_command(spec) && opts->announce)
-            opts->announce(opts->ctx, spec, whose);
-    }
+    int named = opts->device && *opts->device;
+    char whose[300];
+    snprintf(whose, sizeof whose, "recipe '%.280s'", r->path);
+    if (!named && (rc = lad_device_trust(spec, whose, opts->trust_exec, err)))
+        goto out;
+    if (lad_device_command(spec) && opts->announce)
+        opts->announce(opts->ctx, spec, named ? NULL : whose);
     if ((rc = lad_device_open(spec, &p->dp, &p->dev, err)))
         goto out;
     lad_run_info info = {0};

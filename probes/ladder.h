@@ -169,8 +169,9 @@ typedef struct lad_ladder_opts {
     int trust_exec;              /* 1: an exec device the recipe or the
                                     resumed run names may run (otherwise
                                     only opts->device may name one) */
-    /* Called (when not NULL) with the command an exec device that came
-    ** from the recipe or the store is about to run, before it starts. */
+    /* Called (when not NULL) before an exec device starts, with its spec
+    ** and whose it is ("recipe 'x.yaml'", "run 3") when it came from the
+    ** recipe or the store, NULL when opts->device named it. */
     void (*announce)(void *ctx, const char *spec, const char *whose);
 } lad_ladder_opts;
 
