@@ -51,6 +51,21 @@ run_ladder show 1 --db out.db
 expect_rc merge-validate-show-rc 0
 check merge-validate-no-leftover test -z "$(ls | grep merging)"
 
+# A merge killed before its commit leaves its temporary store; the next
+# merge into the same name removes it (and its -wal, -shm), but not one of
+# a merge whose process still runs (this shell's pid stands in for one).
+LADDER_CRASH_AT=merge:1 "$L" merge again.db s0.db s1.db s2.db s3.db >/dev/null 2>&1
+crc=$?
+check merge-killed-exit test "$crc" = 137
+check merge-killed-leaves-temp test -n "$(ls | grep '^again.db.merging-')"
+: >"again.db.merging-$(hostname)-$$"
+run_ladder merge again.db s0.db s1.db s2.db s3.db
+expect_rc merge-after-kill-rc 0
+expect_err merge-after-kill-says "^ladder: removed '\./again.db.merging-$(hostname)-[0-9]+', left by merge process [0-9]+, which is gone$"
+check merge-after-kill-clean test "$(ls | grep '^again.db.merging-')" = "again.db.merging-$(hostname)-$$"
+check merge-after-kill-counts test "$(q again.db 'SELECT cases, mismatches FROM validations')" = "$full"
+rm -f "again.db.merging-$(hostname)-$$"
+
 # ---- validate RUN --shard: the shards begin as copies of one store --------
 sh "$OLDPWD/$TESTS_DATA/recipe-gen.sh" "$L" $P 256 |
     sed 's/^random: .*/random: {cases: 600, finite: 50, seed: 3}/' >r.yaml
