@@ -21,6 +21,14 @@
 
 #define LADDER_VERSION "0.1.0"
 
+/* Puts a filter in front of stdout and stderr (called first by main):
+** every control character but newline and tab (and carriage return on
+** stderr, for the progress line), and DEL and the C1 controls as UTF-8
+** writes them (U+0080..U+009F), goes out as text, "\x1b", "\u009b", so that
+** a string from a recipe or a store cannot drive the terminal
+** (docs/security.md). Output is buffered as the stream was. */
+void cli_safe_streams(void);
+
 /* Prints "ladder: <err->msg>" on stderr and returns err->code (LAD_EINTERNAL
 ** when err holds no code). */
 int cli_report(const lad_err *err);
