@@ -528,6 +528,23 @@ static int migrate(lad_store *st, lad_err *err)
             code = st_commit(st, "migrate", err);
         if (code) {
             st_rollback(st);
+            if (ver > 0 && ver < LAD_STORE_VERSION) {
+                /* Say which step failed and what is left: the steps
+                ** before it are committed, this one is rolled back. */
+                char why[sizeof err->msg], pre[600];
+                snprintf(pre, sizeof pre, "cannot migrate '%s': ", st->path);
+                const char *m = err->msg;
+                if (strncmp(m, pre, strlen(pre)) == 0)
+                    m += strlen(pre);   /* st_exec's own prefix: said below */
+                snprintf(why, sizeof why, "%s", m);
+                lad_err_clear(err);
+                lad_errf(err, code, "cannot migrate '%s' from schema version %lld to "
+                         "%lld: %s; the store is left whole at schema version %lld "
+                         "(each step is one transaction), which this ladder reads only "
+                         "once migrated: remove the cause and open it writable again",
+                         st->path, (long long)ver, (long long)ver + 1, why,
+                         (long long)ver);
+            }
             return code;
         }
     }
@@ -629,8 +646,15 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
         }
     }
     sqlite3_extended_result_codes(st->db, 0);
-    sqlite3_busy_timeout(st->db, lad_busy_timeout_ms());
+    int busy = lad_busy_timeout_ms();
     long maxpages = lad_max_pages();
+    if (busy < 0 || maxpages < 0) {
+        const char *name = busy < 0 ? "LADDER_BUSY_TIMEOUT_MS" : "LADDER_MAX_PAGES";
+        code = lad_errf(err, LAD_EUSAGE, "bad %s '%.40s' (expected %s)", name, getenv(name),
+                        busy < 0 ? "milliseconds, 0 to 3600000" : "pages, 1 to 2147483647");
+        goto fail;
+    }
+    sqlite3_busy_timeout(st->db, busy);
     if (maxpages > 0) {
         char pragma[64];
         snprintf(pragma, sizeof pragma, "PRAGMA max_page_count = %ld", maxpages);
@@ -652,7 +676,9 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
             code = lad_errf(err, LAD_EDATA,
                             "'%s' has schema version %lld, older than this "
                             "ladder's %d, and is opened read-only; open it "
-                            "writable once to migrate it",
+                            "writable once to migrate it (a command that writes, "
+                            "such as infer, migrates it first, or says why it "
+                            "cannot)",
                             path, (long long)ver, LAD_STORE_VERSION);
             goto fail;
         }
