@@ -589,6 +589,35 @@ static char *immutable_uri(const char *path)
     return u;
 }
 
+/*
+** SQLite's busy handler: another writer holds the lock (a rung, a batch of
+** a validation, a survey's datapath: docs/store.md). Waits for it, polling
+** every 1 to 50 ms, without limit by default, so that concurrent commands
+** on one store take turns; up to LADDER_BUSY_TIMEOUT_MS when that is set;
+** never past a signal that asks ladder to stop. Returns 1 to try again.
+*/
+static int busy_wait(void *ctx, int count)
+{
+    lad_store *st = ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    long long now = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    if (count == 0)
+        st->busy_since = now;
+    if (lad_sig_pending())
+        return 0;
+    if (st->busy_ms >= 0 && now - st->busy_since >= st->busy_ms)
+        return 0;
+    long ms = count < 6 ? 1L << count : 50;
+    if (st->busy_ms >= 0 && now + ms - st->busy_since > st->busy_ms)
+        ms = st->busy_ms - (now - st->busy_since);
+    if (ms > 0) {
+        struct timespec d = {ms / 1000, (ms % 1000) * 1000000};
+        nanosleep(&d, NULL);
+    }
+    return 1;
+}
+
 int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
 {
     *out = NULL;
@@ -648,13 +677,14 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
     sqlite3_extended_result_codes(st->db, 0);
     int busy = lad_busy_timeout_ms();
     long maxpages = lad_max_pages();
-    if (busy < 0 || maxpages < 0) {
-        const char *name = busy < 0 ? "LADDER_BUSY_TIMEOUT_MS" : "LADDER_MAX_PAGES";
+    if (busy == -1 || maxpages < 0) {
+        const char *name = busy == -1 ? "LADDER_BUSY_TIMEOUT_MS" : "LADDER_MAX_PAGES";
         code = lad_errf(err, LAD_EUSAGE, "bad %s '%.40s' (expected %s)", name, getenv(name),
-                        busy < 0 ? "milliseconds, 0 to 3600000" : "pages, 1 to 2147483647");
+                        busy == -1 ? "milliseconds, 0 to 3600000" : "pages, 1 to 2147483647");
         goto fail;
     }
-    sqlite3_busy_timeout(st->db, busy);
+    st->busy_ms = busy;
+    sqlite3_busy_handler(st->db, busy_wait, st);
     if (maxpages > 0) {
         char pragma[64];
         snprintf(pragma, sizeof pragma, "PRAGMA max_page_count = %ld", maxpages);

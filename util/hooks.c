@@ -147,5 +147,5 @@ long lad_max_pages(void)
 
 int lad_busy_timeout_ms(void)
 {
-    return (int)lad_env_number("LADDER_BUSY_TIMEOUT_MS", 0, 3600000, 10000, -1);
+    return (int)lad_env_number("LADDER_BUSY_TIMEOUT_MS", 0, 3600000, -2, -1);
 }

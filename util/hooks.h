@@ -29,9 +29,10 @@
 long lad_env_number(const char *name, long lo, long hi, long dflt, long bad);
 
 /* How long a store waits for another writer's lock, in milliseconds:
-** LADDER_BUSY_TIMEOUT_MS (0..3600000) when set, 10000 when unset or empty,
-** -1 when malformed or out of range (the store refuses to open). Tests set
-** it to see "database is locked" without waiting. */
+** LADDER_BUSY_TIMEOUT_MS (0..3600000) when set, -2 (no limit: concurrent
+** writers take turns) when unset or empty, -1 when malformed or out of
+** range (the store refuses to open). Tests set it to see "database is
+** locked" without waiting. */
 int lad_busy_timeout_ms(void);
 
 /* The most pages a store may grow to: LADDER_MAX_PAGES (1..2^31-1) when set,
