@@ -50,7 +50,9 @@ static const char usage[] =
     "\n"
     "  <out.db>     the store to write; must not exist\n"
     "  <shard.db>   a shard's store, at most 4096\n"
-    "  --partial    merge the shards there are when some are missing\n";
+    "  --partial    merge the shards there are: a missing shard, a shard\n"
+    "               file that is not there and one whose validation or survey\n"
+    "               is unfinished are skipped, each said on a line\n";
 
 /* Removes a store file and its WAL companions. */
 static void remove_store(const char *path)
@@ -167,6 +169,20 @@ int cmd_merge(int argc, char **argv)
     if (lstat(out, &sb) == 0)
         return cli_error(LAD_EDATA, "'%s' exists; merge writes a new store", out);
 
+    /* --partial merges what there is: a shard file that is not there
+    ** (its task never ran, or failed before writing) is skipped. */
+    int kept = 0;
+    for (int i = 0; i < nfiles; i++) {
+        if (partial && stat(files[i], &sb) != 0 && errno == ENOENT) {
+            printf("merge: skipped '%s': no such file\n", files[i]);
+            continue;
+        }
+        files[kept++] = files[i];
+    }
+    nfiles = kept;
+    if (nfiles == 0)
+        return cli_error(LAD_EDATA, "no shard file is there: nothing to merge");
+
     lad_err err = {0};
     char host[256] = "";
     if (gethostname(host, sizeof host - 1) != 0 || strchr(host, '/'))
@@ -201,6 +217,14 @@ int cmd_merge(int argc, char **argv)
         free(res.groups);
         return cli_report(&err);
     }
+    if (res.skipped && res.skipped[0]) {
+        /* "'x.db': validation 3 (shard 1/4) is unfinished ..." per line */
+        for (char *line = res.skipped, *nl; *line; line = nl + 1) {
+            nl = strchr(line, '\n');
+            printf("merge: skipped %.*s\n", (int)(nl - line), line);
+        }
+    }
+    free(res.skipped);
     for (size_t i = 0; i < res.ngroups; i++) {
         const lad_merge_group *g = &res.groups[i];
         if (g->survey)

@@ -138,6 +138,26 @@ run_ladder merge part.db s0.db s3.db --partial
 expect_rc merge-partial-rc 0
 check merge-partial-counts test "$(q part.db 'SELECT cases, stream_cases, mismatches FROM validations')" = "2001|4003|$(( $(q s0.db 'SELECT mismatches FROM validations') + $(q s3.db 'SELECT mismatches FROM validations') ))"
 
+# An unfinished shard (killed after its first chunk of 8192 cases) is
+# refused as unfinished; --partial skips it, and a shard file that is not
+# there, saying each, and merges the others.
+for i in 0 1 2; do
+    crash=
+    [ $i = 1 ] && crash=validation-chunk:2
+    LADDER_CRASH_AT=$crash "$L" validate --model m.yaml --device sim:$P --cases 60000 --seed 9 \
+        -q --db u$i.db --shard $i/3 >/dev/null 2>&1
+done
+refused merge-refuse-unfinished "^ladder: 'u1.db': validation 1 \(shard 1/3\) is unfinished: it ran 8192 of its 20000 cases \(of 60000\); let it finish \(validate --resume\) or give --partial to merge the others$" u0.db u1.db u2.db
+run_ladder merge upart.db u0.db u1.db u2.db gone.db --partial
+expect_rc merge-partial-unfinished-rc 0
+expect_out merge-partial-unfinished-says "^merge: skipped 'u1.db': validation 1 \(shard 1/3\) is unfinished"
+expect_out merge-partial-gone-says "^merge: skipped 'gone.db': no such file$"
+expect_out merge-partial-unfinished-line '^merge: validation 1 \(m.yaml\): 2 of 3 shards, '
+check merge-partial-unfinished-parts test "$(q upart.db 'SELECT group_concat(shard_index) FROM merge_parts')" = "0,2"
+run_ladder merge none.db u1.db --partial
+expect_rc merge-partial-nothing-rc 3
+expect_err merge-partial-nothing-says "no shard is finished"
+
 # ---- the shard spec --------------------------------------------------------
 for bad in 4/4 1/0 x/2 1/ /2 1/4097 -1/2 1/2x 01/2/3; do
     expect_usage_error "merge-shard-spec-$bad" validate --model $P --device sim:$P --shard "$bad"
