@@ -174,6 +174,24 @@ static int gather_model(const char *spec, lad_report *r, lad_err *err)
     return rc;
 }
 
+/* Datapaths in the presets' listing order (a merged survey stores them
+** shard by shard), names no preset has after them, by name. */
+static int preset_index(const char *name)
+{
+    const lad_preset *p = lad_preset_find(name);
+    for (int i = 0; p && i < lad_preset_count(); i++)
+        if (lad_preset_get(i) == p)
+            return i;
+    return lad_preset_count();
+}
+
+static int by_preset(const void *a, const void *b)
+{
+    const lad_survey_dp *x = a, *y = b;
+    int i = preset_index(x->datapath), j = preset_index(y->datapath);
+    return i != j ? (i < j ? -1 : 1) : strcmp(x->datapath, y->datapath);
+}
+
 static int gather_survey(lad_store *st, int64_t id, lad_report *r, lad_err *err)
 {
     lad_survey_dp *rows = NULL;
@@ -181,6 +199,7 @@ static int gather_survey(lad_store *st, int64_t id, lad_report *r, lad_err *err)
     int rc = lad_store_survey_get(st, id, &rows, &n, err);
     if (rc != LAD_OK)
         return rc;
+    qsort(rows, n, sizeof *rows, by_preset);
     if (n == 0)
         return lad_errf(err, LAD_EDATA, "no survey %" PRId64 " in '%s'", id, lad_store_path(st));
     r->sdp = calloc(n, sizeof *r->sdp);

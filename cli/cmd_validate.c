@@ -88,8 +88,9 @@ static const char usage[] =
     "  --trust-exec     run the exec: device the run names (without it only\n"
     "                   --device may name a command to run)\n"
     "  --resume <id>    go on with a failed or interrupted validation (its id in\n"
-    "                   the store) from its last committed chunk: the same cases,\n"
-    "                   model and device; a sim model file must be unchanged\n"
+    "                   the store, or 'latest': the newest) from its last\n"
+    "                   committed chunk: the same cases, model and device; a\n"
+    "                   sim model file must be unchanged\n"
     "  --db <file>      the store (default ladder.db)\n"
     "  -q, --quiet      print only the result line\n"
     "  --json           one JSON object: model, device, run, cases, mismatches,\n"
@@ -164,8 +165,15 @@ static int setup_of_validation(lad_store *st, const char *spec, run_setup *rs,
                                lad_validate_opts *vo, int64_t *run, int *own, lad_err *err)
 {
     uint64_t vid;
-    if (cli_number(spec, "--resume", 1, INT64_MAX, &vid))
+    if (strcmp(spec, "latest") == 0) {
+        int64_t latest;
+        int lrc = lad_store_latest_validation(st, &latest, err);
+        if (lrc)
+            return lrc;
+        vid = (uint64_t)latest;
+    } else if (cli_number(spec, "--resume", 1, INT64_MAX, &vid)) {
         return LAD_EUSAGE;
+    }
     lad_validation_row v;
     int raw = 0, rc = lad_store_validation(st, (int64_t)vid, &v, run, err);
     if (rc)

@@ -432,6 +432,10 @@ int lad_store_run_arg(lad_store *st, int64_t run, const char *name, char *val,
 
 /* Validation vid, as lad_store_show reads it, and the run it belongs to.
 ** LAD_EDATA when there is none. Free it with lad_validation_row_free. */
+/* The newest validation's id (the largest). Returns LAD_OK, or LAD_EDATA
+** ("no validation in 'x.db'") when the store holds none. */
+int lad_store_latest_validation(lad_store *st, int64_t *vid, lad_err *err);
+
 int lad_store_validation(lad_store *st, int64_t vid, lad_validation_row *row,
                          int64_t *run, lad_err *err);
 void lad_validation_row_free(lad_validation_row *v);

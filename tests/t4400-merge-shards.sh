@@ -103,6 +103,15 @@ check merge-survey-runs test "$(q vout.db "SELECT count(*) FROM runs WHERE comma
 check merge-survey-validations test "$(q vout.db 'SELECT count(*), sum(cases) FROM validations')" = '6|1800'
 check merge-survey-status test "$(q vout.db 'SELECT status, shard_count FROM surveys')" = 'ok|1'
 check merge-survey-parts test "$(q vout.db 'SELECT group_concat(cases) FROM merge_parts')" = '1,1,1,0'
+# Two shards of the three: shard 0 holds the 1st and 3rd datapath; the
+# merged survey's report lists them in the presets' order all the same.
+for i in 0 1; do "$L" survey $S --db w$i.db --shard $i/2 >/dev/null 2>&1; done
+run_ladder merge wout.db w0.db w1.db
+expect_rc merge-survey-two-rc 0
+order() { grep -o 'sm80-mma-[a-z0-9]*-f32' "$1" | awk '!seen[$0]++' | tr '\n' ' '; }
+"$L" presets | awk '$1 ~ /^sm80-mma-.*-f32$/ { printf "%s ", $1 }' >want.order
+run_ladder report survey:1 --db wout.db -o wout.md
+check merge-survey-two-order test "$(order wout.md)" = "$(cat want.order)"
 
 # ---- refusals: each names the files, and leaves no output ------------------
 refused() { # NAME REGEX ARGS...: merge refuses (exit 3) with REGEX, no out.db
