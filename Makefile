@@ -89,7 +89,7 @@ lib: $(LIBLADDER)
 # the library built again with coverage (without CUDA: the targets run no
 # device). The replay driver links every target into one plain program of
 # this build, which runs the kept corpus and crashers in `make test`.
-FUZZ_TARGETS := recipe modelfile vecline vecfile format plan
+FUZZ_TARGETS := recipe modelfile vecline vecfile format plan npy
 FUZZ_CC ?= clang
 FUZZ_BUILD := build/fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

@@ -2,12 +2,100 @@
 ** Command-line helpers: see cli.h.
 */
 #include "cli.h"
+#include "devices/device.h"
+#include "util/outfile.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* ---- the terminal filter ---------------------------------------------- */
+
+typedef struct safe_out {
+    int fd;          /* where the filtered bytes go */
+    int allow_cr;    /* 1: carriage return passes (stderr) */
+    int held;        /* 1: a 0xc2 byte is held, to see what follows */
+} safe_out;
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static ssize_t safe_write(void *cookie, const char *buf, size_t n)
+{
+    safe_out *s = cookie;
+    char out[4096 + 16];
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)buf[i];
+        if (s->held) {
+            s->held = 0;
+            if (c >= 0x80 && c <= 0x9f) {
+                o += (size_t)snprintf(out + o, 16, "\\u%04x", c);
+                goto next;
+            }
+            out[o++] = (char)0xc2;
+        }
+        if (c == 0xc2)
+            s->held = 1;
+        else if ((c < 0x20 && c != '\n' && c != '\t' && !(c == '\r' && s->allow_cr)) ||
+                 c == 0x7f)
+            o += (size_t)snprintf(out + o, 16, "\\x%02x", c);
+        else
+            out[o++] = (char)c;
+    next:
+        if (o >= 4096) {
+            if (write_all(s->fd, out, o))
+                return -1;
+            o = 0;
+        }
+    }
+    if (o && write_all(s->fd, out, o))
+        return -1;
+    return (ssize_t)n;
+}
+
+static int safe_close(void *cookie)
+{
+    safe_out *s = cookie;
+    if (s->held) {
+        s->held = 0;
+        write_all(s->fd, "\xc2", 1);
+    }
+    return 0;
+}
+
+void cli_safe_streams(void)
+{
+    static safe_out out = {1, 0, 0}, err = {2, 1, 0};
+    cookie_io_functions_t io = {NULL, safe_write, NULL, safe_close};
+    FILE *o = fopencookie(&out, "w", io);
+    FILE *e = fopencookie(&err, "w", io);
+    if (o == NULL || e == NULL) {
+        if (o)
+            fclose(o);
+        if (e)
+            fclose(e);
+        return;   /* unfiltered, as before */
+    }
+    setvbuf(o, NULL, isatty(1) ? _IOLBF : _IOFBF, BUFSIZ);
+    setvbuf(e, NULL, _IONBF, 0);
+    stdout = o;
+    stderr = e;
+}
 
 static int vreport(int code, const char *fmt, va_list ap)
 {
@@ -46,6 +134,30 @@ int cli_usage_error(const char *fmt, ...)
     vreport(LAD_EUSAGE, fmt, ap);
     va_end(ap);
     return LAD_EUSAGE;
+}
+
+void cli_announce_exec(void *ctx, const char *spec, const char *whose)
+{
+    (void)ctx;
+    const char *cmd = lad_device_command(spec);
+    if (cmd == NULL)
+        return;
+    if (whose)
+        fprintf(stderr, "ladder: running the device of %s (--trust-exec): sh -c '%s'\n",
+                whose, cmd);
+    if (strncmp(spec, "exec-unframed:", 14) == 0)
+        fprintf(stderr, "ladder: warning: exec-unframed: answers are matched to cases by "
+                "their order alone; an oracle that repeats an answer and drops another, "
+                "or swaps two, goes unnoticed and its words are stored as its cases'\n");
+    fflush(stderr);
+}
+
+int cli_output_ok(const char *out, const char *what, const char *input)
+{
+    if (out == NULL || input == NULL || strcmp(out, "-") == 0 || !lad_same_file(out, input))
+        return LAD_OK;
+    return cli_usage_error("output '%s' is %s '%s'; writing it would destroy it, "
+                           "give another output file", out, what, input);
 }
 
 static int is_digit(char c, int base)

@@ -21,6 +21,14 @@
 
 #define LADDER_VERSION "0.1.0"
 
+/* Puts a filter in front of stdout and stderr (called first by main):
+** every control character but newline and tab (and carriage return on
+** stderr, for the progress line), and DEL and the C1 controls as UTF-8
+** writes them (U+0080..U+009F), goes out as text, "\x1b", "\u009b", so that
+** a string from a recipe or a store cannot drive the terminal
+** (docs/security.md). Output is buffered as the stream was. */
+void cli_safe_streams(void);
+
 /* Prints "ladder: <err->msg>" on stderr and returns err->code (LAD_EINTERNAL
 ** when err holds no code). */
 int cli_report(const lad_err *err);
@@ -68,6 +76,20 @@ int cli_number(const char *s, const char *what, uint64_t lo, uint64_t hi, uint64
 /* Parses --shard I/N (decimal, 0 <= I < N <= CLI_SHARD_MAX) into *i and
 ** *n. Returns LAD_OK, or LAD_EUSAGE after printing what is wrong. */
 int cli_shard(const char *s, uint64_t *i, uint64_t *n);
+
+/* Before an exec device starts: prints on stderr the command one from a
+** file (whose: "recipe 'x.yaml'", "run 3"; NULL when the command line named
+** it) is about to run, "ladder: running the device of run 3 (--trust-exec):
+** sh -c '<command>'", and for exec-unframed: what that protocol cannot
+** detect. Prints nothing for other devices. The signature of
+** lad_ladder_opts.announce. */
+void cli_announce_exec(void *ctx, const char *spec, const char *whose);
+
+/* Refuses an output that is one of the command's inputs: when out and
+** input are the same file (util/outfile.h's lad_same_file), prints "output
+** 'x.db' is the store 'x.db'; ..." (what: "the store", "input") and returns
+** LAD_EUSAGE; else LAD_OK. A NULL out or input, or out "-", is no file. */
+int cli_output_ok(const char *out, const char *what, const char *input);
 
 /* True when s is exactly one of the help spellings: --help, -h. */
 int cli_is_help(const char *s);

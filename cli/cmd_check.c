@@ -399,6 +399,8 @@ int cmd_check(int argc, char **argv)
                       "check needs at least one vector file");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
+    if (devspec)
+        cli_announce_exec(NULL, devspec, NULL);
     int any_bad = 0;
     static tally t;
     /* JSON waits for the last file: a malformed one prints nothing. */

@@ -34,6 +34,7 @@
 ** 3 bad model or run, 5 internal.
 */
 #include "cli.h"
+#include "util/outfile.h"
 #include "model/decimal.h"
 #include "commands.h"
 #include "json.h"
@@ -482,17 +483,21 @@ static int write_vec(const char *path, const side *a, const side *b, int k,
         h.cases += ws[i].found && ws[i].b_differs;
     snprintf(h.source, sizeof h.source, "ladder diff: D is %.100s's word; %.100s's differs",
              b->dp.name, a->dp.name);
-    FILE *f = fopen(path, "w");
-    if (f == NULL)
-        return lad_errf(err, LAD_EDATA, "cannot write '%s'", path);
+    lad_outfile o;
+    int rc = lad_outfile_open(&o, path, err);
+    if (rc != LAD_OK)
+        return rc;
+    FILE *f = o.f;
     int bad = lad_vecfile_write_header(f, &h);
     for (int i = 0; i < nw && !bad; i++)
         if (ws[i].found && ws[i].b_differs)
             bad = fprintf(f, "# %s\n", ws[i].p->key) < 0 ||
                   lad_vecfile_write_case(f, gen, k, &ws[i].cs, ws[i].db);
-    if (fclose(f) != 0 || bad)
+    if (bad) {
+        lad_outfile_abort(&o);
         return lad_errf(err, LAD_EDATA, "cannot write '%s'", path);
-    return LAD_OK;
+    }
+    return lad_outfile_commit(&o, err);
 }
 
 int cmd_diff(int argc, char **argv)
@@ -510,6 +515,10 @@ int cmd_diff(int argc, char **argv)
                       "diff needs two models; see 'ladder diff --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
+    if ((rc = cli_output_ok(outpath, "the store", db)) != LAD_OK ||
+        (rc = cli_output_ok(outpath, "the model file", pos[0])) != LAD_OK ||
+        (rc = cli_output_ok(outpath, "the model file", pos[1])) != LAD_OK)
+        return rc;
     static side a, b;
     lad_err err = {0};
     a.spec = pos[0];

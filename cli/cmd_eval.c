@@ -14,7 +14,7 @@
 **
 ** A line framed as the exec device's framed protocol writes it, "@<n> "
 ** before the case (devices/exec.h), is answered "@<n> <D>": ladder eval is
-** an exec-framed: oracle as well as an exec: one.
+** an exec: (framed) oracle as well as an exec-unframed: one.
 **
 ** A malformed line stops the command with "ladder: file:line:col: ..." and
 ** exit 3; nothing is printed for it (the words before it were printed as
@@ -35,7 +35,8 @@ static const char usage[] =
     "  sparse models add ;scale_a;scale_b;meta) from <file> or stdin and\n"
     "  prints the model's D word for each, in hex, one line per case,\n"
     "  flushed at once (usable as exec:ladder eval --model <spec>). A\n"
-    "  line '@<n> <case>' is answered '@<n> <D>' (exec-framed:).\n"
+    "  line '@<n> <case>' is answered '@<n> <D>' (the framed protocol of\n"
+    "  exec:), a bare line with the bare word (exec-unframed:).\n"
     "\n"
     "  --model <spec>  a preset name (ladder presets) or a model file\n";
 

@@ -17,6 +17,7 @@
 ** decode (a header must name formats the reader knows).
 */
 #include "cli.h"
+#include "util/outfile.h"
 #include "commands.h"
 #include "runview.h"
 #include "io/vecwrite.h"
@@ -64,9 +65,11 @@ static int write_file(const char *path, const lad_run_row *run, const lad_datapa
              run->id, run->device_kind[0] ? run->device_kind : "?",
              run->device_spec[0] ? run->device_spec : run->device);
     int out = strcmp(path, "-") == 0;
-    FILE *f = out ? stdout : fopen(path, "w");
-    if (f == NULL)
-        return lad_errf(err, LAD_EDATA, "cannot write '%s': %s", path, strerror(errno));
+    lad_outfile o = {0};
+    int rc = out ? LAD_OK : lad_outfile_open(&o, path, err);
+    if (rc != LAD_OK)
+        return rc;
+    FILE *f = out ? stdout : o.f;
     errno = 0;
     int bad = lad_vecfile_write_header(f, &h);
     static lad_case cs;
@@ -74,7 +77,15 @@ static int write_file(const char *path, const lad_run_row *run, const lad_datapa
         lad_case_from_data(&rows[i].cs, &cs);
         bad = lad_vecfile_write_case(f, dp, dp->k, &cs, rows[i].d);
     }
-    if ((out ? fflush(f) : fclose(f)) != 0 || bad)
+    if (!out) {
+        if (bad) {
+            lad_outfile_abort(&o);
+            return lad_errf(err, LAD_EDATA, "cannot write '%s': %s", path,
+                            strerror(errno ? errno : EIO));
+        }
+        return lad_outfile_commit(&o, err);
+    }
+    if (fflush(f) != 0 || bad)
         return lad_errf(err, LAD_EDATA, "cannot write '%s': %s", path,
                         strerror(errno ? errno : EIO));
     return LAD_OK;
@@ -97,6 +108,8 @@ int cmd_export(int argc, char **argv)
         return rc == CLI_HELP ? 0 : rc;
     if (outpath == NULL)
         return cli_usage_error("export needs -o <file.vec>");
+    if ((rc = cli_output_ok(outpath, "the store", db)) != LAD_OK)
+        return rc;
     lad_store *st;
     if ((rc = cli_store_open_existing(db, &st)) != LAD_OK)
         return rc;

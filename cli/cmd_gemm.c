@@ -26,9 +26,11 @@ static const char usage[] =
     "                   [<C.npy>] -o <D.npy> [--threads <n>]\n"
     "\n"
     "  D = the program over A (M x K), B (K x N) and C (M x N, +0 when left\n"
-    "  out), word for word as the datapath computes it. Arrays hold raw words:\n"
-    "  uint8, uint16, uint32 or uint64, or float64, float32 and float16 where\n"
-    "  the format's words are theirs (their bits are the words).\n"
+    "  out), word for word as the datapath computes it. Arrays hold raw words\n"
+    "  of the width the operand's format takes: uint8 (or 1-byte opaque, as\n"
+    "  numpy saves fp8) for formats of up to 8 bits, uint16 up to 16, uint32\n"
+    "  up to 32, uint64 beyond; float16, float32 or float64 where the format's\n"
+    "  words are theirs (their bits are the words).\n"
     "\n"
     "  --datapath <spec>  a preset name (ladder presets) or a model file\n"
     "  --program <spec>   a program preset (mainloop, fp8-promote4,\n"
@@ -48,10 +50,19 @@ static int container_of(const lad_format *f, int bits)
                         : f->ebits == 5 && f->bias == 15 && f->mbits + f->pad == 10;
 }
 
-/* Checks that the words of x (read from path) are words of f. */
-static int check_words(const lad_npy *x, const lad_format *f, const char *path,
-                       lad_err *err)
+/* Checks that the words of x (read from path) are words of f, operand
+** what ("A", "B", "C") of the datapath: elements of the width f's words
+** take (an fp8 array is no bf16 array, even though its bytes would fit). */
+static int check_words(const lad_npy *x, const lad_format *f, const char *what,
+                       const char *path, lad_err *err)
 {
+    int bytes = f->width <= 8 ? 1 : f->width <= 16 ? 2 : f->width <= 32 ? 4 : 8;
+    if (x->size != bytes)
+        return lad_errf(err, LAD_EDATA, "%s: elements of %d byte%s, but %s is %s, "
+                        "whose words need %d-byte elements (uint%d%s)", path, x->size,
+                        x->size == 1 ? "" : "s", what, f->name, bytes, 8 * bytes,
+                        container_of(f, 8 * bytes) ? bytes == 8 ? " or float64"
+                            : bytes == 4 ? " or float32" : " or float16" : "");
     if (x->kind == 'f' && !container_of(f, 8 * x->size))
         return lad_errf(err, LAD_EDATA, "%s: a float%d array does not hold %s "
                         "words (use uint%d)", path, 8 * x->size, f->name,
@@ -66,15 +77,15 @@ static int check_words(const lad_npy *x, const lad_format *f, const char *path,
     return LAD_OK;
 }
 
-static int read_matrix(const char *path, const lad_format *f, lad_npy *x,
-                       lad_err *err)
+static int read_matrix(const char *path, const lad_format *f, const char *what,
+                       lad_npy *x, lad_err *err)
 {
     int rc = lad_npy_read(path, x, err);
     if (rc == LAD_OK && x->ndim != 2)
         rc = lad_errf(err, LAD_EDATA, "%s: a matrix has two dimensions, not %d",
                       path, x->ndim);
     if (rc == LAD_OK)
-        rc = check_words(x, f, path, err);
+        rc = check_words(x, f, what, path, err);
     if (rc != LAD_OK)
         lad_npy_free(x);
     return rc;
@@ -84,14 +95,14 @@ static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
                 int npos, const char *out, int threads, lad_err *err)
 {
     lad_npy a, b, c = {0};
-    int rc = read_matrix(pos[0], &dp->a, &a, err);
-    if (rc == LAD_OK && (rc = read_matrix(pos[1], &dp->b, &b, err)) != LAD_OK)
+    int rc = read_matrix(pos[0], &dp->a, "A", &a, err);
+    if (rc == LAD_OK && (rc = read_matrix(pos[1], &dp->b, "B", &b, err)) != LAD_OK)
         lad_npy_free(&a);
     if (rc != LAD_OK)
         return rc;
     size_t M = a.shape[0], K = a.shape[1], N = b.shape[1];
     if (npos == 3)
-        rc = read_matrix(pos[2], &dp->c, &c, err);
+        rc = read_matrix(pos[2], &dp->c, "C", &c, err);
     if (rc == LAD_OK && b.shape[0] != K)
         rc = lad_errf(err, LAD_EDATA, "%s is %zu x %zu but %s is %zu x %zu: B "
                       "needs %zu rows", pos[0], M, K, pos[1], b.shape[0], N, K);
@@ -136,6 +147,13 @@ int cmd_gemm(int argc, char **argv)
         return cli_usage_error("gemm needs <A.npy> and <B.npy>");
     if (out == NULL)
         return cli_usage_error("gemm needs -o <D.npy>");
+    static const char *const names[] = {"A", "B", "C"};
+    for (int i = 0; i < npos; i++)
+        if ((rc = cli_output_ok(out, names[i], pos[i])) != LAD_OK)
+            return rc;
+    if ((rc = cli_output_ok(out, "the datapath's model file", spec)) != LAD_OK ||
+        (rc = cli_output_ok(out, "the program's file", progspec)) != LAD_OK)
+        return rc;
     uint64_t threads = 0;
     if (threads_s && (rc = cli_number(threads_s, "--threads", 0, 1024, &threads)) != LAD_OK)
         return rc;

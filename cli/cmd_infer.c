@@ -81,6 +81,8 @@ int cmd_infer(int argc, char **argv)
                       "infer needs a run; see 'ladder infer --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
+    if ((rc = cli_output_ok(outfile, "the store", db)) != LAD_OK)
+        return rc;
     lad_err err = {0};
     lad_store *st = NULL;
     if ((rc = lad_store_open(db, no_store ? LAD_STORE_READONLY : 0, &st, &err)))

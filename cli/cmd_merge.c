@@ -12,8 +12,11 @@
 ** survey, one merged row of that run whose counts are the unsharded run's,
 ** with the shard each part came from in merge_parts (lad_store_merge).
 **
-** OUT.db is written beside itself under a temporary name and renamed when
-** everything is in: a refused or failed merge leaves no OUT.db.
+** OUT.db is written beside itself under a temporary name,
+** OUT.db.merging-<host>-<pid>, and renamed when everything is in: a
+** refused or failed merge leaves no OUT.db. A merge that was killed leaves
+** its temporary store (and its -wal and -shm); the next merge into OUT.db
+** removes those of this host whose process is gone, saying so on stderr.
 **
 ** Output: one line per merged validation or survey, then
 **     merge: <runs> runs from <files> files into <out>
@@ -22,7 +25,10 @@
 #include "cli.h"
 #include "commands.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +50,9 @@ static const char usage[] =
     "\n"
     "  <out.db>     the store to write; must not exist\n"
     "  <shard.db>   a shard's store, at most 4096\n"
-    "  --partial    merge the shards there are when some are missing\n";
+    "  --partial    merge the shards there are: a missing shard, a shard\n"
+    "               file that is not there and one whose validation or survey\n"
+    "               is unfinished are skipped, each said on a line\n";
 
 /* Removes a store file and its WAL companions. */
 static void remove_store(const char *path)
@@ -55,6 +63,69 @@ static void remove_store(const char *path)
         snprintf(p, sizeof p, "%s%s", path, ext[i]);
         unlink(p);
     }
+}
+
+/* The pid in a temporary store's name "<base>.merging-[<host>-]<pid>[-wal|
+** -shm|-journal]" (the name without <base>.merging-: tail), when it is of
+** this host (or names none, as merges before the host was named did);
+** else 0. */
+static long leftover_pid(const char *tail, const char *host)
+{
+    char t[512];
+    snprintf(t, sizeof t, "%s", tail);
+    const char *ext[] = {"-wal", "-shm", "-journal"};
+    size_t n = strlen(t);
+    for (int i = 0; i < 3; i++) {
+        size_t l = strlen(ext[i]);
+        if (n > l && strcmp(t + n - l, ext[i]) == 0) {
+            t[n - l] = 0;
+            break;
+        }
+    }
+    char *dash = strrchr(t, '-');
+    const char *digits = dash ? dash + 1 : t;
+    if (dash && (strlen(host) != (size_t)(dash - t) || strncmp(t, host, (size_t)(dash - t)) != 0))
+        return 0;
+    if (*digits == 0 || strlen(digits) > 9)
+        return 0;
+    for (const char *c = digits; *c; c++)
+        if (*c < '0' || *c > '9')
+            return 0;
+    return strtol(digits, NULL, 10);
+}
+
+/* Removes what killed merges into out left behind: the temporary stores of
+** this host whose process no longer exists. */
+static void remove_leftovers(const char *out, const char *host)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", out);
+    char *slash = strrchr(dir, '/');
+    const char *base = slash ? slash + 1 : out;
+    if (slash)
+        slash[slash == dir ? 1 : 0] = 0;
+    else
+        snprintf(dir, sizeof dir, ".");
+    char prefix[600];
+    snprintf(prefix, sizeof prefix, "%s.merging-", base);
+    size_t pl = strlen(prefix);
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, prefix, pl) != 0)
+            continue;
+        long pid = leftover_pid(e->d_name + pl, host);
+        if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (unlink(path) == 0)
+            fprintf(stderr, "ladder: removed '%s', left by merge process %ld, which is "
+                    "gone\n", path, pid);
+    }
+    closedir(d);
 }
 
 /* Each input opens as a ladder store of this schema, and none is given
@@ -98,9 +169,27 @@ int cmd_merge(int argc, char **argv)
     if (lstat(out, &sb) == 0)
         return cli_error(LAD_EDATA, "'%s' exists; merge writes a new store", out);
 
+    /* --partial merges what there is: a shard file that is not there
+    ** (its task never ran, or failed before writing) is skipped. */
+    int kept = 0;
+    for (int i = 0; i < nfiles; i++) {
+        if (partial && stat(files[i], &sb) != 0 && errno == ENOENT) {
+            printf("merge: skipped '%s': no such file\n", files[i]);
+            continue;
+        }
+        files[kept++] = files[i];
+    }
+    nfiles = kept;
+    if (nfiles == 0)
+        return cli_error(LAD_EDATA, "no shard file is there: nothing to merge");
+
     lad_err err = {0};
+    char host[256] = "";
+    if (gethostname(host, sizeof host - 1) != 0 || strchr(host, '/'))
+        snprintf(host, sizeof host, "unknown");
+    remove_leftovers(out, host);
     char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.merging-%ld", out, (long)getpid());
+    snprintf(tmp, sizeof tmp, "%s.merging-%s-%ld", out, host, (long)getpid());
     lad_store *st = NULL;
     lad_merge_result res = {0};
     int64_t run = 0;
@@ -128,6 +217,14 @@ int cmd_merge(int argc, char **argv)
         free(res.groups);
         return cli_report(&err);
     }
+    if (res.skipped && res.skipped[0]) {
+        /* "'x.db': validation 3 (shard 1/4) is unfinished ..." per line */
+        for (char *line = res.skipped, *nl; *line; line = nl + 1) {
+            nl = strchr(line, '\n');
+            printf("merge: skipped %.*s\n", (int)(nl - line), line);
+        }
+    }
+    free(res.skipped);
     for (size_t i = 0; i < res.ngroups; i++) {
         const lad_merge_group *g = &res.groups[i];
         if (g->survey)

@@ -12,6 +12,7 @@
 ** such run, model or survey); 5 internal.
 */
 #include "cli.h"
+#include "util/outfile.h"
 #include "commands.h"
 #include "runview.h"
 
@@ -173,6 +174,24 @@ static int gather_model(const char *spec, lad_report *r, lad_err *err)
     return rc;
 }
 
+/* Datapaths in the presets' listing order (a merged survey stores them
+** shard by shard), names no preset has after them, by name. */
+static int preset_index(const char *name)
+{
+    const lad_preset *p = lad_preset_find(name);
+    for (int i = 0; p && i < lad_preset_count(); i++)
+        if (lad_preset_get(i) == p)
+            return i;
+    return lad_preset_count();
+}
+
+static int by_preset(const void *a, const void *b)
+{
+    const lad_survey_dp *x = a, *y = b;
+    int i = preset_index(x->datapath), j = preset_index(y->datapath);
+    return i != j ? (i < j ? -1 : 1) : strcmp(x->datapath, y->datapath);
+}
+
 static int gather_survey(lad_store *st, int64_t id, lad_report *r, lad_err *err)
 {
     lad_survey_dp *rows = NULL;
@@ -180,6 +199,7 @@ static int gather_survey(lad_store *st, int64_t id, lad_report *r, lad_err *err)
     int rc = lad_store_survey_get(st, id, &rows, &n, err);
     if (rc != LAD_OK)
         return rc;
+    qsort(rows, n, sizeof *rows, by_preset);
     if (n == 0)
         return lad_errf(err, LAD_EDATA, "no survey %" PRId64 " in '%s'", id, lad_store_path(st));
     r->sdp = calloc(n, sizeof *r->sdp);
@@ -255,6 +275,9 @@ int cmd_report(int argc, char **argv)
             return cli_usage_error("--format must be html or md, not '%s'", format);
     }
     const char *what = pos[0];
+    if ((rc = cli_output_ok(outfile, "the store", db)) != LAD_OK ||
+        (rc = cli_output_ok(outfile, "the model file", what)) != LAD_OK)
+        return rc;
     static lad_report r;
     lad_err err = {0};
     lad_store *st = NULL;
@@ -285,18 +308,27 @@ int cmd_report(int argc, char **argv)
         lad_report_free(&r);
         return cli_report(&err);
     }
-    FILE *f = outfile ? fopen(outfile, "w") : stdout;
-    if (f == NULL) {
+    /* an output file that cannot be written is exit 3, as for every
+    ** command (docs/exit-codes.md) */
+    lad_outfile o = {0};
+    if (outfile && (rc = lad_outfile_open(&o, outfile, &err)) != LAD_OK) {
         lad_report_free(&r);
-        return cli_error(LAD_EDATA, "cannot write '%s': %s", outfile, strerror(errno));
+        return cli_report(&err);
     }
+    FILE *f = outfile ? o.f : stdout;
     errno = 0;
     rc = lad_report_write(f, &r, fmt);
     lad_report_free(&r);
-    /* an output file that cannot be written is exit 3, as for every
-    ** command (docs/exit-codes.md) */
-    if ((outfile ? fclose(f) : fflush(f)) != 0 || rc != LAD_OK)
-        return cli_error(LAD_EDATA, "cannot write '%s': %s", outfile ? outfile : "<stdout>",
+    if (outfile) {
+        if (rc != LAD_OK) {
+            lad_outfile_abort(&o);
+            return cli_error(LAD_EDATA, "cannot write '%s': %s", outfile,
+                             strerror(errno ? errno : EIO));
+        }
+        return lad_outfile_commit(&o, &err) == LAD_OK ? 0 : cli_report(&err);
+    }
+    if (fflush(f) != 0 || rc != LAD_OK)
+        return cli_error(LAD_EDATA, "cannot write '%s': %s", "<stdout>",
                          strerror(errno ? errno : EIO));
     return 0;
 }

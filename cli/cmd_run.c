@@ -33,13 +33,17 @@
 
 static const char usage[] =
     "usage: ladder run <recipe> [--device <spec>] [--db <file>] [--rungs <list>]\n"
-    "       ladder run --resume <run> [<recipe>] [--db <file>]\n"
+    "                  [--trust-exec]\n"
+    "       ladder run --resume <run> [<recipe>] [--db <file>] [--trust-exec]\n"
     "\n"
     "  <recipe>   a recipe file (recipes/*.yaml)\n"
-    "  --device   sim:<model>, exec-framed:<command line> (the framed\n"
-    "             protocol), exec:<command line> (legacy), cuda:<index> or\n"
-    "             cublaslt:<index>[:<options>] (a cuBLASLt GEMM)\n"
-    "             (default: the recipe's device)\n"
+    "  --device   sim:<model>, exec:<command line> (every line framed with\n"
+    "             its case's number), exec-unframed:<command line> (answers\n"
+    "             matched by order alone: a swapped or shifted answer goes\n"
+    "             unnoticed), cuda:<index> or cublaslt:<index>[:<options>]\n"
+    "             (default: the recipe's device, unless it runs a command)\n"
+    "  --trust-exec  run the exec: device the recipe (or the resumed run)\n"
+    "             names; without it only --device may name a command to run\n"
     "  --db       the store (default ladder.db)\n"
     "  --rungs    comma-separated rungs to climb (default: the recipe's);\n"
     "             decode is climbed first whenever a format needs it\n"
@@ -139,7 +143,9 @@ static int resume_setup(lad_store *st, const char *spec, char *path, size_t size
 int cmd_run(int argc, char **argv)
 {
     const char *device = NULL, *db = LAD_STORE_DEFAULT, *rungs = NULL, *resume = NULL;
+    const char *trust = NULL;
     cli_opt opts[] = {{"device", 0, 1, &device},
+                      {"trust-exec", 0, 0, &trust},
                       {"db", 0, 1, &db},
                       {"rungs", 0, 1, &rungs},
                       {"resume", 0, 1, &resume},
@@ -184,6 +190,8 @@ int cmd_run(int argc, char **argv)
     view v = {isatty(2), {0, 0}, 0};
     clock_gettime(CLOCK_MONOTONIC, &v.t0);
     lo.device = device;
+    lo.trust_exec = trust != NULL;
+    lo.announce = cli_announce_exec;
     lo.argc = argc;
     lo.argv = argv;
     lo.progress = progress;

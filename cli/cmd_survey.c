@@ -35,10 +35,12 @@
 ** found no mismatch, 1 otherwise; 2 usage; 4 no device.
 */
 #include "cli.h"
+#include "util/outfile.h"
 #include "commands.h"
 #include "json.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -47,6 +49,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "db/store.h"
 #include "devices/device.h"
@@ -87,7 +90,9 @@ static const char usage[] =
     "  --resume         continue the newest survey of the same device, --only\n"
     "                   and --cases in the store, skipping finished datapaths\n"
     "  --json <file>    also write the table as JSON\n"
-    "  --vectors <dir>  captured vectors to replay (default vectors)\n"
+    "  --vectors <dir>  captured vectors to replay (default vectors, when there;\n"
+    "                   none: replay nothing); a folder named that is not\n"
+    "                   there is an error\n"
     "  --shard <i>/<n>  only the datapaths i, i+n, i+2n, ... (0-based, in preset\n"
     "                   order; 0 <= i < n <= 4096), for `ladder merge`\n";
 
@@ -634,6 +639,16 @@ int cmd_survey(int argc, char **argv)
     int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 0, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
+    if ((rc = cli_output_ok(json, "the store", db)) != LAD_OK)
+        return rc;
+    /* A vectors folder named but not there would replay nothing, silently;
+    ** "none" asks for no replay. The default, ./vectors, may be absent. */
+    struct stat vst;
+    int vec_given = strcmp(vecdir, "vectors") != 0 && strcmp(vecdir, "none") != 0;
+    errno = 0;
+    if (vec_given && (stat(vecdir, &vst) != 0 || !S_ISDIR(vst.st_mode)))
+        return cli_error(LAD_EDATA, "cannot open vectors folder '%s': %s", vecdir,
+                         errno == 0 ? "not a folder" : strerror(errno));
     uint64_t ncases = DEFAULT_CASES;
     if (cases && (rc = cli_number(cases, "--cases", 1, MAX_CASES, &ncases)))
         return rc;
@@ -668,7 +683,10 @@ int cmd_survey(int argc, char **argv)
         rc = lad_store_open(db, LAD_STORE_CREATE, &st, &err);
     if (rc == LAD_OK)
         rc = open_survey(st, &si, resume != NULL, shard_i, shard_n, &id, &old, &nold, &err);
-    progress pr = {isatty(2), 0, s.n, NULL, 0};
+    /* LADDER_PROGRESS=1 (scripts/slurm sets it): the step lines also
+    ** when stderr is a file, a job's output */
+    const char *lp = getenv("LADDER_PROGRESS");
+    progress pr = {isatty(2) || (lp && strcmp(lp, "1") == 0), 0, s.n, NULL, 0};
     int all_ok = 1;
     for (int i = 0; rc == LAD_OK && i < s.n; i++) {
         pr.i = i;
@@ -699,12 +717,8 @@ int cmd_survey(int argc, char **argv)
         rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
     if (rc == LAD_OK)
         rc = lad_store_end_survey(st, id, all_ok, text, &err);
-    if (rc == LAD_OK && json) {
-        FILE *f = fopen(json, "w");
-        int bad = f == NULL || fputs(text, f) < 0;
-        if ((f && fclose(f) != 0) || bad)
-            rc = lad_errf(&err, LAD_EDATA, "cannot write '%s'", json);
-    }
+    if (rc == LAD_OK && json)
+        rc = lad_outfile_write(json, text, &err);
     if (rc == LAD_OK)
         print_table(&s, id, rows, s.n);
     fflush(stdout);

@@ -62,9 +62,9 @@
 #define MAX_CASES 1000000000ull /* a few minutes on a GPU; more is a typo */
 
 static const char usage[] =
-    "usage: ladder validate <run> [--device <spec>] [--cases <n>] [--seed <s>]\n"
+    "usage: ladder validate <run> [--device <spec> | --trust-exec] [--cases <n>] [--seed <s>]\n"
     "       ladder validate --model <spec> --device <spec> [--cases <n>] [--seed <s>]\n"
-    "       ladder validate --resume <validation> [--db <file>]\n"
+    "       ladder validate --resume <validation> [--db <file>] [--trust-exec]\n"
     "\n"
     "  Compares a model with a device on random cases, bit for bit, and\n"
     "  prints\n"
@@ -77,17 +77,20 @@ static const char usage[] =
     "                   settings (cases, finite, seed) unless options are given;\n"
     "                   a sim model file must be unchanged since the run\n"
     "  --model <spec>   a preset name or a model file\n"
-    "  --device <spec>  sim:<model>, exec-framed:<command line>,\n"
-    "                   exec:<command line>, cuda:<index> or\n"
-    "                   cublaslt:<index>[:<options>]\n"
+    "  --device <spec>  sim:<model>, exec:<command line> (framed),\n"
+    "                   exec-unframed:<command line> (matched by order alone),\n"
+    "                   cuda:<index> or cublaslt:<index>[:<options>]\n"
     "  --cases <n>      cases to run, 1..1000000000 (default 1000000)\n"
     "  --seed <s>       seed of the case stream, 0..2^64-1 (default 1)\n"
     "  --raw <p>        percent of raw bit-pattern cases, 0..100 (default 50)\n"
     "  --shard <i>/<n>  run only shard i of n (0 <= i < n <= 4096) of the\n"
     "                   cases, for `ladder merge` to combine\n"
+    "  --trust-exec     run the exec: device the run names (without it only\n"
+    "                   --device may name a command to run)\n"
     "  --resume <id>    go on with a failed or interrupted validation (its id in\n"
-    "                   the store) from its last committed chunk: the same cases,\n"
-    "                   model and device; a sim model file must be unchanged\n"
+    "                   the store, or 'latest': the newest) from its last\n"
+    "                   committed chunk: the same cases, model and device; a\n"
+    "                   sim model file must be unchanged\n"
     "  --db <file>      the store (default ladder.db)\n"
     "  -q, --quiet      print only the result line\n"
     "  --json           one JSON object: model, device, run, cases, mismatches,\n"
@@ -162,8 +165,15 @@ static int setup_of_validation(lad_store *st, const char *spec, run_setup *rs,
                                lad_validate_opts *vo, int64_t *run, int *own, lad_err *err)
 {
     uint64_t vid;
-    if (cli_number(spec, "--resume", 1, INT64_MAX, &vid))
+    if (strcmp(spec, "latest") == 0) {
+        int64_t latest;
+        int lrc = lad_store_latest_validation(st, &latest, err);
+        if (lrc)
+            return lrc;
+        vid = (uint64_t)latest;
+    } else if (cli_number(spec, "--resume", 1, INT64_MAX, &vid)) {
         return LAD_EUSAGE;
+    }
     lad_validation_row v;
     int raw = 0, rc = lad_store_validation(st, (int64_t)vid, &v, run, err);
     if (rc)
@@ -262,9 +272,10 @@ int cmd_validate(int argc, char **argv)
     const char *model = NULL, *device = NULL, *cases = NULL, *seeds = NULL;
     const char *raws = NULL, *db = LAD_STORE_DEFAULT, *quiet = NULL, *json = NULL;
     const char *shard = NULL;
-    const char *resume = NULL;
+    const char *resume = NULL, *trust = NULL;
     cli_opt opts[] = {
         {"resume", 0, 1, &resume},
+        {"trust-exec", 0, 0, &trust},
         {"model", 0, 1, &model},
         {"device", 0, 1, &device},
         {"cases", 0, 1, &cases},
@@ -351,6 +362,16 @@ int cmd_validate(int argc, char **argv)
     }
     if (rc == LAD_OK)
         rc = lad_datapath_check(dp, &err);
+    /* A device the store names runs a command only when trusted. */
+    char whose[64];
+    if (resume)
+        snprintf(whose, sizeof whose, "validation %s", resume);
+    else
+        snprintf(whose, sizeof whose, "run %" PRId64, run);
+    if (rc == LAD_OK && !device)
+        rc = lad_device_trust(devspec, whose, trust != NULL, &err);
+    if (rc == LAD_OK)
+        cli_announce_exec(NULL, devspec, device ? NULL : whose);
     if (rc == LAD_OK && (rc = lad_device_open(devspec, dp, &dev, &err)) != LAD_OK) {
         /* Say which device: a run's own may not be the one the user has in mind. */
         char msg[sizeof err.msg];

@@ -92,6 +92,7 @@ static int help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    cli_safe_streams();
     if (argc < 2)
         return cli_usage_error("no command given; see 'ladder help'");
     const char *name = argv[1];

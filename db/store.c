@@ -484,6 +484,17 @@ static int read_ids(lad_store *st, int64_t *app, int64_t *ver,
                         "'%s' has schema version %lld, newer than this "
                         "ladder's %d; use a newer ladder",
                         st->path, (long long)*ver, LAD_STORE_VERSION);
+    /* No schema of ladder's has a trigger: one in a store from elsewhere
+    ** could rewrite every word as it is written (docs/security.md). */
+    int64_t triggers = 0;
+    if (pragma_int(st, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'",
+                   &triggers) != SQLITE_OK)
+        return st_sqlerr(st, err, "read");
+    if (triggers > 0)
+        return lad_errf(err, LAD_EDATA, "'%s' holds %lld trigger%s, which no "
+                        "ladder schema has; a trigger could change what is "
+                        "written to the store, so it is not opened",
+                        st->path, (long long)triggers, triggers == 1 ? "" : "s");
     return LAD_OK;
 }
 
@@ -517,6 +528,23 @@ static int migrate(lad_store *st, lad_err *err)
             code = st_commit(st, "migrate", err);
         if (code) {
             st_rollback(st);
+            if (ver > 0 && ver < LAD_STORE_VERSION) {
+                /* Say which step failed and what is left: the steps
+                ** before it are committed, this one is rolled back. */
+                char why[sizeof err->msg], pre[600];
+                snprintf(pre, sizeof pre, "cannot migrate '%s': ", st->path);
+                const char *m = err->msg;
+                if (strncmp(m, pre, strlen(pre)) == 0)
+                    m += strlen(pre);   /* st_exec's own prefix: said below */
+                snprintf(why, sizeof why, "%s", m);
+                lad_err_clear(err);
+                lad_errf(err, code, "cannot migrate '%s' from schema version %lld to "
+                         "%lld: %s; the store is left whole at schema version %lld "
+                         "(each step is one transaction), which this ladder reads only "
+                         "once migrated: remove the cause and open it writable again",
+                         st->path, (long long)ver, (long long)ver + 1, why,
+                         (long long)ver);
+            }
             return code;
         }
     }
@@ -559,6 +587,35 @@ static char *immutable_uri(const char *path)
     }
     sprintf(q, "?immutable=1");
     return u;
+}
+
+/*
+** SQLite's busy handler: another writer holds the lock (a rung, a batch of
+** a validation, a survey's datapath: docs/store.md). Waits for it, polling
+** every 1 to 50 ms, without limit by default, so that concurrent commands
+** on one store take turns; up to LADDER_BUSY_TIMEOUT_MS when that is set;
+** never past a signal that asks ladder to stop. Returns 1 to try again.
+*/
+static int busy_wait(void *ctx, int count)
+{
+    lad_store *st = ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    long long now = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    if (count == 0)
+        st->busy_since = now;
+    if (lad_sig_pending())
+        return 0;
+    if (st->busy_ms >= 0 && now - st->busy_since >= st->busy_ms)
+        return 0;
+    long ms = count < 6 ? 1L << count : 50;
+    if (st->busy_ms >= 0 && now + ms - st->busy_since > st->busy_ms)
+        ms = st->busy_ms - (now - st->busy_since);
+    if (ms > 0) {
+        struct timespec d = {ms / 1000, (ms % 1000) * 1000000};
+        nanosleep(&d, NULL);
+    }
+    return 1;
 }
 
 int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
@@ -618,8 +675,16 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
         }
     }
     sqlite3_extended_result_codes(st->db, 0);
-    sqlite3_busy_timeout(st->db, lad_busy_timeout_ms());
+    int busy = lad_busy_timeout_ms();
     long maxpages = lad_max_pages();
+    if (busy == -1 || maxpages < 0) {
+        const char *name = busy == -1 ? "LADDER_BUSY_TIMEOUT_MS" : "LADDER_MAX_PAGES";
+        code = lad_errf(err, LAD_EUSAGE, "bad %s '%.40s' (expected %s)", name, getenv(name),
+                        busy == -1 ? "milliseconds, 0 to 3600000" : "pages, 1 to 2147483647");
+        goto fail;
+    }
+    st->busy_ms = busy;
+    sqlite3_busy_handler(st->db, busy_wait, st);
     if (maxpages > 0) {
         char pragma[64];
         snprintf(pragma, sizeof pragma, "PRAGMA max_page_count = %ld", maxpages);
@@ -641,7 +706,9 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
             code = lad_errf(err, LAD_EDATA,
                             "'%s' has schema version %lld, older than this "
                             "ladder's %d, and is opened read-only; open it "
-                            "writable once to migrate it",
+                            "writable once to migrate it (a command that writes, "
+                            "such as infer, migrates it first, or says why it "
+                            "cannot)",
                             path, (long long)ver, LAD_STORE_VERSION);
             goto fail;
         }

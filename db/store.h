@@ -432,6 +432,10 @@ int lad_store_run_arg(lad_store *st, int64_t run, const char *name, char *val,
 
 /* Validation vid, as lad_store_show reads it, and the run it belongs to.
 ** LAD_EDATA when there is none. Free it with lad_validation_row_free. */
+/* The newest validation's id (the largest). Returns LAD_OK, or LAD_EDATA
+** ("no validation in 'x.db'") when the store holds none. */
+int lad_store_latest_validation(lad_store *st, int64_t *vid, lad_err *err);
+
 int lad_store_validation(lad_store *st, int64_t vid, lad_validation_row *row,
                          int64_t *run, lad_err *err);
 void lad_validation_row_free(lad_validation_row *v);
@@ -531,6 +535,9 @@ typedef struct lad_merge_result {
     lad_merge_group *groups; /* malloc'd, free() it */
     size_t ngroups;
     int64_t runs;            /* runs copied (a run in several files once) */
+    char *skipped;           /* with partial: one line per file left out
+                                (its shard unfinished); malloc'd, free() it;
+                                NULL when the merge failed */
 } lad_merge_result;
 
 /*
@@ -543,8 +550,9 @@ typedef struct lad_merge_result {
 ** summed counts and every part's mismatches (datapaths), each part
 ** recorded in merge_parts. Refused with LAD_EDATA, naming the files: parts
 ** of different models, generators, seeds, recipes, shapes, case counts or
-** shard counts; an unfinished part; a shard given twice; a missing shard
-** unless `partial`. All of it is one transaction per file after the
+** shard counts; an unfinished part (with `partial` its file is left out
+** whole instead, and named in res->skipped); a shard given twice; a
+** missing shard unless `partial`. All of it is one transaction per file after the
 ** checks; the caller writes a new file and keeps it only on LAD_OK.
 */
 int lad_store_merge(lad_store *st, int64_t merge_run, char *const *files,

@@ -25,6 +25,9 @@ struct lad_store {
     sqlite3_stmt *ins_mismatch;
     const char *step;        /* the open step's commit point, NULL: none */
     int depth;               /* steps begun inside it (savepoints) */
+    int busy_ms;             /* longest wait for another writer's lock, ms;
+                                -2: no limit (the default) */
+    long long busy_since;    /* when the current wait began, ms (monotonic) */
 };
 
 /* Records SQLite's current error as LAD_EINTERNAL ("cannot <what> 'path':

@@ -15,6 +15,7 @@
 ** INSERT ... SELECT, ids shifted past those already in the output.
 */
 #include "store_int.h"
+#include "../util/buf.h"
 #include "../util/shard.h"
 
 #include <inttypes.h>
@@ -212,6 +213,37 @@ static int same_stream(const part *a, const part *b, int survey, char *const *fi
                     files[a->file], files[b->file], survey ? "survey" : "validation", what);
 }
 
+/* The cases shard I of a stream of S cases holds, as the generator cuts it
+** (util/shard.h); 0 for an index that is no shard's. */
+static int64_t shard_cases(const part *p)
+{
+    uint64_t first = 0, n = 0;
+    if (p->index >= 0 && p->index < p->count)
+        lad_shard_range((uint64_t)p->stream, (uint64_t)p->index, (uint64_t)p->count, &first, &n);
+    return (int64_t)n;
+}
+
+/* Whether p did not finish: a survey or validation still running (or
+** killed while it ran), or a validation that stopped short of its cases.
+** Says so in why (may be NULL). */
+static int unfinished(const part *p, int survey, const char *file, char *why, size_t size)
+{
+    int64_t want = survey ? 0 : shard_cases(p);
+    if (p->index < 0 || p->index >= p->count)
+        return 0;   /* no shard at all: check_group says so */
+    if (p->cases >= 0 && (survey || p->cases == want))
+        return 0;
+    if (why && p->cases < 0)
+        snprintf(why, size, "'%s': %s %" PRId64 " (shard %" PRId64 "/%" PRId64 ") is "
+                 "unfinished", file, survey ? "survey" : "validation", p->id, p->index,
+                 p->count);
+    else if (why)
+        snprintf(why, size, "'%s': validation %" PRId64 " (shard %" PRId64 "/%" PRId64 ") is "
+                 "unfinished: it ran %" PRId64 " of its %" PRId64 " cases (of %" PRId64 ")",
+                 file, p->id, p->index, p->count, p->cases, want, p->stream);
+    return 1;
+}
+
 /* Checks group g (ps[g], ps[g + stride], ... one part per file) and fills
 ** *gr with its sums. */
 static int check_group(const part *ps, size_t nfiles, size_t stride, int survey,
@@ -232,25 +264,16 @@ static int check_group(const part *ps, size_t nfiles, size_t stride, int survey,
         snprintf(gr->what, sizeof gr->what, "%.150s", first->model);
     for (size_t f = 0; code == LAD_OK && f < nfiles; f++) {
         const part *p = &ps[f * stride];
-        /* the cases of shard I, as the generator cuts the stream */
-        uint64_t lo = 0, nwant = 0;
-        if (p->index >= 0 && p->index < p->count)
-            lad_shard_range((uint64_t)p->stream, (uint64_t)p->index, (uint64_t)p->count, &lo,
-                            &nwant);
-        int64_t want = (int64_t)nwant;
+        char why[600];
         if ((code = same_stream(first, p, survey, files, err)) != LAD_OK)
             break;
         if (p->index < 0 || p->index >= p->count)
             code = lad_errf(err, LAD_EDATA, "'%s': shard %" PRId64 "/%" PRId64 " is no shard",
                             files[p->file], p->index, p->count);
-        else if (p->cases < 0)
-            code = lad_errf(err, LAD_EDATA, "'%s': %s %" PRId64 " (shard %" PRId64 "/%" PRId64
-                            ") did not finish", files[p->file], survey ? "survey" : "validation",
-                            p->id, p->index, p->count);
-        else if (!survey && p->cases != want)
-            code = lad_errf(err, LAD_EDATA, "'%s': shard %" PRId64 "/%" PRId64 " ran %" PRId64
-                            " cases, not the %" PRId64 " of its part of %" PRId64,
-                            files[p->file], p->index, p->count, p->cases, want, p->stream);
+        else if (unfinished(p, survey, files[p->file], why, sizeof why))
+            code = lad_errf(err, LAD_EDATA, "%s; let it finish (%s --resume) or give "
+                            "--partial to merge the others", why,
+                            survey ? "survey" : "validate");
         else if (seen[p->index])
             code = lad_errf(err, LAD_EDATA, "'%s' and '%s' are both shard %" PRId64 "/%" PRId64
                             " of %s '%s'", files[seen[p->index]->file], files[p->file],
@@ -468,34 +491,55 @@ static int begin_group(lad_store *st, int64_t merge_run, const part *p, lad_merg
     return code;
 }
 
-int lad_store_merge(lad_store *st, int64_t merge_run, char *const *files,
-                    size_t n, int partial, lad_merge_result *res, lad_err *err)
+int lad_store_merge(lad_store *st, int64_t merge_run, char *const *files_in,
+                    size_t n_in, int partial, lad_merge_result *res, lad_err *err)
 {
     memset(res, 0, sizeof *res);
     int code = st_writable(st, err);
-    part *ps = NULL;          /* per file: its validations, then its surveys */
+    part *ps = NULL;          /* per file kept: its validations, then its surveys */
     size_t np = 0;
     int nv = 0, ns = 0;
+    /* With --partial a file whose shard is unfinished is left out whole
+    ** (its runs too), and said so in res->skipped. */
+    char **files = calloc(n_in + 1, sizeof *files);
+    size_t n = 0;
+    lad_buf skipped = {0};
+    if (code == LAD_OK && files == NULL)
+        code = lad_errf(err, LAD_EINTERNAL, "out of memory");
     /* Read and check everything before writing anything. */
-    for (size_t f = 0; code == LAD_OK && f < n; f++) {
+    for (size_t f = 0; code == LAD_OK && f < n_in; f++) {
         int v, s;
-        if ((code = attach(st, files[f], err)) != LAD_OK)
+        size_t before = np;
+        if ((code = attach(st, files_in[f], err)) != LAD_OK)
             break;
-        code = read_parts(st, f, &ps, &np, &v, &s, err);
+        code = read_parts(st, n, &ps, &np, &v, &s, err);
         detach(st);
-        if (code == LAD_OK && f == 0) {
+        int skip = 0;
+        char why[600];
+        for (size_t i = before; code == LAD_OK && partial && i < np && !skip; i++)
+            skip = unfinished(&ps[i], (int)(i - before) >= v, files_in[f], why, sizeof why);
+        if (skip) {
+            lad_buf_printf(&skipped, "%s\n", why);
+            np = before;
+            continue;
+        }
+        if (code == LAD_OK && n == 0) {
             nv = v;
             ns = s;
             if (v + s == 0)
                 code = lad_errf(err, LAD_EDATA, "'%s' holds no shard (validate or survey "
-                                "--shard I/N)", files[0]);
+                                "--shard I/N)", files_in[f]);
         } else if (code == LAD_OK && (v != nv || s != ns)) {
             code = lad_errf(err, LAD_EDATA, "'%s' holds %d sharded validation%s and %d "
                             "sharded survey%s, '%s' %d and %d: not shards of one job",
                             files[0], nv, nv == 1 ? "" : "s", ns, ns == 1 ? "" : "s",
-                            files[f], v, s);
+                            files_in[f], v, s);
         }
+        if (code == LAD_OK)
+            files[n++] = files_in[f];
     }
+    if (code == LAD_OK && n == 0)
+        code = lad_errf(err, LAD_EDATA, "no shard is finished: nothing to merge");
     size_t stride = (size_t)(nv + ns), ng = stride;
     lad_merge_group *gs = NULL;
     if (code == LAD_OK && (gs = calloc(ng, sizeof *gs)) == NULL)
@@ -533,9 +577,12 @@ int lad_store_merge(lad_store *st, int64_t merge_run, char *const *files,
         res->runs = table_int(st, "count(*) - 1", "runs"); /* all but the merge's own */
         res->groups = gs;
         res->ngroups = ng;
+        res->skipped = lad_buf_take(&skipped);
     } else {
         free(gs);
+        free(lad_buf_take(&skipped));
     }
     free(ps);
+    free(files);
     return code;
 }

@@ -585,6 +585,21 @@ int lad_store_validation(lad_store *st, int64_t vid, lad_validation_row *row,
     return code;
 }
 
+int lad_store_latest_validation(lad_store *st, int64_t *vid, lad_err *err)
+{
+    *vid = 0;
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(st->db, "SELECT max(id) FROM validations", -1, &s, NULL) != SQLITE_OK)
+        return st_sqlerr(st, err, "read");
+    int code = LAD_OK;
+    if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
+        *vid = sqlite3_column_int64(s, 0);
+    else
+        code = lad_errf(err, LAD_EDATA, "no validation in '%s'", st->path);
+    sqlite3_finalize(s);
+    return code;
+}
+
 void lad_validation_row_free(lad_validation_row *v)
 {
     free(v->model);

@@ -1,6 +1,8 @@
 /*
-** Opening a device by its name: "sim:MODEL", "exec:COMMAND",
-** "exec-framed:COMMAND", "cuda:N" or "cublaslt:N[:OPTIONS]".
+** Opening a device by its name: "sim:MODEL", "exec:COMMAND" (the framed
+** protocol; "exec-framed:COMMAND" is the same), "exec-unframed:COMMAND"
+** (answers matched by order only: opted into, never the default), "cuda:N"
+** or "cublaslt:N[:OPTIONS]".
 ** The kinds themselves live in sim.c, exec.c, cuda.c and cublaslt.c; this file only
 ** reads the spec and dispatches, and holds the two calls every kind shares.
 */
@@ -15,7 +17,7 @@
 static int unknown(const char *spec, lad_err *err)
 {
     return lad_errf(err, LAD_EUSAGE, "unknown device '%s' (expected "
-                    "sim:MODEL, exec:COMMAND, exec-framed:COMMAND, "
+                    "sim:MODEL, exec:COMMAND, exec-unframed:COMMAND, "
                     "cuda:N or cublaslt:N[:OPTIONS])", spec);
 }
 
@@ -33,6 +35,34 @@ static int parse_index(const char *s)
     return v;
 }
 
+const char *lad_device_command(const char *spec)
+{
+    const char *cmd = NULL;
+    if (spec == NULL)
+        return NULL;
+    if (strncmp(spec, "exec-framed:", 12) == 0)
+        cmd = spec + 12;
+    else if (strncmp(spec, "exec-unframed:", 14) == 0)
+        cmd = spec + 14;
+    else if (strncmp(spec, "exec:", 5) == 0)
+        cmd = spec + 5;
+    else
+        return NULL;
+    while (*cmd == ' ' || *cmd == '\t')
+        cmd++;
+    return cmd;
+}
+
+int lad_device_trust(const char *spec, const char *whose, int trusted, lad_err *err)
+{
+    if (trusted || lad_device_command(spec) == NULL)
+        return LAD_OK;
+    return lad_errf(err, LAD_EUSAGE, "%s names device '%.200s', which runs a "
+                    "command; ladder runs a command from a file only when it is "
+                    "named with --device '%.200s' or --trust-exec is given "
+                    "(docs/security.md)", whose, spec, spec);
+}
+
 int lad_device_open(const char *spec, const lad_datapath *dp,
                     lad_device **out, lad_err *err)
 {
@@ -44,13 +74,12 @@ int lad_device_open(const char *spec, const lad_datapath *dp,
             return unknown(spec, err);
         return lad_sim_open(spec + 4, dp, out, err);
     }
-    int framed = strncmp(spec, "exec-framed:", 12) == 0;
-    if (framed || strncmp(spec, "exec:", 5) == 0) {
-        const char *cmd = spec + (framed ? 12 : 5);
-        while (*cmd == ' ' || *cmd == '\t')
-            cmd++;
+    const char *cmd = lad_device_command(spec);
+    if (cmd) {
         if (*cmd == 0)
             return unknown(spec, err);
+        /* framed unless the spec opts out by its name */
+        int framed = strncmp(spec, "exec-unframed:", 14) != 0;
         return lad_exec_open(cmd, dp, framed, out, err);
     }
     if (strncmp(spec, "cuda:", 5) == 0) {

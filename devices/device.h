@@ -4,7 +4,9 @@
 **
 **   sim:<preset or model file>  the bit-exact model (devices/sim.c)
 **   exec:<command line>         an external program over pipes, one case per
-**                               line in the vector line format (devices/exec.c)
+**                               line in the vector line format, each framed
+**                               with its case's number (devices/exec.c);
+**                               exec-unframed: without the frames
 **   cuda:<index>                the real instruction on a GPU (devices/cuda.c)
 **
 ** The datapath passed to lad_device_open says what the instruction is
@@ -53,6 +55,20 @@ struct lad_device {
 ** bad model file, LAD_EDEVICE when the device cannot be started. */
 int lad_device_open(const char *spec, const lad_datapath *dp,
                     lad_device **out, lad_err *err);
+
+/* The command line an exec device spec (exec:, exec-framed:,
+** exec-unframed:) would run
+** through /bin/sh, or NULL when spec names no program. A spec read from a
+** file (a recipe, a store) is data that someone else may have written:
+** callers open one that runs a command only when the user trusted it
+** (docs/security.md). */
+const char *lad_device_command(const char *spec);
+
+/* Refuses a spec that runs a command and came from whose ("recipe 'x.yaml'",
+** "run 3"), not from the user's command line, unless trusted is set.
+** Returns LAD_OK, or LAD_EUSAGE naming the command and the two ways to
+** allow it (--device with the same spec, --trust-exec). */
+int lad_device_trust(const char *spec, const char *whose, int trusted, lad_err *err);
 
 /* Evaluates n cases; see lad_device.eval. */
 int lad_device_eval(lad_device *dev, const lad_case *cs, size_t n,

@@ -7,9 +7,9 @@
 ** non-blocking under poll(), so neither side can block the other however
 ** large the batch and however the program buffers its input. A batching
 ** oracle (one that answers many lines in one call) gets more lines a call
-** with a wider window. In the framed protocol every answer names its case, so
-** a slip is caught at the first answer it moves; in the legacy protocol
-** answers are matched by order only. After any failure the device refuses
+** with a wider window. In the framed protocol (the default) every answer
+** names its case, so a slip is caught at the first answer it moves; in the
+** legacy protocol (exec-unframed:) answers are matched by order only. After any failure the device refuses
 ** further batches.
 **
 ** SIGPIPE (the program closed its input) is blocked around each write and

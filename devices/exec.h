@@ -7,15 +7,17 @@
 ** D word in hex at the D format's native width, flushing after every line.
 ** Two protocols (docs/vector-format.md, "The exec protocol"):
 **
-**   exec-framed:<command>  every line carries its case's number, from 0 over
-**       the device's life: ladder writes "@<n> A;B;C", the program answers
-**       "@<n> D". An answer for any other case than the one due, or without
-**       its frame, is an error: answers cannot slip against their cases.
-**       `ladder eval` answers framed lines this way.
-**   exec:<command>  the legacy protocol, bare lines matched by order. Only
-**       the counts are checked: an answer before its case was sent, or more
-**       answers than cases, is an error; a program that prints an extra line
-**       and drops a later one goes unnoticed.
+**   exec:<command> (or exec-framed:<command>), the default: every line
+**       carries its case's number, from 0 over the device's life: ladder
+**       writes "@<n> A;B;C", the program answers "@<n> D". An answer for
+**       any other case than the one due, or without its frame, is an error:
+**       answers cannot slip against their cases, so every word stored is
+**       proven to be its case's. `ladder eval` answers framed lines this way.
+**   exec-unframed:<command>  the legacy protocol, bare lines matched by
+**       order, only when the spec asks for it by name. Only the counts are
+**       checked: an answer before its case was sent, or more answers than
+**       cases, is an error; a program that prints an extra line and drops a
+**       later one, or swaps two answers, goes unnoticed.
 **
 ** The program's stderr goes to a file, LADDER_EXEC_STDERR when set (kept),
 ** else a temporary file that is removed when the device closes without

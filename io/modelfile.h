@@ -51,7 +51,7 @@ char *lad_model_write(const lad_datapath *dp, const char *evidence);
 /* Writes lad_model_write(dp, evidence) to path: through a temporary file
 ** beside it and a rename when path is (or will be) a regular file, so that
 ** a failed write leaves no partial model behind; in place otherwise (a
-** device, a pipe). Closes what it opened on every path. Returns LAD_OK,
+** device, a pipe), as util/outfile.h does. Closes what it opened on every path. Returns LAD_OK,
 ** LAD_EDATA with "cannot write '<path>': <reason>", or LAD_EINTERNAL. */
 int lad_model_save(const char *path, const lad_datapath *dp, const char *evidence,
                    lad_err *err);

@@ -4,50 +4,163 @@
 **     {'descr': '<u2', 'fortran_order': False, 'shape': (3, 4), }
 **
 ** padded with spaces and a newline so that the data starts at a multiple of
-** 64 bytes. The reader looks for the three keys and reads their values; it
-** does not evaluate Python.
+** 64 bytes. The reader parses that literal (strings, False/True, a tuple of
+** sizes) and nothing else; it does not evaluate Python. Every size is
+** checked, against overflow and against the file's length, before anything
+** is allocated from it.
 */
 #include "npy.h"
+#include "../util/outfile.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAGIC "\x93NUMPY"
 #define HEADER_MAX 65536
 
-/* The value text after 'key': in the header, or NULL. */
-static const char *value_of(const char *hdr, const char *key)
+/* The header dict, as far as it was read: a cursor over its text. */
+typedef struct hparse {
+    const char *s;        /* the next character */
+    const char *path;
+    lad_err *err;
+} hparse;
+
+static void skip_space(hparse *h)
 {
-    char quoted[32];
-    snprintf(quoted, sizeof quoted, "'%s'", key);
-    const char *p = strstr(hdr, quoted);
-    if (p == NULL)
-        return NULL;
-    p += strlen(quoted);
-    while (*p == ' ')
-        p++;
-    if (*p++ != ':')
-        return NULL;
-    while (*p == ' ')
-        p++;
-    return p;
+    while (*h->s == ' ' || *h->s == '\t')
+        h->s++;
 }
 
+static int bad(hparse *h, const char *what)
+{
+    return lad_errf(h->err, LAD_EDATA, "%s: header: %s", h->path, what);
+}
+
+/* A quoted string ('...' or "...", no escapes: the keys and dtypes numpy
+** writes have none) into buf. */
+static int read_string(hparse *h, char *buf, size_t size)
+{
+    char q = *h->s;
+    if (q != '\'' && q != '"')
+        return bad(h, "expected a quoted string");
+    const char *end = strchr(h->s + 1, q);
+    if (end == NULL)
+        return bad(h, "unterminated string");
+    size_t n = (size_t)(end - h->s - 1);
+    if (n >= size || memchr(h->s + 1, '\\', n))
+        return bad(h, "string too long or escaped");
+    memcpy(buf, h->s + 1, n);
+    buf[n] = 0;
+    h->s = end + 1;
+    return LAD_OK;
+}
+
+/* The shape tuple: "(", up to two decimal sizes separated by commas, an
+** optional trailing comma, ")". Each size at most 2^31. */
+static int read_shape(hparse *h, lad_npy *a)
+{
+    if (*h->s++ != '(')
+        return bad(h, "shape is not a tuple");
+    a->ndim = 0;
+    a->shape[0] = a->shape[1] = 1;
+    size_t dims[2] = {1, 1};
+    for (;;) {
+        skip_space(h);
+        if (*h->s == ')')
+            break;
+        if (*h->s < '0' || *h->s > '9')
+            return bad(h, "bad shape");
+        unsigned long long n = 0;
+        while (*h->s >= '0' && *h->s <= '9') {
+            n = n * 10 + (unsigned long long)(*h->s++ - '0');
+            if (n > (1ull << 31))
+                return bad(h, "a dimension larger than 2^31");
+        }
+        if (a->ndim == 2)
+            return lad_errf(h->err, LAD_EDATA, "%s: more than two dimensions", h->path);
+        dims[a->ndim++] = (size_t)n;
+        skip_space(h);
+        if (*h->s == ',')
+            h->s++;
+        else if (*h->s != ')')
+            return bad(h, "bad shape");
+    }
+    h->s++;
+    if (a->ndim == 1) {
+        /* a vector is one row */
+        a->shape[0] = 1;
+        a->shape[1] = dims[0];
+    } else if (a->ndim == 2) {
+        a->shape[0] = dims[0];
+        a->shape[1] = dims[1];
+    }
+    return LAD_OK;
+}
+
+/*
+** The header: a dict literal {'descr': '<u2', 'fortran_order': False,
+** 'shape': (3, 4), } with exactly those three keys, each once, in any
+** order, then spaces and a newline. Nothing in another key's value is read
+** as a key.
+*/
 static int parse_header(const char *path, const char *hdr, lad_npy *a, lad_err *err)
 {
-    const char *d = value_of(hdr, "descr"), *f = value_of(hdr, "fortran_order"),
-               *s = value_of(hdr, "shape");
-    if (d == NULL || f == NULL || s == NULL)
+    hparse h = {hdr, path, err};
+    char descr[16] = "", key[32];
+    int seen = 0, rc;   /* bits: descr, fortran_order, shape */
+    skip_space(&h);
+    if (*h.s++ != '{')
+        return bad(&h, "not a dict");
+    for (;;) {
+        skip_space(&h);
+        if (*h.s == '}')
+            break;
+        if ((rc = read_string(&h, key, sizeof key)))
+            return rc;
+        skip_space(&h);
+        if (*h.s++ != ':')
+            return bad(&h, "expected ':' after a key");
+        skip_space(&h);
+        int bit = strcmp(key, "descr") == 0 ? 1 : strcmp(key, "fortran_order") == 0 ? 2
+                : strcmp(key, "shape") == 0 ? 4 : 0;
+        if (bit == 0)
+            return lad_errf(err, LAD_EDATA, "%s: header: unknown key '%s'", path, key);
+        if (seen & bit)
+            return lad_errf(err, LAD_EDATA, "%s: header: key '%s' twice", path, key);
+        seen |= bit;
+        if (bit == 1) {
+            if ((rc = read_string(&h, descr, sizeof descr)))
+                return rc;
+        } else if (bit == 2) {
+            if (strncmp(h.s, "False", 5) == 0) {
+                h.s += 5;
+            } else if (strncmp(h.s, "True", 4) == 0) {
+                return lad_errf(err, LAD_EDATA, "%s: Fortran order is not read; save "
+                                "the array in C order", path);
+            } else {
+                return bad(&h, "fortran_order is not True or False");
+            }
+        } else if ((rc = read_shape(&h, a))) {
+            return rc;
+        }
+        skip_space(&h);
+        if (*h.s == ',')
+            h.s++;
+        else if (*h.s != '}')
+            return bad(&h, "expected ',' or '}'");
+    }
+    h.s++;
+    while (*h.s == ' ' || *h.s == '\n')
+        h.s++;
+    if (*h.s)
+        return bad(&h, "text after the dict");
+    if (seen != 7)
         return lad_errf(err, LAD_EDATA, "%s: the header lacks descr, "
                         "fortran_order or shape", path);
-    if (strncmp(f, "False", 5) != 0)
-        return lad_errf(err, LAD_EDATA, "%s: Fortran order is not read; save "
-                        "the array in C order", path);
-    char descr[8] = "";
-    if (*d == '\'' && strchr(d + 1, '\'') && strchr(d + 1, '\'') - (d + 1) < (long)sizeof descr)
-        memcpy(descr, d + 1, (size_t)(strchr(d + 1, '\'') - (d + 1)));
     static const struct { const char *descr; char kind; int size; } types[] = {
         {"|u1", 'u', 1}, {"<u1", 'u', 1}, {"<u2", 'u', 2}, {"<u4", 'u', 4},
         {"<u8", 'u', 8}, {"<f2", 'f', 2}, {"<f4", 'f', 4}, {"<f8", 'f', 8},
@@ -66,66 +179,66 @@ static int parse_header(const char *path, const char *hdr, lad_npy *a, lad_err *
         return lad_errf(err, LAD_EDATA, "%s: dtype '%s' is not uint8, uint16, "
                         "uint32, uint64, float16, float32, float64 (little-endian) "
                         "or 1, 2, 4 or 8 opaque bytes", path, descr);
-    if (*s++ != '(')
-        return lad_errf(err, LAD_EDATA, "%s: shape is not a tuple", path);
-    a->ndim = 0;
-    a->shape[0] = a->shape[1] = 1;
-    for (;;) {
-        while (*s == ' ' || *s == ',')
-            s++;
-        if (*s == ')')
-            break;
-        char *end;
-        errno = 0;
-        unsigned long long n = strtoull(s, &end, 10);
-        if (end == s || errno || n > (1ull << 31))
-            return lad_errf(err, LAD_EDATA, "%s: bad shape", path);
-        if (a->ndim == 2)
-            return lad_errf(err, LAD_EDATA, "%s: more than two dimensions", path);
-        a->shape[a->ndim++] = (size_t)n;
-        s = end;
-    }
-    if (a->ndim == 1) {
-        /* a vector is one row */
-        a->shape[1] = a->shape[0];
-        a->shape[0] = 1;
-    }
     return LAD_OK;
 }
 
-int lad_npy_read(const char *path, lad_npy *a, lad_err *err)
+/* Reads the array from fp (at its start); avail is the bytes fp holds, or
+** -1 when not known (a pipe). */
+static int read_stream(FILE *fp, const char *path, long long avail, lad_npy *a,
+                       lad_err *err)
 {
-    memset(a, 0, sizeof *a);
-    FILE *fp = fopen(path, "rb");
-    if (fp == NULL)
-        return lad_errf(err, LAD_EDATA, "cannot open '%s': %s", path, strerror(errno));
     unsigned char pre[12];
     char *hdr = NULL;
     int rc = LAD_OK;
-    size_t hlen = 0, n = fread(pre, 1, 10, fp);
+    size_t hlen = 0, pre_len = 10, n = fread(pre, 1, 10, fp);
     if (n < 10 || memcmp(pre, MAGIC, 6) != 0 || (pre[6] != 1 && pre[6] != 2))
         rc = lad_errf(err, LAD_EDATA, "%s: not an .npy file of version 1 or 2", path);
     else if (pre[6] == 1)
         hlen = pre[8] | (size_t)pre[9] << 8;
     else if (fread(pre + 10, 1, 2, fp) != 2)
         rc = lad_errf(err, LAD_EDATA, "%s: short header", path);
-    else
+    else {
         hlen = pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
+        pre_len = 12;
+    }
     if (rc == LAD_OK && hlen > HEADER_MAX)
         rc = lad_errf(err, LAD_EDATA, "%s: header of %zu bytes", path, hlen);
+    if (rc == LAD_OK && avail >= 0 && (long long)(pre_len + hlen) > avail)
+        rc = lad_errf(err, LAD_EDATA, "%s: short header", path);
     if (rc == LAD_OK && (hdr = calloc(1, hlen + 1)) == NULL)
         rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
     if (rc == LAD_OK && fread(hdr, 1, hlen, fp) != hlen)
         rc = lad_errf(err, LAD_EDATA, "%s: short header", path);
+    if (rc == LAD_OK && memchr(hdr, 0, hlen))
+        rc = lad_errf(err, LAD_EDATA, "%s: header: NUL byte", path);
     if (rc == LAD_OK)
         rc = parse_header(path, hdr, a, err);
     free(hdr);
-    size_t count = a->shape[0] * a->shape[1];
+    /* Sizes checked before anything is allocated from them: the element
+    ** count, its bytes in the file and as words must not wrap, and the
+    ** file must hold exactly those bytes. */
+    size_t count = 0, bytes = 0, wbytes = 0;
+    if (rc == LAD_OK && (__builtin_mul_overflow(a->shape[0], a->shape[1], &count) ||
+                         __builtin_mul_overflow(count, (size_t)a->size, &bytes) ||
+                         __builtin_mul_overflow(count, sizeof *a->w, &wbytes) ||
+                         wbytes > SIZE_MAX - 1))
+        rc = lad_errf(err, LAD_EDATA, "%s: shape (%zu, %zu) is too large", path,
+                      a->shape[0], a->shape[1]);
+    if (rc == LAD_OK && avail >= 0) {
+        long long data = avail - (long long)(pre_len + hlen);
+        if ((unsigned long long)data < (unsigned long long)bytes)
+            rc = lad_errf(err, LAD_EDATA, "%s: data shorter than its shape: %lld "
+                          "bytes for %zu x %zu elements of %d", path, data,
+                          a->shape[0], a->shape[1], a->size);
+        else if ((unsigned long long)data > (unsigned long long)bytes)
+            rc = lad_errf(err, LAD_EDATA, "%s: %lld bytes after the data of its "
+                          "shape", path, data - (long long)bytes);
+    }
     unsigned char *raw = NULL;
-    if (rc == LAD_OK && ((raw = malloc(count * (size_t)a->size + 1)) == NULL ||
-                         (a->w = malloc(count * sizeof *a->w + 1)) == NULL))
+    if (rc == LAD_OK && ((raw = malloc(bytes + 1)) == NULL ||
+                         (a->w = malloc(wbytes + 1)) == NULL))
         rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
-    if (rc == LAD_OK && fread(raw, (size_t)a->size, count, fp) != count)
+    if (rc == LAD_OK && fread(raw, 1, bytes, fp) != bytes)
         rc = lad_errf(err, LAD_EDATA, "%s: data shorter than its shape", path);
     for (size_t i = 0; rc == LAD_OK && i < count; i++) {
         lad_word_t w = 0;
@@ -134,9 +247,36 @@ int lad_npy_read(const char *path, lad_npy *a, lad_err *err)
         a->w[i] = w;
     }
     free(raw);
-    fclose(fp);
     if (rc != LAD_OK)
         lad_npy_free(a);
+    return rc;
+}
+
+int lad_npy_read(const char *path, lad_npy *a, lad_err *err)
+{
+    memset(a, 0, sizeof *a);
+    FILE *fp = fopen(path, "rb");
+    if (fp == NULL)
+        return lad_errf(err, LAD_EDATA, "cannot open '%s': %s", path, strerror(errno));
+    struct stat sb;
+    long long avail = fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode)
+                          ? (long long)sb.st_size : -1;
+    int rc = read_stream(fp, path, avail, a, err);
+    fclose(fp);
+    return rc;
+}
+
+int lad_npy_read_mem(const void *data, size_t size, const char *name, lad_npy *a,
+                     lad_err *err)
+{
+    memset(a, 0, sizeof *a);
+    if (size == 0)
+        return lad_errf(err, LAD_EDATA, "%s: not an .npy file of version 1 or 2", name);
+    FILE *fp = fmemopen((void *)data, size, "rb");
+    if (fp == NULL)
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    int rc = read_stream(fp, name, (long long)size, a, err);
+    fclose(fp);
     return rc;
 }
 
@@ -151,9 +291,11 @@ int lad_npy_write(const char *path, char kind, int size, size_t rows,
     ** spaces and ending in a newline */
     int total = (10 + len + 1 + 63) / 64 * 64;
     int pad = total - 10 - len - 1;
-    FILE *fp = fopen(path, "wb");
-    if (fp == NULL)
-        return lad_errf(err, LAD_EDATA, "cannot write '%s': %s", path, strerror(errno));
+    lad_outfile o;
+    int rc = lad_outfile_open(&o, path, err);
+    if (rc != LAD_OK)
+        return rc;
+    FILE *fp = o.f;
     unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
                              (unsigned char)((total - 10) & 0xff),
                              (unsigned char)((total - 10) >> 8)};
@@ -165,11 +307,7 @@ int lad_npy_write(const char *path, char kind, int size, size_t rows,
             b[k] = (unsigned char)(w[i] >> (8 * k));
         fwrite(b, 1, (size_t)size, fp);
     }
-    int bad = ferror(fp);
-    if (fclose(fp) != 0 || bad)
-        return lad_errf(err, LAD_EDATA, "cannot write '%s': %s", path,
-                        strerror(errno ? errno : EIO));
-    return LAD_OK;
+    return lad_outfile_commit(&o, err);
 }
 
 void lad_npy_free(lad_npy *a)

@@ -23,14 +23,19 @@ typedef struct lad_npy {
 } lad_npy;
 
 /* Reads path into a (a->w malloc'ed). Returns LAD_OK, or LAD_EDATA with
-** "path: message" (not an .npy file, Fortran order, big-endian, another
-** dtype, more than two dimensions, short data). Opaque elements of 1, 2, 4
+** "path: message" (not an .npy file, a header that is not the dict numpy
+** writes, Fortran order, big-endian, another dtype, more than two
+** dimensions, a shape too large, data shorter or longer than the shape). Opaque elements of 1, 2, 4
 ** or 8 bytes (numpy's '<V2', what it saves ml_dtypes' bfloat16 and float8
 ** arrays as) are read as raw words, kind 'u'. */
 int lad_npy_read(const char *path, lad_npy *a, lad_err *err);
 
-/* Writes rows x cols words as a 2-D array of kind and size (as above).
-** Returns LAD_OK or LAD_EDATA ("cannot write 'path': reason"). */
+/* The same from the size bytes at data (name in the messages). */
+int lad_npy_read_mem(const void *data, size_t size, const char *name, lad_npy *a,
+                     lad_err *err);
+
+/* Writes rows x cols words as a 2-D array of kind and size (as above),
+** whole or not at all (util/outfile.h). Returns LAD_OK or LAD_EDATA ("cannot write 'path': reason"). */
 int lad_npy_write(const char *path, char kind, int size, size_t rows,
                   size_t cols, const lad_word_t *w, lad_err *err);
 

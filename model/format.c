@@ -162,13 +162,23 @@ lad_value lad_decode(const lad_format *f, lad_word_t word)
     return v;
 }
 
+/* Whether f keeps finite values in its top exponent field around the
+** infinity there: infinities but no NaN (e5m2:nan=none), so that field's
+** fraction 0 is the infinity and its other fractions are finite. */
+static int inf_inside(const lad_format *f)
+{
+    return f->inf == LAD_INF_IEEE && f->nan == LAD_NAN_NONE && f->mbits > 0;
+}
+
 /* The top usable exponent field, and the largest fraction allowed there. */
 static void top_field(const lad_format *f, lad_word_t *field, lad_word_t *frac)
 {
     lad_word_t emax = ones(f->ebits), fmask = ones(f->mbits);
     *field = emax;
     *frac = fmask;
-    if (f->inf == LAD_INF_IEEE || f->nan == LAD_NAN_IEEE) {
+    if (inf_inside(f)) {
+        /* the whole top field but its infinity (decode agrees) */
+    } else if (f->inf == LAD_INF_IEEE || f->nan == LAD_NAN_IEEE) {
         *field = emax - 1;
     } else if (f->nan == LAD_NAN_ONES) {
         if (fmask == 0)
@@ -341,6 +351,26 @@ lad_word_t lad_round_value(const lad_format *f, int neg, lad_u128 mag, int exp,
                        : nan;
         }
         field = (lad_word_t)fl;
+        if (inf_inside(f) && field == topf && frac == 0) {
+            /* Rounded onto the infinity's code, which holds no finite
+            ** value: to a neighbour, A (the top of the field below, at
+            ** H - u) or B (H + 2u, the top field's first finite value),
+            ** by the value v against them, in units u/2 of 2^(q-2). */
+            int in2 = 0;
+            lad_u128 t = shift_round(mag, q - 2 - exp, sticky, neg, LAD_RZ, &in2);
+            lad_u128 h = (lad_u128)1 << (fb + 2);
+            int away;
+            if (mode == LAD_RZ || (mode == LAD_RU && neg) || (mode == LAD_RD && !neg))
+                away = 0;
+            else if (mode == LAD_RU || mode == LAD_RD)
+                away = 1;
+            else  /* nearest: the midpoint of A and B is H + u/2; a tie
+                  ** (both odd) goes to A, or away from zero for RNA */
+                away = t > h + 1 || (t == h + 1 && (in2 || mode == LAD_RNA));
+            if (flags)
+                *flags |= LAD_FLAG_INEXACT;
+            return away ? pack(f, neg, topf, 1) : pack(f, neg, topf - 1, ones(fb));
+        }
     } else {
         field = 0;                         /* subnormal, or zero */
         if (f->sub == LAD_SUB_NONE) {

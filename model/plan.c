@@ -122,15 +122,15 @@ static int fast_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *
 }
 
 /* s * 2^q rounded into f, as lad_round_units does: toward zero or to nearest
-** even inline for formats with IEEE subnormals and infinities (f32, f16,
-** e8m13) under overflow to Inf, anything else by lad_round_units itself. A
+** even inline for formats with IEEE subnormals, infinities and NaNs (f32,
+** f16, e8m13: the top exponent field all special) under overflow to Inf, anything else by lad_round_units itself. A
 ** result of zero is +0. f is 32 bits wide or less (narrow_words). */
 static lad_word_t round64(const lad_format *f, int64_t s, int q, int mode, int ovf)
 {
     if (s == 0)
         return 0;
     if ((mode != LAD_RZ && mode != LAD_RNE) || f->sub != LAD_SUB_IEEE ||
-        f->inf != LAD_INF_IEEE || ovf != LAD_OVF_INF)
+        f->inf != LAD_INF_IEEE || f->nan != LAD_NAN_IEEE || ovf != LAD_OVF_INF)
         return lad_round_units(f, s, q, 0, mode, ovf);
     uint32_t sign = s < 0 ? 1u << (f->ebits + f->mbits) : 0;
     uint64_t m = s < 0 ? 0 - (uint64_t)s : (uint64_t)s;

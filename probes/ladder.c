@@ -318,6 +318,13 @@ static int resume_check(const lad_recipe *r, const lad_ladder_opts *opts, lad_st
         return lad_errf(err, LAD_EUSAGE, "run %lld ran on '%s', not '%s'; a run goes on "
                         "on its own device", (long long)id, was, opts->device);
     *spec = was;
+    char whose[64];
+    snprintf(whose, sizeof whose, "run %lld", (long long)id);
+    int named = opts->device && *opts->device;
+    if ((rc = lad_device_trust(was, whose, named || opts->trust_exec, err)))
+        return rc;
+    if (lad_device_command(was) && opts->announce)
+        opts->announce(opts->ctx, was, named ? NULL : whose);
     if ((rc = lad_device_open(was, dp, dev, err)))
         return rc;
     const lad_device_info *d = &(*dev)->info;
@@ -368,6 +375,13 @@ int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
         *run = p->run = opts->resume;
         goto climb;
     }
+    int named = opts->device && *opts->device;
+    char whose[300];
+    snprintf(whose, sizeof whose, "recipe '%.280s'", r->path);
+    if (!named && (rc = lad_device_trust(spec, whose, opts->trust_exec, err)))
+        goto out;
+    if (lad_device_command(spec) && opts->announce)
+        opts->announce(opts->ctx, spec, named ? NULL : whose);
     if ((rc = lad_device_open(spec, &p->dp, &p->dev, err)))
         goto out;
     lad_run_info info = {0};

@@ -166,6 +166,13 @@ typedef struct lad_ladder_opts {
     void *ctx;
     int64_t resume;              /* 0: a new run; else the failed or
                                     interrupted run to go on with */
+    int trust_exec;              /* 1: an exec device the recipe or the
+                                    resumed run names may run (otherwise
+                                    only opts->device may name one) */
+    /* Called (when not NULL) before an exec device starts, with its spec
+    ** and whose it is ("recipe 'x.yaml'", "run 3") when it came from the
+    ** recipe or the store, NULL when opts->device named it. */
+    void (*announce)(void *ctx, const char *spec, const char *whose);
 } lad_ladder_opts;
 
 /*
@@ -182,7 +189,9 @@ typedef struct lad_ladder_opts {
 ** a device model file that changed since (LAD_EDATA), a device that is not
 ** the run's (LAD_EUSAGE for another spec, LAD_EDEVICE for another GPU or
 ** model behind it), stored cases that the recipe no longer generates
-** (LAD_EDATA).
+** (LAD_EDATA). A new run and a resumed one alike refuse an exec device
+** that the recipe or the run names but opts->device does not, unless
+** opts->trust_exec (LAD_EUSAGE).
 */
 int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
                    lad_store *st, int64_t *run, lad_err *err);

@@ -10,22 +10,38 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* Table cells: '|' and newlines would end the cell. */
-static void cell_escape(FILE *f, const char *s)
+/* Text from the store or a recipe, as Markdown text: HTML's specials as
+** entities (a renderer would otherwise keep `<script>` or `<img onerror>`
+** as markup: Markdown passes inline HTML through), and in a table cell
+** '|' and newlines, which would end the cell. */
+static void text_escape(FILE *f, const char *s, int in_cell)
 {
     for (; *s; s++) {
-        if (*s == '|')
+        if (*s == '&')
+            fputs("&amp;", f);
+        else if (*s == '<')
+            fputs("&lt;", f);
+        else if (*s == '>')
+            fputs("&gt;", f);
+        else if (in_cell && *s == '|')
             fputs("\\|", f);
-        else if (*s == '\n')
+        else if (in_cell && *s == '\n')
             fputc(' ', f);
         else
             fputc(*s, f);
     }
 }
 
+static void cell_escape(FILE *f, const char *s)
+{
+    text_escape(f, s, 1);
+}
+
 static void begin(rep_out *o, const char *title)
 {
-    fprintf(o->f, "# %s\n\n", title);
+    fputs("# ", o->f);
+    text_escape(o->f, title, 1);
+    fputs("\n\n", o->f);
 }
 
 static void end(rep_out *o)
@@ -35,23 +51,41 @@ static void end(rep_out *o)
 
 static void section(rep_out *o, const char *id, const char *title)
 {
-    fprintf(o->f, "<a id=\"%s\"></a>\n\n## %s\n\n", id, title);
+    fprintf(o->f, "<a id=\"%s\"></a>\n\n## ", id);
+    text_escape(o->f, title, 1);
+    fputs("\n\n", o->f);
 }
 
 static void subsection(rep_out *o, const char *title)
 {
-    fprintf(o->f, "### %s\n\n", title);
+    fputs("### ", o->f);
+    text_escape(o->f, title, 1);
+    fputs("\n\n", o->f);
 }
 
 static void para(rep_out *o, const char *text)
 {
-    fprintf(o->f, "%s\n\n", text);
+    text_escape(o->f, text, 0);
+    fputs("\n\n", o->f);
 }
 
+/* A fenced block: nothing in it is markup, so the text goes as it is,
+** under a fence longer than any run of backticks in it (a recipe's text
+** cannot close the block early). */
 static void pre(rep_out *o, const char *text)
 {
-    size_t n = strlen(text);
-    fprintf(o->f, "```\n%s%s```\n\n", text, n && text[n - 1] == '\n' ? "" : "\n");
+    size_t n = strlen(text), run = 0, longest = 0;
+    for (size_t i = 0; i < n; i++) {
+        run = text[i] == '`' ? run + 1 : 0;
+        longest = run > longest ? run : longest;
+    }
+    size_t fence = longest >= 3 ? longest + 1 : 3;
+    for (size_t i = 0; i < fence; i++)
+        fputc('`', o->f);
+    fprintf(o->f, "\n%s%s", text, n && text[n - 1] == '\n' ? "" : "\n");
+    for (size_t i = 0; i < fence; i++)
+        fputc('`', o->f);
+    fputs("\n\n", o->f);
 }
 
 
@@ -116,7 +150,9 @@ static void figure(rep_out *o, const char *id, const char *caption, const char *
 {
     (void)id;
     (void)svg;
-    fprintf(o->f, "*Figure: %s*\n\n", caption);
+    fputs("*Figure: ", o->f);
+    text_escape(o->f, caption, 1);
+    fputs("*\n\n", o->f);
     if (text)
         pre(o, text);
     else

@@ -100,4 +100,36 @@ expect_usage_error format-encode-nan-without-nan encode e2m1 nan
 run_ladder format encode bf16 abc
 expect_err format-encode-message "^ladder: 'abc' is not a number$"
 
+# e5m2:nan=none keeps finite values in its top exponent field around its
+# infinity (0x7c = 2^16): 0x7d..0x7f are 5, 6, 7 * 2^14 (decode says so),
+# and encode gives them back. A value that rounds onto the infinity's code
+# goes to a neighbour, 0x7b (57344) or 0x7d (81920), by the rounding mode;
+# past 0x7f (114688) is the overflow of the mode, infinity under rne.
+encode_is format-encode-e5m2-nonan-7d 7d e5m2:nan=none 81920
+encode_is format-encode-e5m2-nonan-7e 7e e5m2:nan=none 98304
+encode_is format-encode-e5m2-nonan-7f 7f e5m2:nan=none 114688
+encode_is format-encode-e5m2-nonan-neg-7d fd e5m2:nan=none -81920
+encode_is format-encode-e5m2-nonan-neg-7f ff e5m2:nan=none -114688
+encode_is format-encode-e5m2-nonan-hole-rne 7b e5m2:nan=none 65536 --round rne
+encode_is format-encode-e5m2-nonan-hole-rz 7b e5m2:nan=none 65536 --round rz
+encode_is format-encode-e5m2-nonan-hole-ru 7d e5m2:nan=none 65536 --round ru
+encode_is format-encode-e5m2-nonan-hole-rd-neg fd e5m2:nan=none -65536 --round rd
+encode_is format-encode-e5m2-nonan-hole-above 7d e5m2:nan=none 69633 --round rne
+encode_is format-encode-e5m2-nonan-tie 7b e5m2:nan=none 69632 --round rne
+encode_is format-encode-e5m2-nonan-tie-rna 7d e5m2:nan=none 69632 --round rna
+encode_is format-encode-e5m2-nonan-overflow 7c e5m2:nan=none 131072 --round rne
+encode_is format-encode-e5m2-nonan-overflow-rz 7f e5m2:nan=none 131072 --round rz
+# every finite code of the table encodes back to itself
+"$LADDER" format table e5m2:nan=none | awk '$1 !~ /^#/ && $2 != "inf" { print $1, $4 }' >"$TMP/codes"
+bad=
+while read -r code value; do
+    got=$("$LADDER" format encode e5m2:nan=none "$value" 2>&1)
+    [ "$got" = "$code" ] || bad="$bad $code:$value->$got"
+done <"$TMP/codes"
+if [ "$(wc -l <"$TMP/codes")" = 254 ] && [ -z "$bad" ]; then
+    ok format-encode-e5m2-nonan-round-trip
+else
+    fail format-encode-e5m2-nonan-round-trip "$(wc -l <"$TMP/codes") codes;$bad"
+fi
+
 test_done

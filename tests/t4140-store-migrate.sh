@@ -91,4 +91,32 @@ run_ladder show 1 --db "$db"
 expect_rc store-migrate-reopen-rc 0
 expect_out store-migrate-reopen-show '^run 1: ok$'
 
+# A migration that fails part way (a full disk: LADDER_MAX_PAGES) says
+# which step failed, why, and what it left: the steps before it committed,
+# the store whole at that version; once the cause is gone it completes.
+fresh=$TMP/half.db
+sqlite3 "$fresh" <"$TESTS_DATA/store-schema-v1.sql" && sqlite3 "$fresh" <"$TESTS_DATA/store-fixture.sql"
+sqlite3 "$fresh" "PRAGMA user_version = 1"
+LADDER_MAX_PAGES=30 run_ladder infer 1 --db "$fresh"
+expect_rc store-migrate-half-rc 5
+expect_err_line store-migrate-half-line
+expect_err store-migrate-half-says "^ladder: cannot migrate '.*half.db' from schema version 5 to 6: database or disk is full; the store is left whole at schema version 5 \(each step is one transaction\)"
+check store-migrate-half-version test "$(sqlite3 "$fresh" 'PRAGMA user_version')" = 5
+check store-migrate-half-intact test "$(sqlite3 "$fresh" 'PRAGMA integrity_check')" = ok
+run_ladder history --db "$fresh"
+expect_rc store-migrate-half-then-rc 0
+check store-migrate-half-then-version test "$(sqlite3 "$fresh" 'PRAGMA user_version')" = 6
+
+# Settings out of range are refused, not ignored.
+for bad in -1 12345678901234567890 10s; do
+    LADDER_BUSY_TIMEOUT_MS=$bad run_ladder history --db "$db"
+    expect_rc store-busy-timeout-bad-$bad-rc 2
+    expect_err store-busy-timeout-bad-$bad "^ladder: bad LADDER_BUSY_TIMEOUT_MS '$bad' \(expected milliseconds, 0 to 3600000\)$"
+done
+LADDER_MAX_PAGES=0 run_ladder history --db "$db"
+expect_rc store-max-pages-bad-rc 2
+expect_err store-max-pages-bad "bad LADDER_MAX_PAGES '0'"
+LADDER_BUSY_TIMEOUT_MS=0 run_ladder history --db "$db"
+expect_rc store-busy-timeout-zero-rc 0
+
 test_done

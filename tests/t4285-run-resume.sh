@@ -87,7 +87,7 @@ kill -TERM $pid
 wait $pid
 trc=$?
 rm -f "$TMP/slow"
-run_ladder run --resume latest --db "$db"
+run_ladder run --resume latest --db "$db" --trust-exec
 st=$(sqlite3 "$db" "SELECT group_concat(status) FROM runs")
 d=$(differs "$db")
 if [ $trc -ne 143 ] || [ "$rc" -ne 0 ] || [ "$st" != ok ] || [ -n "$d" ]; then

@@ -51,6 +51,21 @@ run_ladder show 1 --db out.db
 expect_rc merge-validate-show-rc 0
 check merge-validate-no-leftover test -z "$(ls | grep merging)"
 
+# A merge killed before its commit leaves its temporary store; the next
+# merge into the same name removes it (and its -wal, -shm), but not one of
+# a merge whose process still runs (this shell's pid stands in for one).
+LADDER_CRASH_AT=merge:1 "$L" merge again.db s0.db s1.db s2.db s3.db >/dev/null 2>&1
+crc=$?
+check merge-killed-exit test "$crc" = 137
+check merge-killed-leaves-temp test -n "$(ls | grep '^again.db.merging-')"
+: >"again.db.merging-$(hostname)-$$"
+run_ladder merge again.db s0.db s1.db s2.db s3.db
+expect_rc merge-after-kill-rc 0
+expect_err merge-after-kill-says "^ladder: removed '\./again.db.merging-$(hostname)-[0-9]+', left by merge process [0-9]+, which is gone$"
+check merge-after-kill-clean test "$(ls | grep '^again.db.merging-')" = "again.db.merging-$(hostname)-$$"
+check merge-after-kill-counts test "$(q again.db 'SELECT cases, mismatches FROM validations')" = "$full"
+rm -f "again.db.merging-$(hostname)-$$"
+
 # ---- validate RUN --shard: the shards begin as copies of one store --------
 sh "$OLDPWD/$TESTS_DATA/recipe-gen.sh" "$L" $P 256 |
     sed 's/^random: .*/random: {cases: 600, finite: 50, seed: 3}/' >r.yaml
@@ -88,6 +103,15 @@ check merge-survey-runs test "$(q vout.db "SELECT count(*) FROM runs WHERE comma
 check merge-survey-validations test "$(q vout.db 'SELECT count(*), sum(cases) FROM validations')" = '6|1800'
 check merge-survey-status test "$(q vout.db 'SELECT status, shard_count FROM surveys')" = 'ok|1'
 check merge-survey-parts test "$(q vout.db 'SELECT group_concat(cases) FROM merge_parts')" = '1,1,1,0'
+# Two shards of the three: shard 0 holds the 1st and 3rd datapath; the
+# merged survey's report lists them in the presets' order all the same.
+for i in 0 1; do "$L" survey $S --db w$i.db --shard $i/2 >/dev/null 2>&1; done
+run_ladder merge wout.db w0.db w1.db
+expect_rc merge-survey-two-rc 0
+order() { grep -o 'sm80-mma-[a-z0-9]*-f32' "$1" | awk '!seen[$0]++' | tr '\n' ' '; }
+"$L" presets | awk '$1 ~ /^sm80-mma-.*-f32$/ { printf "%s ", $1 }' >want.order
+run_ladder report survey:1 --db wout.db -o wout.md
+check merge-survey-two-order test "$(order wout.md)" = "$(cat want.order)"
 
 # ---- refusals: each names the files, and leaves no output ------------------
 refused() { # NAME REGEX ARGS...: merge refuses (exit 3) with REGEX, no out.db
@@ -122,6 +146,26 @@ expect_err merge-refuse-exists-msg "^ladder: 'out.db' exists; merge writes a new
 run_ladder merge part.db s0.db s3.db --partial
 expect_rc merge-partial-rc 0
 check merge-partial-counts test "$(q part.db 'SELECT cases, stream_cases, mismatches FROM validations')" = "2001|4003|$(( $(q s0.db 'SELECT mismatches FROM validations') + $(q s3.db 'SELECT mismatches FROM validations') ))"
+
+# An unfinished shard (killed after its first chunk of 8192 cases) is
+# refused as unfinished; --partial skips it, and a shard file that is not
+# there, saying each, and merges the others.
+for i in 0 1 2; do
+    crash=
+    [ $i = 1 ] && crash=validation-chunk:2
+    LADDER_CRASH_AT=$crash "$L" validate --model m.yaml --device sim:$P --cases 60000 --seed 9 \
+        -q --db u$i.db --shard $i/3 >/dev/null 2>&1
+done
+refused merge-refuse-unfinished "^ladder: 'u1.db': validation 1 \(shard 1/3\) is unfinished: it ran 8192 of its 20000 cases \(of 60000\); let it finish \(validate --resume\) or give --partial to merge the others$" u0.db u1.db u2.db
+run_ladder merge upart.db u0.db u1.db u2.db gone.db --partial
+expect_rc merge-partial-unfinished-rc 0
+expect_out merge-partial-unfinished-says "^merge: skipped 'u1.db': validation 1 \(shard 1/3\) is unfinished"
+expect_out merge-partial-gone-says "^merge: skipped 'gone.db': no such file$"
+expect_out merge-partial-unfinished-line '^merge: validation 1 \(m.yaml\): 2 of 3 shards, '
+check merge-partial-unfinished-parts test "$(q upart.db 'SELECT group_concat(shard_index) FROM merge_parts')" = "0,2"
+run_ladder merge none.db u1.db --partial
+expect_rc merge-partial-nothing-rc 3
+expect_err merge-partial-nothing-says "no shard is finished"
 
 # ---- the shard spec --------------------------------------------------------
 for bad in 4/4 1/0 x/2 1/ /2 1/4097 -1/2 1/2x 01/2/3; do

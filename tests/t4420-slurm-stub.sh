@@ -3,7 +3,9 @@
 # runs an array job's tasks here, one after the other, with the
 # SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT a cluster sets, and a job
 # with --dependency=afterok:J only when job J succeeded. submit.sh's
-# 3-shard validation merges into the counts of the unsharded run.
+# 3-shard validation merges into the counts of the unsharded run; the GRES
+# is submit.sh's option; a task killed half way and requeued resumes its
+# own validation; a resubmitted shard is told N.
 . tests/lib.sh
 
 L=$(cd "$(dirname "$LADDER")" && pwd)/$(basename "$LADDER")
@@ -12,15 +14,19 @@ P=sm90-mma-bf16-f32
 mkdir "$TMP/bin" "$TMP/w"
 cat >"$TMP/bin/sbatch" <<'STUB'
 #!/bin/sh
-# sbatch, as far as scripts/slurm uses it: --parsable, --array=0-M,
-# --dependency=afterok:J; jobs run at once, in order.
+# sbatch, as far as scripts/slurm uses it: --parsable, --array=0-M or a
+# list a,b,..., --dependency=afterok:J, --gres=SPEC (recorded in
+# $state/<id>.gres); jobs run at once, in order. STUB_KILL_TASK=I runs task
+# I's first attempt with LADDER_CRASH_AT=$STUB_KILL_AT (a node lost half
+# way), then requeues it: the same task again, SLURM_RESTART_COUNT=1.
 state=${SBATCH_STUB_DIR:?}
-array= dep=
+array= dep= gres=
 while [ $# -gt 0 ]; do
     case $1 in
     --parsable) ;;
     --array=*) array=${1#--array=} ;;
     --dependency=afterok:*) dep=${1#--dependency=afterok:} ;;
+    --gres=*) gres=${1#--gres=} ;;
     -*) echo "sbatch stub: unknown option $1" >&2; exit 1 ;;
     *) break ;;
     esac
@@ -28,6 +34,7 @@ while [ $# -gt 0 ]; do
 done
 id=$(( $(cat "$state/last" 2>/dev/null || echo 100) + 1 ))
 echo $id >"$state/last"
+echo "$gres" >"$state/$id.gres"
 if [ -n "$dep" ] && [ "$(cat "$state/$dep.rc" 2>/dev/null)" != 0 ]; then
     echo 1 >"$state/$id.rc"   # afterok never satisfied: the job never runs
     echo $id
@@ -35,12 +42,21 @@ if [ -n "$dep" ] && [ "$(cat "$state/$dep.rc" 2>/dev/null)" != 0 ]; then
 fi
 rc=0
 if [ -n "$array" ]; then
-    last=${array#0-}
-    i=0
-    while [ $i -le "$last" ]; do
-        SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=$((last + 1)) SLURM_ARRAY_JOB_ID=$id \
-            sh "$@" >"$state/$id-$i.out" 2>&1 || rc=1
-        i=$((i + 1))
+    case $array in
+    *-*) tasks=$(seq "${array%-*}" "${array#*-}") ;;
+    *) tasks=$(echo "$array" | tr ',' ' ') ;;
+    esac
+    count=$(echo $tasks | wc -w)
+    for i in $tasks; do
+        if [ "${STUB_KILL_TASK:-}" = "$i" ]; then
+            LADDER_CRASH_AT=$STUB_KILL_AT SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=$count \
+                SLURM_ARRAY_JOB_ID=$id sh "$@" >>"$state/$id-$i.out" 2>&1
+            SLURM_RESTART_COUNT=1 SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=$count \
+                SLURM_ARRAY_JOB_ID=$id sh "$@" >>"$state/$id-$i.out" 2>&1 || rc=1
+            continue
+        fi
+        SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=$count SLURM_ARRAY_JOB_ID=$id \
+            sh "$@" >>"$state/$id-$i.out" 2>&1 || rc=1
     done
 else
     sh "$@" >"$state/$id.out" 2>&1 || rc=1
@@ -69,4 +85,38 @@ PATH=$TMP/bin:$PATH sh "$S/submit.sh" 2 out2.db shards2 validate --model nope.ya
 check slurm-failed-shard-no-merge test "$(cat "$TMP/104.rc")" = 1 -a ! -e out2.db
 PATH=$TMP/bin:$PATH sh "$S/submit.sh" x out3.db d survey >/dev/null 2>"$TMP/e"
 check slurm-submit-bad-n grep -q "N must be a number, not 'x'" "$TMP/e"
+
+# One GPU a task by default; --gres none asks for nothing (a simulated
+# survey on a cluster without GPUs); the scripts ask for none themselves.
+check slurm-gres-default test "$(cat "$TMP/101.gres")" = gpu:1
+check slurm-gres-not-in-script test -z "$(grep -n 'SBATCH --gres' "$S/shard.sbatch")"
+check slurm-open-mode-append grep -q '^#SBATCH --open-mode=append$' "$S/shard.sbatch"
+check slurm-merge-open-mode-append grep -q '^#SBATCH --open-mode=append$' "$S/merge.sbatch"
+cur=$(cat "$TMP/last")
+PATH=$TMP/bin:$PATH sh "$S/submit.sh" --gres none 2 sout.db sshards survey --device sim:sm_80 \
+    --only 'sm80-mma-*-f32' --cases 200 >/dev/null 2>&1
+check slurm-gres-none test -z "$(cat "$TMP/$((cur + 1)).gres")"
+check slurm-survey-merged test "$(sqlite3 sout.db 'SELECT count(*) FROM survey_datapaths')" = 3
+# the survey replays the repository's vectors wherever it was submitted
+check slurm-survey-vectors grep -q -- "^shard 0/2: ladder survey .* --vectors $(cd "$S/../.." && pwd)/vectors$" "$TMP/$((cur + 1))-0.out"
+# progress reaches the job's output: the task's lines and the survey's steps
+check slurm-progress-task grep -q '^shard 1/2: survey on .*, attempt 1, ' "$TMP/$((cur + 1))-1.out"
+check slurm-progress-steps grep -q '^\[1/[0-9]*\] sm80-mma-.*: ' "$TMP/$((cur + 1))-0.out"
+
+# A task lost half way and requeued goes on with its own validation
+# (--resume): the merge takes it, with the counts of the unsharded run.
+cur=$(cat "$TMP/last")
+STUB_KILL_TASK=1 STUB_KILL_AT=validation-chunk:2 PATH=$TMP/bin:$PATH sh "$S/submit.sh" 3 rq.db \
+    rqshards validate --model m.yaml --device sim:$P --cases 60000 --seed 5 -q >/dev/null 2>&1
+"$L" validate --model m.yaml --device sim:$P --cases 60000 --seed 5 -q --db rqfull.db >/dev/null
+check slurm-requeue-attempts grep -q 'attempt 2' "$TMP/$((cur + 1))-1.out"
+check slurm-requeue-merged test "$(cat "$TMP/$((cur + 2)).rc")" = 0
+check slurm-requeue-one-validation test "$(sqlite3 rqshards/shard-1.db 'SELECT count(*) FROM validations')" = 1
+check slurm-requeue-counts test "$(q rq.db)" = "$(q rqfull.db)"
+
+# A resubmission of some shards (--array=1) is told N, not the task count.
+rm -f rqshards/shard-1.db
+PATH=$TMP/bin:$PATH sbatch --array=1 "$S/shard.sbatch" 3 rqshards validate --model m.yaml \
+    --device sim:$P --cases 60000 --seed 5 -q >/dev/null
+check slurm-resubmit-shard test "$(sqlite3 rqshards/shard-1.db 'SELECT shard_index, shard_count, cases FROM validations')" = '1|3|20000'
 test_done

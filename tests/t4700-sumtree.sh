@@ -36,12 +36,12 @@ rungs:
 EOR
 }
 
-# tree NAME K A-FORMAT DEVICE: runs the recipe into its own store and
-# infers; $tree is the tree ladder infer printed.
+# tree NAME K A-FORMAT DEVICE: runs the recipe (its exec device trusted)
+# into its own store and infers; $tree is the tree ladder infer printed.
 tree() {
     recipe "$1" "$2" "$3" "$4"
     rm -f "$TMP/$1.db"
-    run_ladder run "$TMP/$1.yaml" --db "$TMP/$1.db"
+    run_ladder run "$TMP/$1.yaml" --db "$TMP/$1.db" --trust-exec
     expect_rc "sumtree-$1-run" 0
     run_ladder infer 1 --db "$TMP/$1.db"
     tree=$(sed -n 's/^sumtree  *[0-9]* lanes: //p' "$out")

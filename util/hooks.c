@@ -142,10 +142,10 @@ long lad_env_number(const char *name, long lo, long hi, long dflt, long bad)
 
 long lad_max_pages(void)
 {
-    return lad_env_number("LADDER_MAX_PAGES", 1, 2147483647L, 0, 0);
+    return lad_env_number("LADDER_MAX_PAGES", 1, 2147483647L, 0, -1);
 }
 
 int lad_busy_timeout_ms(void)
 {
-    return (int)lad_env_number("LADDER_BUSY_TIMEOUT_MS", 0, 3600000, 10000, 10000);
+    return (int)lad_env_number("LADDER_BUSY_TIMEOUT_MS", 0, 3600000, -2, -1);
 }

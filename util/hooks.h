@@ -29,12 +29,15 @@
 long lad_env_number(const char *name, long lo, long hi, long dflt, long bad);
 
 /* How long a store waits for another writer's lock, in milliseconds:
-** LADDER_BUSY_TIMEOUT_MS (0..3600000) when set and well-formed, else
-** 10000. Tests set it to see "database is locked" without waiting. */
+** LADDER_BUSY_TIMEOUT_MS (0..3600000) when set, -2 (no limit: concurrent
+** writers take turns) when unset or empty, -1 when malformed or out of
+** range (the store refuses to open). Tests set it to see "database is
+** locked" without waiting. */
 int lad_busy_timeout_ms(void);
 
-/* The most pages a store may grow to: LADDER_MAX_PAGES (1..2^31-1) when set
-** and well-formed, else 0 (SQLite's own limit). Tests set it to see a full
+/* The most pages a store may grow to: LADDER_MAX_PAGES (1..2^31-1) when set,
+** 0 (SQLite's own limit) when unset or empty, -1 when malformed or out of
+** range (the store refuses to open). Tests set it to see a full
 ** disk: "database or disk is full" at the first write that needs a page. */
 long lad_max_pages(void);
 

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Answers two cases with their C word, then says why on stderr and exits
-# with status 3.
+# Answers two cases with their C word (framed as the line is: "@<n> "),
+# then says why on stderr and exits with status 3.
 n=0
 while IFS=';' read -r a b c rest; do
     n=$((n + 1))
@@ -9,5 +9,5 @@ while IFS=';' read -r a b c rest; do
         echo "oracle-die: no more answers after 2 cases" >&2
         exit 3
     fi
-    echo "$c"
+    case $a in @*) echo "${a%% *} $c" ;; *) echo "$c" ;; esac
 done

@@ -23,6 +23,7 @@ TARGET(vecline)
 TARGET(vecfile)
 TARGET(format)
 TARGET(plan)
+TARGET(npy)
 #undef TARGET
 
 static const struct {
@@ -32,6 +33,7 @@ static const struct {
     {"recipe", fuzz_recipe_one},   {"modelfile", fuzz_modelfile_one},
     {"vecline", fuzz_vecline_one}, {"vecfile", fuzz_vecfile_one},
     {"format", fuzz_format_one},   {"plan", fuzz_plan_one},
+    {"npy", fuzz_npy_one},
 };
 
 static const char *current = "";   /* the input being run, for a crash */

@@ -11,7 +11,7 @@ set -eu
 : "${LADDER:?LADDER must name the ladder binary}"
 C=tests/fuzz/corpus
 rm -rf "$C"
-mkdir -p "$C/recipe" "$C/modelfile" "$C/vecline" "$C/vecfile" "$C/format" "$C/plan"
+mkdir -p "$C/recipe" "$C/modelfile" "$C/vecline" "$C/vecfile" "$C/format" "$C/plan" "$C/npy"
 
 cp recipes/*.yaml "$C/recipe/"
 ls tests/recipes-bad | awk 'NR % 8 == 1' | while read -r f; do
@@ -62,3 +62,37 @@ for spec in e4m3 e5m2 f16 bf16 tf32 f32 e2m1 e3m2 e2m3 ue8m0 ue4m3 s8 u8 s32 \
     printf '%s' "$spec" >"$C/format/$i"
     i=$((i + 1))
 done
+# .npy arrays: numpy's version 1.0 (and 2.0) layout, a header padded to a
+# multiple of 64, then the data; good ones of every dtype the reader takes,
+# and headers that lie (sizes that overflow, that the file does not hold,
+# 'shape' inside another key's string).
+npy() { # NAME VERSION HEADER DATA-BYTES
+    h="$3"
+    pre=10
+    [ "$2" = 2 ] && pre=12
+    total=$(( (pre + ${#h} + 1 + 63) / 64 * 64 ))
+    len=$((total - pre))
+    {
+        printf '\223NUMPY'
+        byte "$2"; byte 0; byte $((len % 256)); byte $((len / 256))
+        [ "$2" = 2 ] && { byte 0; byte 0; }
+        printf "%-$((len - 1))s\n" "$h"
+        head -c "$4" /dev/urandom
+    } >"$C/npy/$1"
+}
+for t in '|u1 1' '<u2 2' '<u4 4' '<u8 8' '<f2 2' '<f4 4' '<f8 8' '<V2 2' '|V1 1'; do
+    set -- $t
+    name=$(printf '%s' "$1" | tr '<|' 'lp')
+    npy "$name" 1 "{'descr': '$1', 'fortran_order': False, 'shape': (3, 4), }" $((12 * $2))
+done
+npy vector 1 "{'descr': '<u2', 'fortran_order': False, 'shape': (16,), }" 32
+npy scalar 1 "{'descr': '<u4', 'fortran_order': False, 'shape': (), }" 4
+npy version2 2 "{'descr': '<u2', 'fortran_order': False, 'shape': (2, 2), }" 8
+npy order 1 "{'shape': (2, 3), 'fortran_order': False, 'descr': '<u2', }" 12
+npy wrap 1 "{'descr': '<u8', 'fortran_order': False, 'shape': (2147483648, 2147483648), }" 0
+npy huge 1 "{'descr': '<u8', 'fortran_order': False, 'shape': (2147483648, 1024), }" 64
+npy inner 1 "{'descr': '<u2', 'fortran_order': False, 'x': 'shape: (99, 99)', 'shape': (1, 1), }" 2
+npy fortran 1 "{'descr': '<u2', 'fortran_order': True, 'shape': (2, 2), }" 8
+npy bigendian 1 "{'descr': '>u2', 'fortran_order': False, 'shape': (2, 2), }" 8
+npy short 1 "{'descr': '<u4', 'fortran_order': False, 'shape': (4, 4), }" 10
+npy threedim 1 "{'descr': '<u2', 'fortran_order': False, 'shape': (2, 2, 2), }" 16

@@ -45,7 +45,7 @@ static int has(const lad_err *err, const char *s)
     return strstr(err->msg, s) != NULL;
 }
 
-/* Opens an exec device (kind "exec" or "exec-framed") on a script of
+/* Opens an exec device (kind "exec", "exec-framed" or "exec-unframed") on a script of
 ** tests/data and runs n cases. */
 static int run_kind(const char *kind, const char *script, size_t n,
                     size_t *done, lad_err *err, uint64_t **dout)
@@ -97,7 +97,7 @@ static void test_specs(void)
         test_check(rc == LAD_EUSAGE && dev == NULL &&
                    has(&err, "unknown device") &&
                    has(&err, "expected sim:MODEL, exec:COMMAND, "
-                       "exec-framed:COMMAND, cuda:N or cublaslt:N[:OPTIONS]"),
+                       "exec-unframed:COMMAND, cuda:N or cublaslt:N[:OPTIONS]"),
                    name, "spec '%s': rc %d, '%s'", bad[i], rc, err.msg);
     }
 #ifndef LADDER_CUDA
@@ -196,13 +196,13 @@ static void test_exec_failures(void)
 
     rc = run_script("oracle-garbage.sh", 10, &done, &err, NULL);
     test_check(rc == LAD_EDEVICE && done == 1 &&
-               has(&err, "garbage 'hello world'") && has(&err, "case 1"),
+               has(&err, "garbage '@1 hello world'") && has(&err, "case 1"),
                "device-exec-garbage", "rc %d, done %zu, '%s'", rc, done,
                err.msg);
 
     rc = run_script("oracle-width.sh", 10, &done, &err, NULL);
     test_check(rc == LAD_EDEVICE && done == 0 &&
-               has(&err, "answered '7fc0' for case 0") &&
+               has(&err, "answered '@0 7fc0' for case 0") &&
                has(&err, "expected 8 hex digits"), "device-exec-width",
                "rc %d, done %zu, '%s'", rc, done, err.msg);
 
@@ -401,10 +401,11 @@ static void test_exec_ladder(void)
     free(d2);
 }
 
-/* The framed protocol: a framed oracle works; one that prints an extra
-** line and drops a later one is caught at the extra line, where the legacy
-** protocol sees nothing wrong by count; a bare answer to a framed line is
-** refused; and the legacy protocol still catches more answers than cases. */
+/* The framed protocol, exec:'s own: a framed oracle works; one that prints
+** an extra line and drops a later one is caught at the extra line, one that
+** swaps two answers at the first of them, where the unframed protocol sees
+** nothing wrong by count; a bare answer to a framed line is refused; and
+** the unframed protocol still catches more answers than cases. */
 static void test_exec_framed(void)
 {
     lad_err err = {0};
@@ -434,8 +435,28 @@ static void test_exec_framed(void)
                err.msg);
     free(d);
 
-    /* the same oracle, legacy: in step again by count, the words wrong */
+    /* exec: is framed */
     rc = run_kind("exec", "oracle-extra.sh", 10, &done, &err, &d);
+    test_check(rc == LAD_EDEVICE && done == 2 &&
+                   has(&err, "where case 2 (input line 3) was due"),
+               "device-exec-default-framed-extra", "rc %d, done %zu, '%s'", rc, done,
+               err.msg);
+    free(d);
+    rc = run_kind("exec", "oracle-swap.sh", 10, &done, &err, &d);
+    test_check(rc == LAD_EDEVICE && done == 1 &&
+                   has(&err, "answered case 2 ('@2 ") &&
+                   has(&err, "where case 1 (input line 2) was due"),
+               "device-exec-default-framed-swap", "rc %d, done %zu, '%s'", rc, done,
+               err.msg);
+    free(d);
+    rc = run_kind("exec-unframed", "oracle-swap.sh", 10, &done, &err, &d);
+    test_check(rc == LAD_OK && done == 10 && d[1] == cs[2].c && d[2] == cs[1].c,
+               "device-unframed-swap-unseen", "rc %d, done %zu, '%s'", rc, done,
+               err.msg);
+    free(d);
+
+    /* the same oracle, unframed: in step again by count, the words wrong */
+    rc = run_kind("exec-unframed", "oracle-extra.sh", 10, &done, &err, &d);
     test_check(rc == LAD_OK && done == 10 && d[2] == cs[1].c &&
                    d[3] == cs[2].c && d[4] == cs[4].c,
                "device-legacy-extra-line-unseen", "rc %d, done %zu, '%s'", rc,
@@ -443,16 +464,16 @@ static void test_exec_framed(void)
     free(d);
 
     /* two cases: the copy of the last answer is one answer too many */
-    rc = run_kind("exec", "oracle-extra.sh", 2, &done, &err, NULL);
+    rc = run_kind("exec-unframed", "oracle-extra.sh", 2, &done, &err, NULL);
     test_check(rc == LAD_EDEVICE && (has(&err, "more lines than it was asked") ||
                                      has(&err, "case 2 (input line 3) before it "
                                              "was asked")),
                "device-legacy-extra-answer", "rc %d, done %zu, '%s'", rc, done,
                err.msg);
 
-    rc = run_kind("exec-framed", "oracle-width.sh", 3, &done, &err, NULL);
+    rc = run_kind("exec", "oracle-bare.sh", 3, &done, &err, NULL);
     test_check(rc == LAD_EDEVICE && done == 0 &&
-                   has(&err, "answered '7fc0' for case 0") &&
+                   has(&err, "answered '00000000' for case 0") &&
                    has(&err, "expected '@0 <D word>'"),
                "device-framed-bare-answer", "rc %d, done %zu, '%s'", rc, done,
                err.msg);

@@ -1,0 +1,71 @@
+#!/bin/sh
+# A recipe's or a store's exec device runs a command only when the user
+# named it (--device) or trusted it (--trust-exec); a trusted one prints the
+# command before it runs (docs/security.md).
+. tests/lib.sh
+
+p=sm90-mma-bf16-f32
+db=$TMP/l.db
+cd "$TMP" || exit 1
+sh "$OLDPWD/$TESTS_DATA/recipe-gen.sh" "$LADDER" "$p" 64 >r.yaml
+dev="exec:touch PWNED; $LADDER eval --model $p"
+sed "s|^device:.*|device: \"$dev\"|" r.yaml >evil.yaml
+check trust-recipe-has-exec grep -q '^device: "exec:touch PWNED' evil.yaml
+
+run_ladder run evil.yaml --db "$db"
+expect_rc trust-run-recipe-refused-rc 2
+expect_err_line trust-run-recipe-refused-line
+expect_err trust-run-recipe-refused-says "recipe 'evil.yaml' names device 'exec:touch PWNED.*runs a command.*--trust-exec"
+check trust-run-recipe-inert test ! -e PWNED
+check trust-run-recipe-no-run test "$(sqlite3 "$db" 'SELECT count(*) FROM runs')" = 0
+
+run_ladder run evil.yaml --db "$db" --trust-exec
+expect_rc trust-run-trusted-rc 0
+expect_err trust-run-trusted-prints "^ladder: running the device of recipe 'evil.yaml' \(--trust-exec\): sh -c 'touch PWNED; "
+check trust-run-trusted-ran test -e PWNED
+rm -f PWNED
+
+run_ladder run evil.yaml --db "$TMP/named.db" --device "$dev"
+expect_rc trust-run-named-rc 0
+expect_no_err trust-run-named-silent
+rm -f PWNED
+
+# The store's device_spec is as inert: validate latest refuses it.
+run_ladder infer latest --db "$db"
+expect_rc trust-infer-rc 0
+run_ladder validate latest --db "$db" --cases 50 -q
+expect_rc trust-validate-refused-rc 2
+expect_err trust-validate-refused-says "run 1 names device 'exec:touch PWNED"
+check trust-validate-inert test ! -e PWNED
+run_ladder validate latest --db "$db" --cases 50 -q --trust-exec
+expect_rc trust-validate-trusted-rc 0
+expect_err trust-validate-trusted-prints "^ladder: running the device of run 1 \(--trust-exec\): sh -c 'touch PWNED"
+check trust-validate-trusted-ran test -e PWNED
+rm -f PWNED
+run_ladder validate latest --db "$db" --cases 50 -q --device sim:$p
+expect_rc trust-validate-other-device-rc 0
+check trust-validate-other-device-inert test ! -e PWNED
+
+# A resumed run goes on on its stored device: trusted, or named again.
+LADDER_CRASH_AT=rung:3 "$LADDER" run evil.yaml --db "$TMP/crash.db" --trust-exec >/dev/null 2>&1
+rm -f PWNED
+sqlite3 "$TMP/crash.db" "UPDATE runs SET status = 'failed'" 2>/dev/null
+run_ladder run --resume 1 --db "$TMP/crash.db"
+expect_rc trust-resume-refused-rc 2
+expect_err trust-resume-refused-says "run 1 names device 'exec:touch PWNED"
+check trust-resume-inert test ! -e PWNED
+run_ladder run --resume 1 --db "$TMP/crash.db" --device "$dev"
+expect_rc trust-resume-named-rc 0
+expect_out trust-resume-named-ok '^run 1 ok$'
+
+# A store holding a trigger (no ladder schema has one) is not opened: a
+# trigger on cases could rewrite every word as it is written.
+cp "$TMP/named.db" "$TMP/trig.db"
+sqlite3 "$TMP/trig.db" "CREATE TRIGGER t AFTER INSERT ON cases BEGIN UPDATE cases SET d = 0 WHERE id = new.id; END"
+run_ladder run r.yaml --db "$TMP/trig.db"
+expect_rc trust-store-trigger-run-rc 3
+expect_err trust-store-trigger-run-says "trig.db' holds 1 trigger, which no ladder schema has"
+check trust-store-trigger-no-run test "$(sqlite3 "$TMP/trig.db" 'SELECT count(*) FROM runs')" = 1
+run_ladder history --db "$TMP/trig.db"
+expect_rc trust-store-trigger-history-rc 3
+test_done

@@ -1,0 +1,44 @@
+#!/bin/sh
+# Concurrent writers of one store take turns (docs/store.md): without
+# LADDER_BUSY_TIMEOUT_MS a writer waits for the lock as long as another
+# holds it (here the sqlite3 shell, for 11 s: longer than the 10 s that
+# was once the limit), then completes; commands started together all end
+# ok, each run whole; a set limit still gives "database is locked".
+. tests/lib.sh
+
+db=$TMP/l.db
+sh "$TESTS_DATA/recipe-gen.sh" "$LADDER" sm90-mma-bf16-f32 64 >"$TMP/r.yaml"
+run_ladder run "$TMP/r.yaml" --db "$db" --rungs visible
+expect_rc concurrent-setup-rc 0
+want=$(sqlite3 "$db" "SELECT count(*) FROM cases WHERE run_id = 1")
+
+(echo "BEGIN IMMEDIATE; DELETE FROM builds WHERE 0;"; sleep 11) | sqlite3 "$db" &
+holder=$!
+sleep 0.5
+t0=$(date +%s)
+"$LADDER" run "$TMP/r.yaml" --db "$db" --rungs visible >"$TMP/wait.out" 2>"$TMP/wait.err" &
+waiter=$!
+LADDER_BUSY_TIMEOUT_MS=200 run_ladder run "$TMP/r.yaml" --db "$db" --rungs visible
+expect_rc concurrent-limit-rc 5
+expect_err concurrent-limit-says "database is locked"
+rc=0
+wait $waiter || rc=$?
+t1=$(date +%s)
+wait $holder
+check concurrent-waits-rc test "$rc" = 0
+check concurrent-waits-ok grep -qx 'run 2 ok' "$TMP/wait.out"
+check concurrent-waits-waited test $((t1 - t0)) -ge 10
+
+# Six runs started together: six ok runs, each with the whole rung.
+pids=
+for i in 1 2 3 4 5 6; do
+    "$LADDER" run "$TMP/r.yaml" --db "$db" --rungs visible >"$TMP/c$i.out" 2>&1 &
+    pids="$pids $!"
+done
+bad=0
+for p in $pids; do wait "$p" || bad=$((bad + 1)); done
+check concurrent-six-exit test "$bad" = 0
+check concurrent-six-ok test "$(cat "$TMP"/c?.out | grep -c '^run [0-9]* ok$')" = 6
+check concurrent-six-stored test "$(sqlite3 "$db" "SELECT count(*) FROM runs WHERE status = 'ok'")" = 8
+check concurrent-six-whole test -z "$(sqlite3 "$db" "SELECT run_id FROM cases GROUP BY run_id HAVING count(*) != $want")"
+test_done

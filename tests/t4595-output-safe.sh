@@ -1,0 +1,107 @@
+#!/bin/sh
+# Outputs never destroy what they are made from, and are written whole or
+# not at all (util/outfile.h, docs/security.md, docs/robustness.md):
+#   - an -o (or --json) that is the store or an input, by any name of the
+#     same file, is refused (exit 2) and the file is left as it was;
+#   - a write that fails part way (the file size limit stands in for a full
+#     disk) leaves the earlier complete file under the name, and no
+#     temporary file beside it.
+. tests/lib.sh
+
+# npy FILE DESCR ROWS COLS SIZE: a zero array of ROWS x COLS elements of
+# SIZE bytes, as numpy's format 1.0 writes it (a header padded to 128).
+npy() {
+    _h="{'descr': '$2', 'fortran_order': False, 'shape': ($3, $4), }"
+    { printf '\223NUMPY\001\000\166\000%-117s\n' "$_h"
+      head -c $(($3 * $4 * $5)) /dev/zero; } >"$1"
+}
+p=sm90-mma-bf16-f32
+db=$TMP/x.db
+sh "$TESTS_DATA/recipe-gen.sh" "$LADDER" "$p" 64 >"$TMP/r.yaml"
+run_ladder run "$TMP/r.yaml" --db "$db"
+expect_rc out-setup-run 0
+run_ladder infer latest --db "$db"
+expect_rc out-setup-infer 0
+sum=$(sha256sum "$db" | cut -d' ' -f1)
+ln "$db" "$TMP/hard.db"
+ln -s "$db" "$TMP/soft.db"
+
+# clobber NAME ARGS...: ladder ARGS is refused and the store is unchanged.
+clobber() {
+    _cn=$1
+    shift
+    expect_usage_error out-refuse-$_cn "$@"
+    expect_err out-refuse-$_cn-says "^ladder: output '.*' is the store '.*'; writing it would destroy it"
+    check out-refuse-$_cn-intact test "$(sha256sum "$db" | cut -d' ' -f1)" = "$sum"
+}
+clobber report report 1 --db "$db" -o "$db"
+clobber report-md report 1 --db "$db" -o "$TMP/soft.db" --format md
+clobber export export 1 --db "$db" -o "$TMP/hard.db"
+clobber infer infer 1 --db "$db" -o "$db"
+clobber diff diff 1 $p --db "$db" -o "$db"
+clobber survey survey --db "$db" --json "$db" --only $p --cases 10
+run_ladder history --db "$db"
+expect_rc out-refuse-store-readable 0
+expect_out out-refuse-store-run '^ +1 ok '
+
+# An input of gemm or fit is no output either.
+run_ladder export 1 --db "$db" -o "$TMP/r.vec"
+expect_rc out-export-rc 0
+expect_usage_error out-refuse-fit fit "$TMP/r.vec" -o "$TMP/r.vec"
+expect_err out-refuse-fit-says "output '.*r.vec' is the vector file"
+npy "$TMP/a.npy" '<u2' 32 16 2
+npy "$TMP/b.npy" '<u2' 16 32 2
+cp "$TMP/a.npy" "$TMP/a.keep"
+expect_usage_error out-refuse-gemm gemm --datapath $p "$TMP/a.npy" "$TMP/b.npy" -o "$TMP/a.npy"
+expect_err out-refuse-gemm-says "output '.*a.npy' is A '.*a.npy'"
+check out-refuse-gemm-intact cmp -s "$TMP/a.npy" "$TMP/a.keep"
+
+# A write that fails part way: RLIMIT_FSIZE (ulimit -f, 512-byte blocks)
+# makes the write fail with EFBIG, as a full disk would.
+run_ladder gemm --datapath $p "$TMP/a.npy" "$TMP/b.npy" -o "$TMP/d.npy"
+expect_rc out-gemm-rc 0
+check out-gemm-size test "$(wc -c <"$TMP/d.npy")" = $((128 + 32 * 32 * 4))
+cp "$TMP/d.npy" "$TMP/d.keep"
+(trap '' XFSZ; ulimit -f 2; exec "$LADDER" gemm --datapath $p "$TMP/a.npy" "$TMP/b.npy" \
+    -o "$TMP/d.npy") >"$out" 2>"$err"
+rc=$?
+expect_rc out-gemm-full-rc 3
+expect_err out-gemm-full-says "^ladder: cannot write '.*d.npy': File too large"
+check out-gemm-full-kept cmp -s "$TMP/d.npy" "$TMP/d.keep"
+check out-gemm-full-no-temp test -z "$(ls "$TMP" | grep 'd.npy.tmp')"
+
+# The same for the outputs read from a store: a copy in a read-only folder,
+# which ladder opens read-only and immutable (no -shm file to write), read
+# as an unprivileged user when run as root (who could write it anyway).
+mkdir "$TMP/ro" "$TMP/w"
+cp "$db" "$TMP/ro/j.db"
+sqlite3 "$TMP/ro/j.db" "PRAGMA journal_mode = DELETE" >/dev/null
+chmod 444 "$TMP/ro/j.db"
+chmod 555 "$TMP/ro"
+chmod 777 "$TMP/w"
+chmod 755 "$TMP"
+as_user() {
+    if [ "$(id -u)" = 0 ]; then
+        setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+    else
+        "$@"
+    fi
+}
+db=$TMP/ro/j.db
+w=$TMP/w
+for cmd in "report 1 --db $db" "report 1 --db $db --format md" "export 1 --db $db" \
+        "infer 1 --db $db --no-store"; do
+    name=$(echo "$cmd" | cut -d' ' -f1)$(echo "$cmd" | grep -q md && echo -md)
+    as_user "$LADDER" $cmd -o "$w/o.$name" >"$out" 2>"$err"
+    rc=$?
+    expect_rc out-$name-rc 0
+    cp "$w/o.$name" "$TMP/o.$name.keep"
+    check out-$name-big test "$(wc -c <"$w/o.$name")" -gt 512
+    (trap "" XFSZ; ulimit -f 1; as_user "$LADDER" $cmd -o "$w/o.$name") >"$out" 2>"$err"
+    rc=$?
+    expect_rc out-$name-full-rc 3
+    check out-$name-full-kept cmp -s "$w/o.$name" "$TMP/o.$name.keep"
+    check out-$name-full-no-temp test -z "$(ls "$w" | grep "o.$name.tmp")"
+done
+chmod 755 "$TMP/ro"
+test_done
