@@ -6,7 +6,8 @@
 **                   [--shard I/N]
 **
 ** The datapaths: on sim:ARCH the presets of that generation (sm_80 or
-** sm80: the presets whose arch has the same number), each on its own
+** sm80: the presets whose arch has the same number; cdna3 or gfx942: the
+** presets of that AMD arch), each on its own
 ** simulated device sim:<preset>; on cuda:N the rows of the kernel table
 ** that run on the GPU's compute capability, each mapped to the preset of
 ** its instruction for the newest generation not above the GPU's. The GPU
@@ -77,9 +78,11 @@ static const char usage[] =
     "  validations found no mismatch, 1 otherwise.\n"
     "\n"
     "  --device <spec>  cuda:<index> (the default, cuda:0): the kernels that\n"
-    "                   run on that GPU; or sim:<arch> (sm_70 sm_80 sm_89\n"
-    "                   sm_90a sm_100a sm_120a; sm80 or sm_80 alike): the\n"
-    "                   presets of that generation on simulated devices\n"
+    "                   run on that GPU; or sim:<arch>: the presets of that\n"
+    "                   generation on simulated devices. NVIDIA: sm_70 sm_75\n"
+    "                   sm_80 sm_86 sm_89 sm_90a sm_100a sm_120a (sm80 or\n"
+    "                   sm_80 alike); AMD: cdna1 (gfx908), cdna2 (gfx90a),\n"
+    "                   cdna3 (gfx942)\n"
     "  --only <glob>    only the datapaths whose preset name matches\n"
     "  --cases <n>      random cases per validation, 1..1000000000\n"
     "                   (default 1000000)\n"
@@ -116,6 +119,26 @@ static int arch_number(const char *s)
     if (end == s || v <= 0 || v > 999 || (*end && strcmp(end, "a") != 0))
         return -1;
     return (int)v;
+}
+
+/* The AMD generations by name and by arch: cdna1 is gfx908 (MI100), cdna2
+** gfx90a (MI200), cdna3 gfx942 (MI300). Returns the arch the presets
+** spell, or NULL when s is neither. */
+static const char *amd_arch(const char *s)
+{
+    static const char *const gens[][2] = {
+        {"cdna1", "gfx908"}, {"cdna2", "gfx90a"}, {"cdna3", "gfx942"}};
+    for (size_t i = 0; i < sizeof gens / sizeof gens[0]; i++)
+        if (strcmp(s, gens[i][0]) == 0 || strcmp(s, gens[i][1]) == 0)
+            return gens[i][1];
+    return NULL;
+}
+
+/* Whether preset p is of the generation sim:<gen> names: an NVIDIA one by
+** its number (archnum), an AMD one by its arch (amd). */
+static int of_generation(const lad_preset *p, int archnum, const char *amd)
+{
+    return amd ? strcmp(p->dp.arch, amd) == 0 : arch_number(p->dp.arch) == archnum;
 }
 
 static int wanted(const char *only, const lad_preset *p)
@@ -191,14 +214,15 @@ static int find_scope(const char *device, const char *only, scope *s)
                              "compute capability %d.%d (%s)", device, s->info.cc / 10,
                              s->info.cc % 10, s->info.name);
     } else if (strncmp(device, "sim:", 4) == 0) {
-        s->archnum = arch_number(device + 4);
+        const char *amd = amd_arch(device + 4);
+        s->archnum = amd ? 0 : arch_number(device + 4);
         if (s->archnum < 0)
-            return cli_usage_error("--device sim:<arch> needs an arch such as sm_90a, "
-                                   "not '%s'", device + 4);
+            return cli_usage_error("--device sim:<arch> needs an arch such as sm_90a or "
+                                   "cdna3, not '%s'", device + 4);
         int any = 0;
         for (int i = 0; i < lad_preset_count(); i++) {
             const lad_preset *p = lad_preset_get(i);
-            if (arch_number(p->dp.arch) != s->archnum)
+            if (!of_generation(p, s->archnum, amd))
                 continue;
             if (!any++)
                 snprintf(s->arch, sizeof s->arch, "%s", p->dp.arch);
@@ -500,7 +524,11 @@ static void print_table(const scope *s, int64_t id, const lad_survey_dp *rows, i
         printf("; %d kernel%s without a preset left out", s->unmapped,
                s->unmapped == 1 ? "" : "s");
     printf("\n");
-    printf("%-34s %7s  %-26s %-17s %-17s %-14s %7s\n", "datapath", "probes", "inferred",
+    int w = 34; /* the name column: as wide as the longest name */
+    for (int i = 0; i < n; i++)
+        if ((int)strlen(rows[i].datapath) > w)
+            w = (int)strlen(rows[i].datapath);
+    printf("%-*s %7s  %-26s %-17s %-17s %-14s %7s\n", w, "datapath", "probes", "inferred",
            "validate inferred", "validate preset", "vectors", "seconds");
     int good = 0;
     for (int i = 0; i < n; i++) {
@@ -519,8 +547,8 @@ static void print_table(const scope *s, int64_t id, const lad_survey_dp *rows, i
             snprintf(what, sizeof what, "differs: %s", d->differ);
         else
             snprintf(what, sizeof what, "= preset");
-        printf("%-34s %7" PRId64 "  %-26s %-17s %-17s %-14s %3" PRId64 ".%01" PRId64 "\n",
-               d->datapath, d->probes, what, inf, pre, vec, d->millis / 1000,
+        printf("%-*s %7" PRId64 "  %-26s %-17s %-17s %-14s %3" PRId64 ".%01" PRId64 "\n",
+               w, d->datapath, d->probes, what, inf, pre, vec, d->millis / 1000,
                d->millis % 1000 / 100);
         if (d->message[0])
             printf("    %s\n", d->message);
