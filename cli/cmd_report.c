@@ -33,7 +33,7 @@ static const char usage[] =
     "usage: ladder report <run>|<model>|survey:<id> [--db <file>] [-o <file>]\n"
     "                     [--format html|md]\n"
     "\n"
-    "  <run>       a run id, or latest\n"
+    "  <run>       a run id or latest (run:<id>, run:latest alike)\n"
     "  <model>     a preset name or a model file: its probe cases are generated\n"
     "              on the sim device (in memory; the store is not opened)\n"
     "  survey:<id> a survey of the store: datapaths x parameters per GPU\n"
@@ -41,15 +41,17 @@ static const char usage[] =
     "  -o          write the report to this file (default stdout)\n"
     "  --format    html (default; .md files are Markdown) or md\n";
 
-/* Appends a parameter with the first of its n deciding cases (total in all). */
+/* Appends a parameter with the first of its n deciding cases (total in all;
+** capped: total is what the store kept, not all). */
 static void add_param(lad_report *r, const char *key, const char *value, const char *method,
-                      const int64_t *ids, size_t n, size_t total)
+                      const int64_t *ids, size_t n, size_t total, int capped)
 {
     lad_report_param *p = &r->params[r->nparams++];
     snprintf(p->key, sizeof p->key, "%s", key);
     snprintf(p->value, sizeof p->value, "%s", value);
     snprintf(p->method, sizeof p->method, "%s", method);
     p->ndecide = total;
+    p->capped = capped;
     for (size_t j = 0; j < n && j < LAD_REPORT_IDS; j++)
         p->ids[p->nids++] = ids[j];
 }
@@ -70,7 +72,9 @@ static int params_of(lad_store *st, int64_t run, lad_report *r, int keep_dp, lad
             const lad_inference_row *f = &s->inf[i];
             if (strcmp(f->parameter, "model") == 0)
                 continue;
-            add_param(r, f->parameter, f->value, f->method, f->cases, f->ncases, f->ncases);
+            /* `ladder infer` stores at most LAD_INFER_MAXIDS ids of each */
+            add_param(r, f->parameter, f->value, f->method, f->cases, f->ncases, f->ncases,
+                      f->ncases >= LAD_INFER_MAXIDS);
         }
         if (!keep_dp) {
             int rc = cli_run_model(st, run, &r->dp, err);
@@ -93,7 +97,7 @@ static int params_of(lad_store *st, int64_t run, lad_report *r, int keep_dp, lad
         }
         for (int i = 0; i < res->nparams; i++) {
             const lad_infer_param *q = &res->params[i];
-            add_param(r, q->name, q->value, q->method, q->ids, q->nids, q->ndecide);
+            add_param(r, q->name, q->value, q->method, q->ids, q->nids, q->ndecide, 0);
         }
         if (!keep_dp) {
             r->dp = res->dp;
@@ -266,7 +270,7 @@ int cmd_report(int argc, char **argv)
         r.kind = LAD_REPORT_SURVEY;
         snprintf(r.subject, sizeof r.subject, "survey %s", what + 7);
         rc = gather_survey(st, strtoll(what + 7, NULL, 10), &r, &err);
-    } else if (is_number(what) || strcmp(what, "latest") == 0) {
+    } else if (lad_store_is_run_spec(what)) {
         if ((rc = cli_store_open_existing(db, &st)) != LAD_OK)
             return rc;
         int64_t run;

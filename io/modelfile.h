@@ -39,8 +39,13 @@ int lad_model_from_node(const lad_ydoc *doc, const lad_ynode *map,
 
 /* A preset name (lad_preset_find) or else a path to a model file, into
 ** dp. Returns LAD_OK or LAD_EDATA ("unknown preset or model file 'x'" when
-** neither exists). */
+** neither exists, as lad_model_unknown says it). */
 int lad_model_resolve(const char *spec, lad_datapath *dp, lad_err *err);
+
+/* Sets err to "unknown preset or model file 'spec'", with "; did you mean
+** 'p'?" when a preset's name is one slip away (util/suggest.h), and
+** returns LAD_EDATA. */
+int lad_model_unknown(const char *spec, lad_err *err);
 
 /* The YAML text of dp (every field, a comment line before each key), with
 ** an `evidence:` line when evidence is neither NULL nor "" (the loader gives

@@ -117,14 +117,17 @@ static void cell(rep_out *o, const char *text, const char *href, int mark, const
     fputs(href ? "</a></td>" : "</td>", o->f);
 }
 
-static void case_links(rep_out *o, const int64_t *ids, size_t n, size_t total)
+static void case_links(rep_out *o, const int64_t *ids, size_t n, size_t total, int capped)
 {
     open_row(o, NULL);
     fputs("<td>", o->f);
     for (size_t i = 0; i < n; i++)
         fprintf(o->f, "%s<a href=\"#case-%" PRId64 "\">%" PRId64 "</a>", i ? ", " : "", ids[i],
                 ids[i]);
-    if (total > n)
+    if (capped)
+        fprintf(o->f, ", ... (%zu stored; the store keeps at most %zu per parameter)",
+                total, total);
+    else if (total > n)
         fprintf(o->f, ", ... (%zu in all)", total);
     fputs("</td>", o->f);
 }

@@ -75,7 +75,7 @@ static int hexw(const lad_format *f)
 /* "lane j: a*b" for the nonzero lanes, C and D, as one line. */
 static void case_words(const lad_datapath *dp, const lad_case_row *c, lad_buf *b)
 {
-    char v[1100];
+    char v[1200];
     for (int j = 0; j < c->k; j++) {
         if (c->cs.a[j] == 0 && c->cs.b[j] == 0)
             continue;
@@ -85,8 +85,9 @@ static void case_words(const lad_datapath *dp, const lad_case_row *c, lad_buf *b
     for (int j = 0; j < c->nscale; j++)
         lad_buf_printf(b, "sa%d=%02x sb%d=%02x ", j, c->cs.sa[j], j, c->cs.sb[j]);
     lad_buf_printf(b, "c=%0*" PRIx64 " (%s) ", hexw(&dp->c), c->cs.c,
-                   lad_value_text(&dp->c, c->cs.c, v, sizeof v));
-    lad_buf_printf(b, "d=%0*" PRIx64 " (%s)", hexw(&dp->d), c->d, lad_value_text(&dp->d, c->d, v, sizeof v));
+                   lad_value_text_pow2(&dp->c, c->cs.c, v, sizeof v));
+    lad_buf_printf(b, "d=%0*" PRIx64 " (%s)", hexw(&dp->d), c->d,
+                   lad_value_text_pow2(&dp->d, c->d, v, sizeof v));
 }
 
 /* The rung case id was stored under, or "?". */
@@ -197,7 +198,8 @@ static void model(rep_out *o, const lad_report *r, unsigned char *used)
                               ? "the recipe: the instruction as declared"
                               : "-";
         o->ops->cell(o, how, NULL, 0, NULL);
-        o->ops->case_links(o, ev ? ev->ids : NULL, ev ? ev->nids : 0, ev ? ev->ndecide : 0);
+        o->ops->case_links(o, ev ? ev->ids : NULL, ev ? ev->nids : 0, ev ? ev->ndecide : 0,
+                           ev ? ev->capped : 0);
         char rungs[256] = "";
         for (size_t j = 0; ev && j < ev->nids; j++) {
             use(r, used, ev->ids[j]);

@@ -25,8 +25,10 @@ typedef struct rep_ops {
     ** (a difference) when mark; anchor names the cell's row when not NULL. */
     void (*cell)(rep_out *o, const char *text, const char *href, int mark,
                  const char *anchor);
-    /* One cell of links to cases: ids[0..n-1], of total in all. */
-    void (*case_links)(rep_out *o, const int64_t *ids, size_t n, size_t total);
+    /* One cell of links to cases: ids[0..n-1], of total in all; capped:
+    ** total is only what the store kept (it keeps LAD_INFER_MAXIDS per
+    ** parameter), and more cases may have decided it. */
+    void (*case_links)(rep_out *o, const int64_t *ids, size_t n, size_t total, int capped);
     void (*row_end)(rep_out *o);
     void (*table_end)(rep_out *o);
     /* A figure: the SVG (HTML) or the text (Markdown; NULL: a line saying

@@ -36,6 +36,8 @@ typedef struct lad_report_param {
     int64_t ids[LAD_REPORT_IDS];
     size_t nids;             /* ids shown */
     size_t ndecide;          /* deciding cases in all */
+    int capped;              /* ndecide is what the store kept, at its limit:
+                                more cases may have decided it */
 } lad_report_param;
 
 /* One datapath of a survey. */
