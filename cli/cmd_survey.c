@@ -2,7 +2,7 @@
 ** ladder survey: the whole ladder over every datapath of one device.
 **
 **     ladder survey [--device cuda:N | sim:ARCH] [--only GLOB] [--cases N]
-**                   [--db FILE] [--resume] [--json FILE] [--vectors DIR]
+**                   [--db FILE] [--resume] [--json] [-o FILE] [--vectors DIR]
 **                   [--shard I/N]
 **
 ** The datapaths: on sim:ARCH the presets of that generation (sm_80 or
@@ -31,7 +31,9 @@
 ** the survey one machine would have stored.
 **
 ** Output: a line per step on stderr when it is a terminal, then one table
-** on stdout (and with --json the same as JSON, which the store also keeps).
+** on stdout, or with --json the same as one JSON document (the text the
+** store keeps); -o FILE also writes that JSON to FILE, whole or not at
+** all, as `--json` does for the other commands and `-o` their artifact.
 ** Exit 0 when every datapath's model equals its preset and both validations
 ** found no mismatch, 1 otherwise; 2 usage; 4 no device.
 */
@@ -52,6 +54,7 @@
 #include "db/store.h"
 #include "devices/device.h"
 #include "inference/infer.h"
+#include "io/save.h"
 #include "io/vecfile.h"
 #include "kernels/kernels.h"
 #include "model/params.h"
@@ -69,7 +72,8 @@
 
 static const char usage[] =
     "usage: ladder survey [--device <spec>] [--only <glob>] [--cases <n>] [--db <file>]\n"
-    "                     [--resume] [--json <file>] [--vectors <dir>] [--shard <i>/<n>]\n"
+    "                     [--resume] [--json] [-o <file>] [--vectors <dir>]\n"
+    "                     [--shard <i>/<n>]\n"
     "\n"
     "  Climbs the ladder on every datapath of a device, infers each model,\n"
     "  validates it and the preset against the device, compares the two and\n"
@@ -89,7 +93,9 @@ static const char usage[] =
     "  --db <file>      the store (default ladder.db); never emptied\n"
     "  --resume         continue the newest survey of the same device, --only\n"
     "                   and --cases in the store, skipping finished datapaths\n"
-    "  --json <file>    also write the table as JSON\n"
+    "  --json           print the survey as one JSON document instead of the\n"
+    "                   table (the text the store keeps)\n"
+    "  -o <file>        also write that JSON document to <file>\n"
     "  --vectors <dir>  captured vectors to replay (default vectors)\n"
     "  --shard <i>/<n>  only the datapaths i, i+n, i+2n, ... (0-based, in preset\n"
     "                   order; 0 <= i < n <= 4096), for `ladder merge`\n";
@@ -652,16 +658,23 @@ int cmd_survey(int argc, char **argv)
 {
     const char *device = "cuda:0", *only = NULL, *cases = NULL, *db = LAD_STORE_DEFAULT;
     const char *resume = NULL, *json = NULL, *vecdir = "vectors", *shard = NULL;
+    const char *outfile = NULL;
     cli_opt opts[] = {{"device", 0, 1, &device}, {"only", 0, 1, &only},
                       {"cases", 0, 1, &cases},   {"db", 0, 1, &db},
-                      {"resume", 0, 0, &resume}, {"json", 0, 1, &json},
+                      {"resume", 0, 0, &resume}, {"json", 0, 0, &json},
+                      {"output", 'o', 1, &outfile},
                       {"vectors", 0, 1, &vecdir}, {"shard", 0, 1, &shard},
                       {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 0, NULL);
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 1, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
+    if (npos && json)
+        return cli_usage_error("unexpected argument '%s': --json takes no file; write the "
+                               "JSON to a file with -o <file>", pos[0]);
+    if (npos)
+        return cli_usage_error("unexpected argument '%s'", pos[0]);
     uint64_t ncases = DEFAULT_CASES;
     if (cases && (rc = cli_number(cases, "--cases", 1, MAX_CASES, &ncases)))
         return rc;
@@ -727,13 +740,11 @@ int cmd_survey(int argc, char **argv)
         rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
     if (rc == LAD_OK)
         rc = lad_store_end_survey(st, id, all_ok, text, &err);
-    if (rc == LAD_OK && json) {
-        FILE *f = fopen(json, "w");
-        int bad = f == NULL || fputs(text, f) < 0;
-        if ((f && fclose(f) != 0) || bad)
-            rc = lad_errf(&err, LAD_EDATA, "cannot write '%s'", json);
-    }
-    if (rc == LAD_OK)
+    if (rc == LAD_OK && outfile)
+        rc = lad_save_text(outfile, text, strlen(text), &err);
+    if (rc == LAD_OK && json)
+        fputs(text, stdout);
+    else if (rc == LAD_OK)
         print_table(&s, id, rows, s.n);
     fflush(stdout);
     lad_store_close(st);

@@ -20,6 +20,7 @@
 #include "../model/presets.h"
 #include "../util/buf.h"
 #include "../util/suggest.h"
+#include "save.h"
 
 static const char *const sub_names[] = {"ieee", "flush", "none", NULL};
 static const char *const inf_names[] = {"none", "ieee", NULL};
@@ -475,56 +476,13 @@ char *lad_model_write(const lad_datapath *dp, const char *evidence)
 
 /* ---- saving ------------------------------------------------------------ */
 
-#include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-/* Writes text to f and closes it, whatever happens; 0 or an errno. */
-static int write_close(FILE *f, const char *text)
-{
-    int e = 0;
-    if (fputs(text, f) == EOF || fflush(f) != 0)
-        e = errno ? errno : EIO;
-    if (fclose(f) != 0 && e == 0)
-        e = errno ? errno : EIO;
-    return e;
-}
-
 int lad_model_save(const char *path, const lad_datapath *dp, const char *evidence,
                    lad_err *err)
 {
     char *text = lad_model_write(dp, evidence);
     if (text == NULL)
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
-    /* A regular file (or a new one) is written beside and renamed over, so
-    ** that a failed write never leaves half a model under the name. Anything
-    ** else (/dev/stdout, a pipe) cannot be replaced and is written as is. */
-    struct stat st;
-    int in_place = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
-    char tmp[4096];
-    int e = 0;
-    if (!in_place &&
-        snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof tmp)
-        e = ENAMETOOLONG;
-    FILE *f = NULL;
-    if (e == 0) {
-        int fd = in_place ? open(path, O_WRONLY | O_TRUNC)
-                          : open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-        if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
-            e = errno;
-            if (fd >= 0)
-                close(fd);
-        }
-    }
-    if (f != NULL)
-        e = write_close(f, text);
-    if (e == 0 && !in_place && rename(tmp, path) != 0)
-        e = errno;
-    if (e != 0 && f != NULL && !in_place)
-        remove(tmp);
+    int rc = lad_save_text(path, text, strlen(text), err);
     free(text);
-    if (e != 0)
-        return lad_errf(err, LAD_EDATA, "cannot write '%s': %s", path, strerror(e));
-    return LAD_OK;
+    return rc;
 }
