@@ -332,6 +332,11 @@ int lad_model_resolve(const char *spec, lad_datapath *dp, lad_err *err)
     return lad_model_load(spec, dp, NULL, 0, err);
 }
 
+size_t lad_model_datapath_size(void)
+{
+    return sizeof(lad_datapath);
+}
+
 int lad_model_unknown(const char *spec, lad_err *err)
 {
     lad_suggest s;

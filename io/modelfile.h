@@ -27,6 +27,10 @@
 int lad_model_load(const char *path, lad_datapath *dp, char *evidence,
                    size_t size, lad_err *err);
 
+/* sizeof (lad_datapath), for callers that hold one as bytes (the Python
+** package). */
+size_t lad_model_datapath_size(void);
+
 /* Same, from text in memory named `file` in messages. */
 int lad_model_parse(const char *file, const char *text, size_t len,
                     lad_datapath *dp, char *evidence, size_t size,
