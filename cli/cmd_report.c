@@ -24,6 +24,7 @@
 #include "db/store.h"
 #include "inference/infer.h"
 #include "io/modelfile.h"
+#include "io/save.h"
 #include "model/presets.h"
 #include "probes/ladder.h"
 #include "probes/recipe.h"
@@ -201,6 +202,9 @@ static int gather_survey(lad_store *st, int64_t id, lad_report *r, lad_err *err)
         s->run = d->run;
         s->inf_cases = d->inf_cases, s->inf_bad = d->inf_bad;
         s->pre_cases = d->pre_cases, s->pre_bad = d->pre_bad;
+        s->done = d->done;
+        s->probes = d->probes, s->millis = d->millis;
+        s->vec_files = d->vec_files, s->vec_cases = d->vec_cases, s->vec_bad = d->vec_bad;
         const lad_preset *p = lad_preset_find(d->datapath);
         if (p)
             s->preset = p->dp, s->have_preset = 1;
@@ -215,11 +219,60 @@ static int gather_survey(lad_store *st, int64_t id, lad_report *r, lad_err *err)
             snprintf(s->device, sizeof s->device, "simulated %s", row.arch);
         else
             snprintf(s->device, sizeof s->device, "%s", row.device);
+        s->cases = row.ncases;
         lad_err e2 = {0};
         s->have_model = cli_run_model(st, d->run, &s->model, &e2) == LAD_OK;
     }
     free(rows);
     return rc;
+}
+
+/* Writes r in format fmt to path (whole or not at all) or, path NULL, to
+** stdout. Returns 0 or the exit code after printing the error. */
+static int write_page(const char *path, const lad_report *r, int fmt)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = path ? open_memstream(&text, &len) : stdout;
+    if (m == NULL)
+        return cli_error(LAD_EINTERNAL, "out of memory");
+    errno = 0;
+    int rc = lad_report_write(m, r, fmt);
+    if ((path ? fclose(m) : fflush(m)) != 0 || rc != LAD_OK) {
+        free(text);
+        return cli_error(LAD_EDATA, "cannot write '%s': %s", path ? path : "<stdout>",
+                         strerror(errno ? errno : EIO));
+    }
+    lad_err err = {0};
+    if (path && lad_save_text(path, text, len, &err) != LAD_OK) {
+        free(text);
+        return cli_report(&err);
+    }
+    free(text);
+    return 0;
+}
+
+/* A survey written to a file links each datapath to a page of its run
+** beside it: <stem>-run<id>.<ext>. Fills r->run_link, and returns the
+** folder-and-stem the pages are written under (malloc'd), or NULL. */
+static char *run_pages(const char *outfile, int fmt, lad_report *r)
+{
+    const char *ext = fmt == LAD_REPORT_MD ? ".md" : ".html";
+    size_t ol = strlen(outfile), el = strlen(ext);
+    size_t stem = ol > el && strcmp(outfile + ol - el, ext) == 0 ? ol - el : ol;
+    const char *base = strrchr(outfile, '/');
+    base = base ? base + 1 : outfile;
+    size_t boff = (size_t)(base - outfile);
+    if (stem <= boff)
+        return NULL;
+    snprintf(r->run_link, sizeof r->run_link, "%.*s-run%%" PRId64 "%s", (int)(stem - boff),
+             base, ext);
+    char *s = malloc(stem + 1);
+    if (s) {
+        memcpy(s, outfile, stem);
+        s[stem] = 0;
+    }
+    return s;
 }
 
 /* True when s is all digits. */
@@ -289,18 +342,40 @@ int cmd_report(int argc, char **argv)
         lad_report_free(&r);
         return cli_report(&err);
     }
-    FILE *f = outfile ? fopen(outfile, "w") : stdout;
-    if (f == NULL) {
-        lad_report_free(&r);
-        return cli_error(LAD_EDATA, "cannot write '%s': %s", outfile, strerror(errno));
-    }
-    errno = 0;
-    rc = lad_report_write(f, &r, fmt);
-    lad_report_free(&r);
+    /* a survey written to a file gets a page per run beside it */
+    char *stem = r.kind == LAD_REPORT_SURVEY && outfile ? run_pages(outfile, fmt, &r) : NULL;
     /* an output file that cannot be written is exit 3, as for every
     ** command (docs/exit-codes.md) */
-    if ((outfile ? fclose(f) : fflush(f)) != 0 || rc != LAD_OK)
-        return cli_error(LAD_EDATA, "cannot write '%s': %s", outfile ? outfile : "<stdout>",
-                         strerror(errno ? errno : EIO));
-    return 0;
+    rc = write_page(outfile, &r, fmt);
+    for (size_t i = 0; rc == 0 && stem && i < r.nsdp; i++) {
+        if (r.sdp[i].run <= 0)
+            continue;
+        int seen = 0;
+        for (size_t j = 0; j < i; j++)
+            seen |= r.sdp[j].run == r.sdp[i].run;
+        if (seen)
+            continue;
+        static lad_report page;
+        memset(&page, 0, sizeof page);
+        page.kind = LAD_REPORT_RUN;
+        snprintf(page.subject, sizeof page.subject, "run %" PRId64 " (%s, survey %" PRId64 ")",
+                 r.sdp[i].run, r.sdp[i].datapath, r.survey);
+        if ((rc = cli_store_open_existing(db, &st)) != LAD_OK)
+            break;
+        rc = gather_run(st, r.sdp[i].run, &page, 0, &err);
+        lad_store_close(st);
+        if (rc != LAD_OK) {
+            lad_report_free(&page);
+            rc = cli_report(&err);
+            break;
+        }
+        char path[1400];
+        snprintf(path, sizeof path, "%s-run%" PRId64 "%s", stem, r.sdp[i].run,
+                 fmt == LAD_REPORT_MD ? ".md" : ".html");
+        rc = write_page(path, &page, fmt);
+        lad_report_free(&page);
+    }
+    free(stem);
+    lad_report_free(&r);
+    return rc;
 }

@@ -34,11 +34,16 @@ static const char css[] =
     "body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1400px}"
     "h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:1.6em}"
     "h3{font-size:1em}table{border-collapse:collapse;margin:.5em 0;font-size:.85em}"
-    "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
+    "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top;"
+    "overflow-wrap:anywhere}"
     "th{background:#eee}td.diff{background:#fdd;font-weight:bold}"
     "pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:.85em}"
     "figure{margin:.5em 0}figcaption{font-size:.85em;color:#555}"
-    ".wide{overflow-x:auto}a{color:#036}tr:target{background:#ffc}";
+    ".wide{overflow-x:auto}a{color:#036}tr:target{background:#ffc}"
+    "svg.fig{max-width:100%;height:auto}"
+    "@page{size:A4 landscape;margin:12mm}"
+    "@media print{body{margin:0;max-width:none;font-size:9pt}.wide{overflow:visible}"
+    "h2{break-after:avoid}tr,figure{break-inside:avoid}}";
 
 static void begin(rep_out *o, const char *title)
 {

@@ -72,6 +72,15 @@ typedef struct rep_err {
 } rep_err;
 char *rep_svg_err(const rep_err *e);
 
+/* Bars per datapath: window[i] fraction bits kept (-1: exact, drawn
+** full), pass[i] products fused per pass; name[i] the label. */
+typedef struct rep_bars {
+    int n;
+    char (*name)[64];
+    int *window, *pass;
+} rep_bars;
+char *rep_svg_bars(const rep_bars *b);
+
 /* The pass structure of dp. */
 char *rep_svg_passes(const lad_datapath *dp);
 /* The same in words, one line per step. */

@@ -1,6 +1,6 @@
 /*
 ** The figures as inline SVG: the bit-contribution map, the error against
-** K on a log scale, and the pass structure. Every mark that stands for a
+** K on a log scale, the pass structure, and a survey's windows and passes. Every mark that stands for a
 ** case carries a <title> (the browser's tooltip) naming it.
 */
 #include "render.h"
@@ -265,6 +265,53 @@ char *rep_svg_passes(const lad_datapath *dp)
                    lastx, lasty, ex + 58, lasty, ex + 60, lasty - 14, ex + 64, lasty,
                    dp->d.name, ex + 64, lasty + 10, lad_round_name(dp->d_round),
                    dp->d_via_acc ? " via acc" : "");
+    lad_buf_puts(&b, "</svg>");
+    return lad_buf_take(&b);
+}
+
+char *rep_svg_bars(const rep_bars *bb)
+{
+    /* two bar groups side by side: the window (0..max F) and the products
+    ** fused per pass (0..max L), one row per datapath */
+    const int left = 290, gw = 420, gap = 60, top = 34, rh = 14;
+    int maxw = 1, maxp = 1;
+    for (int i = 0; i < bb->n; i++) {
+        if (bb->window[i] > maxw)
+            maxw = bb->window[i];
+        if (bb->pass[i] > maxp)
+            maxp = bb->pass[i];
+    }
+    int w = left + 2 * gw + gap + 40, h = top + bb->n * rh + 30;
+    lad_buf b = {0};
+    lad_buf_printf(&b, "<svg class=\"fig\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                   "font-family=\"sans-serif\" font-size=\"10\">\n<rect width=\"%d\" "
+                   "height=\"%d\" fill=\"#fff\"/>\n", w, h, w, h, w, h);
+    lad_buf_printf(&b, "<text x=\"%d\" y=\"14\" font-weight=\"bold\">window F (fraction bits "
+                   "below the anchor; 0..%d)</text>\n<text x=\"%d\" y=\"14\" "
+                   "font-weight=\"bold\">fused products per pass L (0..%d)</text>\n",
+                   left, maxw, left + gw + gap, maxp);
+    for (int i = 0; i < bb->n; i++) {
+        int y = top + i * rh;
+        lad_buf_printf(&b, "<text x=\"4\" y=\"%d\">", y + 10);
+        rep_buf_escape(&b, bb->name[i]);
+        lad_buf_puts(&b, "</text>\n");
+        int wv = bb->window[i] < 0 ? maxw : bb->window[i];
+        int bw = wv * gw / maxw, bp = bb->pass[i] * gw / maxp;
+        lad_buf_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#4477aa\">"
+                       "<title>", left, y + 1, bw > 1 ? bw : 1, rh - 3);
+        rep_buf_escape(&b, bb->name[i]);
+        if (bb->window[i] < 0)
+            lad_buf_puts(&b, ": exact</title></rect>\n");
+        else
+            lad_buf_printf(&b, ": F = %d</title></rect>\n", bb->window[i]);
+        if (bb->window[i] < 0)
+            lad_buf_printf(&b, "<text x=\"%d\" y=\"%d\" fill=\"#444\">exact</text>\n",
+                           left + bw + 4, y + 10);
+        lad_buf_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#ee7733\">"
+                       "<title>", left + gw + gap, y + 1, bp > 1 ? bp : 1, rh - 3);
+        rep_buf_escape(&b, bb->name[i]);
+        lad_buf_printf(&b, ": L = %d</title></rect>\n", bb->pass[i]);
+    }
     lad_buf_puts(&b, "</svg>");
     return lad_buf_take(&b);
 }
