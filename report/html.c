@@ -137,6 +137,18 @@ static void case_links(rep_out *o, const int64_t *ids, size_t n, size_t total, i
     fputs("</td>", o->f);
 }
 
+static void fold(rep_out *o, const char *summary)
+{
+    fputs("<details><summary>", o->f);
+    rep_html_escape(o->f, summary);
+    fputs("</summary>\n", o->f);
+}
+
+static void fold_end(rep_out *o)
+{
+    fputs("</details>\n", o->f);
+}
+
 static void row_end(rep_out *o)
 {
     fputs("</tr>\n", o->f);
@@ -158,4 +170,5 @@ static void figure(rep_out *o, const char *id, const char *caption, const char *
 }
 
 const rep_ops rep_html_ops = {begin, end, section, subsection, para, pre, table,
-                              cell, case_links, row_end, table_end, figure};
+                              cell, case_links, row_end, table_end, fold, fold_end,
+                              figure};

@@ -104,6 +104,17 @@ static void case_links(rep_out *o, const int64_t *ids, size_t n, size_t total, i
     fputs(" |", o->f);
 }
 
+static void fold(rep_out *o, const char *summary)
+{
+    (void)o;
+    (void)summary;
+}
+
+static void fold_end(rep_out *o)
+{
+    (void)o;
+}
+
 static void row_end(rep_out *o)
 {
     fputc('\n', o->f);
@@ -128,4 +139,5 @@ static void figure(rep_out *o, const char *id, const char *caption, const char *
 }
 
 const rep_ops rep_md_ops = {begin, end, section, subsection, para, pre, table,
-                            cell, case_links, row_end, table_end, figure};
+                            cell, case_links, row_end, table_end, fold, fold_end,
+                            figure};

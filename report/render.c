@@ -15,6 +15,7 @@
 
 #include "model/decimal.h"
 #include "model/params.h"
+#include "model/program.h"
 #include "probes/case.h"
 
 #define TEXT 1200
@@ -120,7 +121,10 @@ static void provenance(rep_out *o, const lad_report *r)
     snprintf(t, sizeof t, "%" PRId64 " (%s, %s)", u->id, lad_run_status_name(u->status),
              u->command);
     row2(o, "run", t);
-    row2(o, "command line", u->argv);
+    /* a model's page ran its ladder in memory, from no command line */
+    row2(o, "command line", r->kind == LAD_REPORT_MODEL
+                                ? "none: the cases were generated for this page"
+                                : u->argv);
     snprintf(t, sizeof t, "%s (%s)", u->device, u->device_kind);
     row2(o, "device", t);
     row2(o, "device spec", u->device_spec);
@@ -142,8 +146,13 @@ static void provenance(rep_out *o, const lad_report *r)
     row2(o, "datapath", t);
     row2(o, "SASS executed", u->sass);
     row2(o, "SASS expected", u->sass_expected);
-    snprintf(t, sizeof t, "%s (sha256 %s)", u->recipe[0] ? u->recipe : "-",
-             u->recipe_sha256[0] ? u->recipe_sha256 : "-");
+    if (r->kind == LAD_REPORT_MODEL)
+        snprintf(t, sizeof t, "built for this page from the model: the instruction only, "
+                 "every rung its kind allows, as ladder survey builds it (sha256 %s)",
+                 u->recipe_sha256[0] ? u->recipe_sha256 : "-");
+    else
+        snprintf(t, sizeof t, "%s (sha256 %s)", u->recipe[0] ? u->recipe : "-",
+                 u->recipe_sha256[0] ? u->recipe_sha256 : "-");
     row2(o, "recipe", t);
     snprintf(t, sizeof t, "%" PRId64, u->ncases);
     row2(o, "cases stored", t);
@@ -197,6 +206,21 @@ static void model(rep_out *o, const lad_report *r, unsigned char *used)
                           : (p->flags & LAD_PF_REQUIRED) || p->type == LAD_PT_STR
                               ? "the recipe: the instruction as declared"
                               : "-";
+        /* A model's page shows the model's own value; where inference
+        ** from its probes lands elsewhere (a value no case can see keeps
+        ** inference's default), the row says so rather than call the
+        ** model's value a default. */
+        char howbuf[400];
+        if (ev && ev->value[0] && strcmp(ev->value, v) != 0) {
+            if (strncmp(ev->method, "unobservable", 12) == 0)
+                snprintf(howbuf, sizeof howbuf, "unobservable: no probe case tells it from its "
+                         "alternatives (inference keeps its default, %.60s); the value is the "
+                         "model's own", ev->value);
+            else
+                snprintf(howbuf, sizeof howbuf, "%.240s (inferred %.60s)", ev->method,
+                         ev->value);
+            how = howbuf;
+        }
         o->ops->cell(o, how, NULL, 0, NULL);
         o->ops->case_links(o, ev ? ev->ids : NULL, ev ? ev->nids : 0, ev ? ev->ndecide : 0,
                            ev ? ev->capped : 0);
@@ -647,6 +671,143 @@ static void error_k(rep_out *o, const lad_report *r)
 
 /* ---- the rest ------------------------------------------------------------ */
 
+/* ---- error against total K, with and without a GEMM program ---------- */
+
+#define GEMM_KMAX 4096 /* total K of the longest dot product */
+#define GEMM_ROWS 16   /* dot products per K (rows of A) */
+
+/* The relative error of D (in format fd) against the exact sum of the K
+** products a[j]*b[j] (C = +0), as err_case does for one instruction: the
+** sum and the difference are integers, only the ratio a double; -1 when a
+** word is not finite or the sum does not fit. */
+static double dot_error(const lad_datapath *dp, const lad_format *fd, const lad_word_t *a,
+                        const lad_word_t *b, int K, lad_word_t d)
+{
+    lad_value dv = lad_decode(fd, d);
+    if (dv.cls >= LAD_INFINITE || dv.neg)
+        return -1;
+    int emin = dv.mag ? dv.exp : 100000;
+    for (int j = 0; j < K; j++) {
+        lad_value x = lad_decode(&dp->a, a[j]), y = lad_decode(&dp->b, b[j]);
+        if (x.cls >= LAD_INFINITE || y.cls >= LAD_INFINITE || x.mag >> 32 || y.mag >> 32)
+            return -1;
+        if (x.mag && y.mag && x.exp + y.exp < emin)
+            emin = x.exp + y.exp;
+    }
+    lad_u128 sum = 0;
+    for (int j = 0; j < K; j++) {
+        lad_value x = lad_decode(&dp->a, a[j]), y = lad_decode(&dp->b, b[j]);
+        if (!x.mag || !y.mag)
+            continue;
+        int sh = x.exp + y.exp - emin;
+        if (sh > 60)
+            return -1;
+        sum += (lad_u128)(x.mag * y.mag) << sh;
+        if (lad_bitlen128(sum) > 124)
+            return -1;
+    }
+    if (sum == 0 || (dv.mag && dv.exp - emin > 60))
+        return -1;
+    lad_u128 dd = dv.mag ? (lad_u128)dv.mag << (dv.exp - emin) : 0;
+    lad_u128 diff = dd > sum ? dd - sum : sum - dd;
+    return (double)diff / (double)sum;
+}
+
+/* For fp8 datapaths: the largest relative error of GEMM_ROWS dot products
+** of total K = k, 2k, 4k, ... GEMM_KMAX, chained through the instruction's
+** accumulator and with the fp8-promote4 program (every 4 MMAs promoted
+** into an f32 sum), as `ladder gemm` computes them. */
+static void error_gemm(rep_out *o, const lad_report *r)
+{
+    const lad_datapath *dp = &r->dp;
+    const lad_program *prog = lad_program_preset_find("fp8-promote4");
+    lad_program plain;
+    lad_program_init(&plain);
+    lad_err perr = {0};
+    if (dp->integer || dp->a.kind != LAD_FLOAT || dp->a.width > 8 || dp->scale_block ||
+        dp->sparse || prog == NULL || lad_program_check(dp, prog, dp->k * 4, &perr) != LAD_OK)
+        return;
+    const lad_format *fplain = lad_program_out(dp, &plain), *fprog = lad_program_out(dp, prog);
+    lad_word_t *A = calloc((size_t)GEMM_ROWS * GEMM_KMAX, sizeof *A);
+    lad_word_t *B = calloc(GEMM_KMAX, sizeof *B);
+    lad_word_t D[GEMM_ROWS];
+    rep_err e[2] = {{0}, {0}};
+    int nk = 0;
+    for (int K = dp->k; K <= GEMM_KMAX; K *= 2)
+        nk++;
+    for (int s = 0; s < 2; s++) {
+        e[s].n = nk;
+        e[s].maxe = calloc((size_t)nk + 1, sizeof *e[s].maxe);
+        e[s].meane = calloc((size_t)nk + 1, sizeof *e[s].meane);
+        e[s].ncases = calloc((size_t)nk + 1, sizeof *e[s].ncases);
+    }
+    int ok = A && B && e[0].maxe && e[0].meane && e[0].ncases && e[1].maxe && e[1].meane &&
+             e[1].ncases;
+    uint64_t seed = 0x2545f4914f6cdd1dull;
+    for (int i = 0; ok && i < GEMM_ROWS * GEMM_KMAX; i++)
+        A[i] = rand_word(&dp->a, &seed);
+    for (int i = 0; ok && i < GEMM_KMAX; i++)
+        B[i] = rand_word(&dp->b, &seed);
+    int ks[32];
+    for (int K = dp->k, t = 0; ok && K <= GEMM_KMAX; K *= 2, t++) {
+        ks[t] = K;
+        for (int s = 0; s < 2; s++) {
+            const lad_program *pg = s ? prog : &plain;
+            if (K % (dp->k * (s ? 4 : 1)) ||
+                lad_gemm(dp, pg, GEMM_ROWS, 1, K, A, GEMM_KMAX, B, 1, NULL, 1, D, 1, 1) !=
+                    LAD_OK)
+                continue;
+            for (int m = 0; m < GEMM_ROWS; m++) {
+                double x = dot_error(dp, s ? fprog : fplain, A + (size_t)m * GEMM_KMAX, B, K,
+                                     D[m]);
+                if (x < 0)
+                    continue;
+                e[s].maxe[t] = x > e[s].maxe[t] ? x : e[s].maxe[t];
+                e[s].meane[t] += x;
+                e[s].ncases[t]++;
+            }
+            if (e[s].ncases[t])
+                e[s].meane[t] /= e[s].ncases[t];
+        }
+    }
+    if (ok) {
+        o->ops->subsection(o, "Error against total K, with and without a GEMM program");
+        para(o, "Dot products of total K = %d..%d (%d per K, random positive inputs with "
+                "leading bits in 2^-2..2^1, C = +0) as ladder gemm computes them: every MMA "
+                "chained through the instruction's accumulator (%s words), and with the "
+                "fp8-promote4 program, which adds the accumulator into an f32 sum every 4 "
+                "MMAs (%s words). The errors are exact ratios of integers, as above.",
+             dp->k, ks[nk - 1], GEMM_ROWS, fplain->name, fprog->name);
+        lad_buf b = {0};
+        lad_buf_printf(&b, "%6s %16s %16s %16s %16s\n", "K", "chained max", "chained mean",
+                       "promote4 max", "promote4 mean");
+        for (int t = 0; t < nk; t++) {
+            lad_buf_printf(&b, "%6d", ks[t]);
+            for (int s = 0; s < 2; s++) {
+                /* a K the program's slices do not divide has no value */
+                if (e[s].ncases[t])
+                    lad_buf_printf(&b, " %16.6e %16.6e", e[s].maxe[t], e[s].meane[t]);
+                else
+                    lad_buf_printf(&b, " %16s %16s", "-", "-");
+            }
+            lad_buf_puts(&b, "\n");
+        }
+        char *text = lad_buf_take(&b);
+        char *svg = rep_svg_err2(&e[0], &e[1], ks, "chained", "fp8-promote4");
+        o->ops->figure(o, "gemm", "largest relative error against total K: chained, and "
+                       "with fp8-promote4", svg, text);
+        free(text);
+        free(svg);
+    }
+    for (int s = 0; s < 2; s++) {
+        free(e[s].maxe);
+        free(e[s].meane);
+        free(e[s].ncases);
+    }
+    free(A);
+    free(B);
+}
+
 static void passes(rep_out *o, const lad_report *r)
 {
     o->ops->section(o, "passes", "Pass structure");
@@ -664,7 +825,11 @@ static void recipe(rep_out *o, const lad_report *r)
         para(o, "The run stored no recipe.");
         return;
     }
-    para(o, "%s", r->recipe_path);
+    if (r->kind == LAD_REPORT_MODEL)
+        para(o, "Built for this page from the model, as ladder survey builds one: the "
+                "instruction only, every rung its kind allows.");
+    else
+        para(o, "%s", r->recipe_path);
     o->ops->pre(o, r->recipe);
 }
 
@@ -672,6 +837,13 @@ static void cases(rep_out *o, const lad_report *r, const unsigned char *used)
 {
     static const char *const head[] = {"case", "rung", "series", "label", "words"};
     o->ops->section(o, "cases", "Cases linked from this report");
+    size_t n = 0;
+    for (size_t i = 0; i < r->ncases; i++)
+        n += used[i] != 0;
+    char summary[80];
+    snprintf(summary, sizeof summary, "%zu case%s: show them", n,
+             n == 1 ? "" : "s");
+    o->ops->fold(o, summary);
     o->ops->table(o, 5, head);
     for (size_t i = 0; i < r->ncases; i++) {
         if (!used[i])
@@ -692,6 +864,7 @@ static void cases(rep_out *o, const lad_report *r, const unsigned char *used)
         o->ops->row_end(o);
     }
     o->ops->table_end(o);
+    o->ops->fold_end(o);
 }
 
 /* ---- surveys ------------------------------------------------------------- */
@@ -981,6 +1154,7 @@ int lad_report_write(FILE *f, const lad_report *r, int fmt)
         truth(&o, r, used);
         heatmap(&o, r, used);
         error_k(&o, r);
+        error_gemm(&o, r);
         passes(&o, r);
         recipe(&o, r);
         cases(&o, r, used);

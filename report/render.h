@@ -31,6 +31,10 @@ typedef struct rep_ops {
     void (*case_links)(rep_out *o, const int64_t *ids, size_t n, size_t total, int capped);
     void (*row_end)(rep_out *o);
     void (*table_end)(rep_out *o);
+    /* What follows, to fold_end, folds away under a line (HTML
+    ** <details>); Markdown shows it as it is. */
+    void (*fold)(rep_out *o, const char *summary);
+    void (*fold_end)(rep_out *o);
     /* A figure: the SVG (HTML) or the text (Markdown; NULL: a line saying
     ** it is left out). */
     void (*figure)(rep_out *o, const char *id, const char *caption, const char *svg,
@@ -71,6 +75,10 @@ typedef struct rep_err {
     double u;
 } rep_err;
 char *rep_svg_err(const rep_err *e);
+/* Two series' largest errors against total K (ks[0..n-1], a log axis):
+** a, solid red, and b, solid blue, named na and nb. */
+char *rep_svg_err2(const rep_err *a, const rep_err *b, const int *ks, const char *na,
+                   const char *nb);
 
 /* Bars per datapath: window[i] fraction bits kept (-1: exact, drawn
 ** full), pass[i] products fused per pass; name[i] the label. */

@@ -178,6 +178,42 @@ expect_rc report-model-file 0
 has "$TMP/file.md" report-model-file-table '^\| device spec \| sim:.*/m\.yaml \|' \
     '^\| <a id="param-window"></a>window \| 25 \| fit: '
 
+# The run and preset pages: the error chart has a y-axis title, its legend
+# draws K*u dashed and sqrt(K)*u dotted as the curves are, and its K axis
+# reaches K (32 for Ada's e4m3 QMMA: ticks 1, 4, 8, ... 32); the linked
+# cases fold away; a preset's page names no command line or recipe file it
+# never had; a value no probe can see is the model's own, not inference's
+# default; a two-level window (CDNA3) shows both levels.
+has "$TMP/run.html" report-error-y-title '>relative error \|D - exact\| / \|exact\|</text>'
+for d in 6,3 2,3; do
+    check "report-error-legend-$d" test "$(grep -o "stroke-dasharray=\"$d\"" "$TMP/run.html" | wc -l)" -ge 2
+done
+run_ladder report sm89-mma-e4m3-f32 -o "$TMP/k32.html"
+sed -n '/<figure id="fig-error"/,/<\/figure>/p' "$TMP/k32.html" >"$TMP/k32-error"
+has "$TMP/k32-error" report-error-ticks-to-k '>1</text>' '>4</text>' '>28</text>' '>32</text>'
+check report-error-ticks-no-29 test "$(grep -c '>29</text>' "$TMP/k32-error")" = 0
+has "$TMP/run.html" report-cases-fold '^<details><summary>[0-9]+ cases: show them</summary>$'
+has "$TMP/preset.md" report-preset-provenance '^\| command line \| none: the cases were generated for this page \|$' \
+    '^\| recipe \| built for this page from the model: '
+check report-preset-no-placeholder test "$(grep -c '<report recipe\|command line | \[\]' "$TMP/preset.md")" = 0
+run_ladder report cdna3-mfma-f16-f32-k4 -o "$TMP/cdna3.md"
+has "$TMP/cdna3.md" report-preset-own-value \
+    '^\| <a id="param-prod_inf"></a>prod_inf \| 128 \| unobservable: no probe case tells it from its alternatives \(inference keeps its default, none\); the value is the model.s own \|'
+check report-preset-no-false-default test "$(grep '^| <a id="param-prod_inf"' "$TMP/cdna3.md" | grep -c 'default kept')" = 0
+has "$TMP/cdna3.md" report-passes-two-level \
+    'summed exactly; that sum aligned 32 bits below the pass anchor and the addend 24 \(rd\); the exact sum cut to 31 fraction bits \(rd\)$'
+run_ladder report cdna3-mfma-f16-f32-k4 -o "$TMP/cdna3.html"
+has "$TMP/cdna3.html" report-passes-two-level-figure '>second level: window2 32 bits below the pass anchor, align2 rd, norm2: the exact sum cut to 31 fraction bits</text>'
+
+# An fp8 datapath with a GEMM program: the error against total K to 4,096,
+# chained and with fp8-promote4 (computed by lad_gemm, measured exactly);
+# the chained error grows with K past the promoted one's (as t7020 finds).
+run_ladder report sm90-wgmma-e4m3-f32 -o "$TMP/fp8.md"
+has "$TMP/fp8.md" report-gemm-section '^### Error against total K, with and without a GEMM program$' \
+    '^    32 +[0-9.e+-]+ +[0-9.e+-]+ +- +-$' '^  4096 '
+check report-gemm-promote-helps awk '$1 == 4096 {exit !($2 > 10 * $4 && $4 > 0)} END {}' "$TMP/fp8.md"
+check report-gemm-not-bf16 test "$(grep -c 'total K, with and without' "$TMP/run.md")" = 0
+
 expect_usage_error report-usage-format report latest --db "$DB" --format pdf
 expect_usage_error report-usage-survey report survey:x --db "$DB"
 run_ladder report nosuch-preset -o "$TMP/x.html"
