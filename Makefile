@@ -207,6 +207,13 @@ test-long: $(BUILD)/ladder $(BUILD)/unit $(LIBLADDER) $(BUILD)/fuzz-replay
 	@LADDER_BLIND_PRESETS=1 LADDER_BLIND_DRAWS=200 LADDER_BLIND_BIG=3 LADDER_TEST_KILLS=100 \
 	    LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
 
+# The Python package installed by pip into a fresh venv, numpy and ml_dtypes
+# fetched as it declares them (make test builds it in place instead).
+.PHONY: test-python
+test-python: $(BUILD)/ladder
+	@sh scripts/deps.sh test
+	@LADDER_TEST_PIP=1 LADDER=$(BUILD)/ladder sh tests/t7030-python-package.sh
+
 # MMA-Sim as a second model (tests/peers/): needs torch, so not in `make test`.
 .PHONY: test-peers
 test-peers: $(BUILD)/ladder

@@ -58,6 +58,8 @@
 #define NRANDOM (1 << 18)   /* random cases searched after the structured */
 #define RANDOM_SEED 1
 #define RANDOM_RAW 25       /* percent of raw bit-pattern random cases */
+#define NBETTER 65536       /* cases searched past a witness on which B differs
+                               for one the parameter alone explains */
 
 static const char usage[] =
     "usage: ladder diff <a> <b> [--db <file>] [--json] [-o <file.vec>]\n"
@@ -88,20 +90,23 @@ typedef struct witness {
     int found;          /* 0: no case in the search showed the parameter */
     int swapped;        /* 1: searched as B against B with A's value */
     int b_differs;      /* B's word differs from A's on the case */
+    int explains;       /* the changed datapath gives the other side's word:
+                           the parameter alone explains the difference */
+    int searched;       /* the search ran (both changed datapaths valid) */
     const char *invalid;/* the datapath with P changed fails its check */
     char why[600];      /* why there is none */
     lad_case cs;
     lad_word_t da, db, dx; /* A's, B's and the changed datapath's words */
 } witness;
 
-/* A run (run:<id>, or a bare number) or a preset or model file into dp. */
+/* A run (latest, a bare number, run:<id>, run:latest) or a preset or model
+** file into dp. */
 static int resolve(const char *spec, const char *db, lad_datapath *dp, lad_err *err)
 {
-    const char *id = strncmp(spec, "run:", 4) == 0 ? spec + 4 : spec;
-    int number = *id != 0 && strspn(id, "0123456789") == strlen(id);
-    if (!number) {
-        if (id != spec)
-            return lad_errf(err, LAD_EUSAGE, "bad run '%s' (expected run:<id>)", spec);
+    if (!lad_store_is_run_spec(spec)) {
+        if (strncmp(spec, "run:", 4) == 0)
+            return lad_errf(err, LAD_EUSAGE, "bad run '%s': expected a run id or 'latest'",
+                            spec);
         int rc = lad_model_resolve(spec, dp, err);
         return rc == LAD_OK ? lad_datapath_check(dp, err) : rc;
     }
@@ -109,7 +114,7 @@ static int resolve(const char *spec, const char *db, lad_datapath *dp, lad_err *
     int rc = lad_store_open(db, LAD_STORE_READONLY, &st, err);
     int64_t run = 0;
     if (rc == LAD_OK)
-        rc = lad_store_resolve_run(st, id, &run, err);
+        rc = lad_store_resolve_run(st, spec, &run, err);
     if (rc == LAD_OK)
         rc = cli_run_model(st, run, dp, err);
     lad_store_close(st);
@@ -293,7 +298,8 @@ static int search(const lad_plan *x, const lad_plan *x2, const lad_plan *y,
     long nstruct = NSTRUCT(gen->k);
     int structured_ok = !gen->integer && !gen->sparse;
     lad_case cs;
-    for (long i = 0; i < nstruct + NRANDOM; i++) {
+    long stop = nstruct + NRANDOM;
+    for (long i = 0; i < stop; i++) {
         if (i < nstruct) {
             if (!structured_ok || !structured(gen, gen->k, i, &cs))
                 continue;
@@ -304,15 +310,20 @@ static int search(const lad_plan *x, const lad_plan *x2, const lad_plan *y,
         if (dx == dx2)
             continue;
         lad_word_t dy = lad_plan_eval(y, &cs);
-        if (w->found && dy == dx)
+        /* better: y differs from x; best: x2 gives y's word */
+        int score = (dy != dx) + (dx2 == dy);
+        if (w->found && score <= w->b_differs + w->explains)
             continue;
+        if (!w->b_differs && dy != dx && stop - i > NBETTER)
+            stop = i + NBETTER;
         w->found = 1;
         w->cs = cs;
         w->da = dx;
         w->db = dy;
         w->dx = dx2;
         w->b_differs = dy != dx;
-        if (w->b_differs)
+        w->explains = dx2 == dy;
+        if (w->explains)
             return 1;
     }
     return w->found;
@@ -341,6 +352,7 @@ static void find_witness(const lad_param *p, const side *a, const side *b,
         return;
     }
     lad_plan_init(&px2, &x2);
+    w->searched = 1;
     w->why[0] = 0;
     if (search(&b->plan, &px2, &a->plan, gen, w)) {
         /* found as B's side: put the words back in A, B order */
@@ -359,9 +371,9 @@ static void find_witness(const lad_param *p, const side *a, const side *b,
 
 static void print_word(const char *who, const lad_format *f, lad_word_t w)
 {
-    char hex[17], val[1100];
+    char hex[17], val[1200];
     lad_vecline_hex(f, w, hex);
-    printf("    %-3s %s  %s\n", who, hex, lad_value_text(f, w, val, sizeof val));
+    printf("    %-3s %s  %s\n", who, hex, lad_value_text_pow2(f, w, val, sizeof val));
 }
 
 static void json_word(const char *key, const lad_format *f, lad_word_t w)
@@ -377,7 +389,25 @@ typedef struct row {
     const lad_param *p;
     char va[400], vb[400];
     int differs, matters;
+    int unobservable;   /* differs, but no case searched showed it */
+    int same_encoding;  /* a format under two names: not a difference */
 } row;
+
+/* What the witness of w shows, in words. X is the side changed, Y the other. */
+static const char *witness_says(const witness *w, char *buf, size_t size)
+{
+    const char *x = w->swapped ? "B" : "A", *y = w->swapped ? "A" : "B";
+    if (w->explains)
+        snprintf(buf, size, "A and B differ; %s with %s's %s gives %s's word: the "
+                 "parameter alone explains it", x, y, w->p->key, y);
+    else if (w->b_differs)
+        snprintf(buf, size, "A and B differ; %s with %s's %s gives a third word: the "
+                 "parameter is one cause, others act too", x, y, w->p->key);
+    else
+        snprintf(buf, size, "%s's other parameters hide it here; %s and %s with %s's %s "
+                 "differ", y, x, x, y, w->p->key);
+    return buf;
+}
 
 static void print_text(const side *a, const side *b, const row *rows, int k,
                        const char *nosh, const witness *ws, int nw)
@@ -386,12 +416,26 @@ static void print_text(const side *a, const side *b, const row *rows, int k,
     printf("  %-16s %-28s %s\n", "PARAMETER", "A", "B");
     for (int i = 0; i < lad_nparams; i++)
         if (rows[i].matters)
-            printf("%c %-16s %-28s %s\n", rows[i].differs ? '*' : ' ', rows[i].p->key,
+            printf("%c %-16s %-28s %s\n",
+                   rows[i].unobservable ? '~' : rows[i].differs ? '*' : ' ', rows[i].p->key,
                    rows[i].va, rows[i].vb);
     int first = 1;
     for (int i = 0; i < lad_nparams; i++)
         if (!rows[i].matters) {
             printf("%s %s", first ? "in effect for neither:" : "", rows[i].p->key);
+            first = 0;
+        }
+    if (!first)
+        putchar('\n');
+    for (int i = 0; i < lad_nparams; i++)
+        if (rows[i].matters && rows[i].same_encoding)
+            printf("%s: %s and %s are one encoding under two names\n", rows[i].p->key,
+                   rows[i].va, rows[i].vb);
+    first = 1;
+    for (int i = 0; i < lad_nparams; i++)
+        if (rows[i].unobservable) {
+            printf("%s %s", first ? "unobservable ('~': differs, but no case searched "
+                                    "shows it):" : "", rows[i].p->key);
             first = 0;
         }
     if (!first)
@@ -405,16 +449,15 @@ static void print_text(const side *a, const side *b, const row *rows, int k,
     for (int i = 0; i < nw; i++) {
         const witness *w = &ws[i];
         if (!w->found) {
-            printf("witness %s: none (%s)\n", w->p->key, w->why);
+            printf("witness %s: none%s (%s)\n", w->p->key, w->searched ? ", unobservable" : "",
+                   w->why);
             continue;
         }
         char line[LAD_VECLINE_MAX];
         if (lad_vecline_format(a->dp.k == k ? &a->dp : &b->dp, &w->cs, NULL, line, sizeof line) < 0)
             line[0] = 0;
-        printf("witness %s: %s\n", w->p->key,
-               w->b_differs ? "A and B differ; the parameter alone explains it"
-                            : "B's other parameters hide it here; A and the "
-                              "changed datapath differ");
+        char says[300];
+        printf("witness %s: %s\n", w->p->key, witness_says(w, says, sizeof says));
         printf("    in  %s\n", line);
         print_word("A", &a->dp.d, w->da);
         print_word("B", &b->dp.d, w->db);
@@ -438,8 +481,10 @@ static void print_json(const side *a, const side *b, const row *rows, int k,
         cli_json_str(stdout, rows[i].va);
         printf(", \"b\": ");
         cli_json_str(stdout, rows[i].vb);
-        printf(", \"differs\": %s, \"matters\": %s}", rows[i].differs ? "true" : "false",
-               rows[i].matters ? "true" : "false");
+        printf(", \"differs\": %s, \"matters\": %s, \"unobservable\": %s, "
+               "\"same_encoding\": %s}", rows[i].differs ? "true" : "false",
+               rows[i].matters ? "true" : "false", rows[i].unobservable ? "true" : "false",
+               rows[i].same_encoding ? "true" : "false");
     }
     printf("],\n \"witnesses\": [");
     for (int i = 0; i < nw; i++) {
@@ -447,7 +492,7 @@ static void print_json(const side *a, const side *b, const row *rows, int k,
         printf("%s{\"parameter\": \"%s\", \"found\": %s", i ? ",\n  " : "", w->p->key,
                w->found ? "true" : "false");
         if (!w->found) {
-            printf(", \"why\": ");
+            printf(", \"unobservable\": %s, \"why\": ", w->searched ? "true" : "false");
             cli_json_str(stdout, w->why);
             putchar('}');
             continue;
@@ -455,8 +500,11 @@ static void print_json(const side *a, const side *b, const row *rows, int k,
         char line[LAD_VECLINE_MAX];
         if (lad_vecline_format(a->dp.k == k ? &a->dp : &b->dp, &w->cs, NULL, line, sizeof line) < 0)
             line[0] = 0;
-        printf(", \"input\": \"%s\", \"b_differs\": %s, \"changed\": \"%s\"", line,
-               w->b_differs ? "true" : "false", w->swapped ? "b" : "a");
+        char says[300];
+        printf(", \"input\": \"%s\", \"b_differs\": %s, \"explains\": %s, \"changed\": "
+               "\"%s\", \"says\": ", line, w->b_differs ? "true" : "false",
+               w->explains ? "true" : "false", w->swapped ? "b" : "a");
+        cli_json_str(stdout, witness_says(w, says, sizeof says));
         json_word("a_result", &a->dp.d, w->da);
         json_word("b_result", &b->dp.d, w->db);
         json_word("changed_result", w->swapped ? &b->dp.d : &a->dp.d, w->dx);
@@ -530,15 +578,17 @@ int cmd_diff(int argc, char **argv)
     lad_plan_init(&b.plan, &b.dp);
 
     static row rows[LAD_NPARAMS_MAX];
-    int ndiff = 0;
     for (int i = 0; i < lad_nparams; i++) {
         row *r = &rows[i];
         r->p = &lad_params[i];
         lad_param_text(r->p, &a.dp, r->va, sizeof r->va);
         lad_param_text(r->p, &b.dp, r->vb, sizeof r->vb);
         r->differs = strcmp(r->va, r->vb) != 0;
+        if (r->differs && r->p->type == LAD_PT_FMT &&
+            same_format((const lad_format *)((const char *)&a.dp + r->p->off),
+                        (const lad_format *)((const char *)&b.dp + r->p->off)))
+            r->differs = 0, r->same_encoding = 1;
         r->matters = lad_param_matters(r->p, &a.dp) || lad_param_matters(r->p, &b.dp);
-        ndiff += r->differs && r->matters;
     }
     const char *nosh = no_sharing(&a.dp, &b.dp);
     int k = a.dp.k < b.dp.k ? a.dp.k : b.dp.k;
@@ -548,6 +598,13 @@ int cmd_diff(int argc, char **argv)
     for (int i = 0; i < lad_nparams && !nosh; i++)
         if (rows[i].differs && rows[i].matters && rows[i].p->cands)
             find_witness(rows[i].p, &a, &b, gen, &ws[nw++]);
+    /* What no case searched can see is no difference of results. */
+    for (int i = 0; i < nw; i++)
+        if (!ws[i].found && ws[i].searched)
+            rows[lad_param_index(ws[i].p)].unobservable = 1;
+    int ndiff = 0;
+    for (int i = 0; i < lad_nparams; i++)
+        ndiff += rows[i].differs && rows[i].matters && !rows[i].unobservable;
 
     if (json)
         print_json(&a, &b, rows, k, nosh, ws, nw);

@@ -36,7 +36,7 @@ static const char usage[] =
     "  device and instruction, then one A;B;C;D line per case with the D\n"
     "  word the device answered ('-' writes to stdout).\n"
     "\n"
-    "  <run>          a run id, or latest\n"
+    "  <run>          a run id or latest (run:<id>, run:latest alike)\n"
     "  -o <file>      the .vec file to write\n"
     "  --rung <name>  only that rung's cases\n"
     "  --db <file>    the store (default ladder.db)\n";

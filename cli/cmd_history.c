@@ -133,7 +133,10 @@ int cmd_history(int argc, char **argv)
             cli_run_json(stdout, &rows[i]);
         }
         puts("]");
-    } else if (n > 0) {
+    } else if (n == 0) {
+        int filtered = gpu || format || instruction || arch || status || since || until;
+        printf("%s\n", filtered ? "no runs match" : "no runs in the store");
+    } else {
         printf("%5s %-11s %-19s %7s %-15s %-24s %-26s %s\n", "ID", "STATUS",
                "STARTED (UTC)", "CASES", "VALIDATED", "DEVICE", "DATAPATH", "COMMAND");
         for (size_t i = 0; i < n; i++) {

@@ -28,7 +28,7 @@
 static const char usage[] =
     "usage: ladder infer <run> [--db <file>] [-o <model.yaml>] [--no-store] [--json]\n"
     "\n"
-    "  <run>        a run id, or latest\n"
+    "  <run>        a run id or latest (run:<id>, run:latest alike)\n"
     "  --db         the store (default ladder.db)\n"
     "  -o           write the inferred model file\n"
     "  --no-store   do not store the inferences (opens the store read-only)\n"
@@ -116,6 +116,8 @@ int cmd_infer(int argc, char **argv)
                 printf("%s%" PRId64, j ? ", " : "", p->ids[j]);
             if (p->ndecide > 6)
                 printf(", ... %zu in all", p->ndecide);
+            if (p->ndecide > p->nids && !no_store)
+                printf("; the first %zu stored", p->nids);
             printf(")");
         }
         printf("\n");

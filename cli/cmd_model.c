@@ -78,11 +78,10 @@ int cmd_model(int argc, char **argv)
         snprintf(evidence, sizeof evidence, "%s", p->evidence);
     } else {
         FILE *f = fopen(pos[1], "rb");
+        if (f == NULL && show && lad_model_unknown(pos[1], &err))
+            return cli_report(&err);
         if (f == NULL)
-            return cli_error(LAD_EDATA, "%s '%s'",
-                             show ? "unknown preset or model file"
-                                  : "cannot open",
-                             pos[1]);
+            return cli_error(LAD_EDATA, "cannot open '%s'", pos[1]);
         fclose(f);
         if (lad_model_load(pos[1], &dp, evidence, sizeof evidence, &err))
             return cli_report(&err);

@@ -34,7 +34,7 @@ static const char usage[] =
     "usage: ladder report <run>|<model>|survey:<id> [--db <file>] [-o <file>]\n"
     "                     [--format html|md]\n"
     "\n"
-    "  <run>       a run id, or latest\n"
+    "  <run>       a run id or latest (run:<id>, run:latest alike)\n"
     "  <model>     a preset name or a model file: its probe cases are generated\n"
     "              on the sim device (in memory; the store is not opened)\n"
     "  survey:<id> a survey of the store: datapaths x parameters per GPU\n"
@@ -42,15 +42,17 @@ static const char usage[] =
     "  -o          write the report to this file (default stdout)\n"
     "  --format    html (default; .md files are Markdown) or md\n";
 
-/* Appends a parameter with the first of its n deciding cases (total in all). */
+/* Appends a parameter with the first of its n deciding cases (total in all;
+** capped: total is what the store kept, not all). */
 static void add_param(lad_report *r, const char *key, const char *value, const char *method,
-                      const int64_t *ids, size_t n, size_t total)
+                      const int64_t *ids, size_t n, size_t total, int capped)
 {
     lad_report_param *p = &r->params[r->nparams++];
     snprintf(p->key, sizeof p->key, "%s", key);
     snprintf(p->value, sizeof p->value, "%s", value);
     snprintf(p->method, sizeof p->method, "%s", method);
     p->ndecide = total;
+    p->capped = capped;
     for (size_t j = 0; j < n && j < LAD_REPORT_IDS; j++)
         p->ids[p->nids++] = ids[j];
 }
@@ -71,7 +73,9 @@ static int params_of(lad_store *st, int64_t run, lad_report *r, int keep_dp, lad
             const lad_inference_row *f = &s->inf[i];
             if (strcmp(f->parameter, "model") == 0)
                 continue;
-            add_param(r, f->parameter, f->value, f->method, f->cases, f->ncases, f->ncases);
+            /* `ladder infer` stores at most LAD_INFER_MAXIDS ids of each */
+            add_param(r, f->parameter, f->value, f->method, f->cases, f->ncases, f->ncases,
+                      f->ncases >= LAD_INFER_MAXIDS);
         }
         if (!keep_dp) {
             int rc = cli_run_model(st, run, &r->dp, err);
@@ -94,7 +98,7 @@ static int params_of(lad_store *st, int64_t run, lad_report *r, int keep_dp, lad
         }
         for (int i = 0; i < res->nparams; i++) {
             const lad_infer_param *q = &res->params[i];
-            add_param(r, q->name, q->value, q->method, q->ids, q->nids, q->ndecide);
+            add_param(r, q->name, q->value, q->method, q->ids, q->nids, q->ndecide, 0);
         }
         if (!keep_dp) {
             r->dp = res->dp;
@@ -217,6 +221,9 @@ static int gather_survey(lad_store *st, int64_t id, lad_report *r, lad_err *err)
         s->run = d->run;
         s->inf_cases = d->inf_cases, s->inf_bad = d->inf_bad;
         s->pre_cases = d->pre_cases, s->pre_bad = d->pre_bad;
+        s->done = d->done;
+        s->probes = d->probes, s->millis = d->millis;
+        s->vec_files = d->vec_files, s->vec_cases = d->vec_cases, s->vec_bad = d->vec_bad;
         const lad_preset *p = lad_preset_find(d->datapath);
         if (p)
             s->preset = p->dp, s->have_preset = 1;
@@ -231,11 +238,62 @@ static int gather_survey(lad_store *st, int64_t id, lad_report *r, lad_err *err)
             snprintf(s->device, sizeof s->device, "simulated %s", row.arch);
         else
             snprintf(s->device, sizeof s->device, "%s", row.device);
+        s->cases = row.ncases;
         lad_err e2 = {0};
         s->have_model = cli_run_model(st, d->run, &s->model, &e2) == LAD_OK;
     }
     free(rows);
     return rc;
+}
+
+/* Writes r in format fmt to path (whole or not at all, util/outfile.h) or,
+** path NULL, to stdout. Returns 0 or the exit code after printing the
+** error: an output file that cannot be written is exit 3, as for every
+** command (docs/exit-codes.md). */
+static int write_page(const char *path, const lad_report *r, int fmt)
+{
+    lad_err err = {0};
+    lad_outfile o = {0};
+    if (path && lad_outfile_open(&o, path, &err) != LAD_OK)
+        return cli_report(&err);
+    FILE *f = path ? o.f : stdout;
+    errno = 0;
+    int rc = lad_report_write(f, r, fmt);
+    if (path) {
+        if (rc != LAD_OK) {
+            lad_outfile_abort(&o);
+            return cli_error(LAD_EDATA, "cannot write '%s': %s", path,
+                             strerror(errno ? errno : EIO));
+        }
+        return lad_outfile_commit(&o, &err) == LAD_OK ? 0 : cli_report(&err);
+    }
+    if (fflush(f) != 0 || rc != LAD_OK)
+        return cli_error(LAD_EDATA, "cannot write '%s': %s", "<stdout>",
+                         strerror(errno ? errno : EIO));
+    return 0;
+}
+
+/* A survey written to a file links each datapath to a page of its run
+** beside it: <stem>-run<id>.<ext>. Fills r->run_link, and returns the
+** folder-and-stem the pages are written under (malloc'd), or NULL. */
+static char *run_pages(const char *outfile, int fmt, lad_report *r)
+{
+    const char *ext = fmt == LAD_REPORT_MD ? ".md" : ".html";
+    size_t ol = strlen(outfile), el = strlen(ext);
+    size_t stem = ol > el && strcmp(outfile + ol - el, ext) == 0 ? ol - el : ol;
+    const char *base = strrchr(outfile, '/');
+    base = base ? base + 1 : outfile;
+    size_t boff = (size_t)(base - outfile);
+    if (stem <= boff)
+        return NULL;
+    snprintf(r->run_link, sizeof r->run_link, "%.*s-run%%" PRId64 "%s", (int)(stem - boff),
+             base, ext);
+    char *s = malloc(stem + 1);
+    if (s) {
+        memcpy(s, outfile, stem);
+        s[stem] = 0;
+    }
+    return s;
 }
 
 /* True when s is all digits. */
@@ -289,7 +347,7 @@ int cmd_report(int argc, char **argv)
         r.kind = LAD_REPORT_SURVEY;
         snprintf(r.subject, sizeof r.subject, "survey %s", what + 7);
         rc = gather_survey(st, strtoll(what + 7, NULL, 10), &r, &err);
-    } else if (is_number(what) || strcmp(what, "latest") == 0) {
+    } else if (lad_store_is_run_spec(what)) {
         if ((rc = cli_store_open_existing(db, &st)) != LAD_OK)
             return rc;
         int64_t run;
@@ -308,27 +366,40 @@ int cmd_report(int argc, char **argv)
         lad_report_free(&r);
         return cli_report(&err);
     }
+    /* a survey written to a file gets a page per run beside it */
+    char *stem = r.kind == LAD_REPORT_SURVEY && outfile ? run_pages(outfile, fmt, &r) : NULL;
     /* an output file that cannot be written is exit 3, as for every
     ** command (docs/exit-codes.md) */
-    lad_outfile o = {0};
-    if (outfile && (rc = lad_outfile_open(&o, outfile, &err)) != LAD_OK) {
-        lad_report_free(&r);
-        return cli_report(&err);
-    }
-    FILE *f = outfile ? o.f : stdout;
-    errno = 0;
-    rc = lad_report_write(f, &r, fmt);
-    lad_report_free(&r);
-    if (outfile) {
+    rc = write_page(outfile, &r, fmt);
+    for (size_t i = 0; rc == 0 && stem && i < r.nsdp; i++) {
+        if (r.sdp[i].run <= 0)
+            continue;
+        int seen = 0;
+        for (size_t j = 0; j < i; j++)
+            seen |= r.sdp[j].run == r.sdp[i].run;
+        if (seen)
+            continue;
+        static lad_report page;
+        memset(&page, 0, sizeof page);
+        page.kind = LAD_REPORT_RUN;
+        snprintf(page.subject, sizeof page.subject, "run %" PRId64 " (%s, survey %" PRId64 ")",
+                 r.sdp[i].run, r.sdp[i].datapath, r.survey);
+        if ((rc = cli_store_open_existing(db, &st)) != LAD_OK)
+            break;
+        rc = gather_run(st, r.sdp[i].run, &page, 0, &err);
+        lad_store_close(st);
         if (rc != LAD_OK) {
-            lad_outfile_abort(&o);
-            return cli_error(LAD_EDATA, "cannot write '%s': %s", outfile,
-                             strerror(errno ? errno : EIO));
+            lad_report_free(&page);
+            rc = cli_report(&err);
+            break;
         }
-        return lad_outfile_commit(&o, &err) == LAD_OK ? 0 : cli_report(&err);
+        char path[1400];
+        snprintf(path, sizeof path, "%s-run%" PRId64 "%s", stem, r.sdp[i].run,
+                 fmt == LAD_REPORT_MD ? ".md" : ".html");
+        rc = write_page(path, &page, fmt);
+        lad_report_free(&page);
     }
-    if (fflush(f) != 0 || rc != LAD_OK)
-        return cli_error(LAD_EDATA, "cannot write '%s': %s", "<stdout>",
-                         strerror(errno ? errno : EIO));
-    return 0;
+    free(stem);
+    lad_report_free(&r);
+    return rc;
 }

@@ -111,6 +111,9 @@ static int parse_rungs(const char *list, unsigned *bits)
             return cli_usage_error("--rungs has an empty rung name in '%s'", list);
         snprintf(name, sizeof name, "%.*s", (int)len, s);
         int id = strcmp(name, "decode") == 0 ? LAD_RUNG_COUNT : lad_rung_find(name);
+        if (id < 0 && len < sizeof name && lad_rung_nearest(name))
+            return cli_usage_error("unknown rung '%s'; did you mean '%s'?", name,
+                                   lad_rung_nearest(name));
         if (id < 0 || len >= sizeof name)
             return cli_usage_error("unknown rung '%.*s'", (int)len, s);
         *bits |= 1u << id;

@@ -22,6 +22,8 @@
 #include "runview.h"
 
 #include "io/vecline.h"
+#include "util/buf.h"
+#include "util/suggest.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -31,7 +33,7 @@
 static const char usage[] =
     "usage: ladder show <run> [--db <file>] [--json] [--rung <name>]\n"
     "\n"
-    "  <run>    a run id, or latest\n"
+    "  <run>    a run id or latest (run:<id>, run:latest alike)\n"
     "  --db     the store (default ladder.db)\n"
     "  --json   one JSON object instead of text\n"
     "  --rung   the cases that rung stored, with their words decoded\n";
@@ -242,9 +244,12 @@ static void print_json(const lad_show *s)
 /* One word and its value: text "3c00 = 1", or JSON {"word", "value"}. */
 static void word(const lad_format *f, lad_word_t w, int json)
 {
-    char hex[17], val[1100];
+    char hex[17], val[1200];
     lad_vecline_hex(f, w, hex);
-    lad_value_text(f, w, val, sizeof val);
+    if (json)
+        lad_value_text(f, w, val, sizeof val);
+    else
+        lad_value_text_pow2(f, w, val, sizeof val);
     if (json)
         printf("{\"word\": \"%s\", \"value\": \"%s\"}", hex, val);
     else
@@ -336,6 +341,37 @@ static void case_json(const lad_datapath *dp, const lad_case_row *c)
     putchar('}');
 }
 
+/* The error of --rung NAME when the run stored no case in it: the rungs it
+** did store, and the one a slip away from NAME if there is one. */
+static int no_rung(lad_store *st, int64_t run, const char *rung, lad_err *err)
+{
+    lad_show s;
+    int rc = lad_store_show(st, run, &s, err);
+    if (rc != LAD_OK)
+        return rc;
+    lad_suggest sg;
+    lad_suggest_init(&sg, rung);
+    lad_buf names = {0};
+    for (size_t g = 0; g < s.nrungs; g++)
+        if (s.rungs[g].ncases > 0) {
+            lad_buf_printf(&names, "%s%s", names.len ? ", " : "", s.rungs[g].name);
+            lad_suggest_add(&sg, s.rungs[g].name);
+        }
+    const char *near = lad_suggest_best(&sg);
+    char *list = lad_buf_take(&names);
+    if (near)
+        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " stored no cases in rung '%s'; did "
+                      "you mean '%s'? (its rungs: %s)", run, rung, near, list);
+    else if (list)
+        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " stored no cases in rung '%s'; its "
+                      "rungs: %s", run, rung, list);
+    else
+        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " stored no cases in any rung", run);
+    free(list);
+    lad_show_free(&s);
+    return rc;
+}
+
 /* `show RUN --rung NAME`: the rung's cases, decoded. */
 static int show_rung(lad_store *st, int64_t run, const char *rung, int json, lad_err *err)
 {
@@ -349,8 +385,7 @@ static int show_rung(lad_store *st, int64_t run, const char *rung, int json, lad
     if (rc == LAD_OK)
         rc = lad_store_cases(st, run, rung, &rows, &n, err);
     if (rc == LAD_OK && n == 0)
-        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " stored no cases in rung '%s'", run,
-                      rung);
+        rc = no_rung(st, run, rung, err);
     if (rc != LAD_OK)
         return rc;
     if (json) {

@@ -2,11 +2,12 @@
 ** ladder survey: the whole ladder over every datapath of one device.
 **
 **     ladder survey [--device cuda:N | sim:ARCH] [--only GLOB] [--cases N]
-**                   [--db FILE] [--resume] [--json FILE] [--vectors DIR]
+**                   [--db FILE] [--resume] [--json] [-o FILE] [--vectors DIR]
 **                   [--shard I/N]
 **
 ** The datapaths: on sim:ARCH the presets of that generation (sm_80 or
-** sm80: the presets whose arch has the same number), each on its own
+** sm80: the presets whose arch has the same number; cdna3 or gfx942: the
+** presets of that AMD arch), each on its own
 ** simulated device sim:<preset>; on cuda:N the rows of the kernel table
 ** that run on the GPU's compute capability, each mapped to the preset of
 ** its instruction for the newest generation not above the GPU's. The GPU
@@ -30,7 +31,9 @@
 ** the survey one machine would have stored.
 **
 ** Output: a line per step on stderr when it is a terminal, then one table
-** on stdout (and with --json the same as JSON, which the store also keeps).
+** on stdout, or with --json the same as one JSON document (the text the
+** store keeps); -o FILE also writes that JSON to FILE, whole or not at
+** all, as `--json` does for the other commands and `-o` their artifact.
 ** Exit 0 when every datapath's model equals its preset and both validations
 ** found no mismatch, 1 otherwise; 2 usage; 4 no device.
 */
@@ -71,7 +74,8 @@
 
 static const char usage[] =
     "usage: ladder survey [--device <spec>] [--only <glob>] [--cases <n>] [--db <file>]\n"
-    "                     [--resume] [--json <file>] [--vectors <dir>] [--shard <i>/<n>]\n"
+    "                     [--resume] [--json] [-o <file>] [--vectors <dir>]\n"
+    "                     [--shard <i>/<n>]\n"
     "\n"
     "  Climbs the ladder on every datapath of a device, infers each model,\n"
     "  validates it and the preset against the device, compares the two and\n"
@@ -80,16 +84,20 @@ static const char usage[] =
     "  validations found no mismatch, 1 otherwise.\n"
     "\n"
     "  --device <spec>  cuda:<index> (the default, cuda:0): the kernels that\n"
-    "                   run on that GPU; or sim:<arch> (sm_70 sm_80 sm_89\n"
-    "                   sm_90a sm_100a sm_120a; sm80 or sm_80 alike): the\n"
-    "                   presets of that generation on simulated devices\n"
+    "                   run on that GPU; or sim:<arch>: the presets of that\n"
+    "                   generation on simulated devices. NVIDIA: sm_70 sm_75\n"
+    "                   sm_80 sm_86 sm_89 sm_90a sm_100a sm_120a (sm80 or\n"
+    "                   sm_80 alike); AMD: cdna1 (gfx908), cdna2 (gfx90a),\n"
+    "                   cdna3 (gfx942)\n"
     "  --only <glob>    only the datapaths whose preset name matches\n"
     "  --cases <n>      random cases per validation, 1..1000000000\n"
     "                   (default 1000000)\n"
     "  --db <file>      the store (default ladder.db); never emptied\n"
     "  --resume         continue the newest survey of the same device, --only\n"
     "                   and --cases in the store, skipping finished datapaths\n"
-    "  --json <file>    also write the table as JSON\n"
+    "  --json           print the survey as one JSON document instead of the\n"
+    "                   table (the text the store keeps)\n"
+    "  -o <file>        also write that JSON document to <file>\n"
     "  --vectors <dir>  captured vectors to replay (default vectors, when there;\n"
     "                   none: replay nothing); a folder named that is not\n"
     "                   there is an error\n"
@@ -121,6 +129,26 @@ static int arch_number(const char *s)
     if (end == s || v <= 0 || v > 999 || (*end && strcmp(end, "a") != 0))
         return -1;
     return (int)v;
+}
+
+/* The AMD generations by name and by arch: cdna1 is gfx908 (MI100), cdna2
+** gfx90a (MI200), cdna3 gfx942 (MI300). Returns the arch the presets
+** spell, or NULL when s is neither. */
+static const char *amd_arch(const char *s)
+{
+    static const char *const gens[][2] = {
+        {"cdna1", "gfx908"}, {"cdna2", "gfx90a"}, {"cdna3", "gfx942"}};
+    for (size_t i = 0; i < sizeof gens / sizeof gens[0]; i++)
+        if (strcmp(s, gens[i][0]) == 0 || strcmp(s, gens[i][1]) == 0)
+            return gens[i][1];
+    return NULL;
+}
+
+/* Whether preset p is of the generation sim:<gen> names: an NVIDIA one by
+** its number (archnum), an AMD one by its arch (amd). */
+static int of_generation(const lad_preset *p, int archnum, const char *amd)
+{
+    return amd ? strcmp(p->dp.arch, amd) == 0 : arch_number(p->dp.arch) == archnum;
 }
 
 static int wanted(const char *only, const lad_preset *p)
@@ -196,14 +224,15 @@ static int find_scope(const char *device, const char *only, scope *s)
                              "compute capability %d.%d (%s)", device, s->info.cc / 10,
                              s->info.cc % 10, s->info.name);
     } else if (strncmp(device, "sim:", 4) == 0) {
-        s->archnum = arch_number(device + 4);
+        const char *amd = amd_arch(device + 4);
+        s->archnum = amd ? 0 : arch_number(device + 4);
         if (s->archnum < 0)
-            return cli_usage_error("--device sim:<arch> needs an arch such as sm_90a, "
-                                   "not '%s'", device + 4);
+            return cli_usage_error("--device sim:<arch> needs an arch such as sm_90a or "
+                                   "cdna3, not '%s'", device + 4);
         int any = 0;
         for (int i = 0; i < lad_preset_count(); i++) {
             const lad_preset *p = lad_preset_get(i);
-            if (arch_number(p->dp.arch) != s->archnum)
+            if (!of_generation(p, s->archnum, amd))
                 continue;
             if (!any++)
                 snprintf(s->arch, sizeof s->arch, "%s", p->dp.arch);
@@ -505,7 +534,11 @@ static void print_table(const scope *s, int64_t id, const lad_survey_dp *rows, i
         printf("; %d kernel%s without a preset left out", s->unmapped,
                s->unmapped == 1 ? "" : "s");
     printf("\n");
-    printf("%-34s %7s  %-26s %-17s %-17s %-14s %7s\n", "datapath", "probes", "inferred",
+    int w = 34; /* the name column: as wide as the longest name */
+    for (int i = 0; i < n; i++)
+        if ((int)strlen(rows[i].datapath) > w)
+            w = (int)strlen(rows[i].datapath);
+    printf("%-*s %7s  %-26s %-17s %-17s %-14s %7s\n", w, "datapath", "probes", "inferred",
            "validate inferred", "validate preset", "vectors", "seconds");
     int good = 0;
     for (int i = 0; i < n; i++) {
@@ -524,8 +557,8 @@ static void print_table(const scope *s, int64_t id, const lad_survey_dp *rows, i
             snprintf(what, sizeof what, "differs: %s", d->differ);
         else
             snprintf(what, sizeof what, "= preset");
-        printf("%-34s %7" PRId64 "  %-26s %-17s %-17s %-14s %3" PRId64 ".%01" PRId64 "\n",
-               d->datapath, d->probes, what, inf, pre, vec, d->millis / 1000,
+        printf("%-*s %7" PRId64 "  %-26s %-17s %-17s %-14s %3" PRId64 ".%01" PRId64 "\n",
+               w, d->datapath, d->probes, what, inf, pre, vec, d->millis / 1000,
                d->millis % 1000 / 100);
         if (d->message[0])
             printf("    %s\n", d->message);
@@ -629,17 +662,19 @@ int cmd_survey(int argc, char **argv)
 {
     const char *device = "cuda:0", *only = NULL, *cases = NULL, *db = LAD_STORE_DEFAULT;
     const char *resume = NULL, *json = NULL, *vecdir = "vectors", *shard = NULL;
+    const char *outfile = NULL;
     cli_opt opts[] = {{"device", 0, 1, &device}, {"only", 0, 1, &only},
                       {"cases", 0, 1, &cases},   {"db", 0, 1, &db},
-                      {"resume", 0, 0, &resume}, {"json", 0, 1, &json},
+                      {"resume", 0, 0, &resume}, {"json", 0, 0, &json},
+                      {"output", 'o', 1, &outfile},
                       {"vectors", 0, 1, &vecdir}, {"shard", 0, 1, &shard},
                       {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 0, NULL);
+    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 1, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
-    if ((rc = cli_output_ok(json, "the store", db)) != LAD_OK)
+    if ((rc = cli_output_ok(outfile, "the store", db)) != LAD_OK)
         return rc;
     /* A vectors folder named but not there would replay nothing, silently;
     ** "none" asks for no replay. The default, ./vectors, may be absent. */
@@ -649,6 +684,11 @@ int cmd_survey(int argc, char **argv)
     if (vec_given && (stat(vecdir, &vst) != 0 || !S_ISDIR(vst.st_mode)))
         return cli_error(LAD_EDATA, "cannot open vectors folder '%s': %s", vecdir,
                          errno == 0 ? "not a folder" : strerror(errno));
+    if (npos && json)
+        return cli_usage_error("unexpected argument '%s': --json takes no file; write the "
+                               "JSON to a file with -o <file>", pos[0]);
+    if (npos)
+        return cli_usage_error("unexpected argument '%s'", pos[0]);
     uint64_t ncases = DEFAULT_CASES;
     if (cases && (rc = cli_number(cases, "--cases", 1, MAX_CASES, &ncases)))
         return rc;
@@ -717,9 +757,11 @@ int cmd_survey(int argc, char **argv)
         rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
     if (rc == LAD_OK)
         rc = lad_store_end_survey(st, id, all_ok, text, &err);
+    if (rc == LAD_OK && outfile)
+        rc = lad_outfile_write(outfile, text, &err);
     if (rc == LAD_OK && json)
-        rc = lad_outfile_write(json, text, &err);
-    if (rc == LAD_OK)
+        fputs(text, stdout);
+    else if (rc == LAD_OK)
         print_table(&s, id, rows, s.n);
     fflush(stdout);
     lad_store_close(st);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "version.h" /* made by scripts/version.sh */
+#include "util/suggest.h"
 
 static const struct command {
     const char *name;
@@ -53,6 +54,20 @@ static const struct command *find(const char *name)
     return NULL;
 }
 
+/* "unknown command 'x'", with the command one slip away if there is one. */
+static int unknown(const char *name)
+{
+    lad_suggest s;
+    lad_suggest_init(&s, name);
+    for (int i = 0; i < NCOMMANDS; i++)
+        lad_suggest_add(&s, commands[i].name);
+    lad_suggest_add(&s, "help");
+    const char *near = lad_suggest_best(&s);
+    if (near)
+        return cli_usage_error("unknown command '%s'; did you mean '%s'?", name, near);
+    return cli_usage_error("unknown command '%s'; see 'ladder help'", name);
+}
+
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -84,8 +99,7 @@ static int help(int argc, char **argv)
         return cli_usage_error("unexpected argument '%s'", argv[2]);
     const struct command *c = find(argv[1]);
     if (c == NULL)
-        return cli_usage_error("unknown command '%s'; see 'ladder help'",
-                               argv[1]);
+        return unknown(argv[1]);
     char *hargv[] = {(char *)c->name, "--help", NULL};
     return c->fn(2, hargv);
 }
@@ -107,7 +121,6 @@ int main(int argc, char **argv)
         return cli_usage_error("unknown option '%s'; see 'ladder help'", name);
     const struct command *c = find(name);
     if (c == NULL)
-        return cli_usage_error("unknown command '%s'; see 'ladder help'",
-                               name);
+        return unknown(name);
     return c->fn(argc - 1, argv + 1);
 }

@@ -272,11 +272,16 @@ int lad_store_step_end(lad_store *st, int ok, lad_err *err);
 
 /* ---- reading ------------------------------------------------------------ */
 
-/* Resolves a RUN argument: a decimal id, or "latest" (the newest run).
+/* Resolves a RUN argument: a decimal id, or "latest" (the newest run),
+** either one also written after "run:" ("run:3", "run:latest").
 ** Returns LAD_EUSAGE for anything else, LAD_EDATA when there is no such run
 ** (or no run at all). */
 int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
                           lad_err *err);
+
+/* Whether spec is written as a RUN argument (what lad_store_resolve_run
+** takes), so that a command taking a run or a model can tell them apart. */
+int lad_store_is_run_spec(const char *spec);
 
 /* One run as history and show print it. Strings are "" when unknown. */
 typedef struct lad_run_row {

@@ -57,11 +57,22 @@ static int parse_words(const char *t, uint64_t *w, int max)
 
 /* ---- reading ---------------------------------------------------------------- */
 
+int lad_store_is_run_spec(const char *spec)
+{
+    if (strncmp(spec, "run:", 4) == 0)
+        spec += 4;
+    return strcmp(spec, "latest") == 0 ||
+           (*spec && strspn(spec, "0123456789") == strlen(spec));
+}
+
 int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
                           lad_err *err)
 {
     sqlite3_stmt *s = NULL;
     int code;
+    const char *whole = spec;
+    if (strncmp(spec, "run:", 4) == 0)
+        spec += 4;
     if (strcmp(spec, "latest") == 0) {
         code = st_prepare(st, "SELECT max(id) FROM runs", &s, err);
         if (code == LAD_OK) {
@@ -78,12 +89,12 @@ int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
     int64_t v = 0;
     if (*p == 0)
         return lad_errf(err, LAD_EUSAGE,
-                        "bad run '%s': expected a run id or 'latest'", spec);
+                        "bad run '%s': expected a run id or 'latest'", whole);
     for (; *p; p++) {
         if (*p < '0' || *p > '9' || v > (INT64_MAX - 9) / 10)
             return lad_errf(err, LAD_EUSAGE,
                             "bad run '%s': expected a run id or 'latest'",
-                            spec);
+                            whole);
         v = v * 10 + (*p - '0');
     }
     code = st_prepare(st, "SELECT id FROM runs WHERE id = ?1", &s, err);

@@ -66,7 +66,7 @@ static int load_file(const char *path, lad_datapath *m, lad_device_info *info,
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL)
-        return lad_errf(err, LAD_EDATA, "unknown preset or model file '%s'", path);
+        return lad_model_unknown(path, err);
     fclose(f);
     char *text, *abs = NULL;
     size_t len;

@@ -20,6 +20,7 @@
 #include "../model/params.h"
 #include "../model/presets.h"
 #include "../util/buf.h"
+#include "../util/suggest.h"
 
 static const char *const sub_names[] = {"ieee", "flush", "none", NULL};
 static const char *const inf_names[] = {"none", "ieee", NULL};
@@ -330,10 +331,27 @@ int lad_model_resolve(const char *spec, lad_datapath *dp, lad_err *err)
     }
     FILE *f = fopen(spec, "rb");
     if (f == NULL)
-        return lad_errf(err, LAD_EDATA, "unknown preset or model file '%s'",
-                        spec);
+        return lad_model_unknown(spec, err);
     fclose(f);
     return lad_model_load(spec, dp, NULL, 0, err);
+}
+
+size_t lad_model_datapath_size(void)
+{
+    return sizeof(lad_datapath);
+}
+
+int lad_model_unknown(const char *spec, lad_err *err)
+{
+    lad_suggest s;
+    lad_suggest_init(&s, spec);
+    for (int i = 0; i < lad_preset_count(); i++)
+        lad_suggest_add(&s, lad_preset_get(i)->dp.name);
+    const char *near = lad_suggest_best(&s);
+    if (near)
+        return lad_errf(err, LAD_EDATA, "unknown preset or model file '%s'; did you "
+                        "mean '%s'?", spec, near);
+    return lad_errf(err, LAD_EDATA, "unknown preset or model file '%s'", spec);
 }
 
 /* ---- writing ---- */

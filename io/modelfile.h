@@ -27,6 +27,10 @@
 int lad_model_load(const char *path, lad_datapath *dp, char *evidence,
                    size_t size, lad_err *err);
 
+/* sizeof (lad_datapath), for callers that hold one as bytes (the Python
+** package). */
+size_t lad_model_datapath_size(void);
+
 /* Same, from text in memory named `file` in messages. */
 int lad_model_parse(const char *file, const char *text, size_t len,
                     lad_datapath *dp, char *evidence, size_t size,
@@ -39,8 +43,13 @@ int lad_model_from_node(const lad_ydoc *doc, const lad_ynode *map,
 
 /* A preset name (lad_preset_find) or else a path to a model file, into
 ** dp. Returns LAD_OK or LAD_EDATA ("unknown preset or model file 'x'" when
-** neither exists). */
+** neither exists, as lad_model_unknown says it). */
 int lad_model_resolve(const char *spec, lad_datapath *dp, lad_err *err);
+
+/* Sets err to "unknown preset or model file 'spec'", with "; did you mean
+** 'p'?" when a preset's name is one slip away (util/suggest.h), and
+** returns LAD_EDATA. */
+int lad_model_unknown(const char *spec, lad_err *err);
 
 /* The YAML text of dp (every field, a comment line before each key), with
 ** an `evidence:` line when evidence is neither NULL nor "" (the loader gives

@@ -7,6 +7,7 @@
 */
 #include "decimal.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -375,5 +376,26 @@ const char *lad_value_text(const lad_format *f, lad_word_t w, char *buf,
         snprintf(buf, size, "%sinf", v.neg ? "-" : "");
     else
         lad_decimal_print(buf, size, v.neg, v.mag, v.exp);
+    return buf;
+}
+
+const char *lad_value_text_pow2(const lad_format *f, lad_word_t w, char *buf,
+                                size_t size)
+{
+    lad_value_text(f, w, buf, size);
+    lad_value v = lad_decode(f, w);
+    size_t len = strlen(buf);
+    if (len <= LAD_VALUE_SHORT || v.mag == 0 || v.cls == LAD_NAN || v.cls == LAD_INFINITE)
+        return buf;
+    uint64_t m = v.mag;
+    int e = v.exp;
+    while ((m & 1) == 0) {
+        m >>= 1;
+        e++;
+    }
+    if (m == 1)
+        snprintf(buf + len, size - len, " (%s2^%d)", v.neg ? "-" : "", e);
+    else
+        snprintf(buf + len, size - len, " (%s%" PRIu64 "*2^%d)", v.neg ? "-" : "", m, e);
     return buf;
 }

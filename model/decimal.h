@@ -43,6 +43,17 @@ size_t lad_decimal_print(char *buf, size_t size, int neg, uint64_t mag,
 const char *lad_value_text(const lad_format *f, lad_word_t w, char *buf,
                            size_t size);
 
+/* Decimal texts longer than this get the binary form beside them. */
+#define LAD_VALUE_SHORT 24
+
+/*
+** lad_value_text, and after a decimal of more than LAD_VALUE_SHORT
+** characters its exact binary form, m odd: "0.00...0140129846432481707
+** (2^-149)", "-0.00...03 (-3*2^-149)". Returns buf.
+*/
+const char *lad_value_text_pow2(const lad_format *f, lad_word_t w, char *buf,
+                                size_t size);
+
 /*
 ** Parses a number and rounds it to a word of format f with rounding `mode`
 ** and overflow rule `ovf` (enum lad_round, enum lad_ovf). Accepted:

@@ -12,6 +12,7 @@
 ** calling in for the first time at once see one complete table.
 */
 #include "presets.h"
+#include "params.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -880,6 +881,20 @@ const lad_preset *lad_preset_get(int i)
 {
     build();
     return i >= 0 && i < ntable ? &table[i] : NULL;
+}
+
+const char *lad_preset_summary(const lad_preset *p, char *buf, size_t size)
+{
+    const lad_datapath *dp = &p->dp;
+    char scale[64] = "", sparse[32] = "";
+    if (dp->scale_block > 0)
+        snprintf(scale, sizeof scale, " scale %s/%d", dp->sa.name, dp->scale_block);
+    if (dp->sparse)
+        snprintf(sparse, sizeof sparse, " sparse %s", lad_sparse_names[dp->sparse]);
+    snprintf(buf, size, "%s%s%s %s %s x %s + %s -> %s%s%s, K %d (%s)", dp->instr,
+             dp->kind[0] ? "." : "", dp->kind, dp->shape, dp->a.name, dp->b.name, dp->c.name,
+             dp->d.name, scale, sparse, dp->k, p->evidence);
+    return buf;
 }
 
 const lad_preset *lad_preset_find(const char *name)

@@ -27,4 +27,10 @@ const lad_preset *lad_preset_get(int i);
 /* The preset named `name`, or NULL. */
 const lad_preset *lad_preset_find(const char *name);
 
+/* One line on preset p into buf: "mma.sync m16n8k16 bf16 x bf16 + f32 ->
+** f32, K 16 (vectors h100-bf16-f32.vec)" (the instruction with its kind,
+** the shape, the formats, scales and sparsity, K, the evidence). Returns
+** buf. */
+const char *lad_preset_summary(const lad_preset *p, char *buf, size_t size);
+
 #endif

@@ -15,6 +15,7 @@
 
 #include "../io/modelfile.h"
 #include "../util/sha256.h"
+#include "../util/suggest.h"
 #include "../io/yaml.h"
 
 /* ---- rungs and their parameters ---- */
@@ -70,6 +71,15 @@ int lad_rung_find(const char *name)
         if (strcmp(rungdefs[i].name, name) == 0)
             return i;
     return -1;
+}
+
+const char *lad_rung_nearest(const char *name)
+{
+    lad_suggest s;
+    lad_suggest_init(&s, name);
+    for (int i = 0; i < LAD_RUNG_COUNT; i++)
+        lad_suggest_add(&s, rungdefs[i].name);
+    return lad_suggest_best(&s);
 }
 
 const char *lad_rung_param_name(int id, int i)
@@ -389,6 +399,9 @@ static int read_rung(const lad_ydoc *doc, const lad_ynode *it, lad_recipe *r,
     if (name->len == 0)
         return lad_yerr(doc, name, err, "missing rung name");
     g->id = lad_rung_find(name->str);
+    if (g->id < 0 && lad_rung_nearest(name->str))
+        return lad_yerr(doc, name, err, "unknown rung '%.40s'; did you mean '%s'?",
+                        name->str, lad_rung_nearest(name->str));
     if (g->id < 0)
         return lad_yerr(doc, name, err, "unknown rung '%.40s'", name->str);
     g->mark = mark_of(it);

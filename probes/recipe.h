@@ -152,6 +152,8 @@ const lad_rung *lad_recipe_rung(const lad_recipe *r, int id);
 ** -1. */
 const char *lad_rung_name(int id);
 int lad_rung_find(const char *name);
+/* The rung name one slip away from name (util/suggest.h), or NULL. */
+const char *lad_rung_nearest(const char *name);
 
 /* The name of parameter i of rung id, or NULL past the last. */
 const char *lad_rung_param_name(int id, int i);

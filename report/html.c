@@ -34,11 +34,16 @@ static const char css[] =
     "body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1400px}"
     "h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:1.6em}"
     "h3{font-size:1em}table{border-collapse:collapse;margin:.5em 0;font-size:.85em}"
-    "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
+    "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top;"
+    "overflow-wrap:anywhere}"
     "th{background:#eee}td.diff{background:#fdd;font-weight:bold}"
     "pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:.85em}"
     "figure{margin:.5em 0}figcaption{font-size:.85em;color:#555}"
-    ".wide{overflow-x:auto}a{color:#036}tr:target{background:#ffc}";
+    ".wide{overflow-x:auto}a{color:#036}tr:target{background:#ffc}"
+    "svg.fig{max-width:100%;height:auto}"
+    "@page{size:A4 landscape;margin:12mm}"
+    "@media print{body{margin:0;max-width:none;font-size:9pt}.wide{overflow:visible}"
+    "h2{break-after:avoid}tr,figure{break-inside:avoid}}";
 
 static void begin(rep_out *o, const char *title)
 {
@@ -116,16 +121,31 @@ static void cell(rep_out *o, const char *text, const char *href, int mark, const
     fputs(href ? "</a></td>" : "</td>", o->f);
 }
 
-static void case_links(rep_out *o, const int64_t *ids, size_t n, size_t total)
+static void case_links(rep_out *o, const int64_t *ids, size_t n, size_t total, int capped)
 {
     open_row(o, NULL);
     fputs("<td>", o->f);
     for (size_t i = 0; i < n; i++)
         fprintf(o->f, "%s<a href=\"#case-%" PRId64 "\">%" PRId64 "</a>", i ? ", " : "", ids[i],
                 ids[i]);
-    if (total > n)
+    if (capped)
+        fprintf(o->f, ", ... (%zu stored; the store keeps at most %zu per parameter)",
+                total, total);
+    else if (total > n)
         fprintf(o->f, ", ... (%zu in all)", total);
     fputs("</td>", o->f);
+}
+
+static void fold(rep_out *o, const char *summary)
+{
+    fputs("<details><summary>", o->f);
+    rep_html_escape(o->f, summary);
+    fputs("</summary>\n", o->f);
+}
+
+static void fold_end(rep_out *o)
+{
+    fputs("</details>\n", o->f);
 }
 
 static void row_end(rep_out *o)
@@ -149,4 +169,5 @@ static void figure(rep_out *o, const char *id, const char *caption, const char *
 }
 
 const rep_ops rep_html_ops = {begin, end, section, subsection, para, pre, table,
-                              cell, case_links, row_end, table_end, figure};
+                              cell, case_links, row_end, table_end, fold, fold_end,
+                              figure};

@@ -124,14 +124,28 @@ static void cell(rep_out *o, const char *text, const char *href, int mark, const
     fputs(mark ? "** |" : " |", o->f);
 }
 
-static void case_links(rep_out *o, const int64_t *ids, size_t n, size_t total)
+static void case_links(rep_out *o, const int64_t *ids, size_t n, size_t total, int capped)
 {
     open_cell(o);
     for (size_t i = 0; i < n; i++)
         fprintf(o->f, "%s[%" PRId64 "](#case-%" PRId64 ")", i ? ", " : "", ids[i], ids[i]);
-    if (total > n)
+    if (capped)
+        fprintf(o->f, ", ... (%zu stored; the store keeps at most %zu per parameter)",
+                total, total);
+    else if (total > n)
         fprintf(o->f, ", ... (%zu in all)", total);
     fputs(" |", o->f);
+}
+
+static void fold(rep_out *o, const char *summary)
+{
+    (void)o;
+    (void)summary;
+}
+
+static void fold_end(rep_out *o)
+{
+    (void)o;
 }
 
 static void row_end(rep_out *o)
@@ -160,4 +174,5 @@ static void figure(rep_out *o, const char *id, const char *caption, const char *
 }
 
 const rep_ops rep_md_ops = {begin, end, section, subsection, para, pre, table,
-                            cell, case_links, row_end, table_end, figure};
+                            cell, case_links, row_end, table_end, fold, fold_end,
+                            figure};

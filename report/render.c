@@ -15,6 +15,7 @@
 
 #include "model/decimal.h"
 #include "model/params.h"
+#include "model/program.h"
 #include "probes/case.h"
 
 #define TEXT 1200
@@ -75,7 +76,7 @@ static int hexw(const lad_format *f)
 /* "lane j: a*b" for the nonzero lanes, C and D, as one line. */
 static void case_words(const lad_datapath *dp, const lad_case_row *c, lad_buf *b)
 {
-    char v[1100];
+    char v[1200];
     for (int j = 0; j < c->k; j++) {
         if (c->cs.a[j] == 0 && c->cs.b[j] == 0)
             continue;
@@ -85,8 +86,9 @@ static void case_words(const lad_datapath *dp, const lad_case_row *c, lad_buf *b
     for (int j = 0; j < c->nscale; j++)
         lad_buf_printf(b, "sa%d=%02x sb%d=%02x ", j, c->cs.sa[j], j, c->cs.sb[j]);
     lad_buf_printf(b, "c=%0*" PRIx64 " (%s) ", hexw(&dp->c), c->cs.c,
-                   lad_value_text(&dp->c, c->cs.c, v, sizeof v));
-    lad_buf_printf(b, "d=%0*" PRIx64 " (%s)", hexw(&dp->d), c->d, lad_value_text(&dp->d, c->d, v, sizeof v));
+                   lad_value_text_pow2(&dp->c, c->cs.c, v, sizeof v));
+    lad_buf_printf(b, "d=%0*" PRIx64 " (%s)", hexw(&dp->d), c->d,
+                   lad_value_text_pow2(&dp->d, c->d, v, sizeof v));
 }
 
 /* The rung case id was stored under, or "?". */
@@ -119,7 +121,10 @@ static void provenance(rep_out *o, const lad_report *r)
     snprintf(t, sizeof t, "%" PRId64 " (%s, %s)", u->id, lad_run_status_name(u->status),
              u->command);
     row2(o, "run", t);
-    row2(o, "command line", u->argv);
+    /* a model's page ran its ladder in memory, from no command line */
+    row2(o, "command line", r->kind == LAD_REPORT_MODEL
+                                ? "none: the cases were generated for this page"
+                                : u->argv);
     snprintf(t, sizeof t, "%s (%s)", u->device, u->device_kind);
     row2(o, "device", t);
     row2(o, "device spec", u->device_spec);
@@ -141,8 +146,13 @@ static void provenance(rep_out *o, const lad_report *r)
     row2(o, "datapath", t);
     row2(o, "SASS executed", u->sass);
     row2(o, "SASS expected", u->sass_expected);
-    snprintf(t, sizeof t, "%s (sha256 %s)", u->recipe[0] ? u->recipe : "-",
-             u->recipe_sha256[0] ? u->recipe_sha256 : "-");
+    if (r->kind == LAD_REPORT_MODEL)
+        snprintf(t, sizeof t, "built for this page from the model: the instruction only, "
+                 "every rung its kind allows, as ladder survey builds it (sha256 %s)",
+                 u->recipe_sha256[0] ? u->recipe_sha256 : "-");
+    else
+        snprintf(t, sizeof t, "%s (sha256 %s)", u->recipe[0] ? u->recipe : "-",
+                 u->recipe_sha256[0] ? u->recipe_sha256 : "-");
     row2(o, "recipe", t);
     snprintf(t, sizeof t, "%" PRId64, u->ncases);
     row2(o, "cases stored", t);
@@ -196,8 +206,24 @@ static void model(rep_out *o, const lad_report *r, unsigned char *used)
                           : (p->flags & LAD_PF_REQUIRED) || p->type == LAD_PT_STR
                               ? "the recipe: the instruction as declared"
                               : "-";
+        /* A model's page shows the model's own value; where inference
+        ** from its probes lands elsewhere (a value no case can see keeps
+        ** inference's default), the row says so rather than call the
+        ** model's value a default. */
+        char howbuf[400];
+        if (ev && ev->value[0] && strcmp(ev->value, v) != 0) {
+            if (strncmp(ev->method, "unobservable", 12) == 0)
+                snprintf(howbuf, sizeof howbuf, "unobservable: no probe case tells it from its "
+                         "alternatives (inference keeps its default, %.60s); the value is the "
+                         "model's own", ev->value);
+            else
+                snprintf(howbuf, sizeof howbuf, "%.240s (inferred %.60s)", ev->method,
+                         ev->value);
+            how = howbuf;
+        }
         o->ops->cell(o, how, NULL, 0, NULL);
-        o->ops->case_links(o, ev ? ev->ids : NULL, ev ? ev->nids : 0, ev ? ev->ndecide : 0);
+        o->ops->case_links(o, ev ? ev->ids : NULL, ev ? ev->nids : 0, ev ? ev->ndecide : 0,
+                           ev ? ev->capped : 0);
         char rungs[256] = "";
         for (size_t j = 0; ev && j < ev->nids; j++) {
             use(r, used, ev->ids[j]);
@@ -686,6 +712,143 @@ static void error_k(rep_out *o, const lad_report *r)
 
 /* ---- the rest ------------------------------------------------------------ */
 
+/* ---- error against total K, with and without a GEMM program ---------- */
+
+#define GEMM_KMAX 4096 /* total K of the longest dot product */
+#define GEMM_ROWS 16   /* dot products per K (rows of A) */
+
+/* The relative error of D (in format fd) against the exact sum of the K
+** products a[j]*b[j] (C = +0), as err_case does for one instruction: the
+** sum and the difference are integers, only the ratio a double; -1 when a
+** word is not finite or the sum does not fit. */
+static double dot_error(const lad_datapath *dp, const lad_format *fd, const lad_word_t *a,
+                        const lad_word_t *b, int K, lad_word_t d)
+{
+    lad_value dv = lad_decode(fd, d);
+    if (dv.cls >= LAD_INFINITE || dv.neg)
+        return -1;
+    int emin = dv.mag ? dv.exp : 100000;
+    for (int j = 0; j < K; j++) {
+        lad_value x = lad_decode(&dp->a, a[j]), y = lad_decode(&dp->b, b[j]);
+        if (x.cls >= LAD_INFINITE || y.cls >= LAD_INFINITE || x.mag >> 32 || y.mag >> 32)
+            return -1;
+        if (x.mag && y.mag && x.exp + y.exp < emin)
+            emin = x.exp + y.exp;
+    }
+    lad_u128 sum = 0;
+    for (int j = 0; j < K; j++) {
+        lad_value x = lad_decode(&dp->a, a[j]), y = lad_decode(&dp->b, b[j]);
+        if (!x.mag || !y.mag)
+            continue;
+        int sh = x.exp + y.exp - emin;
+        if (sh > 60)
+            return -1;
+        sum += (lad_u128)(x.mag * y.mag) << sh;
+        if (lad_bitlen128(sum) > 124)
+            return -1;
+    }
+    if (sum == 0 || (dv.mag && dv.exp - emin > 60))
+        return -1;
+    lad_u128 dd = dv.mag ? (lad_u128)dv.mag << (dv.exp - emin) : 0;
+    lad_u128 diff = dd > sum ? dd - sum : sum - dd;
+    return (double)diff / (double)sum;
+}
+
+/* For fp8 datapaths: the largest relative error of GEMM_ROWS dot products
+** of total K = k, 2k, 4k, ... GEMM_KMAX, chained through the instruction's
+** accumulator and with the fp8-promote4 program (every 4 MMAs promoted
+** into an f32 sum), as `ladder gemm` computes them. */
+static void error_gemm(rep_out *o, const lad_report *r)
+{
+    const lad_datapath *dp = &r->dp;
+    const lad_program *prog = lad_program_preset_find("fp8-promote4");
+    lad_program plain;
+    lad_program_init(&plain);
+    lad_err perr = {0};
+    if (dp->integer || dp->a.kind != LAD_FLOAT || dp->a.width > 8 || dp->scale_block ||
+        dp->sparse || prog == NULL || lad_program_check(dp, prog, dp->k * 4, &perr) != LAD_OK)
+        return;
+    const lad_format *fplain = lad_program_out(dp, &plain), *fprog = lad_program_out(dp, prog);
+    lad_word_t *A = calloc((size_t)GEMM_ROWS * GEMM_KMAX, sizeof *A);
+    lad_word_t *B = calloc(GEMM_KMAX, sizeof *B);
+    lad_word_t D[GEMM_ROWS];
+    rep_err e[2] = {{0}, {0}};
+    int nk = 0;
+    for (int K = dp->k; K <= GEMM_KMAX; K *= 2)
+        nk++;
+    for (int s = 0; s < 2; s++) {
+        e[s].n = nk;
+        e[s].maxe = calloc((size_t)nk + 1, sizeof *e[s].maxe);
+        e[s].meane = calloc((size_t)nk + 1, sizeof *e[s].meane);
+        e[s].ncases = calloc((size_t)nk + 1, sizeof *e[s].ncases);
+    }
+    int ok = A && B && e[0].maxe && e[0].meane && e[0].ncases && e[1].maxe && e[1].meane &&
+             e[1].ncases;
+    uint64_t seed = 0x2545f4914f6cdd1dull;
+    for (int i = 0; ok && i < GEMM_ROWS * GEMM_KMAX; i++)
+        A[i] = rand_word(&dp->a, &seed);
+    for (int i = 0; ok && i < GEMM_KMAX; i++)
+        B[i] = rand_word(&dp->b, &seed);
+    int ks[32];
+    for (int K = dp->k, t = 0; ok && K <= GEMM_KMAX; K *= 2, t++) {
+        ks[t] = K;
+        for (int s = 0; s < 2; s++) {
+            const lad_program *pg = s ? prog : &plain;
+            if (K % (dp->k * (s ? 4 : 1)) ||
+                lad_gemm(dp, pg, GEMM_ROWS, 1, K, A, GEMM_KMAX, B, 1, NULL, 1, D, 1, 1) !=
+                    LAD_OK)
+                continue;
+            for (int m = 0; m < GEMM_ROWS; m++) {
+                double x = dot_error(dp, s ? fprog : fplain, A + (size_t)m * GEMM_KMAX, B, K,
+                                     D[m]);
+                if (x < 0)
+                    continue;
+                e[s].maxe[t] = x > e[s].maxe[t] ? x : e[s].maxe[t];
+                e[s].meane[t] += x;
+                e[s].ncases[t]++;
+            }
+            if (e[s].ncases[t])
+                e[s].meane[t] /= e[s].ncases[t];
+        }
+    }
+    if (ok) {
+        o->ops->subsection(o, "Error against total K, with and without a GEMM program");
+        para(o, "Dot products of total K = %d..%d (%d per K, random positive inputs with "
+                "leading bits in 2^-2..2^1, C = +0) as ladder gemm computes them: every MMA "
+                "chained through the instruction's accumulator (%s words), and with the "
+                "fp8-promote4 program, which adds the accumulator into an f32 sum every 4 "
+                "MMAs (%s words). The errors are exact ratios of integers, as above.",
+             dp->k, ks[nk - 1], GEMM_ROWS, fplain->name, fprog->name);
+        lad_buf b = {0};
+        lad_buf_printf(&b, "%6s %16s %16s %16s %16s\n", "K", "chained max", "chained mean",
+                       "promote4 max", "promote4 mean");
+        for (int t = 0; t < nk; t++) {
+            lad_buf_printf(&b, "%6d", ks[t]);
+            for (int s = 0; s < 2; s++) {
+                /* a K the program's slices do not divide has no value */
+                if (e[s].ncases[t])
+                    lad_buf_printf(&b, " %16.6e %16.6e", e[s].maxe[t], e[s].meane[t]);
+                else
+                    lad_buf_printf(&b, " %16s %16s", "-", "-");
+            }
+            lad_buf_puts(&b, "\n");
+        }
+        char *text = lad_buf_take(&b);
+        char *svg = rep_svg_err2(&e[0], &e[1], ks, "chained", "fp8-promote4");
+        o->ops->figure(o, "gemm", "largest relative error against total K: chained, and "
+                       "with fp8-promote4", svg, text);
+        free(text);
+        free(svg);
+    }
+    for (int s = 0; s < 2; s++) {
+        free(e[s].maxe);
+        free(e[s].meane);
+        free(e[s].ncases);
+    }
+    free(A);
+    free(B);
+}
+
 static void passes(rep_out *o, const lad_report *r)
 {
     o->ops->section(o, "passes", "Pass structure");
@@ -703,7 +866,11 @@ static void recipe(rep_out *o, const lad_report *r)
         para(o, "The run stored no recipe.");
         return;
     }
-    para(o, "%s", r->recipe_path);
+    if (r->kind == LAD_REPORT_MODEL)
+        para(o, "Built for this page from the model, as ladder survey builds one: the "
+                "instruction only, every rung its kind allows.");
+    else
+        para(o, "%s", r->recipe_path);
     o->ops->pre(o, r->recipe);
 }
 
@@ -711,6 +878,13 @@ static void cases(rep_out *o, const lad_report *r, const unsigned char *used)
 {
     static const char *const head[] = {"case", "rung", "series", "label", "words"};
     o->ops->section(o, "cases", "Cases linked from this report");
+    size_t n = 0;
+    for (size_t i = 0; i < r->ncases; i++)
+        n += used[i] != 0;
+    char summary[80];
+    snprintf(summary, sizeof summary, "%zu case%s: show them", n,
+             n == 1 ? "" : "s");
+    o->ops->fold(o, summary);
     o->ops->table(o, 5, head);
     for (size_t i = 0; i < r->ncases; i++) {
         if (!used[i])
@@ -731,76 +905,274 @@ static void cases(rep_out *o, const lad_report *r, const unsigned char *used)
         o->ops->row_end(o);
     }
     o->ops->table_end(o);
+    o->ops->fold_end(o);
 }
 
 /* ---- surveys ------------------------------------------------------------- */
 
-static void survey(rep_out *o, const lad_report *r)
+/* Survey pages are read first for the verdict, then datapath by datapath;
+** parameters are shown only where they vary, so that 47 datapaths fit a
+** 1400 px page and an A4 landscape sheet. */
+
+#define SURVEY_COLS 8 /* varying parameters per table, beside the name */
+
+/* Whether d is as its preset with no mismatch (as `ladder survey` counts). */
+static int sdp_ok(const lad_report_sdp *d)
 {
-    /* The columns: the parameters that can matter to some datapath. */
-    int cols[LAD_NPARAMS_MAX], nc = 0;
+    if (!d->done || !d->have_model || !d->have_preset || d->inf_bad != 0 || d->pre_bad != 0 ||
+        d->inf_cases <= 0 || d->pre_cases <= 0)
+        return 0;
+    for (int i = 0; i < lad_nparams; i++) {
+        const lad_param *p = &lad_params[i];
+        if ((p->flags & LAD_PF_REQUIRED) || p->type == LAD_PT_STR)
+            continue;
+        if (!lad_param_matters(p, &d->model) && !lad_param_matters(p, &d->preset))
+            continue;
+        char a[600], b[600];
+        if (strcmp(lad_param_text(p, &d->model, a, sizeof a),
+                   lad_param_text(p, &d->preset, b, sizeof b)) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* The value of p in dp as a cell: a lane order by its stride ("j%4<2") or
+** its length, everything else as a model file writes it. */
+static const char *short_value(const lad_param *p, const lad_datapath *dp, char *buf,
+                               size_t size)
+{
+    if (p->type == LAD_PT_ORDER && dp->norder > 0) {
+        int v = lad_param_get(p, dp, dp);
+        if (v == LAD_PV_OTHER)
+            snprintf(buf, size, "[%d lanes]", dp->norder);
+        else
+            lad_param_code_text(p, dp, v, buf, size);
+        return buf;
+    }
+    return lad_param_text(p, dp, buf, size);
+}
+
+/* The datapath's model, else its preset, for what the page shows. */
+static const lad_datapath *sdp_dp(const lad_report_sdp *d)
+{
+    return d->have_model ? &d->model : d->have_preset ? &d->preset : NULL;
+}
+
+static void survey_link(const lad_report *r, const lad_report_sdp *d, char *href, size_t size)
+{
+    href[0] = 0;
+    if (r->run_link[0] && d->run > 0)
+        snprintf(href, size, r->run_link, d->run);
+}
+
+static void survey_verdict(rep_out *o, const lad_report *r)
+{
+    size_t good = 0;
+    for (size_t i = 0; i < r->nsdp; i++)
+        good += sdp_ok(&r->sdp[i]);
+    o->ops->section(o, "verdict", "Verdict");
+    para(o, "%zu of %zu datapaths as their preset, with no mismatch in either validation.",
+         good, r->nsdp);
+    if (good == r->nsdp)
+        return;
+    para(o, "The differences (ladder diff run:<run> <preset> shows an input on which each "
+            "parameter changes the word):");
+    const char *head[] = {"datapath", "run", "what differs"};
+    o->ops->table(o, 3, head);
+    for (size_t i = 0; i < r->nsdp; i++) {
+        const lad_report_sdp *d = &r->sdp[i];
+        if (sdp_ok(d))
+            continue;
+        lad_buf b = {0};
+        if (!d->done)
+            lad_buf_printf(&b, "failed: %s", d->message);
+        else if (!d->have_model)
+            lad_buf_puts(&b, "no inferred model");
+        if (d->done && d->inf_bad)
+            lad_buf_printf(&b, "%sinferred model: %" PRId64 "/%" PRId64 " mismatches",
+                           b.len ? "; " : "", d->inf_bad, d->inf_cases);
+        if (d->done && d->pre_bad)
+            lad_buf_printf(&b, "%spreset: %" PRId64 "/%" PRId64 " mismatches", b.len ? "; " : "",
+                           d->pre_bad, d->pre_cases);
+        for (int k = 0; d->have_model && d->have_preset && k < lad_nparams; k++) {
+            const lad_param *p = &lad_params[k];
+            if ((p->flags & LAD_PF_REQUIRED) || p->type == LAD_PT_STR ||
+                (!lad_param_matters(p, &d->model) && !lad_param_matters(p, &d->preset)))
+                continue;
+            char a[600], c[600];
+            short_value(p, &d->model, a, sizeof a);
+            short_value(p, &d->preset, c, sizeof c);
+            if (strcmp(a, c) != 0)
+                lad_buf_printf(&b, "%s%s %.60s (preset %.60s)", b.len ? "; " : "", p->key, a, c);
+        }
+        char *t = lad_buf_take(&b);
+        char href[700];
+        survey_link(r, d, href, sizeof href);
+        cell(o, href[0] ? href : NULL, 0, "%s", d->datapath);
+        cell(o, NULL, 0, "%" PRId64, d->run);
+        cell(o, NULL, 1, "%s", t ? t : "?");
+        free(t);
+        o->ops->row_end(o);
+    }
+    o->ops->table_end(o);
+}
+
+static void survey_datapaths(rep_out *o, const lad_report *r)
+{
+    o->ops->section(o, "datapaths", "Datapaths");
+    para(o, "Each datapath's run (linked to its own report), the cases it stored (the "
+            "ladder's targeted probes among them), the wall time, both validations and the "
+            "captured vectors replayed on the device (files: mismatches/cases).");
+    const char *head[] = {"datapath", "run", "cases", "probes", "seconds", "inferred",
+                          "preset", "vectors", "verdict"};
+    o->ops->table(o, 9, head);
+    for (size_t i = 0; i < r->nsdp; i++) {
+        const lad_report_sdp *d = &r->sdp[i];
+        char href[700];
+        survey_link(r, d, href, sizeof href);
+        cell(o, href[0] ? href : NULL, 0, "%s", d->datapath);
+        cell(o, NULL, 0, "%" PRId64, d->run);
+        cell(o, NULL, 0, "%" PRId64, d->cases);
+        cell(o, NULL, 0, "%" PRId64, d->probes);
+        cell(o, NULL, 0, "%" PRId64 ".%01" PRId64, d->millis / 1000, d->millis % 1000 / 100);
+        if (d->inf_cases >= 0)
+            cell(o, NULL, d->inf_bad != 0, "%" PRId64 "/%" PRId64, d->inf_bad, d->inf_cases);
+        else
+            cell(o, NULL, 1, "-");
+        if (d->pre_cases >= 0)
+            cell(o, NULL, d->pre_bad != 0, "%" PRId64 "/%" PRId64, d->pre_bad, d->pre_cases);
+        else
+            cell(o, NULL, 1, "-");
+        if (d->vec_files)
+            cell(o, NULL, 0, "%" PRId64 ": %" PRId64 "/%" PRId64, d->vec_files, d->vec_bad,
+                 d->vec_cases);
+        else
+            cell(o, NULL, 0, "-");
+        int good = sdp_ok(d);
+        cell(o, NULL, !good, "%s", good ? "= preset" : d->done ? "differs" : "failed");
+        o->ops->row_end(o);
+    }
+    o->ops->table_end(o);
+}
+
+static void survey_parameters(rep_out *o, const lad_report *r)
+{
+    /* Each parameter that can matter to some datapath is constant (one
+    ** text in every model and preset) or varies. */
+    int vary[LAD_NPARAMS_MAX], nv = 0;
+    lad_buf same = {0};
     for (int i = 0; i < lad_nparams; i++) {
         const lad_param *p = &lad_params[i];
         if (p->type == LAD_PT_STR)
             continue;
-        int m = 0;
-        for (size_t d = 0; d < r->nsdp && !m; d++)
-            m = (r->sdp[d].have_preset && lad_param_matters(p, &r->sdp[d].preset)) ||
-                (r->sdp[d].have_model && lad_param_matters(p, &r->sdp[d].model));
-        if (m)
-            cols[nc++] = i;
-    }
-    const char *head[LAD_NPARAMS_MAX + 4] = {"datapath", "run", "validation"};
-    for (int i = 0; i < nc; i++)
-        head[3 + i] = lad_params[cols[i]].key;
-    unsigned char *done = calloc(r->nsdp + 1, 1);
-    if (done == NULL)
-        return;
-    for (size_t g = 0; g < r->nsdp; g++) {
-        if (done[g])
-            continue;
-        const char *gpu = r->sdp[g].device;
-        char t[200];
-        snprintf(t, sizeof t, "GPU: %s", gpu[0] ? gpu : "(no run)");
-        char id[40];
-        snprintf(id, sizeof id, "gpu-%zu", g);
-        o->ops->section(o, id, t);
-        para(o, "One row per datapath: the model inferred from its run; a marked cell differs "
-                "from the preset (the preset's value follows in brackets).");
-        o->ops->table(o, 3 + nc, head);
-        for (size_t d = g; d < r->nsdp; d++) {
+        int m = 0, differs = 0;
+        char first[600] = "", t[600];
+        for (size_t d = 0; d < r->nsdp; d++) {
             const lad_report_sdp *s = &r->sdp[d];
-            if (done[d] || strcmp(s->device, gpu) != 0)
-                continue;
-            done[d] = 1;
-            cell(o, NULL, 0, "%s", s->datapath);
-            cell(o, NULL, 0, "%" PRId64, s->run);
-            if (s->inf_cases >= 0)
-                cell(o, NULL, s->inf_bad != 0 || s->pre_bad > 0, "%" PRId64 "/%" PRId64
-                     " inferred, %" PRId64 "/%" PRId64 " preset mismatches%s%s",
-                     s->inf_bad, s->inf_cases, s->pre_bad, s->pre_cases,
-                     s->message[0] ? "; " : "", s->message);
-            else
-                cell(o, NULL, 1, "not validated%s%s", s->message[0] ? ": " : "", s->message);
+            const lad_datapath *dps[2] = {s->have_model ? &s->model : NULL,
+                                          s->have_preset ? &s->preset : NULL};
+            for (int j = 0; j < 2; j++) {
+                if (dps[j] == NULL)
+                    continue;
+                m |= lad_param_matters(p, dps[j]);
+                short_value(p, dps[j], t, sizeof t);
+                if (!first[0])
+                    snprintf(first, sizeof first, "%s", t);
+                else if (strcmp(first, t) != 0)
+                    differs = 1;
+            }
+        }
+        if (!m)
+            continue;
+        if (differs)
+            vary[nv++] = i;
+        else
+            lad_buf_printf(&same, "%s%s %s", same.len ? ", " : "", p->key, first);
+    }
+    o->ops->section(o, "parameters", "Parameters");
+    char *t = lad_buf_take(&same);
+    if (t)
+        para(o, "The same in every datapath: %s.", t);
+    free(t);
+    if (nv == 0)
+        return;
+    para(o, "The parameters that vary, of the model inferred from each run; a marked cell "
+            "differs from the preset, whose value follows in brackets. A lane order is "
+            "written by its stride (j%%4<2: lanes j with j mod 4 < 2 first).");
+    for (int c0 = 0; c0 < nv; c0 += SURVEY_COLS) {
+        int nc = nv - c0 < SURVEY_COLS ? nv - c0 : SURVEY_COLS;
+        const char *head[SURVEY_COLS + 1] = {"datapath"};
+        for (int i = 0; i < nc; i++)
+            head[1 + i] = lad_params[vary[c0 + i]].key;
+        o->ops->table(o, 1 + nc, head);
+        for (size_t d = 0; d < r->nsdp; d++) {
+            const lad_report_sdp *s = &r->sdp[d];
+            char href[700];
+            survey_link(r, s, href, sizeof href);
+            cell(o, href[0] ? href : NULL, 0, "%s", s->datapath);
             for (int i = 0; i < nc; i++) {
-                const lad_param *p = &lad_params[cols[i]];
+                const lad_param *p = &lad_params[vary[c0 + i]];
                 char m[600] = "-", pv[600] = "-";
                 if (s->have_model)
-                    lad_param_text(p, &s->model, m, sizeof m);
+                    short_value(p, &s->model, m, sizeof m);
                 if (s->have_preset)
-                    lad_param_text(p, &s->preset, pv, sizeof pv);
+                    short_value(p, &s->preset, pv, sizeof pv);
                 int diff = s->have_model && s->have_preset && strcmp(m, pv) != 0 &&
                            (lad_param_matters(p, &s->model) || lad_param_matters(p, &s->preset));
                 if (diff)
                     cell(o, NULL, 1, "%.280s (%.280s)", m, pv);
                 else
-                    cell(o, NULL, 0, "%s", m);
+                    cell(o, NULL, 0, "%s", s->have_model ? m : pv);
             }
             o->ops->row_end(o);
         }
         o->ops->table_end(o);
     }
-    free(done);
+}
+
+static void survey_figure(rep_out *o, const lad_report *r)
+{
+    rep_bars bars = {0};
+    bars.n = (int)r->nsdp;
+    bars.name = calloc(r->nsdp + 1, sizeof *bars.name);
+    bars.window = calloc(r->nsdp + 1, sizeof *bars.window);
+    bars.pass = calloc(r->nsdp + 1, sizeof *bars.pass);
+    lad_buf text = {0};
+    if (bars.name && bars.window && bars.pass) {
+        lad_buf_printf(&text, "%-40s %6s %6s\n", "datapath", "window", "fused");
+        for (size_t i = 0; i < r->nsdp; i++) {
+            const lad_datapath *dp = sdp_dp(&r->sdp[i]);
+            snprintf(bars.name[i], sizeof bars.name[i], "%s", r->sdp[i].datapath);
+            bars.window[i] = dp ? (dp->exact ? -1 : dp->window) : 0;
+            bars.pass[i] = dp ? dp->pass : 0;
+            char w[16];
+            snprintf(w, sizeof w, "%s", !dp ? "-" : dp->exact ? "exact" : "");
+            if (dp && !dp->exact)
+                snprintf(w, sizeof w, "%d", dp->window);
+            lad_buf_printf(&text, "%-40s %6s %6d\n", bars.name[i], w, bars.pass[i]);
+        }
+    }
+    char *svg = rep_svg_bars(&bars);
+    char *tx = lad_buf_take(&text);
+    o->ops->section(o, "figures", "Window and fused products");
+    o->ops->figure(o, "window",
+                   "Fraction bits kept below the anchor (window F, blue; exact sums to the "
+                   "end) and products fused per pass (L, orange), per datapath, as inferred "
+                   "(the preset where no model was inferred).",
+                   svg, tx);
+    free(svg);
+    free(tx);
+    free(bars.name);
+    free(bars.window);
+    free(bars.pass);
+}
+
+static void survey(rep_out *o, const lad_report *r)
+{
+    survey_verdict(o, r);
+    survey_datapaths(o, r);
+    survey_parameters(o, r);
+    survey_figure(o, r);
 }
 
 int lad_report_write(FILE *f, const lad_report *r, int fmt)
@@ -810,7 +1182,9 @@ int lad_report_write(FILE *f, const lad_report *r, int fmt)
     snprintf(title, sizeof title, "ladder report: %s", r->subject);
     o.ops->begin(&o, title);
     if (r->kind == LAD_REPORT_SURVEY) {
-        para(&o, "Survey %" PRId64 ": %zu datapaths.", r->survey, r->nsdp);
+        const char *gpu = r->nsdp ? r->sdp[0].device : "";
+        para(&o, "Survey %" PRId64 " on %s: %zu datapaths.", r->survey,
+             gpu[0] ? gpu : "no device recorded", r->nsdp);
         survey(&o, r);
     } else {
         unsigned char *used = calloc(r->ncases + 1, 1);
@@ -821,6 +1195,7 @@ int lad_report_write(FILE *f, const lad_report *r, int fmt)
         truth(&o, r, used);
         heatmap(&o, r, used);
         error_k(&o, r);
+        error_gemm(&o, r);
         passes(&o, r);
         recipe(&o, r);
         cases(&o, r, used);

@@ -25,10 +25,16 @@ typedef struct rep_ops {
     ** (a difference) when mark; anchor names the cell's row when not NULL. */
     void (*cell)(rep_out *o, const char *text, const char *href, int mark,
                  const char *anchor);
-    /* One cell of links to cases: ids[0..n-1], of total in all. */
-    void (*case_links)(rep_out *o, const int64_t *ids, size_t n, size_t total);
+    /* One cell of links to cases: ids[0..n-1], of total in all; capped:
+    ** total is only what the store kept (it keeps LAD_INFER_MAXIDS per
+    ** parameter), and more cases may have decided it. */
+    void (*case_links)(rep_out *o, const int64_t *ids, size_t n, size_t total, int capped);
     void (*row_end)(rep_out *o);
     void (*table_end)(rep_out *o);
+    /* What follows, to fold_end, folds away under a line (HTML
+    ** <details>); Markdown shows it as it is. */
+    void (*fold)(rep_out *o, const char *summary);
+    void (*fold_end)(rep_out *o);
     /* A figure: the SVG (HTML) or the text (Markdown; NULL: a line saying
     ** it is left out). */
     void (*figure)(rep_out *o, const char *id, const char *caption, const char *svg,
@@ -72,6 +78,19 @@ typedef struct rep_err {
     double u;
 } rep_err;
 char *rep_svg_err(const rep_err *e);
+/* Two series' largest errors against total K (ks[0..n-1], a log axis):
+** a, solid red, and b, solid blue, named na and nb. */
+char *rep_svg_err2(const rep_err *a, const rep_err *b, const int *ks, const char *na,
+                   const char *nb);
+
+/* Bars per datapath: window[i] fraction bits kept (-1: exact, drawn
+** full), pass[i] products fused per pass; name[i] the label. */
+typedef struct rep_bars {
+    int n;
+    char (*name)[64];
+    int *window, *pass;
+} rep_bars;
+char *rep_svg_bars(const rep_bars *b);
 
 /* The pass structure of dp. */
 char *rep_svg_passes(const lad_datapath *dp);

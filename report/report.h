@@ -36,6 +36,8 @@ typedef struct lad_report_param {
     int64_t ids[LAD_REPORT_IDS];
     size_t nids;             /* ids shown */
     size_t ndecide;          /* deciding cases in all */
+    int capped;              /* ndecide is what the store kept, at its limit:
+                                more cases may have decided it */
 } lad_report_param;
 
 /* One datapath of a survey. */
@@ -47,6 +49,11 @@ typedef struct lad_report_sdp {
     lad_datapath model;      /* inferred from the run */
     lad_datapath preset;
     int64_t inf_cases, inf_bad, pre_cases, pre_bad; /* -1: not run */
+    int done;                /* the survey finished it (whatever it found) */
+    int64_t cases;           /* cases its run stored */
+    int64_t probes;          /* the ladder's targeted cases */
+    int64_t millis;          /* its wall time in the survey */
+    int64_t vec_files, vec_cases, vec_bad; /* captured vectors replayed */
     char message[256];
 } lad_report_sdp;
 
@@ -69,6 +76,9 @@ typedef struct lad_report {
     int64_t survey;
     lad_report_sdp *sdp;
     size_t nsdp;
+    /* The page of each datapath's run, as a link: a printf format of one
+    ** int64_t run id ("s-run%" PRId64 ".html"); "" for no links. */
+    char run_link[600];
 } lad_report;
 
 /* Writes r to f in format fmt (enum lad_report_format). */

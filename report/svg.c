@@ -1,6 +1,6 @@
 /*
 ** The figures as inline SVG: the bit-contribution map, the error against
-** K on a log scale, and the pass structure. Every mark that stands for a
+** K on a log scale, the pass structure, and a survey's windows and passes. Every mark that stands for a
 ** case carries a <title> (the browser's tooltip) naming it.
 */
 #include "render.h"
@@ -94,9 +94,14 @@ char *rep_svg_err(const rep_err *e)
     }
     int n = e->n;
     double dx = n > 1 ? (double)pw / (n - 1) : 0;
-    for (int k = 0; k < n; k += (n > 16 ? n / 8 : 1))
+    /* ticks at K = 1 and every step up to K itself (1, 4, 8, ... 32) */
+    int step = n > 16 ? n / 8 : 1;
+    for (int kk = 1; kk <= n; kk = kk == 1 && step > 1 ? step : kk + step)
         lad_buf_printf(&b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
-                       left + k * dx, top + ph + 14, k + 1);
+                       left + (kk - 1) * dx, top + ph + 14, kk);
+    lad_buf_printf(&b, "<text x=\"14\" y=\"%d\" text-anchor=\"middle\" "
+                   "transform=\"rotate(-90 14 %d)\">relative error |D - exact| / |exact|"
+                   "</text>\n", top + ph / 2, top + ph / 2);
     lad_buf_printf(&b, "<text x=\"%d\" y=\"%d\">K (products)</text>\n", left + pw / 2,
                    top + ph + 32);
     static const char *const col[4] = {"#b2182b", "#2166ac", "#555", "#999"};
@@ -112,10 +117,12 @@ char *rep_svg_err(const rep_err *e)
             lad_buf_printf(&b, "%.1f,%.1f ", left + k * dx, ly(v, lo, hi, top, ph));
         }
         lad_buf_puts(&b, "\"/>\n");
+        /* the legend's swatch drawn as its curve is: solid, dashed, dotted */
         lad_buf_printf(&b, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" "
-                       "stroke-width=\"2\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
+                       "stroke-width=\"2\"%s%s%s/><text x=\"%d\" y=\"%d\">%s</text>\n",
                        left + pw + 10, left + pw + 30, top + 10 + 16 * s, top + 10 + 16 * s,
-                       col[s], left + pw + 34, top + 14 + 16 * s, name[s]);
+                       col[s], dash[s][0] ? " stroke-dasharray=\"" : "", dash[s],
+                       dash[s][0] ? "\"" : "", left + pw + 34, top + 14 + 16 * s, name[s]);
     }
     for (int k = 0; k < n; k++)
         lad_buf_printf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"><title>K=%d: "
@@ -154,6 +161,9 @@ static const char *c_entry(const lad_datapath *dp)
     if (dp->chain == LAD_SUM)
         return "every pass starts from +0; C and the pass results are added in order "
                "(acc_round into acc)";
+    if (dp->window2)
+        return "C enters the first pass at the second level: aligned window bits below the "
+               "pass anchor (the larger of the products' anchor and C's exponent)";
     return dp->c_anchor ? "C enters the first pass as a term of the window (it takes part "
                           "in the anchor)"
                         : "C enters the first pass, added exactly to the window sum before "
@@ -175,8 +185,19 @@ char *rep_text_passes(const lad_datapath *dp)
         lad_buf_printf(&b, "pass %d: lanes", p + 1);
         for (int i = p * s.L; i < (p + 1) * s.L && i < s.kp; i++)
             lad_buf_printf(&b, " %d", lane_at(dp, i));
-        lad_buf_printf(&b, "; terms aligned %d bits below the anchor (%s)", dp->window,
-                       lad_round_name(dp->align_round));
+        if (dp->window2)
+            lad_buf_printf(&b, "; products aligned %d bits below their anchor (%s)%s, summed "
+                           "exactly; that sum aligned %d bits below the pass anchor and the "
+                           "addend %d (%s)%s", dp->window, lad_round_name(dp->align_round),
+                           dp->even_odd ? " as two sums, even and odd lanes" : "",
+                           dp->window2, dp->window, lad_round_name(dp->align2_round),
+                           dp->c2_drop ? ", an addend far below dropped" : "");
+        else
+            lad_buf_printf(&b, "; terms aligned %d bits below the anchor (%s)", dp->window,
+                           lad_round_name(dp->align_round));
+        if (dp->window2 && dp->norm2)
+            lad_buf_printf(&b, "; the exact sum cut to %d fraction bits (%s)", dp->norm2,
+                           lad_round_name(dp->align2_round));
         if (p + 1 < s.npass || dp->d_via_acc || dp->c_last)
             lad_buf_printf(&b, "; result rounded into %s (%s)", dp->acc.name,
                            lad_round_name(dp->acc_round));
@@ -211,6 +232,16 @@ char *rep_svg_passes(const lad_datapath *dp)
                    s.kp, s.L, s.npass, s.npass == 1 ? "" : "es",
                    dp->chain == LAD_SUM ? "sum" : "chain", dp->window,
                    lad_round_name(dp->align_round));
+    if (dp->window2) {
+        /* the second level of a two-level window (CDNA3) */
+        lad_buf_printf(&b, "<text x=\"10\" y=\"32\" font-size=\"11\">second level: window2 %d "
+                       "bits below the pass anchor, align2 %s", dp->window2,
+                       lad_round_name(dp->align2_round));
+        if (dp->norm2)
+            lad_buf_printf(&b, ", norm2: the exact sum cut to %d fraction bits", dp->norm2);
+        lad_buf_printf(&b, "%s%s</text>\n", dp->even_odd ? ", even and odd lanes apart" : "",
+                       dp->c2_drop ? ", a far addend dropped" : "");
+    }
     /* C */
     int cy = 60 + bh / 2;
     int cx = dp->c_last || dp->chain == LAD_SUM ? -1 : 10;
@@ -265,6 +296,119 @@ char *rep_svg_passes(const lad_datapath *dp)
                    lastx, lasty, ex + 58, lasty, ex + 60, lasty - 14, ex + 64, lasty,
                    dp->d.name, ex + 64, lasty + 10, lad_round_name(dp->d_round),
                    dp->d_via_acc ? " via acc" : "");
+    lad_buf_puts(&b, "</svg>");
+    return lad_buf_take(&b);
+}
+
+char *rep_svg_bars(const rep_bars *bb)
+{
+    /* two bar groups side by side: the window (0..max F) and the products
+    ** fused per pass (0..max L), one row per datapath */
+    const int left = 290, gw = 420, gap = 60, top = 34, rh = 14;
+    int maxw = 1, maxp = 1;
+    for (int i = 0; i < bb->n; i++) {
+        if (bb->window[i] > maxw)
+            maxw = bb->window[i];
+        if (bb->pass[i] > maxp)
+            maxp = bb->pass[i];
+    }
+    int w = left + 2 * gw + gap + 40, h = top + bb->n * rh + 30;
+    lad_buf b = {0};
+    lad_buf_printf(&b, "<svg class=\"fig\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                   "font-family=\"sans-serif\" font-size=\"10\">\n<rect width=\"%d\" "
+                   "height=\"%d\" fill=\"#fff\"/>\n", w, h, w, h, w, h);
+    lad_buf_printf(&b, "<text x=\"%d\" y=\"14\" font-weight=\"bold\">window F (fraction bits "
+                   "below the anchor; 0..%d)</text>\n<text x=\"%d\" y=\"14\" "
+                   "font-weight=\"bold\">fused products per pass L (0..%d)</text>\n",
+                   left, maxw, left + gw + gap, maxp);
+    for (int i = 0; i < bb->n; i++) {
+        int y = top + i * rh;
+        lad_buf_printf(&b, "<text x=\"4\" y=\"%d\">", y + 10);
+        rep_buf_escape(&b, bb->name[i]);
+        lad_buf_puts(&b, "</text>\n");
+        int wv = bb->window[i] < 0 ? maxw : bb->window[i];
+        int bw = wv * gw / maxw, bp = bb->pass[i] * gw / maxp;
+        lad_buf_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#4477aa\">"
+                       "<title>", left, y + 1, bw > 1 ? bw : 1, rh - 3);
+        rep_buf_escape(&b, bb->name[i]);
+        if (bb->window[i] < 0)
+            lad_buf_puts(&b, ": exact</title></rect>\n");
+        else
+            lad_buf_printf(&b, ": F = %d</title></rect>\n", bb->window[i]);
+        if (bb->window[i] < 0)
+            lad_buf_printf(&b, "<text x=\"%d\" y=\"%d\" fill=\"#444\">exact</text>\n",
+                           left + bw + 4, y + 10);
+        lad_buf_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#ee7733\">"
+                       "<title>", left + gw + gap, y + 1, bp > 1 ? bp : 1, rh - 3);
+        rep_buf_escape(&b, bb->name[i]);
+        lad_buf_printf(&b, ": L = %d</title></rect>\n", bb->pass[i]);
+    }
+    lad_buf_puts(&b, "</svg>");
+    return lad_buf_take(&b);
+}
+
+char *rep_svg_err2(const rep_err *ea, const rep_err *eb, const int *ks, const char *na,
+                   const char *nb)
+{
+    const int left = 70, top = 20, pw = 640, ph = 300;
+    const rep_err *es[2] = {ea, eb};
+    double lo = 0, hi = -30;
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < es[s]->n; k++)
+            if (es[s]->maxe[k] > 0) {
+                double l = log10(es[s]->maxe[k]);
+                lo = l < lo ? l : lo;
+                hi = l > hi ? l : hi;
+            }
+    lo = floor(lo - 0.5);
+    hi = ceil(hi + 0.01);
+    if (hi <= lo)
+        hi = lo + 1;
+    int n = ea->n, w = left + pw + 170, h = top + ph + 50;
+    double dx = n > 1 ? (double)pw / (n - 1) : 0;
+    lad_buf b = {0};
+    lad_buf_printf(&b, "<svg class=\"fig\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                   "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"%d\" "
+                   "height=\"%d\" fill=\"#fff\"/>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+                   "height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
+                   w, h, w, h, w, h, left, top, pw, ph);
+    for (int d = (int)lo; d <= (int)hi; d++) {
+        double y = ly(pow(10, d), lo, hi, top, ph);
+        lad_buf_printf(&b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
+                       "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">1e%d</text>\n",
+                       left, left + pw, y, y, left - 4, y + 4, d);
+    }
+    for (int k = 0; k < n; k++)
+        lad_buf_printf(&b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
+                       left + k * dx, top + ph + 14, ks[k]);
+    lad_buf_printf(&b, "<text x=\"%d\" y=\"%d\">total K (products per dot product)</text>\n"
+                   "<text x=\"14\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 14 "
+                   "%d)\">largest relative error</text>\n",
+                   left + pw / 2 - 80, top + ph + 32, top + ph / 2, top + ph / 2);
+    static const char *const col[2] = {"#b2182b", "#2166ac"};
+    const char *name[2] = {na, nb};
+    for (int s = 0; s < 2; s++) {
+        lad_buf_printf(&b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+                       col[s]);
+        for (int k = 0; k < n; k++)
+            if (es[s]->ncases[k])
+                lad_buf_printf(&b, "%.1f,%.1f ", left + k * dx,
+                               ly(es[s]->maxe[k], lo, hi, top, ph));
+        lad_buf_puts(&b, "\"/>\n");
+        for (int k = 0; k < n; k++)
+            if (es[s]->ncases[k])
+                lad_buf_printf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>"
+                               "%s, K=%d: max %.3e, mean %.3e over %d</title></circle>\n",
+                               left + k * dx, ly(es[s]->maxe[k], lo, hi, top, ph), col[s],
+                               name[s], ks[k], es[s]->maxe[k], es[s]->meane[k],
+                               es[s]->ncases[k]);
+        lad_buf_printf(&b, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" "
+                       "stroke-width=\"2\"/><text x=\"%d\" y=\"%d\">", left + pw + 10,
+                       left + pw + 30, top + 10 + 16 * s, top + 10 + 16 * s, col[s],
+                       left + pw + 34, top + 14 + 16 * s);
+        rep_buf_escape(&b, name[s]);
+        lad_buf_puts(&b, "</text>\n");
+    }
     lad_buf_puts(&b, "</svg>");
     return lad_buf_take(&b);
 }

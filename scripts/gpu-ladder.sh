@@ -22,7 +22,7 @@ if [ -z "${OUT:-}" ]; then
     exec "$LADDER" survey --device "$DEVICE" --cases "$CASES" --db "$DB" --resume "$@"
 fi
 "$LADDER" survey --device "$DEVICE" --cases "$CASES" --db "$DB" --resume \
-    --json "$OUT/survey.json" "$@" >"$OUT/table.txt"
+    -o "$OUT/survey.json" "$@" >"$OUT/table.txt"
 rc=$?
 cat "$OUT/table.txt"
 [ -f "$DB" ] && sqlite3 "$DB" ".backup '$OUT/ladder.db'"

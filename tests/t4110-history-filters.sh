@@ -32,7 +32,7 @@ r=$(ids --instruction HMMA.16816.F32); [ "$r" = "1 " ] && ok history-instruction
 r=$(ids --limit 1); [ "$r" = "2 " ] && ok history-limit || fail history-limit "got '$r'"
 run_ladder history --db "$db" --gpu a100
 expect_rc history-none-rc 0
-if [ ! -s "$out" ]; then ok history-none-empty; else fail history-none-empty "$(_peek "$out")"; fi
+expect_out_eq history-none-says 'no runs match'
 
 run_ladder history --db "$db" --json
 expect_rc history-json-rc 0
@@ -53,6 +53,7 @@ sqlite3 "$TMP/empty.db" <db/schema.sql
 sqlite3 "$TMP/empty.db" "PRAGMA application_id = 1279345746; PRAGMA user_version = 6"
 run_ladder history --db "$TMP/empty.db"
 expect_rc history-empty-rc 0
+expect_out_eq history-empty-says 'no runs in the store'
 
 # Errors.
 expect_usage_error history-usage-limit history --db "$db" --limit 0

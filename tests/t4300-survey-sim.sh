@@ -1,14 +1,15 @@
 #!/bin/sh
 # ladder survey on simulated devices: one table row per datapath with the
 # ladder's probes, the inferred model against its preset, both validations
-# and the captured vectors replayed; the same as JSON; a survey resumed
+# and the captured vectors replayed; the same as JSON (-o FILE, and
+# --json on stdout as the other commands' --json); a survey resumed
 # with --resume redoes only what is not finished; cuda:0 without a GPU
 # exits 4 before any store exists; a bad --device is a usage error.
 . tests/lib.sh
 
 db=$TMP/s.db
 json=$TMP/s.json
-run_ladder survey --device sim:sm_90a --only 'sm90-mma-bf16*32' --cases 2000 --db "$db" --json "$json"
+run_ladder survey --device sim:sm_90a --only 'sm90-mma-bf16*32' --cases 2000 --db "$db" -o "$json"
 expect_rc survey-sim-rc 0
 expect_out survey-sim-header '^survey 1 on sim:sm_90a \(sm_90a\): 1 datapath$'
 # The probes are the run's stored cases but the random rung's (counted here
@@ -29,6 +30,19 @@ check survey-json-vectors test "$(jq '$.datapaths[0].vectors.cases')" = "$vec"
 check survey-json-ok test "$(jq '$.ok')" = 1
 # ... and the store keeps the same text.
 check survey-json-stored test "$(sqlite3 "$db" 'SELECT result FROM surveys WHERE id = 1')" = "$(cat "$json")"
+check survey-json-file-only-json test "$(ls "$TMP" | grep -c '^s\.json')" = 1
+
+# --json is a flag, as for every other command: the document on stdout
+# instead of the table (the same text -o wrote, the datapath skipped).
+run_ladder survey --device sim:sm_90a --only 'sm90-mma-bf16*32' --cases 2000 --db "$db" --resume --json
+expect_rc survey-json-stdout-rc 0
+check survey-json-stdout-valid test "$(sqlite3 :memory: "SELECT json_valid(readfile('$out'))")" = 1
+check survey-json-stdout-same test "$(cat "$out")" = "$(cat "$json")"
+check survey-json-stdout-no-table test "$(grep -c '^survey 1' "$out")" = 0
+# ... and takes no file: the old spelling says what to write instead.
+expect_usage_error survey-json-no-file survey --device sim:sm_90a --json "$TMP/old.json" --db "$TMP/old.db"
+check survey-json-no-file-says grep -q "write the JSON to a file with -o <file>" "$err"
+check survey-json-no-file-none test ! -e "$TMP/old.json" -a ! -e "$TMP/old.db"
 check survey-stored-row test "$(sqlite3 "$db" "SELECT status || ' ' || run_id || ' ' || differ || '.' FROM survey_datapaths")" = 'done 1 .'
 # The runs are the ladder's, with the validations of both models.
 check survey-validations test "$(sqlite3 "$db" "SELECT group_concat(model || ':' || cases || ':' || mismatches, ' ') FROM validations WHERE run_id = 1")" = 'run 1 inferred:2000:0 sm90-mma-bf16-f32:2000:0'

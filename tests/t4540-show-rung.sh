@@ -39,6 +39,6 @@ expect_out show-rung-scaled-scale '^    scale 0: a 7f = 1, b 7f = 1$'
 
 run_ladder show 1 --db "$db" --rung nosuch
 expect_rc show-rung-none-rc 3
-expect_err show-rung-none "^ladder: run 1 stored no cases in rung 'nosuch'$"
+expect_err show-rung-none "^ladder: run 1 stored no cases in rung 'nosuch'; its rungs: visible, window$"
 
 test_done

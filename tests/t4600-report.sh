@@ -104,9 +104,27 @@ done
 has "$TMP/run.md" report-run-provenance '^\| device \| sm90-mma-bf16-f32 \(sim\) \|' \
     '^\| recipe \| ([^ ]*/)?recipes/sm90-mma-bf16-f32.yaml \(sha256 [0-9a-f]{64}\) \|' \
     '^  name: sm90-mma-bf16-f32$'
-has "$TMP/survey.md" report-survey-table '^## GPU: simulated sm_90a' \
-    "^\| $DP \| [0-9]+ \| 0/1000 inferred, 0/1000 preset mismatches \| bf16 \| bf16 \| f32 \| f32 \| 16 \|"
-if grep -q '^| sm90.*\*\*' "$TMP/survey.md"; then
+# The survey page reads as a summary first: the verdict is its first
+# section; then a row per datapath with its run (linked to the run's own
+# page, written beside), cases, time, validations and vector replays (the
+# 5,000 lines of vectors/h100-bf16-f32.vec); parameters constant over the
+# survey once, on one line.
+sid=$(sqlite3 "$DB" 'SELECT max(id) FROM surveys')
+srun=$(sqlite3 "$DB" "SELECT run_id FROM survey_datapaths WHERE survey_id = $sid")
+scases=$(sqlite3 "$DB" "SELECT count(*) FROM cases WHERE run_id = $srun")
+check report-survey-verdict-first test "$(grep -m 1 '^## ' "$TMP/survey.md")" = '## Verdict'
+has "$TMP/survey.md" report-survey-verdict '^1 of 1 datapaths as their preset, with no mismatch in either validation\.$'
+vec=$(grep -vc '^#' vectors/h100-bf16-f32.vec)
+has "$TMP/survey.md" report-survey-datapath-row \
+    "^\| \[$DP\]\(survey-run$srun\.md\) \| $srun \| $scases \| [0-9]+ \| [0-9]+\.[0-9] \| 0/1000 \| 0/1000 \| 1: 0/$vec \| = preset \|$"
+has "$TMP/survey.md" report-survey-constants '^The same in every datapath: .*window 25, .*pass 16, '
+has "$TMP/survey.html" report-survey-html-sections 'id="verdict"' 'id="datapaths"' \
+    'id="parameters"' '<figure id="fig-window"' "<a href=\"survey-run$srun\.html\">$DP</a>" \
+    '@page\{size:A4 landscape'
+for ext in md html; do
+    check "report-survey-run-page-$ext" grep -q "^# ladder report: run $srun ($DP, survey $sid)\|<h1>ladder report: run $srun ($DP, survey $sid)</h1>" "$TMP/survey-run$srun.$ext"
+done
+if grep -q '^| \[sm90.*\*\*' "$TMP/survey.md"; then
     fail report-survey-no-difference "a cell is marked though the model is its preset"
 else
     ok report-survey-no-difference
@@ -118,11 +136,32 @@ sqlite3 "$DB" "UPDATE inferences SET value = replace(value, char(10) || 'window:
     char(10) || 'window: 24' || char(10)) WHERE parameter = 'model' AND run_id = $srun"
 run_ladder report "survey:$(sqlite3 "$DB" 'SELECT max(id) FROM surveys')" --db "$DB" -o "$TMP/sdiff.md"
 has "$TMP/sdiff.md" report-survey-difference-marked '\| \*\*24 \(25\)\*\* \|'
-if [ "$(grep -o '\*\*[^*]*\*\*' "$TMP/sdiff.md" | wc -l)" -eq 1 ]; then
+has "$TMP/sdiff.md" report-survey-difference-verdict '^0 of 1 datapaths as their preset' \
+    "^\| \[$DP\]\(sdiff-run$srun\.md\) \| $srun \| \*\*window 24 \(preset 25\)\*\* \|$"
+# In the parameters, window alone is marked.
+sed -n '/^## Parameters/,/^## /p' "$TMP/sdiff.md" >"$TMP/sdiff-params"
+if [ "$(grep -o '\*\*[^*]*\*\*' "$TMP/sdiff-params" | wc -l)" -eq 1 ]; then
     ok report-survey-difference-alone
 else
-    fail report-survey-difference-alone "$(grep -o '\*\*[^*]*\*\*' "$TMP/sdiff.md" | head -n 3 | tr '\n' ' ')"
+    fail report-survey-difference-alone "$(grep -o '\*\*[^*]*\*\*' "$TMP/sdiff-params" | head -n 3 | tr '\n' ' ')"
 fi
+sqlite3 "$DB" "UPDATE inferences SET value = replace(value, char(10) || 'window: 24' || char(10),
+    char(10) || 'window: 25' || char(10)) WHERE parameter = 'model' AND run_id = $srun"
+
+# A survey of every sm_90a datapath (47 rows, made by SQL from the one
+# surveyed: each row's run is that run), for the page's width.
+cp "$DB" "$TMP/big.db"
+run_ladder presets --json
+cp "$out" "$TMP/presets.json"
+sqlite3 "$TMP/big.db" "INSERT INTO survey_datapaths SELECT d.survey_id, json_extract(p.value, '\$.name'),
+    d.status, d.run_id, d.probes, d.differ, d.inferred_cases, d.inferred_mismatches, d.preset_cases,
+    d.preset_mismatches, d.vector_files, d.vector_cases, d.vector_mismatches, d.millis, d.message
+    FROM survey_datapaths d, json_each(readfile('$TMP/presets.json')) p
+    WHERE d.survey_id = $sid AND json_extract(p.value, '\$.arch') = 'sm_90a'
+      AND json_extract(p.value, '\$.name') <> d.datapath"
+nbig=$(sqlite3 "$TMP/big.db" "SELECT count(*) FROM survey_datapaths WHERE survey_id = $sid")
+run_ladder report "survey:$sid" --db "$TMP/big.db" -o "$TMP/big.html"
+check report-survey-big-written test "$rc" = 0 -a "$nbig" -ge 47
 
 # After 'ladder infer' the page takes the stored inferences and model.
 run_ladder infer 1 --db "$DB"
@@ -155,6 +194,42 @@ expect_rc report-model-file 0
 has "$TMP/file.md" report-model-file-table '^\| device spec \| sim:.*/m\.yaml \|' \
     '^\| <a id="param-window"></a>window \| 25 \| fit: '
 
+# The run and preset pages: the error chart has a y-axis title, its legend
+# draws K*u dashed and sqrt(K)*u dotted as the curves are, and its K axis
+# reaches K (32 for Ada's e4m3 QMMA: ticks 1, 4, 8, ... 32); the linked
+# cases fold away; a preset's page names no command line or recipe file it
+# never had; a value no probe can see is the model's own, not inference's
+# default; a two-level window (CDNA3) shows both levels.
+has "$TMP/run.html" report-error-y-title '>relative error \|D - exact\| / \|exact\|</text>'
+for d in 6,3 2,3; do
+    check "report-error-legend-$d" test "$(grep -o "stroke-dasharray=\"$d\"" "$TMP/run.html" | wc -l)" -ge 2
+done
+run_ladder report sm89-mma-e4m3-f32 -o "$TMP/k32.html"
+sed -n '/<figure id="fig-error"/,/<\/figure>/p' "$TMP/k32.html" >"$TMP/k32-error"
+has "$TMP/k32-error" report-error-ticks-to-k '>1</text>' '>4</text>' '>28</text>' '>32</text>'
+check report-error-ticks-no-29 test "$(grep -c '>29</text>' "$TMP/k32-error")" = 0
+has "$TMP/run.html" report-cases-fold '^<details><summary>[0-9]+ cases: show them</summary>$'
+has "$TMP/preset.md" report-preset-provenance '^\| command line \| none: the cases were generated for this page \|$' \
+    '^\| recipe \| built for this page from the model: '
+check report-preset-no-placeholder test "$(grep -c '<report recipe\|command line | \[\]' "$TMP/preset.md")" = 0
+run_ladder report cdna3-mfma-f16-f32-k4 -o "$TMP/cdna3.md"
+has "$TMP/cdna3.md" report-preset-own-value \
+    '^\| <a id="param-prod_inf"></a>prod_inf \| 128 \| unobservable: no probe case tells it from its alternatives \(inference keeps its default, none\); the value is the model.s own \|'
+check report-preset-no-false-default test "$(grep '^| <a id="param-prod_inf"' "$TMP/cdna3.md" | grep -c 'default kept')" = 0
+has "$TMP/cdna3.md" report-passes-two-level \
+    'summed exactly; that sum aligned 32 bits below the pass anchor and the addend 24 \(rd\); the exact sum cut to 31 fraction bits \(rd\)$'
+run_ladder report cdna3-mfma-f16-f32-k4 -o "$TMP/cdna3.html"
+has "$TMP/cdna3.html" report-passes-two-level-figure '>second level: window2 32 bits below the pass anchor, align2 rd, norm2: the exact sum cut to 31 fraction bits</text>'
+
+# An fp8 datapath with a GEMM program: the error against total K to 4,096,
+# chained and with fp8-promote4 (computed by lad_gemm, measured exactly);
+# the chained error grows with K past the promoted one's (as t7020 finds).
+run_ladder report sm90-wgmma-e4m3-f32 -o "$TMP/fp8.md"
+has "$TMP/fp8.md" report-gemm-section '^### Error against total K, with and without a GEMM program$' \
+    '^    32 +[0-9.e+-]+ +[0-9.e+-]+ +- +-$' '^  4096 '
+check report-gemm-promote-helps awk '$1 == 4096 {exit !($2 > 10 * $4 && $4 > 0)} END {}' "$TMP/fp8.md"
+check report-gemm-not-bf16 test "$(grep -c 'total K, with and without' "$TMP/run.md")" = 0
+
 expect_usage_error report-usage-format report latest --db "$DB" --format pdf
 expect_usage_error report-usage-survey report survey:x --db "$DB"
 run_ladder report nosuch-preset -o "$TMP/x.html"
@@ -178,18 +253,31 @@ fi
 ok report-chromium
 
 # The boxes of the figures, written into the DOM by a script added to a copy.
-boxes_js='<script>(function(){var o="";document.querySelectorAll("figure").forEach(function(f){var s=f.querySelector("svg");if(!s)return;var r=s.getBoundingClientRect();o+=f.id+" "+Math.round(r.left+scrollX)+" "+Math.round(r.top+scrollY)+" "+Math.round(r.width)+" "+Math.round(r.height)+" "+s.querySelectorAll("rect,polyline,circle,line,text").length+String.fromCharCode(10);});var p=document.createElement("pre");p.id="boxes";p.textContent=o;document.body.appendChild(p);})();</script>'
+boxes_js='<script>(function(){var o="",x=0;document.querySelectorAll(".wide").forEach(function(d){x=Math.max(x,d.scrollWidth-d.clientWidth);});o+="overflow "+document.documentElement.scrollWidth+" "+x+String.fromCharCode(10);document.querySelectorAll("figure").forEach(function(f){var s=f.querySelector("svg");if(!s)return;var r=s.getBoundingClientRect();o+=f.id+" "+Math.round(r.left+scrollX)+" "+Math.round(r.top+scrollY)+" "+Math.round(r.width)+" "+Math.round(r.height)+" "+s.querySelectorAll("rect,polyline,circle,line,text").length+String.fromCharCode(10);});var p=document.createElement("pre");p.id="boxes";p.textContent=o;document.body.appendChild(p);})();</script>'
 chrome() {
     timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
         --force-device-scale-factor=1 --user-data-dir="$TMP/chrome" "$@" 2>>"$TMP/chrome.err"
 }
-for what in run preset; do
+for what in run preset survey big; do
+    case $what in
+    run|preset) figs="fig-bits fig-error fig-passes" ;;
+    *) figs=fig-window ;;
+    esac
     sed "s|</body>|$boxes_js</body>|" "$TMP/$what.html" >"$TMP/$what-boxes.html"
     chrome --window-size=1400,1000 --dump-dom "file://$TMP/$what-boxes.html" >"$TMP/$what.dom"
     sed -n '/<pre id="boxes">/,/<\/pre>/p' "$TMP/$what.dom" |
         sed 's/.*<pre id="boxes">//; s/<\/pre>.*//' | grep '^fig-' >"$TMP/$what.boxes"
     bad=
-    for fig in fig-bits fig-error fig-passes; do
+    # No horizontal overflow at 1400 px: the page is no wider than the
+    # window, and no table box scrolls sideways.
+    over=$(sed -n '/<pre id="boxes">/,/<\/pre>/p' "$TMP/$what.dom" | grep -o 'overflow [0-9]* [0-9]*')
+    set -- $over
+    if [ $# -eq 3 ] && [ "$2" -le 1400 ] && [ "$3" -eq 0 ]; then
+        ok "report-$what-no-overflow"
+    else
+        fail "report-$what-no-overflow" "page width ${2:-?} px, table boxes ${3:-?} px past their width"
+    fi
+    for fig in $figs; do
         line=$(grep "^$fig " "$TMP/$what.boxes")
         set -- $line
         if [ $# -ne 6 ] || [ "$4" -le 0 ] || [ "$5" -le 0 ] || [ "$6" -le 0 ]; then

@@ -1,12 +1,14 @@
 #!/bin/sh
 # The tutorials of docs/tutorials/ run as written. Every ```sh block of
 # every tutorial (in file name order, each file's blocks in order) runs with
-# `sh -e` in one temporary folder, with the ladder under test on PATH as
-# `ladder` and the checkout's recipes/ and docs/ linked into it, so a later tutorial finds
-# what an earlier one left (ladder.db). A block passes when it exits 0 and,
-# when a ```text block follows it, every line of that block appears in its
-# output (stdout and stderr together), in that order; `...` inside a line
-# stands for any text (a date, a path, a time).
+# `sh -e` in one empty temporary folder, as the setup of the first tutorial
+# has it: the ladder under test on PATH as `ladder`, LADDER_SRC naming the
+# checkout (nothing of it is linked into the folder), so a later tutorial
+# finds what an earlier one left (ladder.db). A block passes when it exits 0
+# and its output (stdout and stderr together) is the ```text block that
+# follows it, line for line: the same number of lines, each matching its
+# shown line, where `...` stands for any text (a date, a path, a time). A
+# block shown with no output must print nothing.
 #
 # Blocks marked ```sh report use `ladder report`: they run only when
 # `ladder help report` succeeds; otherwise each is one FAIL line.
@@ -15,8 +17,8 @@
 WORK=$TMP/work
 mkdir -p "$WORK" "$TMP/bin" "$TMP/blocks"
 ln -s "$LADDER" "$TMP/bin/ladder"
-ln -s "$PWD/recipes" "$WORK/recipes"
-ln -s "$PWD/docs" "$WORK/docs"
+LADDER_SRC=$PWD
+export LADDER_SRC
 
 # Splits the tutorials into $TMP/blocks/NNN.sh (first line: "# <file> <kind>")
 # and NNN.text, the expected output of block NNN.
@@ -42,7 +44,7 @@ awk -v dir="$TMP/blocks" '
     /^```/ { inblock = 1; out = "/dev/null"; last = 0; next }
 ' $(cat "$TMP/files")
 
-# Whether every line of $1 (expected) appears in $2 (output) in order.
+# Whether $2 (output) is $1 (expected) line for line, `...` any text.
 shows() {
     awk -v want="$1" '
         BEGIN {
@@ -51,11 +53,14 @@ shows() {
                 gsub(/\\\.\\\.\\\./, ".*", l)
                 pat[++n] = "^" l "$"
             }
-            i = 1
         }
-        i <= n && $0 ~ pat[i] { i++ }
+        { got[++m] = $0 }
         END {
-            if (i <= n) { print "missing: " pat[i]; exit 1 }
+            for (i = 1; i <= n || i <= m; i++) {
+                if (i > m) { print "line " i " missing: " pat[i]; exit 1 }
+                if (i > n) { print "line " i " not shown: " got[i]; exit 1 }
+                if (got[i] !~ pat[i]) { print "line " i " is \"" got[i] "\", not " pat[i]; exit 1 }
+            }
         }' "$2"
 }
 
@@ -75,15 +80,20 @@ for b in "$TMP/blocks"/*.sh; do
     rc=0
     (cd "$WORK" && PATH=$TMP/bin:$PATH sh -e "$b") >"$TMP/out" 2>&1 || rc=$?
     text=${b%.sh}.text
+    [ -e "$text" ] || : >"$text"
     if [ "$rc" != 0 ]; then
         fail "$name" "exit $rc: $(tail -n 3 "$TMP/out" | tr '\n' ' ')"
-    elif [ -e "$text" ] && ! why=$(shows "$text" "$TMP/out"); then
-        fail "$name" "$why; got: $(head -c 600 "$TMP/out")"
+    elif ! why=$(shows "$text" "$TMP/out"); then
+        fail "$name" "$why"
     else
         ok "$name"
     fi
 done
 check tutorial-blocks-found test "$nblocks" -ge 10
+# The setup the blocks assume is the one the first tutorial shows.
+check tutorial-setup-path grep -q '^export PATH="$PWD:$PATH" ' docs/tutorials/1-new-format.md
+check tutorial-setup-src grep -q '^export LADDER_SRC="$PWD" ' docs/tutorials/1-new-format.md
+check tutorial-folder-empty test ! -e "$WORK/recipes" -a ! -e "$WORK/docs"
 
 # The queries the tutorials point to stay true: each file of docs/queries/
 # runs on the store the tutorials filled.

@@ -4,6 +4,9 @@
     a = np.ones((4, 64), ml_dtypes.float8_e4m3fn)
     b = np.ones((64, 8), ml_dtypes.float8_e4m3fn)
     d = ladder.matmul(a, b, datapath="sm90-wgmma-e4m3-f32", program="fp8-promote4")
+    d = ladder.matmul(a, b, datapath="inferred.yaml")       # a model file
+    w = ladder.round(np.array([0.1, 3.0]), "e3m4:bias=5")  # words of any format
+    ladder.presets()["sm90-mma-bf16-f32"]                  # one line on it
 
 A thin layer over libladder.so (the C library `make` builds, see
 docs/library.md) through ctypes. Arrays go in and come out as raw words:
@@ -13,14 +16,18 @@ arrays are taken as the words themselves. The result's dtype is the float
 type whose bits the output format's words are (float32 for f32 and its
 cut e8m13, bfloat16, float16, ...), else an unsigned integer type.
 
-The library is found at $LADDER_LIB, else in the build folder of the
-source tree this package sits in (build/rel/libladder.so), else on the
-system's library path.
+The library is found at $LADDER_LIB, else beside this file (the
+_libladder*.so `pip install ./python` builds: libladder and the model-file
+reader), else in the build folder of the source tree this package sits in
+(build/rel/libladder.so, which reads no model files), else on the system's
+library path.
 """
 
 import ctypes
 import ctypes.util
+import glob
 import os
+import re
 
 import numpy as np
 
@@ -29,7 +36,7 @@ try:
 except ImportError:  # bf16 and fp8 arrays need it; raw words do not
     ml_dtypes = None
 
-__all__ = ["matmul", "dot", "LadderError"]
+__all__ = ["matmul", "dot", "round", "presets", "LadderError"]
 
 
 class LadderError(ValueError):
@@ -55,6 +62,9 @@ def _find_library():
     if env:
         return env
     here = os.path.dirname(os.path.abspath(__file__))
+    bundled = sorted(glob.glob(os.path.join(here, "_libladder*.so")))
+    if bundled:
+        return bundled[0]
     local = os.path.join(here, "..", "..", "build", "rel", "libladder.so")
     if os.path.exists(local):
         return local
@@ -82,6 +92,24 @@ def _library():
     lib.lad_gemm_err.argtypes = [vp, vp, i, i, i, vp, i, vp, i, vp, i, vp, i, i,
                                  ctypes.POINTER(_Err)]
     lib.lad_gemm_err.restype = i
+    lib.lad_preset_get.argtypes = [i]
+    lib.lad_preset_get.restype = vp
+    lib.lad_preset_summary.argtypes = [vp, cp, ctypes.c_size_t]
+    lib.lad_preset_summary.restype = cp
+    lib.lad_format_find.argtypes = [cp]
+    lib.lad_format_find.restype = vp
+    lib.lad_format_parse.argtypes = [cp, ctypes.POINTER(_Format), ctypes.POINTER(_Err)]
+    lib.lad_decimal_parse.argtypes = [cp, ctypes.POINTER(_Format), i, i,
+                                      ctypes.POINTER(ctypes.c_uint64),
+                                      ctypes.POINTER(i), ctypes.POINTER(_Err)]
+    lib.lad_round_parse.argtypes = [cp]
+    # The model-file reader: in the library pip builds, not in build/rel's.
+    lib.files = hasattr(lib, "lad_model_resolve")
+    if lib.files:
+        lib.lad_model_datapath_size.restype = ctypes.c_size_t
+        lib.lad_model_resolve.argtypes = [cp, vp, ctypes.POINTER(_Err)]
+        lib.lad_model_parse.argtypes = [cp, cp, ctypes.c_size_t, vp, cp, ctypes.c_size_t,
+                                        ctypes.POINTER(_Err)]
     _lib = lib
     return lib
 
@@ -139,11 +167,53 @@ def _words(x, fmt, what):
     return np.ascontiguousarray(bits.astype(np.uint64))
 
 
-def _datapath(lib, name):
-    dp = lib.lad_preset_find(name.encode())
-    if not dp:
-        raise LadderError(f"unknown preset '{name}' (ladder presets lists them)")
-    return dp
+_PLAIN = re.compile(r"^[A-Za-z0-9_.:=,+-]+$")
+
+
+def _yaml_value(value):
+    """A model-file value as YAML: plain where the reader wants it plain
+    (names, numbers, none, true/false), quoted otherwise; lists for order."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_yaml_value(v) for v in value) + "]"
+    if isinstance(value, dict):  # a format as a mapping
+        return "{" + ", ".join(f"{k}: {_yaml_value(v)}" for k, v in value.items()) + "}"
+    if value is None:
+        return "none"
+    text = str(value)
+    if _PLAIN.match(text) and not text.startswith(("-", ":")) or re.match(r"^-?[0-9]+$", text):
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _datapath(lib, spec):
+    """A buffer holding the datapath: a preset name, a model file's path (as
+    `ladder gemm --datapath` takes them), or a dict of a model file's keys."""
+    if isinstance(spec, str) and not lib.files:
+        dp = lib.lad_preset_find(spec.encode())
+        if not dp:
+            raise LadderError(f"unknown preset '{spec}' (this libladder reads no model "
+                              f"files: pip install ./python builds one that does)")
+        return dp
+    if not lib.files:
+        raise LadderError("this libladder reads no model files: pip install ./python "
+                          "builds one that does")
+    buf = ctypes.create_string_buffer(lib.lad_model_datapath_size())
+    err = _Err()
+    if isinstance(spec, dict):
+        text = "".join(f"{k}: {_yaml_value(v)}\n" for k, v in spec.items()).encode()
+        rc = lib.lad_model_parse(b"<dict>", text, len(text), buf, None, 0, ctypes.byref(err))
+    elif isinstance(spec, (str, os.PathLike)):
+        rc = lib.lad_model_resolve(os.fsencode(spec), buf, ctypes.byref(err))
+    else:
+        raise LadderError(f"datapath must be a preset name, a model file or a dict, "
+                          f"not {type(spec).__name__}")
+    if rc:
+        raise LadderError(err.msg.decode())
+    return buf
 
 
 def _program(lib, program):
@@ -171,7 +241,9 @@ def matmul(a, b, c=None, datapath="sm90-wgmma-e4m3-f32", program=None, threads=0
     """D = the program over A (M x K), B (K x N) and C (M x N, or +0), word for
     word as the datapath computes it. datapath is a preset name; program is
     None (every MMA chained), a program preset name or a dict of program
-    keys (docs/commands/gemm.md). threads 0 uses every CPU."""
+    keys (docs/commands/gemm.md). threads 0 uses every CPU. datapath is
+    a preset name, a model file (docs/model-files.md) or a dict of a model
+    file's keys."""
     lib = _library()
     dp = _datapath(lib, datapath)
     prog = _program(lib, program)
@@ -199,9 +271,63 @@ def matmul(a, b, c=None, datapath="sm90-wgmma-e4m3-f32", program=None, threads=0
 def dot(a, b, c=None, datapath="sm90-wgmma-e4m3-f32", program=None):
     """One dot product: a and b of K elements (a multiple of the
     instruction's K: one MMA, or a chain of them), c a scalar or None.
-    Returns a 0-d array holding the D word."""
+    Returns a scalar of matmul's result dtype holding the D word."""
     a, b = np.asarray(a), np.asarray(b)
     cm = None if c is None else np.asarray(c).reshape(1, 1)
     d = matmul(a.reshape(1, -1), b.reshape(-1, 1), cm, datapath=datapath,
                program=program, threads=1)
-    return d.reshape(())
+    return d[0, 0]
+
+
+def presets():
+    """The compiled-in datapaths: {name: one line (instruction, shape,
+    formats, K, evidence)}, in the order `ladder presets` lists them."""
+    lib = _library()
+    out = {}
+    buf = ctypes.create_string_buffer(512)
+    for i in range(lib.lad_preset_count()):
+        p = lib.lad_preset_get(i)
+        out[ctypes.string_at(p).decode()] = lib.lad_preset_summary(p, buf, 512).decode()
+    return out
+
+
+_OVERFLOW = {"inf": 0, "sat": 1, "ieee": 2}
+
+
+def round(x, fmt, rounding="rne", overflow="ieee", words=False):
+    """x (float64 values, any shape) rounded into format fmt: a name or a
+    format spec such as "e3m4:bias=5" (docs/commands/format.md), exactly, as
+    `ladder format encode` rounds (rounding rz, rne, ru, rd or rna; overflow
+    ieee, inf or sat). Returns the words as an array of fmt's NumPy or
+    ml_dtypes type when it has one and words is False, else as unsigned
+    integers. Each value goes in as its exact hex form: no host
+    arithmetic touches it."""
+    lib = _library()
+    f, err = _Format(), _Err()
+    if lib.lad_format_parse(str(fmt).encode(), ctypes.byref(f), ctypes.byref(err)):
+        raise LadderError(err.msg.decode())
+    mode = lib.lad_round_parse(str(rounding).encode())
+    if mode < 0:
+        raise LadderError(f"unknown rounding '{rounding}' (rz, rne, ru, rd or rna)")
+    if overflow not in _OVERFLOW:
+        raise LadderError(f"unknown overflow '{overflow}' (ieee, inf or sat)")
+    xs = np.asarray(x, dtype=np.float64)
+    out = np.zeros(xs.shape, np.uint64)
+    word, flags = ctypes.c_uint64(), ctypes.c_int()
+    flat = out.reshape(-1)
+    for i, v in enumerate(xs.reshape(-1).tolist()):
+        text = v.hex() if v == v and abs(v) != float("inf") else repr(v)
+        if lib.lad_decimal_parse(text.encode(), ctypes.byref(f), mode, _OVERFLOW[overflow],
+                                 ctypes.byref(word), ctypes.byref(flags), ctypes.byref(err)):
+            raise LadderError(err.msg.decode())
+        flat[i] = word.value
+    want = None if words else _ieee_dtype(f)
+    if want is None and not words:
+        # a type by name only for the built-in itself, not a spec that
+        # changes it ("e4m3:bias=8" is named e4m3)
+        bi = lib.lad_format_find(f.name)
+        if bi and ctypes.string_at(bi, ctypes.sizeof(_Format)) == bytes(f):
+            want = _float_dtypes().get(f.name.decode())
+    if want is not None:
+        return out.astype(_uint(8 * np.dtype(want).itemsize)).view(want)
+    return out.astype(_uint(f.width))

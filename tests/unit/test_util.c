@@ -6,6 +6,7 @@
 #include "test.h"
 #include "util/buf.h"
 #include "util/json.h"
+#include "util/suggest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -74,8 +75,47 @@ static void test_json(void)
     json_case("util-json-utf8", "\xc3\xa9\xe2\x82\xac", "[\"\xc3\xa9\xe2\x82\xac\"]");
 }
 
+/* The nearest of names to word, as lad_suggest gives it ("" for none). */
+static const char *nearest(const char *word, const char *const *names)
+{
+    lad_suggest s;
+    lad_suggest_init(&s, word);
+    for (int i = 0; names[i]; i++)
+        lad_suggest_add(&s, names[i]);
+    const char *b = lad_suggest_best(&s);
+    return b ? b : "";
+}
+
+static void suggest_case(const char *name, const char *word, const char *const *names,
+                         const char *want)
+{
+    const char *got = nearest(word, names);
+    test_check(strcmp(got, want) == 0, name, "'%s': expected '%s', got '%s'", word, want, got);
+}
+
+static void test_suggest(void)
+{
+    static const char *const cmds[] = {"run", "infer", "validate", "show", "history",
+                                       "survey", "report", NULL};
+    static const char *const rungs[] = {"instruction", "slice", "lanes", "truncation",
+                                        "visible", "internal", "ulp", NULL};
+    /* distances counted by hand: one deletion, one swap, one insertion */
+    suggest_case("util-suggest-deletion", "infr", cmds, "infer");
+    suggest_case("util-suggest-swap", "surevy", cmds, "survey");
+    suggest_case("util-suggest-insertion", "histtory", cmds, "history");
+    suggest_case("util-suggest-two-steps", "intrenl", rungs, "internal");
+    /* too far: "bogus" is 5 steps from every rung; "xyz" 3 from "run" */
+    suggest_case("util-suggest-none-far", "bogus", rungs, "");
+    suggest_case("util-suggest-none-short", "xyz", cmds, "");
+    /* an exact name is no suggestion */
+    suggest_case("util-suggest-exact", "show", cmds, "");
+    /* ties keep the first offered: "lanex" is one from "lanes" only */
+    suggest_case("util-suggest-nearest", "lanex", rungs, "lanes");
+}
+
 void test_util(void)
 {
     test_buf();
     test_json();
+    test_suggest();
 }
