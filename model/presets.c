@@ -170,13 +170,13 @@ static lad_datapath *mma(const char *evidence, const char *gen, const char *arch
 }
 
 /*
-** fp8 mma.sync on sm_90a is not an fp8 instruction: ptxas unpacks the bytes
-** to f16 (exactly) and issues two chained HMMA.16816 from zero, then adds C
-** with an FADD (f32 result) or HADD2 (f16 result), both nearest even. The
-** first HMMA takes the low two bytes of each 32-bit register, so lanes k with
-** k % 4 < 2 form pass 1 and the others pass 2.
+** fp8 mma.sync on sm_90a and sm_100a is not an fp8 instruction: ptxas
+** unpacks the bytes to f16 (exactly) and issues two chained HMMA.16816 from
+** zero, then adds C with an FADD (f32 result) or HADD2 (f16 result), both
+** nearest even. The first HMMA takes the low two bytes of each 32-bit
+** register, so lanes k with k % 4 < 2 form pass 1 and the others pass 2.
 */
-static void sm90_fp8_emulation(lad_datapath *dp)
+static void hmma_fp8_emulation(lad_datapath *dp)
 {
     int n = 0;
     for (int half = 0; half < 2; half++)
@@ -186,6 +186,41 @@ static void sm90_fp8_emulation(lad_datapath *dp)
     dp->norder = n;
     dp->c_last = 1;
     dp->d_round = LAD_RNE;
+}
+
+/*
+** Mixed fp8 (A e4m3, B e5m2 and the reverse) for the same-format fp8
+** presets among table[from..to): the same datapaths with B decoded in the
+** other format, named <gen>-<instr>-<a>x<b>-<d>. The evidence says which
+** preset each copies and what backs that one.
+*/
+static void mixed_fp8(int from, int to)
+{
+    for (int i = from; i < to; i++) {
+        const lad_datapath *src = &table[i].dp;
+        if (src->a.name[0] != 'e' || strcmp(src->a.name, src->b.name) != 0)
+            continue;
+        const char *other = strcmp(src->a.name, "e4m3") == 0 ? "e5m2" : "e4m3";
+        char ev[160];
+        if (strncmp(table[i].evidence, "derived:", 8) == 0)
+            snprintf(ev, sizeof ev, "derived: B in %s, unmeasured; parameters of %.40s", other,
+                     src->name);
+        else
+            snprintf(ev, sizeof ev, "%.40s with B in %s: %s", src->name, other,
+                     strncmp(src->arch, "sm_90", 5) == 0 ? "H200 captures (results/h200/captures)"
+                                                         : "unverified");
+        const char *gen_end = strchr(src->name, '-');
+        const char *instr_end = strchr(gen_end + 1, '-');
+        lad_datapath *dp = add(ev, "%.*s-%sx%s-%s", (int)(instr_end - src->name), src->name,
+                               src->a.name, other, src->d.name[0] == 'e' ? "f32" : src->d.name);
+        char name[64];
+        memcpy(name, dp->name, sizeof name);
+        *dp = *src;
+        memcpy(dp->name, name, sizeof name);
+        dp->b = *fmt(other);
+        if (strchr(dp->sass, 'Q'))  /* QGMMA/QMMA name B's type last */
+            memcpy(dp->sass + strlen(dp->sass) - 4, other[1] == '4' ? "E4M3" : "E5M2", 4);
+    }
 }
 
 static void pre_blackwell(void)
@@ -252,37 +287,12 @@ static void pre_blackwell(void)
         ** HMMA.16816.F32, so it is the f16 datapath in two chained passes. */
         snprintf(ev, sizeof ev, "H200 captures (results/h200/captures); SASS of kernels/mma_sync.cu");
         dp = mma(ev, "sm90", "sm_90a", "mma", fp8[i], "f32", 25, 16);
-        sm90_fp8_emulation(dp);
+        hmma_fp8_emulation(dp);
         dp = mma(ev, "sm90", "sm_90a", "mma", fp8[i], "f16", 25, 16);
-        sm90_fp8_emulation(dp);
+        hmma_fp8_emulation(dp);
         f16_between(dp);
     }
-    /* Mixed fp8 (A e4m3, B e5m2 and the reverse): the same datapaths with
-    ** B decoded in the other format. */
-    int nfp8 = ntable;
-    for (int i = 0; i < nfp8; i++) {
-        const lad_datapath *src = &table[i].dp;
-        if (src->a.name[0] != 'e' || strcmp(src->a.name, src->b.name) != 0)
-            continue;
-        const char *other = strcmp(src->a.name, "e4m3") == 0 ? "e5m2" : "e4m3";
-        char ev[160];
-        snprintf(ev, sizeof ev, "%.40s with B in %s: %s", src->name, other,
-                 strncmp(src->arch, "sm_90", 5) == 0 ? "H200 captures (results/h200/captures)"
-                                                     : "unverified");
-        const char *gen_end = strchr(src->name, '-');
-        const char *instr_end = strchr(gen_end + 1, '-');
-        dp = add(ev, "%.*s-%sx%s-%s", (int)(instr_end - src->name), src->name,
-                 src->a.name, other, src->d.name[0] == 'e' ? "f32" : src->d.name);
-        char name[64];
-        memcpy(name, dp->name, sizeof name);
-        *dp = *src;
-        memcpy(dp->name, name, sizeof name);
-        dp->b = *fmt(other);
-        char *t = strstr(dp->sass, other[1] == '4' ? "E5M2" : "E4M3");
-        if (t && strchr(dp->sass, 'Q'))  /* QGMMA/QMMA name B's type last */
-            memcpy(dp->sass + strlen(dp->sass) - 4, other[1] == '4' ? "E4M3" : "E5M2", 4);
-        (void)t;
-    }
+    mixed_fp8(0, ntable);
 
     /* Integer mma.sync (sm_80 on) and wgmma: exact sums into s32. */
     const char *ints[] = {"s8", "u8"};
@@ -331,6 +341,26 @@ static void pre_blackwell(void)
     dp = mma("vectors b200-tf32-f32.vec; floor as sm100-tcgen05-tf32-f32", "sm100", "sm_100a",
              "mma", "tf32", "f32", 25, 8);
     dp->anchor_min = -133;
+    /* fp8 mma.sync on sm_100a: the SASS is Hopper's (12 fp8->f16 unpacks,
+    ** HMMA.16816 on the low two bytes of each register from zero, a chained
+    ** HMMA on the high two, then FADD or HADD2 of C), so these are the
+    ** sm90 fp8 mma.sync rule on the B200's HMMA (sm100-mma-f16-f32: F 25,
+    ** L 16). No B200 fp8 mma.sync word has been captured: B200 captures of
+    ** lad_mma_m16n8k32_* (scripts/gpu-campaign.sh) confirm or refute them. */
+    int bw_fp8 = ntable;
+    for (int i = 0; i < 2; i++) {
+        for (int f16 = 0; f16 < 2; f16++) {
+            char ev[160];
+            snprintf(ev, sizeof ev, "derived: SASS of kernels/mma_sync.cu on sm_100a, as on "
+                     "sm_90a; no B200 word captured; parameters of sm90-mma-%s-%s", fp8[i],
+                     f16 ? "f16" : "f32");
+            dp = mma(ev, "sm100", "sm_100a", "mma", fp8[i], f16 ? "f16" : "f32", 25, 16);
+            hmma_fp8_emulation(dp);
+            if (f16)
+                f16_between(dp);
+        }
+    }
+    mixed_fp8(bw_fp8, ntable);
 
     /* Published models without vectors here (MMA-Sim, microsoft/MMA-Sim:
     ** Turing and Ampere 24 fraction bits, Ampere splitting K in two halves;
