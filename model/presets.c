@@ -264,30 +264,36 @@ static void pre_blackwell(void)
     }
 
     /* Hopper: 25 fraction bits, 16 products per pass, tf32 4. */
-    mma("vectors h100-f16-f32.vec", "sm90", "sm_90a", "mma", "f16", "f32", 25, 16);
-    mma("vectors h100-f16-f16.vec", "sm90", "sm_90a", "mma", "f16", "f16", 25, 16);
+    mma("vectors h100-f16-f32.vec; H200 captures (results/h200/captures)", "sm90", "sm_90a",
+        "mma", "f16", "f32", 25, 16);
+    mma("vectors h100-f16-f16.vec; H200 captures (results/h200/captures)", "sm90", "sm_90a",
+        "mma", "f16", "f16", 25, 16);
     /* bf16 and tf32 on Hopper floor the anchor at -133, as the B200 does:
     ** the H200 ladder's zeros rung (results/h200) */
-    dp = mma("vectors h100-bf16-f32.vec; H200 ladder (results/h200)", "sm90", "sm_90a", "mma",
-             "bf16", "f32", 25, 16);
+    dp = mma("vectors h100-bf16-f32.vec; H200 captures (results/h200/captures) and ladder "
+             "(results/h200)", "sm90", "sm_90a", "mma", "bf16", "f32", 25, 16);
     dp->anchor_min = -133;
     /* tf32 vectors hold 4 products; MMA-Sim fuses all 8 on Hopper */
-    dp = mma("vectors h100-tf32-f32.vec; H200 ladder (results/h200)", "sm90", "sm_90a", "mma",
-             "tf32", "f32", 25, 8);
+    dp = mma("vectors h100-tf32-f32.vec; H200 captures (results/h200/captures) and ladder "
+             "(results/h200)", "sm90", "sm_90a", "mma", "tf32", "f32", 25, 8);
     dp->anchor_min = -133;
     for (int i = 0; i < 2; i++) {
         char ev[160];
-        snprintf(ev, sizeof ev, "vectors h100-%s-f32.vec", fp8[i]);
+        snprintf(ev, sizeof ev, "vectors h100-%s-f32.vec; H200 captures (results/h200/captures)",
+                 fp8[i]);
         dp = mma(ev, "sm90", "sm_90a", "wgmma", fp8[i], "f32", 13, 32);
         dp->d = e8m13();
         dp->acc = e8m13();
-        snprintf(ev, sizeof ev, "vectors h100-%s-f16.vec", fp8[i]);
-        mma(ev, "sm90", "sm_90a", "wgmma", fp8[i], "f16", 13, 32);
+        /* h100-*-f16.vec say wgmma but are mma.sync's words (docs/findings.md) */
+        mma("H200 captures (results/h200/captures)", "sm90", "sm_90a", "wgmma", fp8[i],
+            "f16", 13, 32);
         /* fp8 mma.sync on sm_90a: ptxas emits fp8->f16 unpacks and two
         ** HMMA.16816.F32, so it is the f16 datapath in two chained passes. */
         snprintf(ev, sizeof ev, "H200 captures (results/h200/captures); SASS of kernels/mma_sync.cu");
         dp = mma(ev, "sm90", "sm_90a", "mma", fp8[i], "f32", 25, 16);
         hmma_fp8_emulation(dp);
+        snprintf(ev, sizeof ev, "vectors h100-%s-f16.vec (its header says wgmma); H200 captures "
+                 "(results/h200/captures); SASS of kernels/mma_sync.cu", fp8[i]);
         dp = mma(ev, "sm90", "sm_90a", "mma", fp8[i], "f16", 25, 16);
         hmma_fp8_emulation(dp);
         f16_between(dp);
@@ -321,10 +327,12 @@ static void pre_blackwell(void)
 
     /* wgmma f16/bf16/tf32 on Hopper: assumed to share mma.sync's datapath. */
     mma("H200 captures (results/h200/captures); same datapath as sm90-mma-f16-f32", "sm90", "sm_90a", "wgmma", "f16", "f32", 25, 16);
-    dp = mma("H200 captures and ladder (results/h200); same datapath as sm90-mma-bf16-f32",
+    dp = mma("H200 captures (results/h200/captures) and ladder (results/h200); same datapath "
+             "as sm90-mma-bf16-f32",
              "sm90", "sm_90a", "wgmma", "bf16", "f32", 25, 16);
     dp->anchor_min = -133;
-    dp = mma("H200 captures and ladder (results/h200); same datapath as sm90-mma-tf32-f32",
+    dp = mma("H200 captures (results/h200/captures) and ladder (results/h200); same datapath "
+             "as sm90-mma-tf32-f32",
              "sm90", "sm_90a", "wgmma", "tf32", "f32", 25, 8);
     dp->anchor_min = -133;
     mma("H200 captures (results/h200/captures); same datapath as sm90-mma-f16-f16", "sm90", "sm_90a", "wgmma", "f16", "f16", 25, 16);
@@ -549,9 +557,19 @@ static lad_datapath *tc(const char *evidence, const char *kind, const char *sass
     return dp;
 }
 
+/* The tcgen05 presets vectors/b200-tcgen05-frozen.txt has lines for: the
+** others of the validated paths name the 1M-case validation alone. */
+static const char *const frozen_lines[] = {
+    "tf32-f32", "bf16-f32", "f16-f32", "e4m3-f32", "e5m2-f32", "e2m1xe4m3-f16",
+    "mxf8f6f4-e4m3-f32", "mxf8f6f4-e5m2-f32", "mxf8f6f4-e2m3-f32", "mxf8f6f4-e3m2-f32",
+    "mxf8f6f4-e2m1-f32", "mxf4-e2m1-f32", "mxf4nvf4-2x-f32", "mxf4nvf4-4x-f32",
+    "mxf4nvf4-ue4m3-f32", "sp-mxf8f6f4-e4m3-f32", "sp-mxf4-e2m1-f32", "sp-mxf4nvf4-2x-f32",
+    "sp-mxf4nvf4-4x-f32", "sp-mxf4nvf4-ue4m3-f32"};
+
 static void blackwell_tcgen05(void)
 {
     const char *hw = "frozen B200 vectors; 1M-case B200 validation (sf-tensor/tcgen05)";
+    int first = ntable;
     const char *mixedev = "model family of 1M-case B200 validated paths (sf-tensor/tcgen05)";
     lad_datapath *dp;
     for (int sp = 0; sp < 2; sp++) {
@@ -632,6 +650,16 @@ static void blackwell_tcgen05(void)
                 dp->group_sub_floor = -174;
             }
         }
+    }
+    for (int i = first; i < ntable; i++) {
+        if (strcmp(table[i].evidence, hw) != 0)
+            continue;
+        int lines = 0;
+        for (size_t j = 0; j < sizeof frozen_lines / sizeof frozen_lines[0]; j++)
+            lines |= strcmp(table[i].dp.name + strlen("sm100-tcgen05-"), frozen_lines[j]) == 0;
+        if (!lines)
+            snprintf(table[i].evidence, sizeof table[i].evidence,
+                     "1M-case B200 validation (sf-tensor/tcgen05); no frozen B200 word");
     }
 }
 
