@@ -1,6 +1,7 @@
 #!/bin/sh
 # scripts/gpu-campaign.sh: what only a GPU can settle, in one command on a
-# GPU machine (sized for one H200 with 16 cores in at most 9 minutes):
+# GPU machine (meant for one H200 with 16 cores in at most 9 minutes; not
+# yet timed on one, see docs/campaign.md):
 #
 #   1. `ladder sass --check` of the embedded kernels with the toolkit's own
 #      cuobjdump, when the machine has one;
