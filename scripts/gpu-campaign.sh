@@ -19,7 +19,12 @@
 #   5. the cublaslt device on the instruction's bf16, f16 and fp8 GEMMs,
 #      with the heuristic's algorithm, forced split-K 2 and 4, and fast
 #      accumulation for fp8: random cases against the one-MMA program
-#      (`ladder validate`), and the sumtree rung's reduction order.
+#      (`ladder validate`), and the sumtree rung's reduction order;
+#   6. whole GEMMs at SIZES (64x64x8192, where cuBLASLt tends to split K,
+#      and 256x256x1024) through `ladder gemm --device cublaslt:0`, each
+#      compared word for word with `ladder gemm --program` of the plain main
+#      loop, split-K 2 to 16 with serial or tree reduction, and fp8
+#      promotion every 4 MMAs; the README names the programs that match.
 #
 # Everything goes to RESULTS (default results/<gpu>/campaign, e.g.
 # results/h200/campaign): README.md (what ran, the outcome of each step, the
@@ -33,9 +38,11 @@
 # RESULTS, CASES (10000000), JOBS (the CPUs), SURVEY_SECS (330: the survey
 # stops there and the shards that finished are merged), ONLY (a glob of
 # presets for the survey, default all), LT_CASES (1000000 per cublaslt
-# validation), DRY (an arch: sim:<preset> devices stand in for the GPU and
-# for cuBLASLt, and the README says so). Exit 0 when every step ran; the
-# outcomes (mismatches, disagreements) are in the README, not the status.
+# validation), SIZES, PYTHON (python3, with numpy: makes step 6's arrays),
+# DRY (an arch: sim:<preset> devices stand in for the GPU and for cuBLASLt,
+# a split-4 tree program for cuBLASLt's GEMMs, and the README says so).
+# Exit 0 when every step ran; the outcomes (mismatches, disagreements) are
+# in the README, not the status.
 set -u
 
 LADDER=${LADDER:-./ladder}
@@ -274,12 +281,94 @@ for p in $lt; do
         echo "| $p | ${o:-heuristic} | $v | $tree |" >>"$README"
     done
 done
+printf '\n(%s s)\n\n' "$(secs "$t")" >>"$README"
+
+# ---- 6. whole GEMMs: cuBLASLt against ladder gemm programs -------------------
+# Random A and B (numpy; ml_dtypes not needed), one GEMM per size through
+# `ladder gemm --device cublaslt:0` (the heuristic's algorithm; it prints
+# what it chose), then `ladder gemm --program` for each program below; the
+# README names those whose D is the GPU's, byte for byte.
+t=$(date +%s)
+{
+    echo "## 6. whole GEMMs: cuBLASLt against ladder gemm programs"
+    echo
+    echo "| preset | M x N x K | cuBLASLt chose | programs that give its D |"
+    echo "|---|---|---|---|"
+} >>"$README"
+PYTHON=${PYTHON:-python3}
+SIZES=${SIZES:-64x64x8192 256x256x1024}
+mkprog() { # mkprog NAME PROMOTE SPLIT REDUCE
+    printf 'program:\n  promote: %s\n  split: %s\n  reduce: %s\n' "$2" "$3" "$4" >"$W/$1.yaml"
+}
+progs="mainloop splitk2-serial"
+for sp in 2 4 8 16; do for r in serial tree; do
+    mkprog "split$sp-$r" 0 "$sp" "$r"
+    progs="$progs $W/split$sp-$r.yaml"
+done; done
+for p in $lt; do
+    "$LADDER" presets | awk '{print $1}' | grep -qx "$p" || continue
+    a=$("$LADDER" model show "$p" | sed -n 's/^a: //p')
+    pp=$progs
+    case $a in e4m3|e5m2)
+        pp="$pp fp8-promote4"
+        for sp in 2 4; do mkprog "promote4-split$sp" 4 "$sp" serial; pp="$pp $W/promote4-split$sp.yaml"; done ;;
+    esac
+    for size in $SIZES; do
+        m=${size%%x*}; rest=${size#*x}; n=${rest%%x*}; k=${rest#*x}
+        if ! "$PYTHON" - "$W/a.npy" "$W/b.npy" "$a" "$m" "$n" "$k" <<'PY' 2>"$W/py.txt"
+import sys, numpy as np
+pa, pb, fmt, m, n, k = sys.argv[1], sys.argv[2], sys.argv[3], *map(int, sys.argv[4:])
+rng = np.random.default_rng(1)
+def words(shape):
+    if fmt in ("e4m3", "e5m2"):
+        w = rng.integers(0, 256, shape, dtype=np.uint8)
+        nan = (w & 0x7f) == 0x7f if fmt == "e4m3" else (w & 0x7c) == 0x7c
+        w[nan] = 0
+        return w
+    x = rng.standard_normal(shape, dtype=np.float32)
+    if fmt == "f16":
+        return x.astype(np.float16).view(np.uint16)
+    if fmt == "bf16":
+        return (x.view(np.uint32) >> 16).astype(np.uint16)
+    return x.view(np.uint32) & np.uint32(0xffffe000)  # tf32 in f32 words
+np.save(pa, words((m, k)))
+np.save(pb, words((k, n)))
+PY
+        then
+            echo "| $p | $size | no arrays: $(tail -n 1 "$W/py.txt") | |" >>"$README"
+            continue
+        fi
+        if [ -n "$DRY" ]; then
+            # the stand-in for cuBLASLt: a program the search must name
+            chose="DRY: ladder gemm with split 4, tree reduction"
+            mkprog truth 0 4 tree
+            "$LADDER" gemm --datapath "$p" --program "$W/truth.yaml" "$W/a.npy" "$W/b.npy" \
+                -o "$W/gpu.npy" >"$W/lt.txt" 2>&1
+        else
+            "$LADDER" gemm --datapath "$p" --device cublaslt:0 "$W/a.npy" "$W/b.npy" \
+                -o "$W/gpu.npy" >"$W/lt.txt" 2>&1
+            chose=$(head -n 1 "$W/lt.txt")
+        fi
+        if [ ! -s "$W/gpu.npy" ]; then
+            echo "| $p | $size | failed: $(tail -n 1 "$W/lt.txt") | |" >>"$README"
+            continue
+        fi
+        cp "$W/gpu.npy" "$RESULTS/captures/gemm.$p.$size.npy"
+        same=
+        for g in $pp; do
+            rm -f "$W/prog.npy"
+            "$LADDER" gemm --datapath "$p" --program "$g" "$W/a.npy" "$W/b.npy" \
+                -o "$W/prog.npy" >/dev/null 2>&1 || continue
+            cmp -s "$W/prog.npy" "$W/gpu.npy" && same="$same $(basename "$g" .yaml)"
+        done
+        echo "| $p | $size | $chose | ${same:-none of:$(for g in $pp; do printf ' %s' "$(basename "$g" .yaml)"; done)} |" >>"$README"
+    done
+done
 {
     echo
-    echo "($(secs "$t") s.) Not done here: GEMMs at the sizes users run (K in the"
-    echo "thousands, where cuBLASLt picks split-K itself) against \`ladder gemm\`"
-    echo "programs: the cublaslt device takes one case per row and column, and a"
-    echo "case holds at most 128 lanes (LAD_KMAX)."
+    echo "($(secs "$t") s; the GPU's D of each is captures/gemm.<preset>.<size>.npy.) A"
+    echo "program is the main loop, split-K and reduction of docs/commands/gemm.md"
+    echo "over the instruction's preset; \"none\" means cuBLASLt's kernel is none of them."
     echo
     echo "Total: $(secs "$start") s."
 } >>"$README"

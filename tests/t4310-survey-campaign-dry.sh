@@ -4,13 +4,17 @@
 # parts that need no GPU are checked on every machine: the sharded survey
 # and its store, the deciding cases of scripts/campaign through the
 # presets of the arch and their capture files, the export of the survey's
-# fp8 mma.sync words, the cuBLASLt table and the README. On simulated
+# fp8 mma.sync words, the cuBLASLt table, the whole-GEMM program search
+# (a split-4 tree program stands in for cuBLASLt) and the README. On simulated
 # devices the device is the model, so every word must agree with ladder's.
 . tests/lib.sh
 R=$TMP/campaign
 
+py=${VENV:-build/venv}/bin/python
+[ -x "$py" ] || py=python3
 DRY=sm_120a LADDER=$LADDER RESULTS=$R CASES=1000 JOBS=2 LT_CASES=200 \
-    ONLY='sm120-mma-e4m3-f32' sh scripts/gpu-campaign.sh >"$TMP/out" 2>"$TMP/err"
+    ONLY='sm120-mma-e4m3-f32' PYTHON=$py SIZES=16x8x256 \
+    sh scripts/gpu-campaign.sh >"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ "$rc" = 0 ] && ok campaign-dry-rc || fail campaign-dry-rc "exit $rc: $(head -c 300 "$TMP/err")"
 for f in README.md survey.md ladder.db; do
@@ -18,8 +22,8 @@ for f in README.md survey.md ladder.db; do
 done
 grep -q '^This is a DRY run: no GPU took part' "$R/README.md" && ok campaign-dry-says-dry ||
     fail campaign-dry-says-dry "the README does not say the run was simulated"
-n=$(grep -c '^## [1-5]\. ' "$R/README.md")
-[ "$n" = 5 ] && ok campaign-dry-sections || fail campaign-dry-sections "$n of 5 sections"
+n=$(grep -c '^## [1-6]\. ' "$R/README.md")
+[ "$n" = 6 ] && ok campaign-dry-sections || fail campaign-dry-sections "$n of 6 sections"
 
 # the survey: one datapath on two shards (one of them empty), merged
 grep -q '^Merged: merge: survey 1 (sim:sm_120a sm_120): 2 of 2 shards, 1 datapaths' "$R/README.md" &&
@@ -56,6 +60,19 @@ n=$(sed -n '/^## 5/,$p' "$R/README.md" | grep -c '^| sm120-.* validate: 0/200 mi
 [ "$n" = 10 ] && ok campaign-dry-cublaslt-rows || fail campaign-dry-cublaslt-rows "$n of 10 rows"
 grep -q '^| sm120-mma-bf16-f32 | split_k=4 | .* | (0+1+2+3+4+5+6+7+8+9+10+11+12+13+14+15) |$' "$R/README.md" &&
     ok campaign-dry-sumtree || fail campaign-dry-sumtree "$(grep 'bf16-f32 | split_k=4' "$R/README.md")"
+# whole GEMMs: the stand-in for cuBLASLt is a split-4 tree program, which
+# the search must name (numpy makes the arrays)
+if "$py" -c 'import numpy' 2>/dev/null; then
+    n=$(grep -Ec '^\| sm120-mma-(bf16|f16)-f32 \| 16x8x256 \| DRY: .* \| .*split4-tree' "$R/README.md")
+    [ "$n" = 2 ] && ok campaign-dry-gemm-named || fail campaign-dry-gemm-named \
+        "$(sed -n '/^## 6/,$p' "$R/README.md" | grep '^| sm120' | head -n 2)"
+    grep -Eq '^\| sm120-mma-bf16-f32 \| 16x8x256 \| .* \|  split4-tree \|$' "$R/README.md" &&
+        ok campaign-dry-gemm-only-it || fail campaign-dry-gemm-only-it "another program matched too"
+    [ -s "$R/captures/gemm.sm120-mma-f16-f32.16x8x256.npy" ] && ok campaign-dry-gemm-capture ||
+        fail campaign-dry-gemm-capture "no GEMM capture"
+else
+    printf '     (not counted: no numpy for the GEMM step)\n'
+fi
 [ ! -e "$R/work" ] && [ ! -e "$R/README.md.tmp" ] && ok campaign-dry-no-scratch ||
     fail campaign-dry-no-scratch "scratch left in $R"
 
