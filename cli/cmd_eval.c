@@ -24,12 +24,13 @@
 #include "commands.h"
 #include "io/modelfile.h"
 #include "io/vecfile.h"
+#include "devices/device.h"
 
 #include <stdio.h>
 #include <string.h>
 
 static const char usage[] =
-    "usage: ladder eval --model <spec> [<file>]\n"
+    "usage: ladder eval --model <spec> [--device <dev>] [<file>]\n"
     "\n"
     "  Reads vector lines (A;B;C, or A;B;C;D whose D is ignored; scaled or\n"
     "  sparse models add ;scale_a;scale_b;meta) from <file> or stdin and\n"
@@ -38,7 +39,11 @@ static const char usage[] =
     "  line '@<n> <case>' is answered '@<n> <D>' (the framed protocol of\n"
     "  exec:), a bare line with the bare word (exec-unframed:).\n"
     "\n"
-    "  --model <spec>  a preset name (ladder presets) or a model file\n";
+    "  --model <spec>  a preset name (ladder presets) or a model file\n"
+    "  --device <dev>  the words of a device instead (sim:MODEL,\n"
+    "                  exec[-framed]:COMMAND, cuda:N or cublaslt:N[:OPTIONS],\n"
+    "                  one call per case); the model then names the\n"
+    "                  instruction\n";
 
 /* Answers wait here until the input runs dry (the reader's idle hook) or the
 ** block is full: a file streams at block speed, and a peer that writes one
@@ -58,8 +63,9 @@ static void flush(void *arg)
 
 int cmd_eval(int argc, char **argv)
 {
-    const char *spec = NULL;
-    const cli_opt opts[] = {{"model", 'm', 1, &spec}, {NULL, 0, 0, NULL}};
+    const char *spec = NULL, *devspec = NULL;
+    const cli_opt opts[] = {{"model", 'm', 1, &spec}, {"device", 'd', 1, &devspec},
+                            {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos;
     int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 1, NULL);
@@ -83,6 +89,11 @@ int cmd_eval(int argc, char **argv)
     if (vf->hdr.k > dp.k) {
         lad_errf(&err, LAD_EDATA, "%s: k %d is more than model '%s' has "
                  "(K %d)", vf->path, vf->hdr.k, dp.name, dp.k);
+        lad_vecfile_close(vf);
+        return cli_report(&err);
+    }
+    lad_device *dev = NULL;
+    if (devspec && (rc = lad_device_open(devspec, &dp, &dev, &err)) != LAD_OK) {
         lad_vecfile_close(vf);
         return cli_report(&err);
     }
@@ -127,12 +138,20 @@ int cmd_eval(int argc, char **argv)
             flush(&out);
         memcpy(out.b + out.n, line, fl);
         out.n += fl;
-        out.n += (size_t)lad_vecline_hex(&dp.d, lad_plan_eval(&pl, &cs),
-                                         out.b + out.n);
+        lad_word_t w;
+        if (dev) {
+            size_t done = 0;
+            if ((rc = lad_device_eval(dev, &cs, 1, &w, &done, &err)) != LAD_OK)
+                break;
+        } else {
+            w = lad_plan_eval(&pl, &cs);
+        }
+        out.n += (size_t)lad_vecline_hex(&dp.d, w, out.b + out.n);
         out.b[out.n++] = '\n';
     }
     flush(&out);
     lad_vecfile_close(vf);
+    lad_device_close(dev);
     if (rc != LAD_NO)
         return cli_report(&err);
     return LAD_OK;

@@ -17,13 +17,16 @@
 #include "io/program.h"
 #include "model/program.h"
 
+#include "devices/cublaslt.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char usage[] =
-    "usage: ladder gemm --datapath <spec> [--program <spec>] <A.npy> <B.npy>\n"
-    "                   [<C.npy>] -o <D.npy> [--threads <n>]\n"
+    "usage: ladder gemm --datapath <spec> [--program <spec> | --device <dev>]\n"
+    "                   <A.npy> <B.npy> [<C.npy>] -o <D.npy> [--threads <n>]\n"
     "\n"
     "  D = the program over A (M x K), B (K x N) and C (M x N, +0 when left\n"
     "  out), word for word as the datapath computes it. Arrays hold raw words\n"
@@ -36,6 +39,10 @@ static const char usage[] =
     "  --program <spec>   a program preset (mainloop, fp8-promote4,\n"
     "                     splitk2-serial) or a program file; default: every\n"
     "                     MMA chained, D as the instruction writes it\n"
+    "  --device <dev>     cublaslt:<gpu>[:<options>]: the GEMM through\n"
+    "                     cuBLASLt on that GPU instead (options as for the\n"
+    "                     cublaslt device; the heuristic's algorithm for the\n"
+    "                     size, which it prints), D in the datapath's C format\n"
     "  -o <D.npy>         where D goes (float64, float32, float16 or uint words)\n"
     "  --threads <n>      threads to use, 0..1024 (0, the default: every CPU)\n";
 
@@ -91,8 +98,24 @@ static int read_matrix(const char *path, const lad_format *f, const char *what,
     return rc;
 }
 
+/* The cuBLASLt GPU of --device: its index and options; 0, or a usage error. */
+static int lt_spec(const char *dev, uint64_t *gpu, const char **options)
+{
+    if (strncmp(dev, "cublaslt:", 9) != 0)
+        return cli_usage_error("--device must be cublaslt:<gpu>[:<options>], not '%s'", dev);
+    char idx[24];
+    size_t l = strcspn(dev + 9, ":");
+    if (l == 0 || l >= sizeof idx)
+        return cli_usage_error("--device '%s' needs a GPU index after 'cublaslt:'", dev);
+    memcpy(idx, dev + 9, l);
+    idx[l] = 0;
+    *options = dev[9 + l] == ':' ? dev + 10 + l : "";
+    return cli_number(idx, "--device cublaslt:<gpu>", 0, 1023, gpu);
+}
+
 static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
-                int npos, const char *out, int threads, lad_err *err)
+                int npos, const char *out, int threads, const char *lt,
+                int gpu, lad_err *err)
 {
     lad_npy a, b, c = {0};
     int rc = read_matrix(pos[0], &dp->a, "A", &a, err);
@@ -114,11 +137,17 @@ static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
     lad_word_t *d = NULL;
     if (rc == LAD_OK && (d = malloc((M * N + 1) * sizeof *d)) == NULL)
         rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
-    if (rc == LAD_OK)
+    char info[160] = "";
+    if (rc == LAD_OK && lt)
+        rc = lad_cublaslt_gemm(gpu, lt, dp, (int)M, (int)N, (int)K, a.w, b.w,
+                               npos == 3 ? c.w : NULL, d, info, sizeof info, err);
+    else if (rc == LAD_OK)
         rc = lad_gemm_err(dp, prog, (int)M, (int)N, (int)K, a.w, (int)K, b.w,
                           (int)N, c.w, (int)N, d, (int)N, threads, err);
+    if (rc == LAD_OK && lt)
+        printf("%s\n", info);
     if (rc == LAD_OK) {
-        const lad_format *f = lad_program_out(dp, prog);
+        const lad_format *f = lt ? &dp->c : lad_program_out(dp, prog);
         char kind = container_of(f, 64) || container_of(f, 32) || container_of(f, 16) ? 'f' : 'u';
         int size = f->width <= 8 ? 1 : f->width <= 16 ? 2 : f->width <= 32 ? 4 : 8;
         rc = lad_npy_write(out, kind, size, M, N, d, err);
@@ -132,10 +161,11 @@ static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
 
 int cmd_gemm(int argc, char **argv)
 {
-    const char *spec = NULL, *progspec = NULL, *out = NULL, *threads_s = NULL;
+    const char *spec = NULL, *progspec = NULL, *out = NULL, *threads_s = NULL,
+               *devspec = NULL;
     const cli_opt opts[] = {{"datapath", 0, 1, &spec}, {"program", 0, 1, &progspec},
                             {"output", 'o', 1, &out}, {"threads", 0, 1, &threads_s},
-                            {NULL, 0, 0, NULL}};
+                            {"device", 0, 1, &devspec}, {NULL, 0, 0, NULL}};
     char *pos[4];
     int npos;
     int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 3, NULL);
@@ -157,6 +187,13 @@ int cmd_gemm(int argc, char **argv)
     uint64_t threads = 0;
     if (threads_s && (rc = cli_number(threads_s, "--threads", 0, 1024, &threads)) != LAD_OK)
         return rc;
+    uint64_t gpu = 0;
+    const char *lt = NULL;
+    if (devspec && progspec)
+        return cli_usage_error("gemm takes --program or --device, not both (the device "
+                               "runs its own kernel)");
+    if (devspec && (rc = lt_spec(devspec, &gpu, &lt)) != 0)
+        return rc;
 
     lad_err err = {0};
     lad_datapath dp;
@@ -168,6 +205,6 @@ int cmd_gemm(int argc, char **argv)
     if (rc == LAD_OK && progspec)
         rc = lad_program_resolve(progspec, &prog, &err);
     if (rc == LAD_OK)
-        rc = gemm(&dp, &prog, pos, npos, out, (int)threads, &err);
+        rc = gemm(&dp, &prog, pos, npos, out, (int)threads, lt, (int)gpu, &err);
     return rc == LAD_OK ? 0 : cli_report(&err);
 }

@@ -36,11 +36,13 @@ static const char usage[] =
     "                   run; one ok/FAIL line each, exit 1 on a mismatch\n"
     "  --list           print the kernel table (PTX instruction, targets,\n"
     "                   expected opcodes) without disassembling\n"
-    "  --target SM      only this target: sm_80, sm_89, sm_90a, sm_100a\n"
+    "  --target SM      only this target: sm_80, sm_89, sm_90a, sm_100a,\n"
+    "                   sm_120a\n"
     "  --cuobjdump PATH the disassembler (default: $CUOBJDUMP, the PATH,\n"
     "                   build/cuda-tools; `sh scripts/cuobjdump.sh` installs it)\n";
 
 #define MAXOPS 16
+#define MAXFUNCS 256     /* kernels in one cubin (sm_120a mma_sync: 110) */
 
 /* Opcodes found per kernel of one cubin. */
 typedef struct found {
@@ -254,8 +256,8 @@ int cmd_sass(int argc, char **argv)
             if (strcmp(lad_target_name(t), target_s) == 0)
                 target = t;
         if (target < 0)
-            return cli_usage_error("unknown target '%s' (sm_80, sm_89, sm_90a "
-                                   "or sm_100a)", target_s);
+            return cli_usage_error("unknown target '%s' (sm_80, sm_89, sm_90a, "
+                                   "sm_100a or sm_120a)", target_s);
     }
     for (int i = 0; i < nnames; i++)
         if (!lad_kernel_find(names[i]))
@@ -275,7 +277,7 @@ int cmd_sass(int argc, char **argv)
                          "nvidia-cuda-cuobjdump into build/cuda-tools) or set "
                          "CUOBJDUMP", tool_s ? ": " : "", tool_s ? tool_s : "");
     static const char *const files[] = {"mma_sync", "wgmma", "tcgen05"};
-    static found fs[3][LAD_NTARGETS][64];
+    static found fs[3][LAD_NTARGETS][MAXFUNCS];
     static int nf[3][LAD_NTARGETS];
     int mismatches = 0, shown = 0;
     for (int fi = 0; fi < 3; fi++)
@@ -284,7 +286,7 @@ int cmd_sass(int argc, char **argv)
             const void *img = lad_cubin_get(files[fi], t, &size);
             if (!img || (target >= 0 && t != target))
                 continue;
-            if (disassemble(tool, img, size, fs[fi][t], 64, &nf[fi][t]) < 0) {
+            if (disassemble(tool, img, size, fs[fi][t], MAXFUNCS, &nf[fi][t]) < 0) {
                 free(tool);
                 return LAD_EDEVICE;
             }

@@ -51,7 +51,8 @@
     X(cublasLtMatrixLayoutDestroy) X(cublasLtMatmulPreferenceCreate)           \
     X(cublasLtMatmulPreferenceDestroy) X(cublasLtMatmulPreferenceSetAttribute) \
     X(cublasLtMatmulAlgoGetHeuristic) X(cublasLtMatmulAlgoConfigSetAttribute)  \
-    X(cublasLtMatmulAlgoCheck) X(cublasLtMatmul)
+    X(cublasLtMatmulAlgoConfigGetAttribute) X(cublasLtMatmulAlgoCheck)          \
+    X(cublasLtMatmul)
 
 typedef struct api {
 #define FIELD(f) __typeof__(&f) f;
@@ -264,8 +265,10 @@ static int lt_eval(lad_device *dev, const lad_case *cs, size_t n, lad_word_t *d,
     return LAD_OK;
 }
 
-/* Creates the descriptors and picks the algorithm (split_k applied). */
-static int setup(lt_state *st, const opts *o, lad_err *err)
+/* Creates the descriptors of an m x n x K GEMM (K = st->k) and picks the
+** algorithm (split_k applied) among those that fit `workspace` bytes. */
+static int setup(lt_state *st, const opts *o, int m, int n, size_t workspace,
+                 lad_err *err)
 {
     api *f = &st->f;
     cublasStatus_t s;
@@ -283,14 +286,16 @@ static int setup(lt_state *st, const opts *o, lad_err *err)
                                                sizeof tb)) ||
         (s = f->cublasLtMatmulDescSetAttribute(st->op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast,
                                                sizeof fast)) ||
-        (s = f->cublasLtMatrixLayoutCreate(&st->la, st->ta, st->k, BATCH, st->k)) ||
-        (s = f->cublasLtMatrixLayoutCreate(&st->lb, st->tb, st->k, BATCH, st->k)) ||
-        (s = f->cublasLtMatrixLayoutCreate(&st->lc, st->tc, BATCH, BATCH, BATCH)))
+        (s = f->cublasLtMatrixLayoutCreate(&st->la, st->ta, st->k, m, st->k)) ||
+        (s = f->cublasLtMatrixLayoutCreate(&st->lb, st->tb, st->k, n, st->k)) ||
+        (s = f->cublasLtMatrixLayoutCreate(&st->lc, st->tc, m, n, m)))
         return lad_errf(err, LAD_EDEVICE, "cublaslt: descriptors: status %d", (int)s);
     cublasLtMatmulPreference_t pref;
     cublasLtMatmulHeuristicResult_t r[16];
     int nr = 0;
-    if ((s = f->cublasLtMatmulPreferenceCreate(&pref)))
+    if ((s = f->cublasLtMatmulPreferenceCreate(&pref)) ||
+        (s = f->cublasLtMatmulPreferenceSetAttribute(pref,
+                 CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof workspace)))
         return lad_errf(err, LAD_EDEVICE, "cublaslt: preference: status %d", (int)s);
     s = f->cublasLtMatmulAlgoGetHeuristic(st->h, st->op, st->la, st->lb, st->lc, st->lc, pref,
                                           16, r, &nr);
@@ -307,14 +312,15 @@ static int setup(lt_state *st, const opts *o, lad_err *err)
                                                         &sk, sizeof sk) ||
                 f->cublasLtMatmulAlgoCheck(st->h, st->op, st->la, st->lb, st->lc, st->lc, &a,
                                            &chk) ||
-                chk.workspaceSize > 0)
+                chk.workspaceSize > workspace)
                 continue;
         }
         st->algo = a;
         return LAD_OK;
     }
     return lad_errf(err, LAD_EDEVICE, "cublaslt: no algorithm of the %d the heuristic offers "
-                    "takes split_k=%d without a workspace", nr, o->split_k);
+                    "takes split_k=%d within a workspace of %zu bytes", nr, o->split_k,
+                    workspace);
 }
 
 int lad_cublaslt_open(int index, const char *options, const lad_datapath *dp,
@@ -371,7 +377,7 @@ int lad_cublaslt_open(int index, const char *options, const lad_datapath *dp,
         rc = lad_errf(err, LAD_EDEVICE, "cudaMalloc: %s", st->f.cudaGetErrorString(e));
         goto fail;
     }
-    if ((rc = setup(st, &o, err)))
+    if ((rc = setup(st, &o, BATCH, BATCH, 0, err)))
         goto fail;
     int major = 0, minor = 0, rt = 0, drv = 0;
     st->f.cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, index);
@@ -393,7 +399,123 @@ fail:
     return rc;
 }
 
+#define GEMM_WORKSPACE ((size_t)64 << 20) /* what cuBLASLt may use for split-K */
+
+int lad_cublaslt_gemm(int index, const char *options, const lad_datapath *dp, int m, int n,
+                      int k, const lad_word_t *A, const lad_word_t *B, const lad_word_t *C,
+                      lad_word_t *D, char *info, size_t infosize, lad_err *err)
+{
+    opts o;
+    int rc = parse_opts(options, &o, err);
+    if (rc)
+        return rc;
+    lt_state *st = calloc(1, sizeof *st);
+    lad_device *dev = calloc(1, sizeof *dev); /* only for lt_close */
+    void *dw = NULL;
+    if (st == NULL || dev == NULL) {
+        free(st);
+        free(dev);
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    }
+    dev->state = st;
+    if (type_of(&dp->a, &st->ta, &st->wa) || type_of(&dp->b, &st->tb, &st->wb) ||
+        type_of(&dp->c, &st->tc, &st->wc) || dp->c.width != dp->d.width ||
+        strcmp(dp->c.name, dp->d.name) || lad_datapath_nscales(dp) || dp->sparse) {
+        rc = lad_errf(err, LAD_EUSAGE, "cublaslt: no GEMM of %s x %s + %s -> %s (dense, "
+                      "unscaled, C and D of one format)", dp->a.name, dp->b.name, dp->c.name,
+                      dp->d.name);
+        goto done;
+    }
+    st->k = k;
+    if ((rc = load(&st->f, err)))
+        goto done;
+    api *f = &st->f;
+    int count = 0;
+    cudaError_t e = f->cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || index >= count) {
+        rc = lad_errf(err, LAD_EDEVICE, "no CUDA device %d (%s)", index,
+                      e != cudaSuccess ? f->cudaGetErrorString(e) : "too few GPUs");
+        goto done;
+    }
+    /* cuBLASLt is column-major and wants fp8 "TN": A as K x M (the
+    ** row-major A as it is), B as K x N (B transposed here), C and D as
+    ** M x N (transposed in and out). */
+    size_t sa = (size_t)m * k * st->wa, sb = (size_t)k * n * st->wb, sc = (size_t)m * n * st->wc;
+    st->ha = malloc(sa ? sa : 1);
+    st->hb = malloc(sb ? sb : 1);
+    st->hc = calloc(1, sc ? sc : 1);
+    if (!st->ha || !st->hb || !st->hc) {
+        rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < (size_t)m * k; i++)
+        put(st->ha + i * st->wa, st->wa, A[i]);
+    for (int kk = 0; kk < k; kk++)
+        for (int j = 0; j < n; j++)
+            put(st->hb + ((size_t)j * k + kk) * st->wb, st->wb, B[(size_t)kk * n + j]);
+    if (C)
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++)
+                put(st->hc + ((size_t)j * m + i) * st->wc, st->wc, C[(size_t)i * n + j]);
+    if ((e = f->cudaSetDevice(index)) || (e = f->cudaMalloc(&st->da, sa)) ||
+        (e = f->cudaMalloc(&st->db, sb)) || (e = f->cudaMalloc(&st->dc, sc)) ||
+        (e = f->cudaMalloc(&st->dd, sc)) || (e = f->cudaMalloc(&dw, GEMM_WORKSPACE)) ||
+        (e = f->cudaMemcpy(st->da, st->ha, sa, cudaMemcpyHostToDevice)) ||
+        (e = f->cudaMemcpy(st->db, st->hb, sb, cudaMemcpyHostToDevice)) ||
+        (e = f->cudaMemcpy(st->dc, st->hc, sc, cudaMemcpyHostToDevice))) {
+        rc = lad_errf(err, LAD_EDEVICE, "cublaslt: %s", f->cudaGetErrorString(e));
+        goto done;
+    }
+    if ((rc = setup(st, &o, m, n, GEMM_WORKSPACE, err)))
+        goto done;
+    const float one = 1.0f;
+    cublasStatus_t s = f->cublasLtMatmul(st->h, st->op, &one, st->da, st->la, st->db, st->lb,
+                                         &one, st->dc, st->lc, st->dd, st->lc, &st->algo, dw,
+                                         GEMM_WORKSPACE, 0);
+    if (s) {
+        rc = lad_errf(err, LAD_EDEVICE, "cublasLtMatmul: status %d (%d x %d x %d)", (int)s, m,
+                      n, k);
+        goto done;
+    }
+    if ((e = f->cudaDeviceSynchronize()) ||
+        (e = f->cudaMemcpy(st->hc, st->dd, sc, cudaMemcpyDeviceToHost))) {
+        rc = lad_errf(err, LAD_EDEVICE, "cublaslt: %s", f->cudaGetErrorString(e));
+        goto done;
+    }
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++)
+            D[(size_t)i * n + j] = get(st->hc + ((size_t)j * m + i) * st->wc, st->wc);
+    /* what the heuristic chose */
+    int id = -1;
+    uint32_t splitk = 0, red = 0;
+    size_t got;
+    f->cublasLtMatmulAlgoConfigGetAttribute(&st->algo, CUBLASLT_ALGO_CONFIG_ID, &id, sizeof id,
+                                            &got);
+    f->cublasLtMatmulAlgoConfigGetAttribute(&st->algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &splitk,
+                                            sizeof splitk, &got);
+    f->cublasLtMatmulAlgoConfigGetAttribute(&st->algo, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME,
+                                            &red, sizeof red, &got);
+    snprintf(info, infosize, "cublasLt %zu: algo %d, split-K %u, reduction scheme %u",
+             f->cublasLtGetVersion(), id, splitk, red);
+    rc = LAD_OK;
+done:
+    if (dw && st->f.cudaFree)
+        st->f.cudaFree(dw);
+    lt_close(dev);
+    return rc;
+}
+
 #else
+
+int lad_cublaslt_gemm(int index, const char *options, const lad_datapath *dp, int m, int n,
+                      int k, const lad_word_t *A, const lad_word_t *B, const lad_word_t *C,
+                      lad_word_t *D, char *info, size_t infosize, lad_err *err)
+{
+    (void)index; (void)options; (void)dp; (void)m; (void)n; (void)k;
+    (void)A; (void)B; (void)C; (void)D; (void)info; (void)infosize;
+    return lad_errf(err, LAD_EDEVICE, "no cuBLASLt device support built (the CUDA "
+                    "toolkit's cublasLt.h was not found at build time)");
+}
 
 int lad_cublaslt_open(int index, const char *options, const lad_datapath *dp,
                       lad_device **out, lad_err *err)

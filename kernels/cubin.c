@@ -63,6 +63,8 @@ static int name_of(uint64_t w0, uint64_t w1, char *out, size_t n)
         return 1;
     case 0x237: snprintf(out, n, "IMMA"); return 1;
     case 0x27a: snprintf(out, n, "QMMA"); return 1;
+    case 0x47a: snprintf(out, n, "QMMA.SF"); return 1;  /* block-scaled, sm_120a */
+    case 0x47f: snprintf(out, n, "OMMA.SF"); return 1;  /* fp4, block-scaled */
     case 0x9f0: snprintf(out, n, "HGMMA"); return 1;
     case 0x9f1: snprintf(out, n, "IGMMA"); return 1;
     case 0x9f3: snprintf(out, n, "QGMMA"); return 1;
@@ -120,7 +122,11 @@ int lad_cubin_check(const void *img, size_t size, const char *kernel,
     if (n == 0)
         return lad_errf(err, LAD_EDEVICE, "kernel '%s' has no tensor "
                         "instruction (expected %s)", kernel, expected);
+    /* The opcode's name: its first component, and ".SF" (the block-scaled
+    ** QMMA and OMMA of sm_120a) when it follows. */
     size_t root = strcspn(expected, ".");
+    if (strncmp(expected + root, ".SF.", 4) == 0)
+        root += 3;
     for (int i = 0; i < n && i < 8; i++) {
         int ok = strncmp(names[i], "HMMA", 4) == 0
                      ? strcmp(names[i], expected) == 0

@@ -9,7 +9,8 @@
 **
 **   0x23c HMMA (2nd word: 0x800 shape 16816, 0x4000 shape 1684 (tf32
 **         m16n8k4), neither 1688; 0x1000 F32, 0x40000 BF16, 0x80000 TF32),
-**   0x237 IMMA, 0x27a QMMA, 0x9f0 HGMMA, 0x9f1 IGMMA, 0x9f3 QGMMA,
+**   0x237 IMMA, 0x27a QMMA, 0x47a QMMA.SF and 0x47f OMMA.SF (sm_120a
+**         block-scaled), 0x9f0 HGMMA, 0x9f1 IGMMA, 0x9f3 QGMMA,
 **   0x5ea/0xdea the tcgen05 MMAs (2nd word 0x300 UTCQMMA, 0x100 UTCIMMA;
 **   else top bits of the 1st word set: UTCOMMA, clear: UTCHMMA).
 **

@@ -29,7 +29,7 @@ tmp=$out.tmp
         stem=${b%.*}
         sm=${b##*.}
         case $sm in
-        sm_80) t=0 ;; sm_89) t=1 ;; sm_90a) t=2 ;; sm_100a) t=3 ;;
+        sm_80) t=0 ;; sm_89) t=1 ;; sm_90a) t=2 ;; sm_100a) t=3 ;; sm_120a) t=4 ;;
         *) echo "embed.sh: unknown target '$sm' in '$f'" >&2; exit 1 ;;
         esac
         echo "    {\"$stem\", $t, cubin$i, sizeof cubin$i},"

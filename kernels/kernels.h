@@ -31,10 +31,11 @@ enum lad_target {
     LAD_SM89 = 1,   /* sm_89: 8.9 (Ada) */
     LAD_SM90A = 2,  /* sm_90a: exactly 9.0 (Hopper) */
     LAD_SM100A = 3, /* sm_100a: exactly 10.0 (B200/GB200) */
-    LAD_NTARGETS = 4
+    LAD_SM120A = 4, /* sm_120a: exactly 12.0 (RTX 5090, RTX PRO 6000) */
+    LAD_NTARGETS = 5
 };
 
-/* "sm_80", "sm_89", "sm_90a", "sm_100a"; NULL out of range. */
+/* "sm_80", "sm_89", "sm_90a", "sm_100a", "sm_120a"; NULL out of range. */
 const char *lad_target_name(int target);
 /* The target whose cubin runs on compute capability cc (major*10+minor)
 ** among those in `mask` (bit per enum lad_target), or -1 when none can. */
@@ -49,7 +50,8 @@ typedef struct lad_kernel {
     const char *ptx;      /* the exact PTX instruction */
     const char *instr;    /* lad_datapath.instr: "mma.sync", "wgmma",
                              "tcgen05.mma" */
-    const char *kind;     /* tcgen05 kind ("f8f6f4"), "" elsewhere */
+    const char *kind;     /* tcgen05 or sm_120a mma.sync kind ("f8f6f4"),
+                             "" elsewhere */
     const char *shape;    /* lad_datapath.shape: "m16n8k8", "m64n8k16",
                              "m128n8k32" */
     const char *a, *b;    /* element format names (model/format.h) */

@@ -13,7 +13,7 @@
 # device on. The binary loads libcuda.so.1 at run time, so it needs no CUDA
 # library to start: CUDA_LDLIBS is only -ldl.
 #
-# GPU_ARCHS="80 89 90a 100a" (the default) limits the targets. The first
+# GPU_ARCHS="80 89 90a 100a 120a" (the default) limits the targets. The first
 # build also fetches cuobjdump for `ladder sass` (scripts/cuobjdump.sh).
 
 # Rules here must not become the default goal of the top Makefile.
@@ -22,14 +22,14 @@ lad_saved_goal := $(.DEFAULT_GOAL)
 ifeq ($(origin NVCC),undefined)
 NVCC := $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
 endif
-GPU_ARCHS ?= 80 89 90a 100a
+GPU_ARCHS ?= 80 89 90a 100a 120a
 
 KERNEL_C_OBJ := $(BUILD)/kernels/layout.o $(BUILD)/kernels/table.o \
                 $(BUILD)/kernels/launch.o $(BUILD)/kernels/cubin.o
 LIB_OBJ += $(filter-out $(LIB_OBJ),$(KERNEL_C_OBJ))
 
 # Targets each source is built for.
-KERNEL_TARGETS_mma_sync := 80 89 90a 100a
+KERNEL_TARGETS_mma_sync := 80 89 90a 100a 120a
 KERNEL_TARGETS_wgmma := 90a
 KERNEL_TARGETS_tcgen05 := 100a
 
@@ -52,7 +52,7 @@ $(BUILD)/kernels/%.sm_$(1).cubin: kernels/%.cu kernels/kparams.h
 	@mkdir -p $$(dir $$@)
 	$$(NVCC) -cubin -O3 -gencode=arch=compute_$(1),code=sm_$(1) -Ikernels -o $$@ $$<
 endef
-$(foreach a,80 89 90a 100a,$(eval $(call lad_cubin_rule,$(a))))
+$(foreach a,80 89 90a 100a 120a,$(eval $(call lad_cubin_rule,$(a))))
 
 $(BUILD)/kernels/cubins.c: $(CUBINS) kernels/embed.sh
 	@mkdir -p $(dir $@)

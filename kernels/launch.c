@@ -314,12 +314,13 @@ int lad_gpu_check(const lad_gpu *g, const lad_kernel *k, int *target,
     if (t < 0)
         return lad_errf(err, LAD_EDEVICE,
                         "'%s' cannot run on compute capability %d.%d (its "
-                        "kernel is built for %s%s%s%s)", k->ptx, g->cc / 10,
+                        "kernel is built for %s%s%s%s%s)", k->ptx, g->cc / 10,
                         g->cc % 10,
                         k->targets & (1u << LAD_SM80) ? "sm_80 " : "",
                         k->targets & (1u << LAD_SM89) ? "sm_89 " : "",
                         k->targets & (1u << LAD_SM90A) ? "sm_90a " : "",
-                        k->targets & (1u << LAD_SM100A) ? "sm_100a" : "");
+                        k->targets & (1u << LAD_SM100A) ? "sm_100a " : "",
+                        k->targets & (1u << LAD_SM120A) ? "sm_120a" : "");
     if (!lad_cubin_get(k->file, t, NULL))
         return lad_errf(err, LAD_EDEVICE,
                         "this binary has no %s cubin of '%s' (built with "

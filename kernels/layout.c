@@ -12,7 +12,10 @@
 **   C[row][col] (32-bit): reg = 2*(row/8) + col%2, lane = 4*(row%8) + col/2
 **
 ** and the element sits at bit (k%e)*bits of its register (lower k in the
-** lower bits).
+** lower bits); fp6 and fp4 under sm_120a's kind::f8f6f4 and mxf8f6f4 take
+** a byte each, as 8-bit elements do. The block-scaled mma.sync kinds read
+** A's scales from lanes 4*(m%8) + m/8 and B's from lanes 4n (PTX ISA,
+** block scaling for mma.sync, thread-id 0), byte = K block (byte-id 0).
 */
 #include "layout.h"
 
@@ -45,7 +48,22 @@ static int row_bits_ok(int family, int k, int bits, int pack)
 {
     if (pack == LAD_PACK_PAD16)
         return k == 32 && bits * 16 <= 128;
+    if (pack == LAD_PACK_BYTE)
+        return family == LAD_FAM_MMA && k == 32 && (bits == 6 || bits == 4);
     return k * bits == 256 || (family == LAD_FAM_MMA && k * bits == 128);
+}
+
+/* mma.sync: bits of the register slot an element takes, and where in the
+** slot it sits (PTX ISA, mma: e2m1 in the middle 4 bits of its byte under
+** kind::f8f6f4 and mxf8f6f4, fp6 in the low 6). */
+static int slot_bits(int bits, int pack)
+{
+    return pack == LAD_PACK_BYTE ? 8 : bits;
+}
+
+static int slot_shift(int bits, int pack)
+{
+    return pack == LAD_PACK_BYTE && bits == 4 ? 2 : 0;
 }
 
 int lad_layout_init(lad_layout *L, int family, int k, int abits, int apack,
@@ -71,8 +89,10 @@ int lad_layout_init(lad_layout *L, int family, int k, int abits, int apack,
                         cdbits);
     switch (family) {
     case LAD_FAM_MMA:
-        if (apack != LAD_PACK_DENSE || bpack != LAD_PACK_DENSE ||
-            (abits != 32 && abits != 16 && abits != 8) || abits != bbits)
+        if (apack == LAD_PACK_PAD16 || bpack == LAD_PACK_PAD16 ||
+            slot_bits(abits, apack) != slot_bits(bbits, bpack) ||
+            (slot_bits(abits, apack) != 32 && slot_bits(abits, apack) != 16 &&
+             slot_bits(abits, apack) != 8 && slot_bits(abits, apack) != 4))
             return lad_errf(err, LAD_EINTERNAL,
                             "layout: mma.sync with %d/%d-bit elements",
                             abits, bbits);
@@ -96,12 +116,11 @@ int lad_layout_init(lad_layout *L, int family, int k, int abits, int apack,
     L->a_words = L->m * 256 / 32;
     L->b_words = L->n * 256 / 32;
     if (scale_block) {
-        if (family != LAD_FAM_TCGEN05 || k % scale_block ||
-            k / scale_block > 4)
+        if (family == LAD_FAM_WGMMA || k % scale_block || k / scale_block > 4)
             return lad_errf(err, LAD_EINTERNAL,
                             "layout: scale block %d with k %d", scale_block, k);
         L->nscales = k / scale_block;
-        L->s_words = (LAD_SFA_COLS + 1) * 32;
+        L->s_words = family == LAD_FAM_MMA ? 2 * 32 : (LAD_SFA_COLS + 1) * 32;
     }
     return LAD_OK;
 }
@@ -109,10 +128,12 @@ int lad_layout_init(lad_layout *L, int family, int k, int abits, int apack,
 size_t lad_layout_a_bit(const lad_layout *L, int row, int kk)
 {
     if (L->family == LAD_FAM_MMA) {
-        int e = 32 / L->abits, per = 4 * e;
+        int sb = slot_bits(L->abits, L->apack);
+        int e = 32 / sb, per = 4 * e;
         int reg = (row / 8) % 2 + 2 * (kk / per);
         int lane = 4 * (row % 8) + (kk % per) / e;
-        return (size_t)(reg * 32 + lane) * 32 + (size_t)((kk % e) * L->abits);
+        return (size_t)(reg * 32 + lane) * 32 + (size_t)((kk % e) * sb) +
+               (size_t)slot_shift(L->abits, L->apack);
     }
     int rb = row_bit(kk, L->abits, L->apack);
     return core_byte(row, rb / 8) * 8 + (size_t)(rb % 8);
@@ -121,10 +142,12 @@ size_t lad_layout_a_bit(const lad_layout *L, int row, int kk)
 size_t lad_layout_b_bit(const lad_layout *L, int kk, int col)
 {
     if (L->family == LAD_FAM_MMA) {
-        int e = 32 / L->bbits, per = 4 * e;
+        int sb = slot_bits(L->bbits, L->bpack);
+        int e = 32 / sb, per = 4 * e;
         int reg = kk / per;
         int lane = 4 * col + (kk % per) / e;
-        return (size_t)(reg * 32 + lane) * 32 + (size_t)((kk % e) * L->bbits);
+        return (size_t)(reg * 32 + lane) * 32 + (size_t)((kk % e) * sb) +
+               (size_t)slot_shift(L->bbits, L->bpack);
     }
     int rb = row_bit(kk, L->bbits, L->bpack);
     return core_byte(col, rb / 8) * 8 + (size_t)(rb % 8);
@@ -164,9 +187,16 @@ size_t lad_layout_cd_bit(const lad_layout *L, int row, int col,
 
 size_t lad_layout_s_bit(const lad_layout *L, int b, int idx, int blk)
 {
-    /* Column idx/32, lane idx%32: word (idx/32)*32 + idx%32 == idx. */
-    size_t word = b ? (size_t)LAD_SFA_COLS * 32 + (size_t)idx : (size_t)idx;
-    (void)L;
+    size_t word;
+    if (L->family == LAD_FAM_MMA) {
+        /* Selectors {0, 0}: row m's scale in lane 4*(m%8) + m/8 (lanes
+        ** with lane%4 < 2), column n's in lane 4n of the second register;
+        ** byte = block. */
+        word = b ? 32 + 4 * (size_t)idx : 4 * (size_t)(idx % 8) + (size_t)(idx / 8);
+    } else {
+        /* Column idx/32, lane idx%32: word (idx/32)*32 + idx%32 == idx. */
+        word = b ? (size_t)LAD_SFA_COLS * 32 + (size_t)idx : (size_t)idx;
+    }
     return word * 32 + (size_t)blk * 8;
 }
 

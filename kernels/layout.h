@@ -49,9 +49,12 @@ enum lad_family {
 /* How elements narrower than a byte sit in a row of shared memory. */
 enum lad_pack {
     LAD_PACK_DENSE = 0,   /* element k at bit k*bits of the row */
-    LAD_PACK_PAD16 = 1    /* groups of 16 elements packed LSB first into the
+    LAD_PACK_PAD16 = 1,   /* groups of 16 elements packed LSB first into the
                              low bytes of a 16-byte slot, rest padding (fp4 and
-                             fp6 under kind::f8f6f4 and kind::mxf8f6f4) */
+                             fp6 under tcgen05 kind::f8f6f4 and mxf8f6f4) */
+    LAD_PACK_BYTE = 2     /* mma.sync registers: one element per byte, as an
+                             8-bit element would sit; e2m1 in bits 5..2, fp6
+                             in bits 5..0 (sm_120a kind::f8f6f4, mxf8f6f4) */
 };
 
 #define LAD_TILE_N 8          /* N of every instruction here */

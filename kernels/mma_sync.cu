@@ -182,3 +182,63 @@ LAD_FP8_K16(e4m3, e5m2)
 LAD_FP8_K16(e5m2, e4m3)
 LAD_FP8_K16(e5m2, e5m2)
 #endif
+
+/*
+** RTX Blackwell (sm_120a only): kind::f8f6f4 and the block-scaled kinds.
+** fp6 and fp4 elements of kind::f8f6f4 and kind::mxf8f6f4 sit one to a
+** byte (e2m1 in bits 5..2, e2m3/e3m2 in bits 5..0: PTX ISA, mma); those of
+** kind::mxf4 and mxf4nvf4 two to a byte. The scaled kernels read this
+** lane's scale words s[tile*64 + lane] (A) and s[tile*64 + 32 + lane] (B)
+** with selectors {0, 0}: byte 0 (1X), bytes 0-1 (2X) or 0-3 (4X), and for
+** A the lanes with lane % 4 < 2, for B those with lane % 4 == 0
+** (kernels/layout.c places the bytes there).
+*/
+#if defined(__CUDA_ARCH_FEAT_SM120_ALL)
+#define LAD_MMA_SCALED(NAME, INSTR)                                          \
+extern "C" __global__ void NAME LAD_SIG                                      \
+{                                                                            \
+    LAD_WARP_LOOP {                                                          \
+        LAD_TILE_PTRS(4);                                                    \
+        uint32_t a0 = pa[0], a1 = pa[32], a2 = pa[64], a3 = pa[96];          \
+        uint32_t b0 = pb[0], b1 = pb[32];                                    \
+        uint32_t sa = s[(size_t)t * 64 + lane], sb = s[(size_t)t * 64 + 32 + lane]; \
+        uint32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, d0, d1, d2, d3;             \
+        if (p.accumulate) {                                                  \
+            c0 = pc[0]; c1 = pc[32]; c2 = pc[64]; c3 = pc[96];               \
+        }                                                                    \
+        asm volatile(INSTR " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9},"         \
+                     " {%10,%11,%12,%13}, %14, {0, 0}, %15, {0, 0};"         \
+                     : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)                \
+                     : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), \
+                       "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(sa), "r"(sb)); \
+        pd[0] = d0; pd[32] = d1; pd[64] = d2; pd[96] = d3;                   \
+    }                                                                        \
+}
+
+#define LAD_F8F6F4(A, B)                                                     \
+LAD_MMA_C4(lad_mma_f8f6f4_m16n8k32_f32_##A##_##B,                            \
+           "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32." #A "." #B ".f32") \
+LAD_MMA_C2(lad_mma_f8f6f4_m16n8k32_f16_##A##_##B,                            \
+           "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16." #A "." #B ".f16") \
+LAD_MMA_SCALED(lad_mma_mxf8f6f4_m16n8k32_f32_##A##_##B,                      \
+           "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale."   \
+           "scale_vec::1X.f32." #A "." #B ".f32.ue8m0")
+#define LAD_F8F6F4_ROW(A)                                                    \
+LAD_F8F6F4(A, e4m3) LAD_F8F6F4(A, e5m2) LAD_F8F6F4(A, e2m3)                  \
+LAD_F8F6F4(A, e3m2) LAD_F8F6F4(A, e2m1)
+LAD_F8F6F4_ROW(e4m3)
+LAD_F8F6F4_ROW(e5m2)
+LAD_F8F6F4_ROW(e2m3)
+LAD_F8F6F4_ROW(e3m2)
+LAD_F8F6F4_ROW(e2m1)
+
+LAD_MMA_SCALED(lad_mma_mxf4_m16n8k64_f32,
+               "mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale."
+               "scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0")
+LAD_MMA_SCALED(lad_mma_mxf4nvf4_2x_m16n8k64_f32,
+               "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale."
+               "scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0")
+LAD_MMA_SCALED(lad_mma_mxf4nvf4_4x_m16n8k64_f32,
+               "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale."
+               "scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3")
+#endif

@@ -6,8 +6,9 @@
 ** The expected opcodes were read with cuobjdump from the cubins this build
 ** produces; tests/t6000-sass-opcodes.sh checks them again on every build,
 ** and devices/cuda.c records the one of the target that runs. Note the fp8
-** mma.sync rows: native QMMA on sm_89, but two f16 HMMAs on sm_90a and
-** sm_100a (ptxas emulates them), so the datapath differs by target.
+** mma.sync rows: native QMMA on sm_89 and sm_120a, but two f16 HMMAs on
+** sm_90a and sm_100a (ptxas emulates them), so the datapath differs by
+** target. kind::f8f6f4 and the block-scaled mma.sync kinds are sm_120a's.
 **
 ** Pure C, compiled on every machine, so `ladder sass` and the tests can
 ** list kernels where there is no nvcc.
@@ -20,35 +21,81 @@
 #define T89 (1u << LAD_SM89)
 #define T90 (1u << LAD_SM90A)
 #define T100 (1u << LAD_SM100A)
+#define T120 (1u << LAD_SM120A)
 
 #define D LAD_PACK_DENSE
 #define P LAD_PACK_PAD16
+#define Y LAD_PACK_BYTE
 
 /* mma.sync: K 8/16/32 with 32/16/8-bit elements, or half that K (m16n8k4
 ** tf32, m16n8k8 f16/bf16, m16n8k16 fp8). */
-#define MMA(NAME, PTX, SHAPE, A, B, DF, K, BITS, CDB, SAT, CC, TG, S80, S89, S90, S100) \
+#define MMA(NAME, PTX, SHAPE, A, B, DF, K, BITS, CDB, SAT, CC, TG, S80, S89, S90, S100, S120) \
     {NAME, "mma_sync", PTX, "mma.sync", "", SHAPE, A, B, DF, "", K, 0, SAT,  \
-     LAD_FAM_MMA, BITS, D, BITS, D, CDB, 0, CC, TG, {S80, S89, S90, S100}}
+     LAD_FAM_MMA, BITS, D, BITS, D, CDB, 0, CC, TG, {S80, S89, S90, S100, S120}}
 #define MMA_ALL(NAME, PTX, SHAPE, A, B, DF, K, BITS, CDB, SAT, S)            \
     MMA(NAME, PTX, SHAPE, A, B, DF, K, BITS, CDB, SAT, 80,                  \
-        T80 | T89 | T90 | T100, S, S, S, S)
+        T80 | T89 | T90 | T100 | T120, S, S, S, S, S)
 #define MMA_FP8(NAME, PTX, A, B, DF, CDB, Q, H)                              \
     MMA(NAME, PTX, "m16n8k32", A, B, DF, 32, 8, CDB, 0, 89,                 \
-        T89 | T90 | T100, NULL, Q, H, H)
+        T89 | T90 | T100 | T120, NULL, Q, H, H, Q)
 
-/* mma.sync fp8 m16n8k16, f32 and f16 results (two rows), sm_89 only. */
+/* mma.sync fp8 m16n8k16, f32 and f16 results (two rows): native on sm_89
+** and sm_120a, emulated elsewhere (no preset), so built for those two. */
 #define MMA_FP8K16(A, B, OPS)                                                \
     MMA("lad_mma_m16n8k16_f32_" A "_" B,                                     \
         MS "m16n8k16.row.col.f32." A "." B ".f32", "m16n8k16", A, B, "f32",  \
-        16, 8, 32, 0, 89, T89, NULL, "QMMA.16816.F32." OPS, NULL, NULL),     \
+        16, 8, 32, 0, 89, T89 | T120, NULL, "QMMA.16816.F32." OPS, NULL, NULL, \
+        "QMMA.16816.F32." OPS),                                              \
     MMA("lad_mma_m16n8k16_f16_" A "_" B,                                     \
         MS "m16n8k16.row.col.f16." A "." B ".f16", "m16n8k16", A, B, "f16",  \
-        16, 8, 16, 0, 89, T89, NULL, "QMMA.16816.F16." OPS, NULL, NULL)
+        16, 8, 16, 0, 89, T89 | T120, NULL, "QMMA.16816.F16." OPS, NULL, NULL, \
+        "QMMA.16816.F16." OPS)
+
+/* sm_120a mma.sync kinds. Element storage in the registers: 8-bit
+** formats as they are, fp6 and fp4 one to a byte under kind::f8f6f4 and
+** kind::mxf8f6f4 (LAD_PACK_BYTE), e2m1 two to a byte under mxf4*. */
+#define R8_E4M3 "e4m3", "E4M3", 8, D
+#define R8_E5M2 "e5m2", "E5M2", 8, D
+#define R8_E2M3 "e2m3", "E2M3", 6, Y
+#define R8_E3M2 "e3m2", "E3M2", 6, Y
+#define R8_E2M1 "e2m1", "E2M1", 4, Y
+#define KIND_(NAME, KIND, PTX, SHAPE, AN, AO, AB, AP, BN, BO, BB, BP, DF, SC, K, SB, CDB, S) \
+    {NAME, "mma_sync", PTX, "mma.sync", KIND, SHAPE, AN, BN, DF, SC, K, SB,  \
+     0, LAD_FAM_MMA, AB, AP, BB, BP, CDB, 0, 120, T120,                      \
+     {NULL, NULL, NULL, NULL, S}}
+#define KRS "mma.sync.aligned.m16n8k32.row.col.kind::"
+#define F8K_(DF, DU, CDB, AN, AO, AB, AP, BN, BO, BB, BP)                    \
+    KIND_("lad_mma_f8f6f4_m16n8k32_" DF "_" AN "_" BN, "f8f6f4",             \
+          KRS "f8f6f4." DF "." AN "." BN "." DF, "m16n8k32", AN, AO, AB, AP,  \
+          BN, BO, BB, BP, DF, "", 32, 0, CDB,                                \
+          "QMMA.16832." DU "." AO "." BO)
+#define MXK_(AN, AO, AB, AP, BN, BO, BB, BP)                                 \
+    KIND_("lad_mma_mxf8f6f4_m16n8k32_f32_" AN "_" BN, "mxf8f6f4",            \
+          KRS "mxf8f6f4.block_scale.scale_vec::1X.f32." AN "." BN ".f32.ue8m0", \
+          "m16n8k32", AN, AO, AB, AP, BN, BO, BB, BP, "f32", "ue8m0", 32, 32, \
+          32, "QMMA.SF.16832.F32." AO "." BO ".E8")
+#define F8K(...) F8K_(__VA_ARGS__)
+#define MXK(...) MXK_(__VA_ARGS__)
+#define F8K_B(DF, DU, CDB, A)                                                \
+    F8K(DF, DU, CDB, A, R8_E4M3), F8K(DF, DU, CDB, A, R8_E5M2),              \
+    F8K(DF, DU, CDB, A, R8_E2M3), F8K(DF, DU, CDB, A, R8_E3M2),              \
+    F8K(DF, DU, CDB, A, R8_E2M1)
+#define F8K_ROWS(DF, DU, CDB)                                                \
+    F8K_B(DF, DU, CDB, R8_E4M3), F8K_B(DF, DU, CDB, R8_E5M2),                \
+    F8K_B(DF, DU, CDB, R8_E2M3), F8K_B(DF, DU, CDB, R8_E3M2),                \
+    F8K_B(DF, DU, CDB, R8_E2M1)
+#define MXK_B(A)                                                             \
+    MXK(A, R8_E4M3), MXK(A, R8_E5M2), MXK(A, R8_E2M3), MXK(A, R8_E3M2),      \
+    MXK(A, R8_E2M1)
+#define MMA_F4(NAME, KIND, VEC, SC, SB, S)                                   \
+    KIND_(NAME, KIND, "mma.sync.aligned.m16n8k64.row.col.kind::" KIND        \
+          ".block_scale.scale_vec::" VEC ".f32.e2m1.e2m1.f32." SC, "m16n8k64", \
+          "e2m1", "E2M1", 4, D, "e2m1", "E2M1", 4, D, "f32", SC, 64, SB, 32, S)
 
 /* wgmma: sm_90a only, m64n8. */
 #define WG(NAME, PTX, SHAPE, A, B, DF, K, BITS, CDB, SAT, S)                 \
     {NAME, "wgmma", PTX, "wgmma", "", SHAPE, A, B, DF, "", K, 0, SAT,        \
-     LAD_FAM_WGMMA, BITS, D, BITS, D, CDB, 0, 90, T90, {NULL, NULL, S, NULL}}
+     LAD_FAM_WGMMA, BITS, D, BITS, D, CDB, 0, 90, T90, {NULL, NULL, S, NULL, NULL}}
 
 /* tcgen05: sm_100a only, m128n8; idesc for M 128, N 8. */
 #define ID_DENSE(DC, AC, BC, SAT)                                            \
@@ -60,7 +107,7 @@
 #define TC(NAME, KIND, PTX, SHAPE, A, B, DF, SC, K, SB, SAT, AB, AP, BB, BP, CDB, ID, S) \
     {NAME, "tcgen05", PTX, "tcgen05.mma", KIND, SHAPE, A, B, DF, SC, K, SB,  \
      SAT, LAD_FAM_TCGEN05, AB, AP, BB, BP, CDB, ID, 100, T100,               \
-     {NULL, NULL, NULL, S}}
+     {NULL, NULL, NULL, S, NULL}}
 
 #define TCI "tcgen05.mma.cta_group::1.kind::"
 
@@ -153,6 +200,16 @@ static const lad_kernel table[] = {
     ** emulates it (two HMMA.1688) and no preset says how, so sm_89 only */
     MMA_FP8K16("e4m3", "e4m3", "E4M3.E4M3"), MMA_FP8K16("e4m3", "e5m2", "E4M3.E5M2"),
     MMA_FP8K16("e5m2", "e4m3", "E5M2.E4M3"), MMA_FP8K16("e5m2", "e5m2", "E5M2.E5M2"),
+    /* mma.sync kind::f8f6f4 (25 type pairs, f32 or f16 D) and the
+    ** block-scaled kinds, sm_120a */
+    F8K_ROWS("f32", "F32", 32), F8K_ROWS("f16", "F16", 16),
+    MXK_B(R8_E4M3), MXK_B(R8_E5M2), MXK_B(R8_E2M3), MXK_B(R8_E3M2), MXK_B(R8_E2M1),
+    MMA_F4("lad_mma_mxf4_m16n8k64_f32", "mxf4", "2X", "ue8m0", 32,
+           "OMMA.SF.16864.F32.E2M1.E2M1.E8"),
+    MMA_F4("lad_mma_mxf4nvf4_2x_m16n8k64_f32", "mxf4nvf4", "2X", "ue8m0", 32,
+           "OMMA.SF.16864.F32.E2M1.E2M1.E8"),
+    MMA_F4("lad_mma_mxf4nvf4_4x_m16n8k64_f32", "mxf4nvf4", "4X", "ue4m3", 16,
+           "OMMA.SF.16864.F32.E2M1.E2M1.UE4M3.4X"),
 
     /* wgmma, sm_90a */
     WG("lad_wgmma_m64n8k16_f32_f16", WGI "m64n8k16.f32.f16.f16", "m64n8k16",
@@ -270,7 +327,8 @@ const lad_kernel *lad_kernel_find(const char *name)
 const char *lad_target_name(int target)
 {
     static const char *const names[LAD_NTARGETS] = {"sm_80", "sm_89",
-                                                    "sm_90a", "sm_100a"};
+                                                    "sm_90a", "sm_100a",
+                                                    "sm_120a"};
     return target >= 0 && target < LAD_NTARGETS ? names[target] : NULL;
 }
 
@@ -278,6 +336,8 @@ int lad_target_for_cc(unsigned mask, int cc)
 {
     /* Arch-specific ("a") cubins run on exactly their compute capability;
     ** sm_80 and sm_89 SASS run on any later 8.x. */
+    if (cc == 120)
+        return mask & T120 ? LAD_SM120A : -1;
     if (cc == 100)
         return mask & T100 ? LAD_SM100A : -1;
     if (cc == 90)

@@ -171,13 +171,13 @@ static lad_datapath *mma(const char *evidence, const char *gen, const char *arch
 }
 
 /*
-** fp8 mma.sync on sm_90a is not an fp8 instruction: ptxas unpacks the bytes
-** to f16 (exactly) and issues two chained HMMA.16816 from zero, then adds C
-** with an FADD (f32 result) or HADD2 (f16 result), both nearest even. The
-** first HMMA takes the low two bytes of each 32-bit register, so lanes k with
-** k % 4 < 2 form pass 1 and the others pass 2.
+** fp8 mma.sync on sm_90a and sm_100a is not an fp8 instruction: ptxas
+** unpacks the bytes to f16 (exactly) and issues two chained HMMA.16816 from
+** zero, then adds C with an FADD (f32 result) or HADD2 (f16 result), both
+** nearest even. The first HMMA takes the low two bytes of each 32-bit
+** register, so lanes k with k % 4 < 2 form pass 1 and the others pass 2.
 */
-static void sm90_fp8_emulation(lad_datapath *dp)
+static void hmma_fp8_emulation(lad_datapath *dp)
 {
     int n = 0;
     for (int half = 0; half < 2; half++)
@@ -187,6 +187,41 @@ static void sm90_fp8_emulation(lad_datapath *dp)
     dp->norder = n;
     dp->c_last = 1;
     dp->d_round = LAD_RNE;
+}
+
+/*
+** Mixed fp8 (A e4m3, B e5m2 and the reverse) for the same-format fp8
+** presets among table[from..to): the same datapaths with B decoded in the
+** other format, named <gen>-<instr>-<a>x<b>-<d>. The evidence says which
+** preset each copies and what backs that one.
+*/
+static void mixed_fp8(int from, int to)
+{
+    for (int i = from; i < to; i++) {
+        const lad_datapath *src = &table[i].dp;
+        if (src->a.name[0] != 'e' || strcmp(src->a.name, src->b.name) != 0)
+            continue;
+        const char *other = strcmp(src->a.name, "e4m3") == 0 ? "e5m2" : "e4m3";
+        char ev[160];
+        if (strncmp(table[i].evidence, "derived:", 8) == 0)
+            snprintf(ev, sizeof ev, "derived: B in %s, unmeasured; parameters of %.40s", other,
+                     src->name);
+        else
+            snprintf(ev, sizeof ev, "%.40s with B in %s: %s", src->name, other,
+                     strncmp(src->arch, "sm_90", 5) == 0 ? "H200 captures (results/h200/captures)"
+                                                         : "unverified");
+        const char *gen_end = strchr(src->name, '-');
+        const char *instr_end = strchr(gen_end + 1, '-');
+        lad_datapath *dp = add(ev, "%.*s-%sx%s-%s", (int)(instr_end - src->name), src->name,
+                               src->a.name, other, src->d.name[0] == 'e' ? "f32" : src->d.name);
+        char name[64];
+        memcpy(name, dp->name, sizeof name);
+        *dp = *src;
+        memcpy(dp->name, name, sizeof name);
+        dp->b = *fmt(other);
+        if (strchr(dp->sass, 'Q'))  /* QGMMA/QMMA name B's type last */
+            memcpy(dp->sass + strlen(dp->sass) - 4, other[1] == '4' ? "E4M3" : "E5M2", 4);
+    }
 }
 
 static void pre_blackwell(void)
@@ -230,60 +265,41 @@ static void pre_blackwell(void)
     }
 
     /* Hopper: 25 fraction bits, 16 products per pass, tf32 4. */
-    mma("vectors h100-f16-f32.vec", "sm90", "sm_90a", "mma", "f16", "f32", 25, 16);
-    mma("vectors h100-f16-f16.vec", "sm90", "sm_90a", "mma", "f16", "f16", 25, 16);
+    mma("vectors h100-f16-f32.vec; H200 captures (results/h200/captures)", "sm90", "sm_90a",
+        "mma", "f16", "f32", 25, 16);
+    mma("vectors h100-f16-f16.vec; H200 captures (results/h200/captures)", "sm90", "sm_90a",
+        "mma", "f16", "f16", 25, 16);
     /* bf16 and tf32 on Hopper floor the anchor at -133, as the B200 does:
     ** the H200 ladder's zeros rung (results/h200) */
-    dp = mma("vectors h100-bf16-f32.vec; H200 ladder (results/h200)", "sm90", "sm_90a", "mma",
-             "bf16", "f32", 25, 16);
+    dp = mma("vectors h100-bf16-f32.vec; H200 captures (results/h200/captures) and ladder "
+             "(results/h200)", "sm90", "sm_90a", "mma", "bf16", "f32", 25, 16);
     dp->anchor_min = -133;
     /* tf32 vectors hold 4 products; MMA-Sim fuses all 8 on Hopper */
-    dp = mma("vectors h100-tf32-f32.vec; H200 ladder (results/h200)", "sm90", "sm_90a", "mma",
-             "tf32", "f32", 25, 8);
+    dp = mma("vectors h100-tf32-f32.vec; H200 captures (results/h200/captures) and ladder "
+             "(results/h200)", "sm90", "sm_90a", "mma", "tf32", "f32", 25, 8);
     dp->anchor_min = -133;
     for (int i = 0; i < 2; i++) {
         char ev[160];
-        snprintf(ev, sizeof ev, "vectors h100-%s-f32.vec", fp8[i]);
+        snprintf(ev, sizeof ev, "vectors h100-%s-f32.vec; H200 captures (results/h200/captures)",
+                 fp8[i]);
         dp = mma(ev, "sm90", "sm_90a", "wgmma", fp8[i], "f32", 13, 32);
         dp->d = e8m13();
         dp->acc = e8m13();
-        snprintf(ev, sizeof ev, "vectors h100-%s-f16.vec", fp8[i]);
-        mma(ev, "sm90", "sm_90a", "wgmma", fp8[i], "f16", 13, 32);
+        /* h100-*-f16.vec say wgmma but are mma.sync's words (docs/findings.md) */
+        mma("H200 captures (results/h200/captures)", "sm90", "sm_90a", "wgmma", fp8[i],
+            "f16", 13, 32);
         /* fp8 mma.sync on sm_90a: ptxas emits fp8->f16 unpacks and two
         ** HMMA.16816.F32, so it is the f16 datapath in two chained passes. */
         snprintf(ev, sizeof ev, "H200 captures (results/h200/captures); SASS of kernels/mma_sync.cu");
         dp = mma(ev, "sm90", "sm_90a", "mma", fp8[i], "f32", 25, 16);
-        sm90_fp8_emulation(dp);
+        hmma_fp8_emulation(dp);
+        snprintf(ev, sizeof ev, "vectors h100-%s-f16.vec (its header says wgmma); H200 captures "
+                 "(results/h200/captures); SASS of kernels/mma_sync.cu", fp8[i]);
         dp = mma(ev, "sm90", "sm_90a", "mma", fp8[i], "f16", 25, 16);
-        sm90_fp8_emulation(dp);
+        hmma_fp8_emulation(dp);
         f16_between(dp);
     }
-    /* Mixed fp8 (A e4m3, B e5m2 and the reverse): the same datapaths with
-    ** B decoded in the other format. */
-    int nfp8 = ntable;
-    for (int i = 0; i < nfp8; i++) {
-        const lad_datapath *src = &table[i].dp;
-        if (src->a.name[0] != 'e' || strcmp(src->a.name, src->b.name) != 0)
-            continue;
-        const char *other = strcmp(src->a.name, "e4m3") == 0 ? "e5m2" : "e4m3";
-        char ev[160];
-        snprintf(ev, sizeof ev, "%.40s with B in %s: %s", src->name, other,
-                 strncmp(src->arch, "sm_90", 5) == 0 ? "H200 captures (results/h200/captures)"
-                                                     : "unverified");
-        const char *gen_end = strchr(src->name, '-');
-        const char *instr_end = strchr(gen_end + 1, '-');
-        dp = add(ev, "%.*s-%sx%s-%s", (int)(instr_end - src->name), src->name,
-                 src->a.name, other, src->d.name[0] == 'e' ? "f32" : src->d.name);
-        char name[64];
-        memcpy(name, dp->name, sizeof name);
-        *dp = *src;
-        memcpy(dp->name, name, sizeof name);
-        dp->b = *fmt(other);
-        char *t = strstr(dp->sass, other[1] == '4' ? "E5M2" : "E4M3");
-        if (t && strchr(dp->sass, 'Q'))  /* QGMMA/QMMA name B's type last */
-            memcpy(dp->sass + strlen(dp->sass) - 4, other[1] == '4' ? "E4M3" : "E5M2", 4);
-        (void)t;
-    }
+    mixed_fp8(0, ntable);
 
     /* Integer mma.sync (sm_80 on) and wgmma: exact sums into s32. */
     const char *ints[] = {"s8", "u8"};
@@ -312,10 +328,12 @@ static void pre_blackwell(void)
 
     /* wgmma f16/bf16/tf32 on Hopper: assumed to share mma.sync's datapath. */
     mma("H200 captures (results/h200/captures); same datapath as sm90-mma-f16-f32", "sm90", "sm_90a", "wgmma", "f16", "f32", 25, 16);
-    dp = mma("H200 captures and ladder (results/h200); same datapath as sm90-mma-bf16-f32",
+    dp = mma("H200 captures (results/h200/captures) and ladder (results/h200); same datapath "
+             "as sm90-mma-bf16-f32",
              "sm90", "sm_90a", "wgmma", "bf16", "f32", 25, 16);
     dp->anchor_min = -133;
-    dp = mma("H200 captures and ladder (results/h200); same datapath as sm90-mma-tf32-f32",
+    dp = mma("H200 captures (results/h200/captures) and ladder (results/h200); same datapath "
+             "as sm90-mma-tf32-f32",
              "sm90", "sm_90a", "wgmma", "tf32", "f32", 25, 8);
     dp->anchor_min = -133;
     mma("H200 captures (results/h200/captures); same datapath as sm90-mma-f16-f16", "sm90", "sm_90a", "wgmma", "f16", "f16", 25, 16);
@@ -332,6 +350,26 @@ static void pre_blackwell(void)
     dp = mma("vectors b200-tf32-f32.vec; floor as sm100-tcgen05-tf32-f32", "sm100", "sm_100a",
              "mma", "tf32", "f32", 25, 8);
     dp->anchor_min = -133;
+    /* fp8 mma.sync on sm_100a: the SASS is Hopper's (12 fp8->f16 unpacks,
+    ** HMMA.16816 on the low two bytes of each register from zero, a chained
+    ** HMMA on the high two, then FADD or HADD2 of C), so these are the
+    ** sm90 fp8 mma.sync rule on the B200's HMMA (sm100-mma-f16-f32: F 25,
+    ** L 16). No B200 fp8 mma.sync word has been captured: B200 captures of
+    ** lad_mma_m16n8k32_* (scripts/gpu-campaign.sh) confirm or refute them. */
+    int bw_fp8 = ntable;
+    for (int i = 0; i < 2; i++) {
+        for (int f16 = 0; f16 < 2; f16++) {
+            char ev[160];
+            snprintf(ev, sizeof ev, "derived: SASS of kernels/mma_sync.cu on sm_100a, as on "
+                     "sm_90a; no B200 word captured; parameters of sm90-mma-%s-%s", fp8[i],
+                     f16 ? "f16" : "f32");
+            dp = mma(ev, "sm100", "sm_100a", "mma", fp8[i], f16 ? "f16" : "f32", 25, 16);
+            hmma_fp8_emulation(dp);
+            if (f16)
+                f16_between(dp);
+        }
+    }
+    mixed_fp8(bw_fp8, ntable);
 
     /* Published models without vectors here (MMA-Sim, microsoft/MMA-Sim:
     ** Turing and Ampere 24 fraction bits, Ampere splitting K in two halves;
@@ -520,9 +558,19 @@ static lad_datapath *tc(const char *evidence, const char *kind, const char *sass
     return dp;
 }
 
+/* The tcgen05 presets vectors/b200-tcgen05-frozen.txt has lines for: the
+** others of the validated paths name the 1M-case validation alone. */
+static const char *const frozen_lines[] = {
+    "tf32-f32", "bf16-f32", "f16-f32", "e4m3-f32", "e5m2-f32", "e2m1xe4m3-f16",
+    "mxf8f6f4-e4m3-f32", "mxf8f6f4-e5m2-f32", "mxf8f6f4-e2m3-f32", "mxf8f6f4-e3m2-f32",
+    "mxf8f6f4-e2m1-f32", "mxf4-e2m1-f32", "mxf4nvf4-2x-f32", "mxf4nvf4-4x-f32",
+    "mxf4nvf4-ue4m3-f32", "sp-mxf8f6f4-e4m3-f32", "sp-mxf4-e2m1-f32", "sp-mxf4nvf4-2x-f32",
+    "sp-mxf4nvf4-4x-f32", "sp-mxf4nvf4-ue4m3-f32"};
+
 static void blackwell_tcgen05(void)
 {
     const char *hw = "frozen B200 vectors; 1M-case B200 validation (sf-tensor/tcgen05)";
+    int first = ntable;
     const char *mixedev = "model family of 1M-case B200 validated paths (sf-tensor/tcgen05)";
     lad_datapath *dp;
     for (int sp = 0; sp < 2; sp++) {
@@ -603,6 +651,16 @@ static void blackwell_tcgen05(void)
                 dp->group_sub_floor = -174;
             }
         }
+    }
+    for (int i = first; i < ntable; i++) {
+        if (strcmp(table[i].evidence, hw) != 0)
+            continue;
+        int lines = 0;
+        for (size_t j = 0; j < sizeof frozen_lines / sizeof frozen_lines[0]; j++)
+            lines |= strcmp(table[i].dp.name + strlen("sm100-tcgen05-"), frozen_lines[j]) == 0;
+        if (!lines)
+            snprintf(table[i].evidence, sizeof table[i].evidence,
+                     "1M-case B200 validation (sf-tensor/tcgen05); no frozen B200 word");
     }
 }
 

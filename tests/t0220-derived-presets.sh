@@ -17,7 +17,7 @@ n=0
 bad=""
 while read -r p; do
     "$LADDER" model show "$p" | grep -v '^#' >"$TMP/p.yaml"
-    src=$(sed -n 's/^evidence: "derived: MMA-Sim 2\.1\.1 .*; parameters of \([a-z0-9-]*\)"$/\1/p' "$TMP/p.yaml")
+    src=$(sed -n 's/^evidence: "derived: .*; parameters of \([a-z0-9-]*\)"$/\1/p' "$TMP/p.yaml")
     [ -n "$src" ] || continue
     n=$((n + 1))
     if ! "$LADDER" model show "$src" 2>/dev/null | grep -v '^#' >"$TMP/s.yaml"; then

@@ -39,8 +39,8 @@ want() {
     printf '%s %s %s\n' "$_k" "$_t" "$*" >>"$TMP/want"
 }
 
-# mma.sync: HMMA/IMMA on every target; fp8 native QMMA on sm_89 only.
-for t in sm_80 sm_89 sm_90a sm_100a; do
+# mma.sync: HMMA/IMMA on every target; fp8 native QMMA on sm_89 and sm_120a.
+for t in sm_80 sm_89 sm_90a sm_100a sm_120a; do
     want lad_mma_m16n8k8_f32_tf32 $t HMMA.1688.F32.TF32
     want lad_mma_m16n8k16_f32_f16 $t HMMA.16816.F32
     want lad_mma_m16n8k16_f32_bf16 $t HMMA.16816.F32.BF16
@@ -56,14 +56,29 @@ for t in sm_80 sm_89 sm_90a sm_100a; do
     done; done
 done
 for acc in f32 f16; do for a in e4m3 e5m2; do for b in e4m3 e5m2; do
-    want lad_mma_m16n8k32_${acc}_${a}_$b sm_89 "QMMA.16832.$(up $acc).$(up $a).$(up $b)"
-    # m16n8k16 fp8 is in the table for sm_89 only (emulated elsewhere)
-    want lad_mma_m16n8k16_${acc}_${a}_$b sm_89 "QMMA.16816.$(up $acc).$(up $a).$(up $b)"
+    for t in sm_89 sm_120a; do
+        want lad_mma_m16n8k32_${acc}_${a}_$b $t "QMMA.16832.$(up $acc).$(up $a).$(up $b)"
+        # m16n8k16 fp8 is in the table for sm_89 and sm_120a (emulated elsewhere)
+        want lad_mma_m16n8k16_${acc}_${a}_$b $t "QMMA.16816.$(up $acc).$(up $a).$(up $b)"
+    done
     # sm_90a and sm_100a: fp8 -> f16 unpacks and two f16 HMMAs
     for t in sm_90a sm_100a; do
         want lad_mma_m16n8k32_${acc}_${a}_$b $t HMMA.16816.$(up $acc) HMMA.16816.$(up $acc)
     done
 done; done; done
+
+# sm_120a mma.sync kinds (docs/kernels.md): kind::f8f6f4 is QMMA.16832 with
+# both element types, kind::mxf8f6f4 QMMA.SF with E8 (ue8m0) scales,
+# mxf4 and mxf4nvf4 2X OMMA.SF ... .E8, mxf4nvf4 4X with ue4m3 .UE4M3.4X.
+for a in e4m3 e5m2 e2m3 e3m2 e2m1; do for b in e4m3 e5m2 e2m3 e3m2 e2m1; do
+    for acc in f32 f16; do
+        want lad_mma_f8f6f4_m16n8k32_${acc}_${a}_$b sm_120a "QMMA.16832.$(up $acc).$(up $a).$(up $b)"
+    done
+    want lad_mma_mxf8f6f4_m16n8k32_f32_${a}_$b sm_120a "QMMA.SF.16832.F32.$(up $a).$(up $b).E8"
+done; done
+want lad_mma_mxf4_m16n8k64_f32 sm_120a OMMA.SF.16864.F32.E2M1.E2M1.E8
+want lad_mma_mxf4nvf4_2x_m16n8k64_f32 sm_120a OMMA.SF.16864.F32.E2M1.E2M1.E8
+want lad_mma_mxf4nvf4_4x_m16n8k64_f32 sm_120a OMMA.SF.16864.F32.E2M1.E2M1.UE4M3.4X
 
 # wgmma, sm_90a only.
 want lad_wgmma_m64n8k16_f32_f16 sm_90a HGMMA.64x8x16.F32
@@ -128,4 +143,9 @@ expect_rc sass-filter-rc 0
 expect_out_eq sass-filter-one-line "$(printf '%-36s %-8s %s' lad_mma_m16n8k32_f16_e5m2_e4m3 sm_89 QMMA.16832.F16.E5M2.E4M3)"
 expect_usage_error sass-unknown-kernel sass lad_no_such_kernel
 expect_usage_error sass-unknown-target sass --target sm_75
+# the sm_120a target alone lists its 110 kernels
+run_ladder sass --target sm_120a
+expect_rc sass-sm120a-rc 0
+n=$(grep -c ' sm_120a ' "$out")
+[ "$n" -eq 110 ] && ok sass-sm120a-kernels || fail sass-sm120a-kernels "$n sm_120a lines, not 110"
 test_done

@@ -52,25 +52,45 @@ static const int mma_a_row[4] = {0, 8, 0, 8};
 static const int mma_a_k_tf32[4] = {0, 0, 4, 4}, mma_b_k_tf32[2] = {0, 4};
 static const int mma_a_k_16[4] = {0, 0, 8, 8}, mma_b_k_16[2] = {0, 8};
 static const int mma_a_k_8[4] = {0, 0, 16, 16}, mma_b_k_8[2] = {0, 16};
+/* 4-bit elements, m16n8k64 (mxf4, mxf4nvf4): (8t, 8t+32). */
+static const int mma_a_k_4[4] = {0, 0, 32, 32}, mma_b_k_4[2] = {0, 32};
 /* C/D f32: c0=(g,2t) c1=(g,2t+1) c2=(g+8,2t) c3=(g+8,2t+1). */
 static const int mma_c_row[4] = {0, 0, 8, 8}, mma_c_col[4] = {0, 1, 0, 1};
+
+/* Bits of the register slot of one element, and the element's place in
+** it: under sm_120a's kind::f8f6f4 and mxf8f6f4 "the matrix element of type
+** .e2m1 resides in central 4 bits of the 8-bit container", ".e3m2 or .e2m3
+** ... in the lower 6 bits" (PTX ISA, mma). */
+static int slot(int bits, int pack)
+{
+    return pack == LAD_PACK_BYTE ? 8 : bits;
+}
+
+static int place(int bits, int pack)
+{
+    return pack == LAD_PACK_BYTE && bits == 4 ? 2 : 0;
+}
 
 static void mma_read(const lad_layout *L, const uint32_t *a, const uint32_t *b,
                      const uint32_t *c, int cd_threads, emu *e)
 {
-    int e_per = 32 / L->abits; /* elements per register */
-    const int *ak = e_per == 1 ? mma_a_k_tf32 : e_per == 2 ? mma_a_k_16 : mma_a_k_8;
-    const int *bk = e_per == 1 ? mma_b_k_tf32 : e_per == 2 ? mma_b_k_16 : mma_b_k_8;
+    int sa = slot(L->abits, L->apack), sb = slot(L->bbits, L->bpack);
+    int ea = 32 / sa, eb = 32 / sb; /* elements per register */
+    int pa = place(L->abits, L->apack), pb = place(L->bbits, L->bpack);
+    const int *ak = ea == 1 ? mma_a_k_tf32 : ea == 2 ? mma_a_k_16 : ea == 4 ? mma_a_k_8
+                                                                          : mma_a_k_4;
+    const int *bk = eb == 1 ? mma_b_k_tf32 : eb == 2 ? mma_b_k_16 : eb == 4 ? mma_b_k_8
+                                                                          : mma_b_k_4;
     for (int lane = 0; lane < 32; lane++) {
         int g = lane >> 2, t = lane & 3;
         for (int i = 0; i < 4; i++)
-            for (int h = 0; h < e_per; h++)
-                e->A[g + mma_a_row[i]][e_per * t + ak[i] + h] =
-                    (a[i * 32 + lane] >> (h * L->abits)) & mask(L->abits);
+            for (int h = 0; h < ea; h++)
+                e->A[g + mma_a_row[i]][ea * t + ak[i] + h] =
+                    (a[i * 32 + lane] >> (h * sa + pa)) & mask(L->abits);
         for (int i = 0; i < 2; i++)
-            for (int h = 0; h < e_per; h++)
-                e->B[e_per * t + bk[i] + h][g] =
-                    (b[i * 32 + lane] >> (h * L->bbits)) & mask(L->bbits);
+            for (int h = 0; h < eb; h++)
+                e->B[eb * t + bk[i] + h][g] =
+                    (b[i * 32 + lane] >> (h * sb + pb)) & mask(L->bbits);
         if (L->cdbits == 32) {
             for (int i = 0; i < 4; i++)
                 e->C[g + mma_c_row[i]][2 * t + mma_c_col[i]] =
@@ -210,6 +230,27 @@ static void scale_read(const lad_layout *L, const uint32_t *s, emu *e)
             e->SB[n][blk] = (tmem[n][4] >> (8 * blk)) & 0xff;
 }
 
+/* Scales of the block-scaled mma.sync kinds, selectors {0, 0} (PTX ISA,
+** block scaling for mma.sync): thread-id-a 0 makes the thread pair with
+** %laneid % 4 == 0 or 1 provide SF_A, thread-id-b 0 the threads with
+** %laneid % 4 == 0 SF_B; byte-id 0 takes byte 0 (1X), bytes 0-1 (2X) or all
+** four (4X), here in K-block order. Which row each of the pair gives is in
+** the ISA's figure, not its text: lane 4g gives row g and lane 4g+1 row
+** g+8, as a public hardware probe reports (unconfirmed here). */
+static void mma_scale_read(const lad_layout *L, const uint32_t *s, emu *e)
+{
+    static const int pair_row[2] = {0, 8};
+    for (int lane = 0; lane < 32; lane++) {
+        int g = lane >> 2, t = lane & 3;
+        for (int blk = 0; blk < L->nscales; blk++) {
+            if (t < 2)
+                e->SA[g + pair_row[t]][blk] = (s[lane] >> (8 * blk)) & 0xff;
+            if (t == 0)
+                e->SB[g][blk] = (s[32 + lane] >> (8 * blk)) & 0xff;
+        }
+    }
+}
+
 /* D = C + sum_k A*B (times the scales of k's block), wrapping. */
 static void compute(const lad_layout *L, emu *e)
 {
@@ -245,7 +286,9 @@ static void emulate(const lad_layout *L, const uint32_t *a, int a_words,
         else
             tc_cd(L, c, cd_threads, e, 0);
     }
-    if (L->scale_block)
+    if (L->scale_block && L->family == LAD_FAM_MMA)
+        mma_scale_read(L, s, e);
+    else if (L->scale_block)
         scale_read(L, s, e);
     compute(L, e);
     if (L->family == LAD_FAM_MMA)
@@ -274,9 +317,12 @@ static uint32_t case_expect(const lad_layout *L, const lad_case *cs)
 static void layout_name(const lad_layout *L, char *buf, size_t n)
 {
     static const char *fam[] = {"", "mma", "wgmma", "tcgen05"};
+    static const char *pack[] = {"", "p", "y"};
+    char sc[16] = "";
+    if (L->scale_block)
+        snprintf(sc, sizeof sc, "-scaled%d", L->scale_block);
     snprintf(buf, n, "layout-%s-k%d-a%d%s-b%d%s-d%d%s", fam[L->family], L->k,
-             L->abits, L->apack ? "p" : "", L->bbits, L->bpack ? "p" : "",
-             L->cdbits, L->scale_block ? "-scaled" : "");
+             L->abits, pack[L->apack], L->bbits, pack[L->bpack], L->cdbits, sc);
 }
 
 static void check_layout(const lad_layout *L)
@@ -492,7 +538,10 @@ static void check_table(void)
     TEST_EQ_INT("kernels-target-wgmma-cc100", -1,
                 lad_target_for_cc(1u << LAD_SM90A, 100));
     TEST_EQ_INT("kernels-target-cc103", -1, lad_target_for_cc(0xf, 103));
-    TEST_EQ_INT("kernels-target-cc120", -1, lad_target_for_cc(0xf, 120));
+    TEST_EQ_INT("kernels-target-cc120-before", -1, lad_target_for_cc(0xf, 120));
+    TEST_EQ_INT("kernels-target-cc120", LAD_SM120A, lad_target_for_cc(0x1f, 120));
+    TEST_EQ_INT("kernels-target-cc121", -1, lad_target_for_cc(0x1f, 121));
+    TEST_EQ_INT("kernels-target-sm120-cc100", LAD_SM100A, lad_target_for_cc(0x1f, 100));
     TEST_EQ_INT("kernels-target-cc75", -1, lad_target_for_cc(0xf, 75));
 
     /* Every dense preset of an instruction the kernels implement finds its
@@ -505,7 +554,9 @@ static void check_table(void)
         int t = strcmp(dp->arch, "sm_80") == 0 ? LAD_SM80
               : strcmp(dp->arch, "sm_89") == 0 ? LAD_SM89
               : strcmp(dp->arch, "sm_90a") == 0 ? LAD_SM90A
-              : strcmp(dp->arch, "sm_100a") == 0 ? LAD_SM100A : -1;
+              : strcmp(dp->arch, "sm_100a") == 0 ? LAD_SM100A
+              : strcmp(dp->arch, "sm_120") == 0 || strcmp(dp->arch, "sm_120a") == 0
+                    ? LAD_SM120A : -1;
         if (t < 0 || dp->sparse || dp->d.width > 32)
             continue;
         const lad_kernel *k;
@@ -530,13 +581,41 @@ static void check_table(void)
     lad_err kerr = {0};
     const lad_preset *f8 = lad_preset_find("sm120-mma-f8f6f4-e4m3-f32");
     const lad_preset *plain = lad_preset_find("sm120-mma-e4m3-f32");
-    test_check(f8 && lad_kernel_for(&f8->dp, &kk, &kerr) != LAD_OK, "kernels-for-kind-f8f6f4",
-               "the kind::f8f6f4 preset found a kernel");
+    test_check(f8 && lad_kernel_for(&f8->dp, &kk, &kerr) == LAD_OK &&
+                   strcmp(kk->name, "lad_mma_f8f6f4_m16n8k32_f32_e4m3_e4m3") == 0,
+               "kernels-for-kind-f8f6f4", "the kind::f8f6f4 preset found %s",
+               f8 && lad_kernel_for(&f8->dp, &kk, &kerr) == LAD_OK ? kk->name : kerr.msg);
     test_check(plain && lad_kernel_for(&plain->dp, &kk, &kerr) == LAD_OK &&
                    strcmp(kk->name, "lad_mma_m16n8k32_f32_e4m3_e4m3") == 0,
                "kernels-for-kindless-fp8", "%s", kerr.msg);
     test_check(sass_ok, "kernels-presets-sass",
                "preset '%s' names another opcode than its kernel", sbad);
+    /* The other way: every sm_120a row but the integer ones is the kernel
+    ** of an sm120 preset, so `ladder survey --device cuda:N` on an RTX
+    ** Blackwell GPU climbs each (the integer rows take Hopper's presets). */
+    int rows120 = 0, orphans = 0;
+    char orphan[64] = "";
+    for (int i = 0; i < lad_kernel_count(); i++) {
+        const lad_kernel *k = lad_kernel_get(i);
+        if (!(k->targets & (1u << LAD_SM120A)) || k->a[0] == 's' || k->a[0] == 'u')
+            continue;
+        rows120++;
+        int hit = 0;
+        for (int j = 0; j < lad_preset_count() && !hit; j++) {
+            const lad_datapath *dp = &lad_preset_get(j)->dp;
+            const lad_kernel *pk;
+            lad_err e2 = {0};
+            hit = strncmp(dp->arch, "sm_120", 6) == 0 && !dp->sparse &&
+                  lad_kernel_for(dp, &pk, &e2) == LAD_OK && pk == k;
+        }
+        if (!hit) {
+            orphans++;
+            snprintf(orphan, sizeof orphan, "%s", k->name);
+        }
+    }
+    test_check(orphans == 0 && rows120 >= 100, "kernels-sm120a-rows-have-presets",
+               "%d of %d sm_120a rows have no sm120 preset (e.g. '%s')", orphans, rows120,
+               orphan);
 }
 
 /* The opcodes in the embedded cubins (builds with nvcc only). */
@@ -592,6 +671,33 @@ static void check_cubins(void)
     test_check(!img || (n == 1 && strcmp(names[0], "QMMA") == 0),
                "kernels-cubin-fp8-sm89-qmma", "%d tensor ops, first '%s'", n,
                n > 0 ? names[0] : "");
+    /* sm_120a: fp8 native, the block-scaled kinds QMMA.SF and OMMA.SF. */
+    static const char *const k120[][2] = {
+        {"lad_mma_m16n8k32_f32_e4m3_e4m3", "QMMA"},
+        {"lad_mma_f8f6f4_m16n8k32_f32_e2m1_e3m2", "QMMA"},
+        {"lad_mma_mxf8f6f4_m16n8k32_f32_e2m3_e4m3", "QMMA.SF"},
+        {"lad_mma_mxf4_m16n8k64_f32", "OMMA.SF"},
+        {"lad_mma_mxf4nvf4_4x_m16n8k64_f32", "OMMA.SF"}};
+    img = lad_cubin_get("mma_sync", LAD_SM120A, &size);
+    for (size_t i = 0; i < sizeof k120 / sizeof k120[0]; i++) {
+        char check[96];
+        n = img ? lad_cubin_tensor_ops(img, size, k120[i][0], names, 8) : -1;
+        snprintf(check, sizeof check, "kernels-cubin-sm120a-%s", k120[i][0] + 8);
+        test_check(!img || (n == 1 && strcmp(names[0], k120[i][1]) == 0), check,
+                   "%d tensor ops, first '%s'", n, n > 0 ? names[0] : "");
+    }
+    /* a QMMA.SF kernel is not the plain QMMA it would be with the same
+    ** formats, nor the other way round */
+    char found[64];
+    lad_err cerr = {0};
+    test_check(!img || lad_cubin_check(img, size, "lad_mma_f8f6f4_m16n8k32_f32_e4m3_e4m3",
+                                       "QMMA.SF.16832.F32.E4M3.E4M3.E8", found,
+                                       sizeof found, &cerr) != LAD_OK,
+               "kernels-cubin-qmma-not-sf", "a plain QMMA passed for QMMA.SF");
+    test_check(!img || lad_cubin_check(img, size, "lad_mma_mxf8f6f4_m16n8k32_f32_e4m3_e4m3",
+                                       "QMMA.16832.F32.E4M3.E4M3", found,
+                                       sizeof found, &cerr) != LAD_OK,
+               "kernels-cubin-sf-not-qmma", "QMMA.SF passed for a plain QMMA");
 }
 
 /* The half-K mma.sync shapes: two A registers and one B register, at the
@@ -629,7 +735,7 @@ void test_layout(void)
     check_descriptors();
     check_table();
     /* Every distinct layout of the kernel table. */
-    char done[64][96];
+    char done[128][96];
     int ndone = 0;
     for (int i = 0; i < lad_kernel_count(); i++) {
         lad_layout L;
@@ -642,7 +748,7 @@ void test_layout(void)
         for (int j = 0; j < ndone; j++)
             if (strcmp(done[j], name) == 0)
                 seen = 1;
-        if (seen || ndone == 64)
+        if (seen || ndone == 128)
             continue;
         snprintf(done[ndone++], sizeof done[0], "%s", name);
         check_layout(&L);
