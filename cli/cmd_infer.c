@@ -1,17 +1,20 @@
 /*
 ** ladder infer: the datapath model's parameters from a run's probe cases.
 **
-**     ladder infer RUN [--db FILE] [-o model.yaml] [--no-store] [--json]
+**     ladder infer RUN [--db FILE] [-o model.yaml [--nearest]] [--no-store] [--json]
 **
 ** Prints one line per parameter (value, how it was decided, the cases that
 ** decided it), stores them in the run (lad_store_add_inference; the whole
 ** model as parameter "model") unless --no-store, which opens the store
 ** read-only (so a store in a read-only folder can be inferred from), and
-** writes the model file with -o. When some
-** stored cases fit no model in reach, names their rungs and case ids and
-** exits 1: the model written is the best found, not a guess passed off as
-** an answer. --json prints the same as one JSON object. Exit: 0 ok; 1
-** conflicts; 2 usage; 3 data; 5 internal.
+** writes the model file with -o. When some stored cases fit no model in
+** reach, that is an answer about the device: it names their rungs and case
+** ids, the smallest of them with its words, the device's word and the
+** nearest model's, and how many stored cases the nearest model fits, and
+** exits 1. -o then writes a file only with --nearest, which says that the
+** nearest model is wanted: a model that misses cases is never written as
+** if it were the answer. --json prints the same as one JSON object. Exit:
+** 0 ok; 1 conflicts; 2 usage; 3 data; 5 internal.
 */
 #include "cli.h"
 #include "commands.h"
@@ -26,15 +29,51 @@
 #include "io/modelfile.h"
 
 static const char usage[] =
-    "usage: ladder infer <run> [--db <file>] [-o <model.yaml>] [--no-store] [--json]\n"
+    "usage: ladder infer <run> [--db <file>] [-o <model.yaml> [--nearest]] [--no-store]\n"
+    "                    [--json]\n"
     "\n"
     "  <run>        a run id or latest (run:<id>, run:latest alike)\n"
     "  --db         the store (default ladder.db)\n"
-    "  -o           write the inferred model file\n"
+    "  -o           write the inferred model file (when no model explains\n"
+    "               every case, only with --nearest)\n"
+    "  --nearest    with -o: write the nearest model when cases conflict\n"
     "  --no-store   do not store the inferences (opens the store read-only)\n"
     "  --json       one JSON object: run, cases, reproduced, parameters\n"
     "               [{name, value, method, cases, decided_by}], sumtree\n"
-    "               (the summation tree, or null), conflict\n";
+    "               (the summation tree, or null), conflict, nearest\n"
+    "               ({reproduces, smallest: {id, rung, a, b, c, d, model}})\n";
+
+/* The words of the smallest conflicting case as a JSON object's members. */
+static void json_smallest(const lad_infer_result *res)
+{
+    const lad_case *c = &res->smallest_cs;
+    printf("{\"id\": %" PRId64 ", \"rung\": ", res->smallest);
+    cli_json_str(stdout, res->smallest_rung);
+    for (int w = 0; w < 2; w++) {
+        printf(", \"%s\": [", w ? "b" : "a");
+        for (int l = 0; l < res->smallest_k; l++)
+            printf("%s%" PRIu64, l ? ", " : "", (uint64_t)(w ? c->b[l] : c->a[l]));
+        printf("]");
+    }
+    printf(", \"c\": %" PRIu64 ", \"d\": %" PRIu64 ", \"model\": %" PRIu64 "}",
+           (uint64_t)c->c, (uint64_t)res->smallest_d, (uint64_t)res->smallest_got);
+}
+
+/* The smallest conflicting case, for people: its lanes that hold a
+** product, C, and the two words. */
+static void print_smallest(const lad_infer_result *res)
+{
+    const lad_case *c = &res->smallest_cs;
+    printf("smallest case    #%" PRId64 " (%s), no model in reach gives its word:",
+           res->smallest, res->smallest_rung);
+    int shown = 0;
+    for (int l = 0; l < res->smallest_k; l++)
+        if (c->a[l] && c->b[l] && shown++ < 8)
+            printf(" lane %d a=0x%" PRIx64 " b=0x%" PRIx64 ";", l, (uint64_t)c->a[l],
+                   (uint64_t)c->b[l]);
+    printf(" c=0x%" PRIx64 "; device 0x%" PRIx64 ", nearest model 0x%" PRIx64 "\n",
+           (uint64_t)c->c, (uint64_t)res->smallest_d, (uint64_t)res->smallest_got);
+}
 
 /* The result as one JSON object. */
 static void print_json(int64_t run, const lad_infer_result *res)
@@ -64,14 +103,24 @@ static void print_json(int64_t run, const lad_infer_result *res)
         cli_json_str(stdout, res->conflict);
     else
         printf("null");
+    printf(", \"nearest\": ");
+    if (res->nmismatch && res->smallest) {
+        printf("{\"reproduces\": %zu, \"smallest\": ", res->ncases - res->nmismatch);
+        json_smallest(res);
+        printf("}");
+    } else {
+        printf("null");
+    }
     printf("}\n");
 }
 
 int cmd_infer(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *outfile = NULL, *no_store = NULL, *json = NULL;
+    const char *nearest = NULL;
     cli_opt opts[] = {{"db", 0, 1, &db},
                       {"json", 0, 0, &json},
+                      {"nearest", 0, 0, &nearest},
                       {"output", 'o', 1, &outfile},
                       {"no-store", 0, 0, &no_store},
                       {NULL, 0, 0, NULL}};
@@ -124,10 +173,24 @@ int cmd_infer(int argc, char **argv)
     }
     if (res->sumtree_n && !json)
         printf("sumtree          %d lanes: %s\n", res->sumtree_n, res->sumtree);
+    if (res->nmismatch && res->smallest && !json) {
+        printf("nearest model    reproduces %zu of %zu stored cases%s\n",
+               res->ncases - res->nmismatch, res->ncases,
+               outfile && nearest ? "" : "; --nearest -o <file> writes it");
+        print_smallest(res);
+    }
     if (outfile && !res->fitted) {
         rc = lad_errf(&err, LAD_EUSAGE, "run %" PRId64 " has only sumtree cases: no model "
                       "to write to '%s'", run, outfile);
         goto fail;
+    }
+    if (outfile && res->nmismatch && !nearest) {
+        fprintf(stderr, "ladder: conflict: %s\n", res->conflict);
+        fprintf(stderr, "ladder: no model in reach explains every case: '%s' not written "
+                "(--nearest writes the nearest model)\n", outfile);
+        free(res);
+        lad_store_close(st);
+        return LAD_NO;
     }
     if (outfile) {
         if (lad_model_save(outfile, &res->dp,

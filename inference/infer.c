@@ -304,14 +304,31 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
     out->nmismatch = 0;
     lad_plan pl;
     lad_plan_init(&pl, &dp);
-    for (size_t i = 0; i < n && out->fitted; i++)
-        if (lad_plan_eval(&pl, &cs[i]) != d[i]) {
-            if (out->nbad < LAD_INFER_MAXIDS) {
-                out->bad[out->nbad] = rows[i].id;
-                snprintf(out->bad_rung[out->nbad++], 64, "%s", rows[i].rung);
-            }
-            out->nmismatch++;
+    int small = 0;
+    for (size_t i = 0; i < n && out->fitted; i++) {
+        lad_word_t got = lad_plan_eval(&pl, &cs[i]);
+        if (got == d[i])
+            continue;
+        if (out->nbad < LAD_INFER_MAXIDS) {
+            out->bad[out->nbad] = rows[i].id;
+            snprintf(out->bad_rung[out->nbad++], 64, "%s", rows[i].rung);
         }
+        out->nmismatch++;
+        /* its size: lanes holding a product, then whether C is there */
+        int size = 0;
+        for (int l = 0; l < rows[i].k; l++)
+            size += 2 * (cs[i].a[l] != 0 && cs[i].b[l] != 0);
+        size += cs[i].c != 0;
+        if (out->smallest == 0 || size < small) {
+            small = size;
+            out->smallest = rows[i].id;
+            snprintf(out->smallest_rung, sizeof out->smallest_rung, "%s", rows[i].rung);
+            out->smallest_cs = cs[i];
+            out->smallest_k = rows[i].k;
+            out->smallest_d = d[i];
+            out->smallest_got = got;
+        }
+    }
     for (int i = 0; i < lad_nparams && out->fitted; i++) {
         int64_t v[LAD_PARAM_MAXCANDS];
         if (lad_param_cands(&lad_params[i], &start, v, LAD_PARAM_MAXCANDS) > 0 &&

@@ -54,6 +54,14 @@ typedef struct lad_infer_result {
     char bad_rung[LAD_INFER_MAXIDS][64];
     size_t nbad;
     char conflict[512];       /* "" or which rungs and cases disagree */
+    /* With a conflict: the smallest case the model gets wrong (fewest
+    ** lanes holding a product, then no addend, then the lowest id), its
+    ** words, the device's D and the model's. */
+    int64_t smallest;         /* its id; 0: no conflict */
+    char smallest_rung[64];
+    lad_case smallest_cs;
+    int smallest_k;           /* lanes its words hold */
+    lad_word_t smallest_d, smallest_got;
     int fitted;               /* 0: the run has only sumtree cases, so no
                                  model was fitted (dp is the recipe's) */
     int sumtree_n;            /* leaves of the summation tree; 0: no sumtree

@@ -48,9 +48,9 @@ for p in $presets; do
     sh "$TESTS_DATA/recipe-gen.sh" "$LADDER" "$p" 256 >"$TMP/$p.yaml"
     "$LADDER" run "$TMP/$p.yaml" --db "$db" >/dev/null 2>&1
     run=$(sqlite3 "$db" 'SELECT max(id) FROM runs')
-    "$LADDER" infer "$run" --db "$db" --no-store -o "$TMP/a.yaml" >/dev/null 2>&1
+    "$LADDER" infer "$run" --db "$db" --no-store --nearest -o "$TMP/a.yaml" >/dev/null 2>&1
     rca=$?
-    "$shuffled" infer "$run" --db "$db" --no-store -o "$TMP/b.yaml" >/dev/null 2>&1
+    "$shuffled" infer "$run" --db "$db" --no-store --nearest -o "$TMP/b.yaml" >/dev/null 2>&1
     rcb=$?
     "$LADDER" model show "$TMP/a.yaml" 2>/dev/null | grep -v '^#' | sort >"$TMP/a.txt"
     "$LADDER" model show "$TMP/b.yaml" 2>/dev/null | grep -v '^#' | sort >"$TMP/b.txt"
