@@ -80,21 +80,15 @@ int sp_complexity(const ctx *x, const pvec *p)
     return c;
 }
 
-/* A 64-bit mix (splitmix64's finalizer). */
-static uint64_t mix(uint64_t h)
-{
-    h ^= h >> 30;
-    h *= 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 27;
-    h *= 0x94d049bb133111ebull;
-    return h ^ (h >> 31);
-}
-
 uint64_t sp_phash(const ctx *x, const pvec *p)
 {
-    uint64_t h = 0;
-    for (int i = 0; i < lad_nparams; i++)
-        h += mix(x->keyh[i] ^ mix((uint64_t)p->v[i]));
+    (void)x;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int i = 0; i < lad_nparams; i++) {
+        h ^= (uint64_t)p->v[i];
+        h *= 0x100000001b3ull;
+        h ^= h >> 29;
+    }
     return h ? h : 1;
 }
 
@@ -265,11 +259,6 @@ ctx *sp_ctx_new(const lad_datapath *base, const lad_case *cs, const lad_word_t *
         x->defp.v[i] = p->cands ? lad_param_get(p, &def, base) : x->basep.v[i];
         if (x->nvals[i] > 0)
             x->dims |= 1ull << i;
-        /* FNV-1a of the key */
-        uint64_t h = 0xcbf29ce484222325ull;
-        for (const char *k = p->key; *k; k++)
-            h = (h ^ (unsigned char)*k) * 0x100000001b3ull;
-        x->keyh[i] = h;
         /* insertion into the rows sorted by key */
         int at = i;
         while (at > 0 && strcmp(sp_row(x->byname[at - 1])->key, p->key) > 0) {
