@@ -493,10 +493,15 @@ for key, val, names in [("sub", "denormal", "ieee, flush, none"),
         "enum-format-" + key, "'%s' must be one of %s, not '%s'" % (key, names, val))
 
 # ---- rungs ----------------------------------------------------------------------
+# A name one slip from a rung (a third of its length in edits, at least
+# one: util/suggest.h) gets the rung suggested; the edits counted by hand.
+NEAR = {"instructions": "instruction", "Slice": "slice", "lane": "lanes",
+        "ulps": "ulp", "zero": "zeros", "special": "specials", "grouping2": "grouping"}
 for name in ["instructions", "Slice", "lane", "visibility", "precision", "scale",
              "rand", "ulps", "zero", "special", "grouping2", "5"]:
     sub(BASE, "  - instruction", "  - " + MARK + name, "rung-unknown-" + name,
-        "unknown rung '%s'" % name)
+        "unknown rung '%s'" % name +
+        ("; did you mean '%s'?" % NEAR[name] if name in NEAR else ""))
 sub(BASE, "  - instruction", "  - {rung: " + MARK + "truncate}", "rung-unknown-map",
     "unknown rung 'truncate'")
 sub(BASE, "  - instruction", "  - " + MARK + "\"\"", "rung-empty-quoted", "missing rung name")
