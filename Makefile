@@ -208,6 +208,12 @@ test-long: $(BUILD)/ladder $(BUILD)/unit $(LIBLADDER) $(BUILD)/fuzz-replay
 	    LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
 
 # MMA-Sim as a second model (tests/peers/): needs torch, so not in `make test`.
+# scripts/slurm on a real one-node SLURM (Debian's slurm-wlm and munge,
+# installed when missing), as root; not part of `make test`.
+.PHONY: test-cluster
+test-cluster: $(BUILD)/ladder
+	@LADDER=$(BUILD)/ladder sh scripts/slurm/test-cluster.sh
+
 .PHONY: test-peers
 test-peers: $(BUILD)/ladder
 	@sh scripts/deps.sh peers
