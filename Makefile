@@ -215,6 +215,12 @@ test-python: $(BUILD)/ladder
 	@LADDER_TEST_PIP=1 LADDER=$(BUILD)/ladder sh tests/t7030-python-package.sh
 
 # MMA-Sim as a second model (tests/peers/): needs torch, so not in `make test`.
+# scripts/slurm on a real one-node SLURM (Debian's slurm-wlm and munge,
+# installed when missing), as root; not part of `make test`.
+.PHONY: test-cluster
+test-cluster: $(BUILD)/ladder
+	@LADDER=$(BUILD)/ladder sh scripts/slurm/test-cluster.sh
+
 .PHONY: test-peers
 test-peers: $(BUILD)/ladder
 	@sh scripts/deps.sh peers

@@ -1,0 +1,176 @@
+#!/bin/sh
+# make test-cluster: scripts/slurm on a real one-node SLURM (Debian's
+# slurm-wlm and munge), as root, on this machine. It installs the packages
+# when they are missing, writes a munge key and a slurm.conf naming this
+# host and its CPUs into a fresh folder, starts munged, slurmctld and
+# slurmd from there (on ports of their own, nothing of the system's
+# configuration touched), submits submit.sh's jobs with simulated devices
+# as the unprivileged user nobody (--gres none: the node has no GPU),
+# checks the merged stores against unsharded runs, and stops the daemons
+# it started, also when a check fails.
+#
+#     LADDER=build/rel/ladder sh scripts/slurm/test-cluster.sh
+#
+# Prints one line per check, as the tests do, and exits 1 when one failed.
+set -u
+: "${LADDER:?LADDER must name the ladder binary}"
+[ "$(id -u)" = 0 ] || { echo "test-cluster: run as root (it starts SLURM's daemons)" >&2; exit 2; }
+L=$(cd "$(dirname "$LADDER")" && pwd)/$(basename "$LADDER")
+S=$(cd "$(dirname "$0")" && pwd)
+if ! command -v slurmctld >/dev/null 2>&1 || ! command -v munged >/dev/null 2>&1; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        --no-install-recommends slurm-wlm munge >/dev/null ||
+        { echo "test-cluster: cannot install slurm-wlm and munge" >&2; exit 2; }
+fi
+
+W=$(mktemp -d /tmp/ladder-cluster.XXXXXX)
+chmod 755 "$W"
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1: $2"; }
+check() { _n=$1; shift; if "$@"; then ok "$_n"; else fail "$_n" "'$*' failed"; fi; }
+
+stop() {
+    [ -n "${SLURM_CONF:-}" ] && scontrol shutdown >/dev/null 2>&1
+    for f in slurmd slurmctld munged; do
+        [ -s "$W/$f.pid" ] && kill "$(cat "$W/$f.pid")" 2>/dev/null
+    done
+    sleep 1
+    for f in slurmd slurmctld munged; do
+        [ -s "$W/$f.pid" ] && kill -9 "$(cat "$W/$f.pid")" 2>/dev/null
+    done
+}
+trap 'stop; rm -rf "$W"' EXIT
+trap 'exit 1' INT TERM HUP PIPE
+
+# ---- munge: a key and a socket of our own -----------------------------------
+mkdir -p "$W/munge"
+chmod 700 "$W/munge"
+dd if=/dev/urandom of="$W/munge/munge.key" bs=1024 count=1 2>/dev/null
+chmod 400 "$W/munge/munge.key"
+munged --force --key-file="$W/munge/munge.key" --socket="$W/munge/munge.sock" \
+    --pid-file="$W/munged.pid" --log-file="$W/munge/munged.log" \
+    --seed-file="$W/munge/munge.seed" || { echo "test-cluster: munged did not start" >&2; exit 1; }
+chmod 755 "$W/munge"
+
+# ---- slurm: one node, this host ---------------------------------------------
+host=$(hostname -s)
+cpus=$(nproc)
+mem=$(awk '/MemTotal/ { print int($2 / 1024 * 0.8) }' /proc/meminfo)
+mkdir -p "$W/state" "$W/spool" "$W/log" "$W/jobs"
+chmod 777 "$W/jobs"
+cat >"$W/slurm.conf" <<EOF
+ClusterName=ladder
+SlurmctldHost=$host
+SlurmctldPort=16817
+SlurmdPort=16818
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$W/munge/munge.sock
+StateSaveLocation=$W/state
+SlurmdSpoolDir=$W/spool
+SlurmctldPidFile=$W/slurmctld.pid
+SlurmdPidFile=$W/slurmd.pid
+SlurmctldLogFile=$W/log/slurmctld.log
+SlurmdLogFile=$W/log/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+MpiDefault=none
+ReturnToService=2
+SlurmctldTimeout=30
+SlurmdTimeout=30
+InactiveLimit=0
+KillWait=5
+NodeName=$host CPUs=$cpus RealMemory=$mem State=UNKNOWN
+PartitionName=ladder Nodes=$host Default=YES MaxTime=INFINITE State=UP
+EOF
+export SLURM_CONF=$W/slurm.conf
+slurmctld -f "$SLURM_CONF" || { echo "test-cluster: slurmctld did not start" >&2; exit 1; }
+slurmd -f "$SLURM_CONF" || { echo "test-cluster: slurmd did not start" >&2; exit 1; }
+i=0
+until sinfo -h -o %T 2>/dev/null | grep -q idle; do
+    i=$((i + 1))
+    if [ $i -gt 60 ]; then
+        echo "test-cluster: the node never became idle:" >&2
+        tail -n 5 "$W/log/slurmctld.log" "$W/log/slurmd.log" >&2
+        exit 1
+    fi
+    sleep 1
+done
+ok cluster-node-idle
+
+# as_user CMD...: CMD as nobody, in the jobs folder, seeing this SLURM.
+as_user() {
+    (cd "$W/jobs" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+        env SLURM_CONF="$SLURM_CONF" LADDER="$L" HOME="$W/jobs" PATH="$PATH" "$@")
+}
+# wait_jobs: until nobody's jobs have left the queue (at most 300 s).
+wait_jobs() {
+    _i=0
+    while [ -n "$(squeue -h -u nobody -o %i 2>/dev/null)" ] && [ $_i -lt 300 ]; do
+        # a job that can never run stops the wait
+        squeue -h -u nobody -o %r | grep -q DependencyNeverSatisfied && return 1
+        sleep 1
+        _i=$((_i + 1))
+    done
+    [ -z "$(squeue -h -u nobody -o %i 2>/dev/null)" ]
+}
+q() { sqlite3 "$1" "$2"; }
+P=sm90-mma-bf16-f32
+"$L" model show $P | sed 's/^window: .*/window: 20/' >"$W/jobs/m.yaml"
+
+# ---- a validation in 3 shards ------------------------------------------------
+as_user sh "$S/submit.sh" --gres none 3 val.db vshards validate --model m.yaml \
+    --device sim:$P --cases 30001 --seed 3 -q >"$W/submit.out" 2>&1
+check cluster-validate-submitted grep -q '^shards: job [0-9]* (3 tasks); merge: job [0-9]* into val.db$' "$W/submit.out"
+check cluster-validate-done wait_jobs
+"$L" validate --model "$W/jobs/m.yaml" --device sim:$P --cases 30001 --seed 3 -q \
+    --db "$W/vfull.db" >/dev/null
+vc='SELECT cases, mismatches FROM validations'
+check cluster-validate-merged test -s "$W/jobs/val.db" -a "$(q "$W/jobs/val.db" "$vc")" = "$(q "$W/vfull.db" "$vc")"
+check cluster-validate-output grep -q '^shard 2/3: exit [01], ' "$W/jobs"/ladder-shard-*_2.out
+
+# ---- a survey in 2 shards, submitted from another folder --------------------
+mkdir -p "$W/jobs/elsewhere"
+chmod 777 "$W/jobs/elsewhere"
+(cd "$W/jobs/elsewhere" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+    env SLURM_CONF="$SLURM_CONF" LADDER="$L" HOME="$W/jobs" PATH="$PATH" \
+    sh "$S/submit.sh" --gres none 2 survey.db sshards survey --device sim:sm_80 \
+    --only 'sm80-mma-*-f32' --cases 300) >"$W/submit2.out" 2>&1
+check cluster-survey-done wait_jobs
+"$L" survey --device sim:sm_80 --only 'sm80-mma-*-f32' --cases 300 \
+    --vectors "$S/../../vectors" --db "$W/sfull.db" >/dev/null 2>&1
+sc='SELECT datapath, status, differ, inferred_mismatches, preset_mismatches, vector_files FROM survey_datapaths ORDER BY datapath'
+check cluster-survey-merged test -s "$W/jobs/elsewhere/survey.db" -a \
+    "$(q "$W/jobs/elsewhere/survey.db" "$sc")" = "$(q "$W/sfull.db" "$sc")"
+check cluster-survey-vectors test "$(q "$W/sfull.db" 'SELECT sum(vector_files) FROM survey_datapaths')" -gt 0
+
+# ---- a task requeued half way ------------------------------------------------
+as_user sh "$S/submit.sh" --gres none 2 rq.db rqshards validate --model m.yaml \
+    --device sim:$P --cases 400000 --seed 4 -q >"$W/submit3.out" 2>&1
+jid=$(sed -n 's/^shards: job \([0-9]*\) .*/\1/p' "$W/submit3.out")
+# requeue task 1 once it has committed a chunk
+i=0
+while [ $i -lt 120 ] && [ "$(q "$W/jobs/rqshards/shard-1.db" 'SELECT coalesce(max(cases), 0) FROM validations' 2>/dev/null || echo 0)" -lt 8192 ]; do
+    sleep 0.5
+    i=$((i + 1))
+done
+scontrol requeue "${jid}_1" >/dev/null 2>&1
+check cluster-requeue-done wait_jobs
+"$L" validate --model "$W/jobs/m.yaml" --device sim:$P --cases 400000 --seed 4 -q \
+    --db "$W/rqfull.db" >/dev/null
+check cluster-requeue-one-validation test "$(q "$W/jobs/rqshards/shard-1.db" 'SELECT count(*) FROM validations')" = 1
+check cluster-requeue-merged test -s "$W/jobs/rq.db" -a "$(q "$W/jobs/rq.db" "$vc")" = "$(q "$W/rqfull.db" "$vc")"
+# both attempts in the task's output file (append mode)
+check cluster-requeue-attempt-1 grep -q '^shard 1/2: validate on .*, attempt 1, ' "$W/jobs/ladder-shard-${jid}_1.out"
+check cluster-requeue-attempt-2 grep -q '^shard 1/2: validate on .*, attempt 2, ' "$W/jobs/ladder-shard-${jid}_1.out"
+
+echo "test-cluster: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
