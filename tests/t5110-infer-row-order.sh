@@ -3,8 +3,10 @@
 # ladder built again from a model/params.def whose rows are shuffled infers,
 # from the same stored runs, the same model as ladder built from the file as
 # it is (compared key by key: a model file lists the keys in row order).
-# The beam breaks ties by a hash of each row's key and value, and Occam
-# asks the rows in the order of their keys, so that neither depends on it.
+# Occam asks the rows in the order of their keys, and the sweep's groups
+# are params.def's LAD_SWEEP lines, whatever the rows' order; the beam
+# still breaks ties of equal scores by a hash of the values in row order
+# (inference/space.h), which these runs do not rest on.
 #
 # The copy is built without CUDA (the kernels do not take part). Quick mode
 # (the sanitizer run) infers one datapath; the default a sample of every
