@@ -94,17 +94,4 @@ int cli_output_ok(const char *out, const char *what, const char *input);
 /* True when s is exactly one of the help spellings: --help, -h. */
 int cli_is_help(const char *s);
 
-/* What `ladder check --model SPEC --device DEV FILE` does for one .vec file
-** (cli/cmd_check.c), without printing: *cases and *bad receive the cases
-** compared and the mismatches. Returns LAD_OK whatever the mismatches, or
-** the file's or device's code. */
-int cli_check_replay(const char *path, const char *spec, const char *devspec,
-                     long *cases, long *bad, lad_err *err);
-
-/* The recipe `ladder survey` climbs for datapath dp on device (the
-** instruction only, every rung its kind allows; cli/cmd_survey.c), as text
-** (malloc'd; NULL when out of memory). */
-struct lad_datapath;
-char *cli_preset_recipe(const struct lad_datapath *dp, const char *device);
-
 #endif

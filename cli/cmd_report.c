@@ -153,7 +153,7 @@ static int gather_model(const char *spec, lad_report *r, lad_err *err)
     }
     char devspec[600];
     snprintf(devspec, sizeof devspec, "sim:%s", spec);
-    char *text = cli_preset_recipe(&r->dp, devspec);
+    char *text = lad_recipe_of(&r->dp, devspec, LAD_RECIPE_OF_RANDOM);
     if (text == NULL)
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     lad_recipe rec;

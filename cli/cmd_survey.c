@@ -38,6 +38,7 @@
 ** found no mismatch, 1 otherwise; 2 usage; 4 no device.
 */
 #include "cli.h"
+#include "replay.h"
 #include "util/outfile.h"
 #include "commands.h"
 #include "json.h"
@@ -69,7 +70,6 @@
 
 #define DEFAULT_CASES 1000000
 #define MAX_CASES 1000000000ull
-#define LADDER_RANDOM 1024  /* cases of the ladder's own random rung */
 #define MAXVEC 256          /* vector files looked at */
 
 static const char usage[] =
@@ -285,40 +285,6 @@ static void rung_done(void *ctx, const lad_probe *p, int rc)
          rc ? p->err->msg : p->summary);
 }
 
-/* A format as the recipe names it: a built-in by name; any other (a cut
-** result format such as e8m13) by the container it arrives in. */
-static const char *recipe_format(const lad_format *f)
-{
-    if (lad_format_find(f->name))
-        return f->name;
-    return f->width > 16 ? "f32" : "f16";
-}
-
-/* The recipe of preset p: what an experimenter knows about the instruction
-** and nothing of its arithmetic (as tests/data/recipe-gen.sh writes it). */
-char *cli_preset_recipe(const lad_datapath *dp, const char *device)
-{
-    lad_buf b = {0};
-    lad_buf_printf(&b, "recipe: 1\ndatapath:\n  name: %s\n  arch: %s\n  instr: %s\n",
-                   dp->name, dp->arch, dp->instr);
-    const char *opt[][2] = {{"kind", dp->kind}, {"shape", dp->shape}, {"sass", dp->sass}};
-    for (int i = 0; i < 3; i++)
-        if (opt[i][1][0])
-            lad_buf_printf(&b, "  %s: %s\n", opt[i][0], opt[i][1]);
-    lad_buf_printf(&b, "  a: %s\n  b: %s\n  c: %s\n  d: %s\n  k: %d\n", recipe_format(&dp->a),
-                   recipe_format(&dp->b), recipe_format(&dp->c), recipe_format(&dp->d), dp->k);
-    if (dp->scale_block)
-        lad_buf_printf(&b, "  sa: %s\n  sb: %s\n  scale_block: %d\n", dp->sa.name, dp->sb.name,
-                       dp->scale_block);
-    if (dp->sparse)
-        lad_buf_printf(&b, "  sparse: %s\n", lad_sparse_names[dp->sparse]);
-    lad_buf_printf(&b, "device: %s\n", device);
-    lad_buf_printf(&b, "rungs: [instruction, slice, lanes, truncation, visible, internal, ulp, "
-                       "grouping, zeros, specials%s, random]\n",
-                   dp->scale_block ? ", scaling" : "");
-    lad_buf_printf(&b, "random: {cases: %d, finite: 50, seed: 1}\n", LADDER_RANDOM);
-    return lad_buf_take(&b);
-}
 
 /* The parameters inferred unlike the preset, space-separated: those the
 ** registry says can change what either model computes (the instruction's
@@ -415,7 +381,7 @@ static int replay(const char *dir, const char *name, const char *devspec, lad_su
         }
         long cases = 0, bad = 0;
         if (rc == LAD_OK && same_but_instr(hp, name)) {
-            rc = cli_check_replay(files[i], name, devspec, &cases, &bad, err);
+            rc = cli_replay_file(files[i], name, devspec, &cases, &bad, err);
             d->vec_files++;
             d->vec_cases += cases;
             d->vec_bad += bad;
@@ -454,7 +420,7 @@ static void survey_one(lad_store *st, const scope *s, const lad_preset *p, uint6
     lad_recipe r;
     memset(&r, 0, sizeof r);
     static lad_infer_result inf;
-    char *text = cli_preset_recipe(&p->dp, devspec);
+    char *text = lad_recipe_of(&p->dp, devspec, LAD_RECIPE_OF_RANDOM);
     char file[96];
     snprintf(file, sizeof file, "<survey recipe %s>", p->dp.name);
     int rc = text ? lad_recipe_parse(file, text, strlen(text), &r, &err)

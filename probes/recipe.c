@@ -14,7 +14,9 @@
 #include <string.h>
 
 #include "../io/modelfile.h"
+#include "../util/buf.h"
 #include "../util/sha256.h"
+#include "../model/params.h"
 #include "../util/suggest.h"
 #include "../io/yaml.h"
 
@@ -603,4 +605,41 @@ void lad_recipe_datapath(const lad_recipe *r, lad_datapath *dp)
     }
     dp->sparse = d->sparse;
     dp->pass = lad_datapath_kphys(dp);
+}
+
+/* ---- a recipe of a preset (recipe.h) ---- */
+
+/* A format as the recipe names it: a built-in by name; any other (a cut
+** result format such as e8m13) by the container it arrives in. */
+static const char *recipe_format(const lad_format *f)
+{
+    if (lad_format_find(f->name))
+        return f->name;
+    return f->width > 16 ? "f32" : "f16";
+}
+
+/* The recipe of preset p: what an experimenter knows about the instruction
+** and nothing of its arithmetic (as tests/data/recipe-gen.sh writes it). */
+char *lad_recipe_of(const lad_datapath *dp, const char *device, int random_cases)
+{
+    lad_buf b = {0};
+    lad_buf_printf(&b, "recipe: 1\ndatapath:\n  name: %s\n  arch: %s\n  instr: %s\n",
+                   dp->name, dp->arch, dp->instr);
+    const char *opt[][2] = {{"kind", dp->kind}, {"shape", dp->shape}, {"sass", dp->sass}};
+    for (int i = 0; i < 3; i++)
+        if (opt[i][1][0])
+            lad_buf_printf(&b, "  %s: %s\n", opt[i][0], opt[i][1]);
+    lad_buf_printf(&b, "  a: %s\n  b: %s\n  c: %s\n  d: %s\n  k: %d\n", recipe_format(&dp->a),
+                   recipe_format(&dp->b), recipe_format(&dp->c), recipe_format(&dp->d), dp->k);
+    if (dp->scale_block)
+        lad_buf_printf(&b, "  sa: %s\n  sb: %s\n  scale_block: %d\n", dp->sa.name, dp->sb.name,
+                       dp->scale_block);
+    if (dp->sparse)
+        lad_buf_printf(&b, "  sparse: %s\n", lad_sparse_names[dp->sparse]);
+    lad_buf_printf(&b, "device: %s\n", device);
+    lad_buf_printf(&b, "rungs: [instruction, slice, lanes, truncation, visible, internal, ulp, "
+                       "grouping, zeros, specials%s, random]\n",
+                   dp->scale_block ? ", scaling" : "");
+    lad_buf_printf(&b, "random: {cases: %d, finite: 50, seed: 1}\n", random_cases);
+    return lad_buf_take(&b);
 }

@@ -138,6 +138,14 @@ int lad_recipe_parse(const char *file, const char *text, size_t len,
 /* Frees what a load allocated and zeroes r. */
 void lad_recipe_free(lad_recipe *r);
 
+/* The recipe that climbs datapath dp on device: the instruction only
+** (name, formats by the containers they arrive in, K, scales, sparsity)
+** and every rung its kind allows, the random rung with random_cases; as
+** text (malloc'd; NULL when out of memory). What `ladder survey` and the
+** report of a preset climb; tests/data/recipe-gen.sh writes the same. */
+char *lad_recipe_of(const lad_datapath *dp, const char *device, int random_cases);
+#define LAD_RECIPE_OF_RANDOM 1024 /* random_cases of survey's and report's recipes */
+
 /* Fills dp with what the device is told about the instruction: starts from
 ** lad_datapath_init() and sets name, arch, instr, kind, shape, sass, a, b,
 ** c, d, k, sa, sb, scale_block and sparse. The arithmetic parameters stay at

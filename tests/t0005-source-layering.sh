@@ -75,6 +75,19 @@ for d in model util; do
     fi
 done
 
+# A command file holds its command: cli/cmd_<name>.c defines cmd_<name>
+# and static functions only, so that no command reaches into another's file
+# (what two commands share lives in a module of its own: cli/replay.c,
+# probes/recipe.c's lad_recipe_of).
+: >"$TMP/ext"
+for f in cli/cmd_*.c; do
+    name=$(basename "$f" .c)
+    grep -n '^[a-z][a-z0-9_ *]*[a-z0-9_]\+(' "$f" | grep -v "^[0-9]*:static " |
+        grep -v "^[0-9]*:int $name(" | sed "s|^|$f:|" >>"$TMP/ext"
+done
+if [ -s "$TMP/ext" ]; then fail source-layering-cli-commands "$(head -n 1 "$TMP/ext")"
+else ok source-layering-cli-commands; fi
+
 # The reference evaluator (model/eval.c) and the fast paths (model/plan.c)
 # check each other: the reference decodes, plans and evaluates nothing
 # through plan.c's code (its decoder lad_opfmt_*, opfmt_term, the plan), so
