@@ -205,6 +205,7 @@ test: $(BUILD)/ladder $(BUILD)/unit $(LIBLADDER) $(BUILD)/fuzz-replay
 test-long: $(BUILD)/ladder $(BUILD)/unit $(LIBLADDER) $(BUILD)/fuzz-replay
 	@sh scripts/deps.sh test
 	@LADDER_BLIND_PRESETS=1 LADDER_BLIND_DRAWS=200 LADDER_BLIND_BIG=3 LADDER_TEST_KILLS=100 \
+	    LADDER_FIT_ALL=1 LADDER_ROW_ORDER_ALL=1 \
 	    LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
 
 # The Python package installed by pip into a fresh venv, numpy and ml_dtypes

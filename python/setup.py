@@ -20,10 +20,11 @@ ROOT = os.path.dirname(HERE)
 # laid out in the tree, so that their relative includes hold): setuptools
 # takes only relative sources inside this folder.
 FILES = sorted(glob.glob(os.path.join(ROOT, "model", "*.[ch]"))) + [
+    os.path.join(ROOT, "model", "params.def")] + [
     os.path.join(ROOT, p) for p in (
         "util/err.c", "util/err.h", "util/buf.c", "util/buf.h", "util/suggest.c",
         "util/suggest.h", "io/modelfile.c", "io/modelfile.h", "io/yaml.c", "io/yaml.h",
-        "io/save.c", "io/save.h")]
+        "util/outfile.c", "util/outfile.h")]
 missing = [p for p in FILES if not os.path.exists(p)]
 if missing or len(FILES) < 13:
     raise SystemExit("ladder: setup.py needs the source tree around python/ "

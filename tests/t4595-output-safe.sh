@@ -39,7 +39,7 @@ clobber report-md report 1 --db "$db" -o "$TMP/soft.db" --format md
 clobber export export 1 --db "$db" -o "$TMP/hard.db"
 clobber infer infer 1 --db "$db" -o "$db"
 clobber diff diff 1 $p --db "$db" -o "$db"
-clobber survey survey --db "$db" --json "$db" --only $p --cases 10
+clobber survey survey --db "$db" --json -o "$db" --only $p --cases 10
 run_ladder history --db "$db"
 expect_rc out-refuse-store-readable 0
 expect_out out-refuse-store-run '^ +1 ok '

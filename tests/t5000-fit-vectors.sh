@@ -6,8 +6,13 @@
 . tests/lib.sh
 
 VEC=vectors
-# Sanitizer builds (LADDER_TEST_QUICK) fit one file per generation.
+# Sanitizer builds (LADDER_TEST_QUICK) fit one file per generation. The
+# fits of fp8 words into an f16 result take the search minutes each (0.5 to
+# 2 on this machine, against seconds for the others): they run in
+# `make test-long` (LADDER_FIT_ALL=1), and `ladder check` replays those
+# files with their presets in every run (t3200).
 files=$(ls "$VEC"/*.vec)
+[ "${LADDER_FIT_ALL:-}" = 1 ] || files=$(ls "$VEC"/*.vec | grep -v -- '-e[45]m[23]-f16\.vec$')
 [ -n "${LADDER_TEST_QUICK:-}" ] &&
     files=$(ls "$VEC"/v100-f16-f32.vec "$VEC"/a100-bf16-f32.vec "$VEC"/ada-tf32-f32.vec \
                "$VEC"/h100-f16-f16.vec "$VEC"/b200-f16-f32.vec)
