@@ -51,7 +51,12 @@ gemm_a fortran 3 "a.npy: Fortran order is not read" \
 # A 192-byte file whose header asks for 8 GiB: refused from the file's size,
 # before any allocation (the address space is capped well below it).
 npy "$TMP/a.npy" "$(dict '<u8' '(1073741824, 1)')" 64
-(ulimit -v 400000; exec "$LADDER" gemm --datapath $p "$TMP/a.npy" "$TMP/b.npy" -o "$TMP/d.npy") \
+# (Sanitizer builds, LADDER_TEST_QUICK, reserve terabytes of address space
+# for their shadow memory: there the cap is left off and the message alone
+# is checked.)
+cap=400000
+[ -n "${LADDER_TEST_QUICK:-}" ] && cap=unlimited
+(ulimit -v $cap; exec "$LADDER" gemm --datapath $p "$TMP/a.npy" "$TMP/b.npy" -o "$TMP/d.npy") \
     >"$out" 2>"$err"
 rc=$?
 expect_rc npy-asks-gigabytes-rc 3
