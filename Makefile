@@ -227,8 +227,13 @@ test-peers: $(BUILD)/ladder
 	@sh scripts/deps.sh peers
 	@for t in tests/peers/*.sh; do LADDER=$(BUILD)/ladder PEERS=build/peers sh $$t || exit 1; done
 
+# The inference engine before decisions (the reference tests/bench/infer.py
+# times beside this one); BENCH_REF= skips the reference.
+BENCH_REF ?= f841202
 bench: $(BUILD)/bench $(BUILD)/ladder
 	@$(BUILD)/bench
+	@$(if $(BENCH_REF),sh tests/bench/ref-engine.sh $(BENCH_REF) build/bench-ref &&) \
+	    python3 tests/bench/infer.py $(BUILD)/ladder $(if $(BENCH_REF),build/bench-ref/build/rel/ladder)
 	@python3 tests/bench/eval_io.py $(BUILD)/ladder 1000000 \
 	    $(if $(wildcard build/peers/bin/python),build/peers/bin/python)
 

@@ -292,6 +292,9 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
                   owns[nstages].groups, STAGE_GROUPS);
         stages[nstages].end = i + 1;
         stages[nstages].own = owns[nstages].groups;
+        stages[nstages].check = 1;
+        for (size_t j = from; j <= i; j++)
+            stages[nstages].check &= rows[j].target[0] == 0;
         nstages++;
         from = i + 1;
     }

@@ -103,6 +103,8 @@ int lad_search_packed(const lad_datapath *base, const lad_packed *pk, const lad_
 typedef struct lad_stage {
     size_t end;
     const char *const *own;
+    int check;  /* 1: the cases target nothing (the random rung): they
+                   check the model, and only those it misses are fitted */
 } lad_stage;
 
 /*

@@ -3,6 +3,15 @@
 ** stages' own groups, then params.def's LAD_SWEEP groups in dependency
 ** order, until a sweep changes nothing; then the restarts from another
 ** structure of the sum, the beam as a rescue, and Occam.
+**
+** The sweep fits a set of cases, not all of them: the targeted stages'
+** cases, and of the check stages' (the random rung's, which target
+** nothing) only those the model got wrong, a few at a time. A candidate
+** that is nearly right must be scored on every case of the fit set, so
+** its size is the sweep's cost; thousands of random cases that the model
+** reproduces tell the search nothing. Each round checks the model on
+** every case and adds up to ADD of the cases it misses, spread over them,
+** until it misses none or MAXCHECK rounds have passed.
 */
 #include "space.h"
 
@@ -22,14 +31,30 @@ static int row_of(const char *key)
 
 typedef lad_sweep_group group;
 
+#define ADD 64        /* missed check cases joining the fit set per round */
+#define MAXCHECK 24   /* rounds of checking */
+
 typedef struct sweep {
     ctx *x;
     pvec cur;            /* the current model */
     pvec def;            /* the starting values: what a row no case can see keeps */
-    size_t *order;       /* every case, those that failed lately first */
+    size_t *order;       /* the fit set's case indices, those that failed lately first */
+    size_t nfit;         /* cases in order */
+    unsigned char *in;   /* in[i]: case i is in the fit set */
+    unsigned char *missed; /* add_misses' marks, all 0 between calls */
+    size_t *fail;        /* the fit-set cases cur gets wrong (sweep_groups) */
+    size_t nfail;
     int hotnext;
-    size_t end;          /* cases [0, end) take part */
 } sweep;
+
+/* Adds case i to the fit set (once). */
+static void fit_add(sweep *w, size_t i)
+{
+    if (w->in[i])
+        return;
+    w->in[i] = 1;
+    w->order[w->nfit++] = i;
+}
 
 /* Parses "window align_round c_anchor" into g. */
 static int parse_group(const char *s, group *g, lad_err *err)
@@ -56,7 +81,8 @@ static uint64_t sweep_score(sweep *w, const pvec *p, uint64_t limit)
 {
     lad_datapath dp;
     sp_apply(w->x, p, &dp);
-    return sp_score(w->x, &dp, w->order, w->x->n, w->end, limit, COUNT | REORDER, &w->hotnext, NULL);
+    return sp_score(w->x, &dp, w->order, w->nfit, w->x->n, limit, COUNT | REORDER, &w->hotnext,
+                    NULL);
 }
 
 static int legal(const sweep *w, const pvec *p)
@@ -66,8 +92,46 @@ static int legal(const sweep *w, const pvec *p)
     return lad_datapath_check(&dp, NULL) == LAD_OK;
 }
 
-/* Searches the rows of g jointly over their candidates; returns 1 when a
-** value changed. *best holds the current score on entry and exit. */
+/* Whether model p gets some case of w->fail right. */
+static int fixes_one(sweep *w, const pvec *p)
+{
+    lad_datapath dp;
+    sp_apply(w->x, p, &dp);
+    lad_plan pl;
+    lad_plan_init(&pl, &dp);
+    for (size_t i = 0; i < w->nfail; i++) {
+        size_t c = w->fail[i];
+        w->x->evals++;
+        if (lad_plan_eval(&pl, &w->x->cs[c]) == w->x->d[c])
+            return 1;
+    }
+    return 0;
+}
+
+/* w->fail: the fit-set cases the current model gets wrong. */
+static void find_fails(sweep *w)
+{
+    lad_datapath dp;
+    sp_apply(w->x, &w->cur, &dp);
+    lad_plan pl;
+    lad_plan_init(&pl, &dp);
+    w->nfail = 0;
+    for (size_t i = 0; i < w->nfit; i++) {
+        size_t c = w->order[i];
+        if (lad_plan_eval(&pl, &w->x->cs[c]) != w->x->d[c])
+            w->fail[w->nfail++] = c;
+    }
+}
+
+/*
+** Searches the rows of g jointly over their candidates; returns 1 when a
+** value changed. *best holds the current score on entry and exit, and
+** w->fail the cases the current model misses. A candidate that gets none
+** of those right misses at least as many cases, so it cannot win: that
+** is settled on the few failing cases before any other is scored, and
+** spares a pass over the fit set for each value of a row that does not
+** matter to the failing cases.
+*/
 static int sweep_group(sweep *w, const group *g, uint64_t *best)
 {
     const ctx *x = w->x;
@@ -81,7 +145,7 @@ static int sweep_group(sweep *w, const group *g, uint64_t *best)
         pvec p = w->cur;
         for (int i = 0; i < g->n; i++)
             p.v[g->rows[i]] = x->vals[g->rows[i]][idx[i]];
-        if (legal(w, &p)) {
+        if (legal(w, &p) && fixes_one(w, &p)) {
             uint64_t s = sweep_score(w, &p, *best - 1);
             if (s < *best) {
                 *best = s;
@@ -96,6 +160,8 @@ static int sweep_group(sweep *w, const group *g, uint64_t *best)
             break;
     }
     w->cur = bestp;
+    if (changed)
+        find_fails(w);
     return changed;
 }
 
@@ -103,6 +169,8 @@ static int sweep_group(sweep *w, const group *g, uint64_t *best)
 ** or the cases all fit. */
 static void sweep_groups(sweep *w, const group *gs, int ng, uint64_t *best)
 {
+    if (*best > 0)
+        find_fails(w);
     for (int round = 0; round < 8 && *best > 0; round++) {
         int changed = 0;
         for (int g = 0; g < ng && *best > 0; g++)
@@ -144,14 +212,23 @@ static int rescue(sweep *w)
     if (now == 0 || x->base->scale_block > 0 || x->base->integer)
         return 0;
     lad_search_result *res = malloc(sizeof *res);
+    lad_case *cs = malloc(sizeof *cs * w->nfit);
+    lad_word_t *d = malloc(sizeof *d * w->nfit);
     int took = 0;
     lad_datapath seed;
     sp_apply(x, &w->cur, &seed);
-    if (res) {
+    if (res && cs && d) {
+        /* the fit set, in case order */
+        size_t m = 0;
+        for (size_t i = 0; i < x->n; i++)
+            if (w->in[i]) {
+                cs[m] = x->cs[i];
+                d[m++] = x->d[i];
+            }
         lad_search_opts so = {0};
         so.seeds = &seed;
         so.nseeds = 1;
-        if (lad_search(&seed, x->cs, x->d, x->n, &so, res, NULL) == LAD_OK && res->nbest > 0 &&
+        if (lad_search(&seed, cs, d, m, &so, res, NULL) == LAD_OK && res->nbest > 0 &&
             res->best[0].mismatches < now) {
             pvec p = sp_pvec_of(x, &res->best[0].dp);
             /* the beam's values may lie outside the sweep's candidates
@@ -163,6 +240,8 @@ static int rescue(sweep *w)
         }
     }
     free(res);
+    free(cs);
+    free(d);
     return took;
 }
 
@@ -217,6 +296,94 @@ static int restructure(sweep *w, const group *gs, int ng)
     return took;
 }
 
+/*
+** What the groups leave: the restarts from another structure of the sum,
+** the beam as a rescue, Occam, and two simplifications that keep the words
+** the same (an unseen accumulator takes the result's cut format; a second
+** level the cases cannot tell from one window gives way to it). On the fit
+** set.
+*/
+static void finish(sweep *w, const group *gs, int ng, const lad_datapath *start)
+{
+    ctx *x = w->x;
+    if (restructure(w, gs, ng))
+        occam(w);
+    rescue(w);
+    occam(w);
+    /* Still stuck: the beam again from the simpler model Occam left, while
+    ** that explains more (it often reaches further: the rows Occam resets
+    ** are the ones the stages guessed). */
+    for (int round = 0; round < 2; round++) {
+        uint64_t before = sweep_score(w, &w->cur, UINT64_MAX);
+        if (before == 0 || !rescue(w))
+            break;
+        occam(w);
+        if (sweep_score(w, &w->cur, UINT64_MAX) >= before)
+            break;
+    }
+    if (restructure(w, gs, ng))
+        occam(w);
+    /* An accumulator no case can see takes the result's cut format when the
+    ** result was cut (the fp8 paths round both to e8m13): equal words. */
+    lad_datapath dp;
+    sp_apply(x, &w->cur, &dp);
+    if (!dp.integer && dp.d.mbits < start->d.mbits && start->d.width == 32) {
+        uint64_t before = sweep_score(w, &w->cur, UINT64_MAX);
+        pvec p = w->cur;
+        p.v[LAD_P_acc] = dp.d.mbits;
+        if (legal(w, &p) && sweep_score(w, &p, before) <= before)
+            w->cur = p;
+    }
+    /* One level over two: a second level that the cases cannot tell from a
+    ** single window (fp8 products, exact under any first level) gives way
+    ** to that window, the simpler model. */
+    int r2 = LAD_P_window2, r1 = LAD_P_window, ra = LAD_P_c_anchor;
+    if (w->cur.v[r2] > 0) {
+        uint64_t before = sweep_score(w, &w->cur, UINT64_MAX);
+        int done = 0;
+        for (int a = 0; a < 2 && !done; a++)
+            for (int j = 0; j < x->nvals[r1] && !done; j++) {
+                pvec p = w->cur;
+                p.v[r2] = 0;
+                p.v[r1] = x->vals[r1][j];
+                p.v[ra] = a ? !w->cur.v[ra] : w->cur.v[ra];
+                if (legal(w, &p) && sweep_score(w, &p, before) <= before) {
+                    w->cur = p;
+                    done = 1;
+                }
+            }
+    }
+}
+
+/*
+** Checks the current model on every case and adds up to ADD of those it
+** misses outside the fit set, spread evenly over them, to the fit set.
+** Returns how many it added (0: the model reproduces every case outside
+** the fit set).
+*/
+static size_t add_misses(sweep *w)
+{
+    ctx *x = w->x;
+    lad_datapath dp;
+    sp_apply(x, &w->cur, &dp);
+    lad_plan pl;
+    lad_plan_init(&pl, &dp);
+    size_t nmiss = 0;
+    for (size_t i = 0; i < x->n; i++)
+        if (!w->in[i] && lad_plan_eval(&pl, &x->cs[i]) != x->d[i])
+            w->missed[i] = 1, nmiss++;
+    size_t step = nmiss > ADD ? nmiss / ADD : 1, seen = 0, added = 0;
+    for (size_t i = 0; i < x->n && nmiss; i++)
+        if (w->missed[i]) {
+            w->missed[i] = 0;
+            if (seen++ % step == 0 && added < ADD) {
+                fit_add(w, i);
+                added++;
+            }
+        }
+    return added;
+}
+
 int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
                       size_t n, const lad_stage *stages, size_t nstages, lad_datapath *out,
                       lad_err *err)
@@ -233,24 +400,33 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
     sweep w = {0};
     w.x = sp_ctx_new(start, cs, d, n);
     w.order = malloc(sizeof(size_t) * n);
-    if (!w.x || !w.order) {
+    w.in = calloc(n, 1);
+    w.missed = calloc(n, 1);
+    w.fail = malloc(sizeof(size_t) * n);
+    if (!w.x || !w.order || !w.in || !w.missed || !w.fail) {
+        free(w.missed);
+        free(w.fail);
         sp_ctx_free(w.x);
         free(w.order);
+        free(w.in);
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
     ctx *x = w.x;
-    for (size_t i = 0; i < n; i++)
-        w.order[i] = i;
     w.cur = w.def = x->basep;
-    w.end = n;
     rc = LAD_OK;
     /* Each stage's cases are explained by the parameters before the next
     ** stage is asked about; a stage whose cases all fit needs no search. A
     ** stage's own groups go first (sweeps over the others can walk into a
     ** value that explains part of it, such as a pass boundary inside the
-    ** last block); only what they leave open goes to every group. */
-    for (size_t s = 0; s < nstages && rc == LAD_OK; s++) {
-        w.end = stages[s].end < n ? stages[s].end : n;
+    ** last block); only what they leave open goes to every group. A check
+    ** stage's cases join only when missed (below). */
+    for (size_t s = 0, from = 0; s < nstages && rc == LAD_OK; s++) {
+        size_t end = stages[s].end < n ? stages[s].end : n;
+        for (size_t i = from; i < end && !stages[s].check; i++)
+            fit_add(&w, i);
+        from = end;
+        if (stages[s].check)
+            continue;
         uint64_t best = sweep_score(&w, &w.cur, UINT64_MAX);
         group own[8];
         int nown = 0;
@@ -262,59 +438,31 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
             sweep_groups(&w, own, nown, &best);
         sweep_groups(&w, order, NORDER, &best);
     }
-    if (rc == LAD_OK) {
-        w.end = n;
-        if (restructure(&w, order, NORDER))
-            occam(&w);
-        rescue(&w);
-        occam(&w);
-        /* Still stuck: the beam again from the simpler model Occam left,
-        ** while that explains more (it often reaches further: the rows
-        ** Occam resets are the ones the stages guessed). */
-        for (int round = 0; round < 2; round++) {
-            uint64_t before = sweep_score(&w, &w.cur, UINT64_MAX);
-            if (before == 0 || !rescue(&w))
-                break;
-            occam(&w);
-            if (sweep_score(&w, &w.cur, UINT64_MAX) >= before)
-                break;
+    for (size_t i = nstages ? stages[nstages - 1].end : 0; i < n; i++)
+        fit_add(&w, i);  /* cases after the last stage: fitted */
+    /* The check cases the model misses join the fit set, and the groups
+    ** follow them, until the model misses none outside the fit set; only
+    ** then does what the groups leave go to finish, whose rescues cost the
+    ** most, and its model is checked again. */
+    for (int round = 0; rc == LAD_OK;) {
+        while (round < MAXCHECK && add_misses(&w)) {
+            uint64_t best = sweep_score(&w, &w.cur, UINT64_MAX);
+            sweep_groups(&w, order, NORDER, &best);
+            round++;
         }
-        if (restructure(&w, order, NORDER))
-            occam(&w);
-        /* An accumulator no case can see takes the result's cut format when
-        ** the result was cut (the fp8 paths round both to e8m13): equal
-        ** words. */
-        lad_datapath dp;
-        sp_apply(x, &w.cur, &dp);
-        if (!dp.integer && dp.d.mbits < start->d.mbits && start->d.width == 32) {
-            uint64_t before = sweep_score(&w, &w.cur, UINT64_MAX);
-            pvec p = w.cur;
-            p.v[LAD_P_acc] = dp.d.mbits;
-            if (legal(&w, &p) && sweep_score(&w, &p, before) <= before)
-                w.cur = p;
-        }
-        /* One level over two: a second level that the cases cannot tell
-        ** from a single window (fp8 products, exact under any first level)
-        ** gives way to that window, the simpler model. */
-        int r2 = LAD_P_window2, r1 = LAD_P_window, ra = LAD_P_c_anchor;
-        if (w.cur.v[r2] > 0) {
-            uint64_t before = sweep_score(&w, &w.cur, UINT64_MAX);
-            int done = 0;
-            for (int a = 0; a < 2 && !done; a++)
-                for (int j = 0; j < x->nvals[r1] && !done; j++) {
-                    pvec p = w.cur;
-                    p.v[r2] = 0;
-                    p.v[r1] = x->vals[r1][j];
-                    p.v[ra] = a ? !w.cur.v[ra] : w.cur.v[ra];
-                    if (legal(&w, &p) && sweep_score(&w, &p, before) <= before) {
-                        w.cur = p;
-                        done = 1;
-                    }
-                }
-        }
-        sp_apply(x, &w.cur, out);
+        finish(&w, order, NORDER, start);
+        if (round >= MAXCHECK || add_misses(&w) == 0)
+            break;
+        uint64_t best = sweep_score(&w, &w.cur, UINT64_MAX);
+        sweep_groups(&w, order, NORDER, &best);
+        round++;
     }
+    if (rc == LAD_OK)
+        sp_apply(x, &w.cur, out);
     sp_ctx_free(x);
     free(w.order);
+    free(w.in);
+    free(w.missed);
+    free(w.fail);
     return rc;
 }

@@ -111,5 +111,10 @@ while IFS="$(printf '\t')" read -r name summary cmd; do
 done <"$LOGDIR/jobs"
 wait "$runner"
 
+# The slowest programs, so that a suite that grows shows where (wall
+# seconds; programs run LADDER_TEST_JOBS at a time).
+for f in "$LOGDIR"/*.time; do
+    [ -e "$f" ] && printf '%s %s\n' "$(cat "$f")" "$(basename "$f" .time)"
+done | sort -rn | head -n 8 | awk '{ printf "time %5d s  %s\n", $1, $2 }'
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
