@@ -83,13 +83,6 @@ static int resolve(const char *spec, const char *db, lad_datapath *dp, lad_err *
 
 /* ---- output -------------------------------------------------------------- */
 
-static void print_word(const char *who, const lad_format *f, lad_word_t w)
-{
-    char hex[17], val[1200];
-    lad_vecline_hex(f, w, hex);
-    printf("    %-3s %s  %s\n", who, hex, lad_value_text_pow2(f, w, val, sizeof val));
-}
-
 static void json_word(const char *key, const lad_format *f, lad_word_t w)
 {
     char hex[17], val[1100];
@@ -98,12 +91,11 @@ static void json_word(const char *key, const lad_format *f, lad_word_t w)
            lad_value_text(f, w, val, sizeof val));
 }
 
-static void print_text(const side *a, const side *b, const lad_diff *d)
+/* Returns 0, or -1 when memory ran out for the witnesses' text. */
+static int print_text(const side *a, const side *b, const lad_diff *d)
 {
     const lad_diff_row *rows = d->rows;
-    const lad_witness *ws = d->ws;
     const char *nosh = d->nosh;
-    int k = d->k, nw = d->nw;
     printf("diff %s %s\n", a->spec, b->spec);
     printf("  %-16s %-28s %s\n", "PARAMETER", "A", "B");
     for (int i = 0; i < lad_nparams; i++)
@@ -134,30 +126,18 @@ static void print_text(const side *a, const side *b, const lad_diff *d)
         putchar('\n');
     if (nosh) {
         printf("no witnesses: the instructions cannot share inputs (%s)\n", nosh);
-        return;
+        return 0;
     }
     if (a->dp.k != b->dp.k)
-        printf("K differs: cases fill the first %d lanes, the rest are zero\n", k);
-    for (int i = 0; i < nw; i++) {
-        const lad_witness *w = &ws[i];
-        if (!w->found) {
-            printf("witness %s: none%s (%s)\n", w->p->key, w->searched ? ", unobservable" : "",
-                   w->why);
-            continue;
-        }
-        char line[LAD_VECLINE_MAX];
-        if (lad_vecline_format(a->dp.k == k ? &a->dp : &b->dp, &w->cs, NULL, line, sizeof line) < 0)
-            line[0] = 0;
-        char says[300];
-        printf("witness %s: %s\n", w->p->key, lad_witness_says(w, says, sizeof says));
-        printf("    in  %s\n", line);
-        print_word("A", &a->dp.d, w->da);
-        print_word("B", &b->dp.d, w->db);
-        char v[400];
-        printf("    %s with %s %s:\n", w->swapped ? "B" : "A", w->p->key,
-               lad_param_text(w->p, w->swapped ? &a->dp : &b->dp, v, sizeof v));
-        print_word("", w->swapped ? &b->dp.d : &a->dp.d, w->dx);
-    }
+        printf("K differs: cases fill the first %d lanes, the rest are zero\n", d->k);
+    lad_buf t = {0};
+    for (int i = 0; i < d->nw; i++)
+        lad_witness_text(d, &d->ws[i], &t);
+    int bad = t.oom;
+    if (t.len && !bad)
+        fwrite(t.p, 1, t.len, stdout);
+    lad_buf_free(&t);
+    return bad ? -1 : 0;
 }
 
 static void print_json(const side *a, const side *b, const lad_diff *d)
@@ -273,8 +253,8 @@ int cmd_diff(int argc, char **argv)
     lad_diff_run(&d, &a.dp, &b.dp);
     if (json)
         print_json(&a, &b, &d);
-    else
-        print_text(&a, &b, &d);
+    else if (print_text(&a, &b, &d) != 0)
+        return cli_error(LAD_EINTERNAL, "out of memory");
     if (outpath && d.nosh)
         return cli_error(LAD_EDATA, "no witnesses to write to '%s': the instructions "
                          "cannot share inputs (%s)", outpath, d.nosh);

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../io/vecline.h"
+#include "../model/decimal.h"
 #include "../model/format.h"
 #include "gen.h"
 
@@ -282,6 +284,33 @@ const char *lad_witness_says(const lad_witness *w, char *buf, size_t size)
         snprintf(buf, size, "%s's other parameters hide it here; %s and %s with %s's %s "
                  "differ", y, x, x, y, w->p->key);
     return buf;
+}
+
+/* "    WHO hex  value" for a word of f. */
+static void word_text(lad_buf *b, const char *who, const lad_format *f, lad_word_t w)
+{
+    char hex[17], val[1200];
+    lad_vecline_hex(f, w, hex);
+    lad_buf_printf(b, "    %-3s %s  %s\n", who, hex, lad_value_text_pow2(f, w, val, sizeof val));
+}
+
+void lad_witness_text(const lad_diff *d, const lad_witness *w, lad_buf *b)
+{
+    if (!w->found) {
+        lad_buf_printf(b, "witness %s: none%s (%s)\n", w->p->key,
+                       w->searched ? ", unobservable" : "", w->why);
+        return;
+    }
+    char line[LAD_VECLINE_MAX], says[300], v[400];
+    if (lad_vecline_format(d->gen, &w->cs, NULL, line, sizeof line) < 0)
+        line[0] = 0;
+    lad_buf_printf(b, "witness %s: %s\n", w->p->key, lad_witness_says(w, says, sizeof says));
+    lad_buf_printf(b, "    in  %s\n", line);
+    word_text(b, "A", &d->a->d, w->da);
+    word_text(b, "B", &d->b->d, w->db);
+    lad_buf_printf(b, "    %s with %s %s:\n", w->swapped ? "B" : "A", w->p->key,
+                   lad_param_text(w->p, w->swapped ? d->a : d->b, v, sizeof v));
+    word_text(b, "", w->swapped ? &d->b->d : &d->a->d, w->dx);
 }
 
 void lad_diff_run(lad_diff *d, const lad_datapath *a, const lad_datapath *b)

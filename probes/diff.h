@@ -31,6 +31,7 @@
 
 #include "../model/datapath.h"
 #include "../model/params.h"
+#include "../util/buf.h"
 
 /* The witness of one parameter. */
 typedef struct lad_witness {
@@ -77,5 +78,11 @@ void lad_diff_run(lad_diff *d, const lad_datapath *a, const lad_datapath *b);
 
 /* What the witness w shows, in words, into buf; returns buf. */
 const char *lad_witness_says(const lad_witness *w, char *buf, size_t size);
+
+/* Appends w of d to b as `ladder diff` prints it: "witness KEY: what it
+** shows", then the input as a .vec line, A's and B's D words (hex and
+** exact value) and the changed datapath's word; or one line saying why
+** there is none. */
+void lad_witness_text(const lad_diff *d, const lad_witness *w, lad_buf *b);
 
 #endif
