@@ -56,7 +56,7 @@ typedef struct lad_diff_row {
     int same_encoding;  /* a format under two names: not a difference */
 } lad_diff_row;
 
-/* The comparison of two datapaths. About 200 KB: allocate it, do not put
+/* The comparison of two datapaths. About 230 KB: allocate it, do not put
 ** it on a small stack. */
 typedef struct lad_diff {
     const lad_datapath *a, *b;  /* the caller's; unchanged while d is used */
