@@ -323,12 +323,16 @@ static int setup(lt_state *st, const opts *o, int m, int n, size_t workspace,
                     workspace);
 }
 
-int lad_cublaslt_open(int index, const char *options, const lad_datapath *dp,
-                      lad_device **out, lad_err *err)
+/* What opening a device and running one GEMM both do first: options into
+** *o, the state and the device that owns it allocated (K lanes, the type of
+** each operand), the libraries loaded and GPU index found. On failure
+** nothing is left allocated and *stp, *devp are NULL. */
+static int lt_begin(int index, const char *options, const lad_datapath *dp, int k, opts *o,
+                    lt_state **stp, lad_device **devp, lad_err *err)
 {
-    *out = NULL;
-    opts o;
-    int rc = parse_opts(options, &o, err);
+    *stp = NULL;
+    *devp = NULL;
+    int rc = parse_opts(options, o, err);
     if (rc)
         return rc;
     lt_state *st = calloc(1, sizeof *st);
@@ -348,7 +352,7 @@ int lad_cublaslt_open(int index, const char *options, const lad_datapath *dp,
                       dp->d.name);
         goto fail;
     }
-    st->k = dp->k;
+    st->k = k;
     if ((rc = load(&st->f, err)))
         goto fail;
     int count = 0;
@@ -358,6 +362,25 @@ int lad_cublaslt_open(int index, const char *options, const lad_datapath *dp,
                       e != cudaSuccess ? st->f.cudaGetErrorString(e) : "too few GPUs");
         goto fail;
     }
+    *stp = st;
+    *devp = dev;
+    return LAD_OK;
+fail:
+    lt_close(dev);
+    return rc;
+}
+
+int lad_cublaslt_open(int index, const char *options, const lad_datapath *dp,
+                      lad_device **out, lad_err *err)
+{
+    *out = NULL;
+    opts o;
+    lt_state *st;
+    lad_device *dev;
+    int rc = lt_begin(index, options, dp, dp->k, &o, &st, &dev, err);
+    if (rc)
+        return rc;
+    cudaError_t e;
     if ((e = st->f.cudaSetDevice(index))) {
         rc = lad_errf(err, LAD_EDEVICE, "cudaSetDevice(%d): %s", index,
                       st->f.cudaGetErrorString(e));
@@ -406,37 +429,14 @@ int lad_cublaslt_gemm(int index, const char *options, const lad_datapath *dp, in
                       lad_word_t *D, char *info, size_t infosize, lad_err *err)
 {
     opts o;
-    int rc = parse_opts(options, &o, err);
+    lt_state *st;
+    lad_device *dev; /* only for lt_close */
+    void *dw = NULL;
+    int rc = lt_begin(index, options, dp, k, &o, &st, &dev, err);
     if (rc)
         return rc;
-    lt_state *st = calloc(1, sizeof *st);
-    lad_device *dev = calloc(1, sizeof *dev); /* only for lt_close */
-    void *dw = NULL;
-    if (st == NULL || dev == NULL) {
-        free(st);
-        free(dev);
-        return lad_errf(err, LAD_EINTERNAL, "out of memory");
-    }
-    dev->state = st;
-    if (type_of(&dp->a, &st->ta, &st->wa) || type_of(&dp->b, &st->tb, &st->wb) ||
-        type_of(&dp->c, &st->tc, &st->wc) || dp->c.width != dp->d.width ||
-        strcmp(dp->c.name, dp->d.name) || lad_datapath_nscales(dp) || dp->sparse) {
-        rc = lad_errf(err, LAD_EUSAGE, "cublaslt: no GEMM of %s x %s + %s -> %s (dense, "
-                      "unscaled, C and D of one format)", dp->a.name, dp->b.name, dp->c.name,
-                      dp->d.name);
-        goto done;
-    }
-    st->k = k;
-    if ((rc = load(&st->f, err)))
-        goto done;
     api *f = &st->f;
-    int count = 0;
-    cudaError_t e = f->cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || index >= count) {
-        rc = lad_errf(err, LAD_EDEVICE, "no CUDA device %d (%s)", index,
-                      e != cudaSuccess ? f->cudaGetErrorString(e) : "too few GPUs");
-        goto done;
-    }
+    cudaError_t e;
     /* cuBLASLt is column-major and wants fp8 "TN": A as K x M (the
     ** row-major A as it is), B as K x N (B transposed here), C and D as
     ** M x N (transposed in and out). */

@@ -17,6 +17,7 @@
 #include "model/params.h"
 #include "model/program.h"
 #include "probes/case.h"
+#include "probes/diff.h"
 
 #define TEXT 1200
 
@@ -965,6 +966,48 @@ static void survey_link(const lad_report *r, const lad_report_sdp *d, char *href
         snprintf(href, size, r->run_link, d->run);
 }
 
+/* The witnesses of each datapath whose inferred model (A) differs from its
+** preset (B), as `ladder diff run:<run> <preset>` prints them: the search
+** is the same (probes/diff.h), and so are its words. */
+static void survey_witnesses(rep_out *o, const lad_report *r)
+{
+    lad_diff *d = NULL;
+    for (size_t i = 0; i < r->nsdp; i++) {
+        const lad_report_sdp *s = &r->sdp[i];
+        if (sdp_ok(s) || !s->have_model || !s->have_preset)
+            continue;
+        lad_err err = {0};
+        if (lad_datapath_check(&s->model, &err) != LAD_OK ||
+            lad_datapath_check(&s->preset, &err) != LAD_OK) {
+            o->ops->subsection(o, s->datapath);
+            para(o, "No witnesses: %s.", err.msg);
+            lad_err_clear(&err);
+            continue;
+        }
+        if (d == NULL && (d = malloc(sizeof *d)) == NULL) {
+            para(o, "No witnesses: out of memory.");
+            return;
+        }
+        lad_diff_run(d, &s->model, &s->preset);
+        if (d->nw == 0 && !d->nosh)
+            continue; /* no parameter differs: a mismatch or a failure only */
+        o->ops->subsection(o, s->datapath);
+        para(o, "A is the model inferred from run %" PRId64 ", B the preset "
+             "(ladder diff run:%" PRId64 " %s).", s->run, s->run, s->datapath);
+        if (d->nosh) {
+            para(o, "No witnesses: the instructions cannot share inputs (%s).", d->nosh);
+            continue;
+        }
+        lad_buf t = {0};
+        for (int j = 0; j < d->nw; j++)
+            lad_witness_text(d, &d->ws[j], &t);
+        char *text = lad_buf_take(&t);
+        o->ops->pre(o, text ? text : "(out of memory)");
+        free(text);
+    }
+    free(d);
+}
+
 static void survey_verdict(rep_out *o, const lad_report *r)
 {
     size_t good = 0;
@@ -975,8 +1018,8 @@ static void survey_verdict(rep_out *o, const lad_report *r)
          good, r->nsdp);
     if (good == r->nsdp)
         return;
-    para(o, "The differences (ladder diff run:<run> <preset> shows an input on which each "
-            "parameter changes the word):");
+    para(o, "The differences, then the witness of each differing parameter: an input on "
+            "which it changes the word, as ladder diff run:<run> <preset> prints it.");
     const char *head[] = {"datapath", "run", "what differs"};
     o->ops->table(o, 3, head);
     for (size_t i = 0; i < r->nsdp; i++) {
@@ -1015,6 +1058,7 @@ static void survey_verdict(rep_out *o, const lad_report *r)
         o->ops->row_end(o);
     }
     o->ops->table_end(o);
+    survey_witnesses(o, r);
 }
 
 static void survey_datapaths(rep_out *o, const lad_report *r)

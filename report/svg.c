@@ -59,6 +59,25 @@ static double ly(double e, double lo, double hi, int top, int height)
     return top + height - (l - lo) / (hi - lo) * height;
 }
 
+/* Opens the SVG of an error plot: a w x h pixel canvas, the plot's frame
+** (pw x ph at left, top) and a grid line with its label at every decade
+** 10^lo .. 10^hi of the log axis. */
+static void log_frame(lad_buf *b, int w, int h, int left, int top, int pw, int ph, double lo,
+                      double hi)
+{
+    lad_buf_printf(b, "<svg class=\"fig\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                   "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"%d\" "
+                   "height=\"%d\" fill=\"#fff\"/>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+                   "height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
+                   w, h, w, h, w, h, left, top, pw, ph);
+    for (int d = (int)lo; d <= (int)hi; d++) {
+        double y = ly(pow(10, d), lo, hi, top, ph);
+        lad_buf_printf(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
+                       "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">1e%d</text>\n",
+                       left, left + pw, y, y, left - 4, y + 4, d);
+    }
+}
+
 char *rep_svg_err(const rep_err *e)
 {
     const int left = 70, top = 20, pw = 640, ph = 320;
@@ -79,19 +98,7 @@ char *rep_svg_err(const rep_err *e)
     if (hi <= lo)
         hi = lo + 1;
     lad_buf b = {0};
-    int w = left + pw + 160, h = top + ph + 50;
-    lad_buf_printf(&b, "<svg class=\"fig\" width=\"%d\" "
-                   "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
-                   "font-size=\"11\">\n<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n"
-                   "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-                   "stroke=\"#888\"/>\n",
-                   w, h, w, h, w, h, left, top, pw, ph);
-    for (int d = (int)lo; d <= (int)hi; d++) {
-        double y = ly(pow(10, d), lo, hi, top, ph);
-        lad_buf_printf(&b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
-                       "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">1e%d</text>\n",
-                       left, left + pw, y, y, left - 4, y + 4, d);
-    }
+    log_frame(&b, left + pw + 160, top + ph + 50, left, top, pw, ph, lo, hi);
     int n = e->n;
     double dx = n > 1 ? (double)pw / (n - 1) : 0;
     /* ticks at K = 1 and every step up to K itself (1, 4, 8, ... 32) */
@@ -364,20 +371,10 @@ char *rep_svg_err2(const rep_err *ea, const rep_err *eb, const int *ks, const ch
     hi = ceil(hi + 0.01);
     if (hi <= lo)
         hi = lo + 1;
-    int n = ea->n, w = left + pw + 170, h = top + ph + 50;
+    int n = ea->n;
     double dx = n > 1 ? (double)pw / (n - 1) : 0;
     lad_buf b = {0};
-    lad_buf_printf(&b, "<svg class=\"fig\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                   "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"%d\" "
-                   "height=\"%d\" fill=\"#fff\"/>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" "
-                   "height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
-                   w, h, w, h, w, h, left, top, pw, ph);
-    for (int d = (int)lo; d <= (int)hi; d++) {
-        double y = ly(pow(10, d), lo, hi, top, ph);
-        lad_buf_printf(&b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
-                       "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">1e%d</text>\n",
-                       left, left + pw, y, y, left - 4, y + 4, d);
-    }
+    log_frame(&b, left + pw + 170, top + ph + 50, left, top, pw, ph, lo, hi);
     for (int k = 0; k < n; k++)
         lad_buf_printf(&b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
                        left + k * dx, top + ph + 14, ks[k]);

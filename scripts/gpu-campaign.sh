@@ -58,6 +58,16 @@ CAMPAIGN=$(dirname "$0")/campaign
 start=$(date +%s)
 now() { date -u '+%Y-%m-%d %H:%M:%S UTC'; }
 secs() { echo $(($(date +%s) - $1)); }
+# section TITLE [LINE...]: starts a section's clock ($t) and writes its
+# heading, then the lines that introduce it, to the README.
+section() {
+    t=$(date +%s)
+    printf '## %s\n\n' "$1" >>"$README"
+    shift
+    if [ $# -gt 0 ]; then printf '%s\n' "$@" >>"$README"; fi
+}
+# took [NOTE]: closes a section with the seconds it took (and NOTE).
+took() { printf '\n(%s s%s)\n\n' "$(secs "$t")" "${1:-}" >>"$README"; }
 
 # ---- 0. what this machine is -------------------------------------------------
 if [ -n "$DRY" ]; then
@@ -171,13 +181,9 @@ fi
 } >>"$README"
 
 # ---- 3. deciding cases -------------------------------------------------------
-t=$(date +%s)
-{
-    echo "## 3. deciding cases (scripts/campaign)"
-    echo
-    echo "| file | preset | cases | the device's words | ladder's words | ladder agrees |"
-    echo "|---|---|---|---|---|---|"
-} >>"$README"
+section "3. deciding cases (scripts/campaign)" \
+    "| file | preset | cases | the device's words | ladder's words | ladder agrees |" \
+    "|---|---|---|---|---|---|"
 for f in "$CAMPAIGN"/*.vec; do
     base=$(basename "$f" .vec)
     for p in $(sed -n 's/^# presets: //p' "$f"); do
@@ -206,14 +212,10 @@ for f in "$CAMPAIGN"/*.vec; do
         echo "| $base | $p | $n | $(tr '\n' ' ' <"$W/dev.txt") | $(tr '\n' ' ' <"$W/model.txt") | $agree of $n |" >>"$README"
     done
 done
-printf '\n(%s s; the device'"'"'s words are in captures/<file>.<preset>.vec)\n\n' "$(secs "$t")" >>"$README"
+took "; the device's words are in captures/<file>.<preset>.vec"
 
 # ---- 4. fp8 mma.sync words of the survey -------------------------------------
-t=$(date +%s)
-{
-    echo "## 4. fp8 mma.sync captures of the survey"
-    echo
-} >>"$README"
+section "4. fp8 mma.sync captures of the survey"
 if [ -f "$RESULTS/ladder.db" ]; then
     "$LADDER" history --db "$RESULTS/ladder.db" 2>/dev/null |
         awk '$2 == "ok" && $NF == "run" && $(NF-1) ~ /-mma-e[45]m[23]/ {print $1, $(NF-1)}' |
@@ -224,21 +226,17 @@ if [ -f "$RESULTS/ladder.db" ]; then
             fi
         done
 fi
-printf '\n(%s s)\n\n' "$(secs "$t")" >>"$README"
+took
 
 # ---- 5. cuBLASLt -------------------------------------------------------------
-t=$(date +%s)
-{
-    echo "## 5. cuBLASLt against the one-MMA program"
-    echo
-    echo "Each case is one row of A and one column of B of a 256 x 256 x K GEMM"
-    echo "(K the instruction's), C on the diagonal (devices/cublaslt.c). The"
-    echo "preset is the program of one MMA; a mismatch means cuBLASLt's kernel"
-    echo "sums otherwise, and the sumtree rung's tree says how."
-    echo
-    echo "| preset | options | validate | sumtree |"
-    echo "|---|---|---|---|"
-} >>"$README"
+section "5. cuBLASLt against the one-MMA program" \
+    "Each case is one row of A and one column of B of a 256 x 256 x K GEMM" \
+    "(K the instruction's), C on the diagonal (devices/cublaslt.c). The" \
+    "preset is the program of one MMA; a mismatch means cuBLASLt's kernel" \
+    "sums otherwise, and the sumtree rung's tree says how." \
+    "" \
+    "| preset | options | validate | sumtree |" \
+    "|---|---|---|---|"
 case $num in
 90) lt="sm90-mma-bf16-f32 sm90-mma-f16-f32 sm90-wgmma-e4m3-f32" ;;
 100) lt="sm100-mma-bf16-f32 sm100-mma-f16-f32 sm100-tcgen05-e4m3-f32" ;;
@@ -281,20 +279,16 @@ for p in $lt; do
         echo "| $p | ${o:-heuristic} | $v | $tree |" >>"$README"
     done
 done
-printf '\n(%s s)\n\n' "$(secs "$t")" >>"$README"
+took
 
 # ---- 6. whole GEMMs: cuBLASLt against ladder gemm programs -------------------
 # Random A and B (numpy; ml_dtypes not needed), one GEMM per size through
 # `ladder gemm --device cublaslt:0` (the heuristic's algorithm; it prints
 # what it chose), then `ladder gemm --program` for each program below; the
 # README names those whose D is the GPU's, byte for byte.
-t=$(date +%s)
-{
-    echo "## 6. whole GEMMs: cuBLASLt against ladder gemm programs"
-    echo
-    echo "| preset | M x N x K | cuBLASLt chose | programs that give its D |"
-    echo "|---|---|---|---|"
-} >>"$README"
+section "6. whole GEMMs: cuBLASLt against ladder gemm programs" \
+    "| preset | M x N x K | cuBLASLt chose | programs that give its D |" \
+    "|---|---|---|---|"
 PYTHON=${PYTHON:-python3}
 SIZES=${SIZES:-64x64x8192 256x256x1024}
 mkprog() { # mkprog NAME PROMOTE SPLIT REDUCE

@@ -143,6 +143,18 @@ expect_usage_error() {
     fi
 }
 
+# script_checks FILE: the checks a script (tests/python/) printed to FILE
+# as this test's own: each "ok   NAME" line passes, each "FAIL NAME: WHY"
+# line fails; other lines are ignored.
+script_checks() {
+    while IFS= read -r _line; do
+        case $_line in
+        "ok   "*) ok "${_line#ok   }" ;;
+        "FAIL "*) _rest=${_line#FAIL }; fail "${_rest%%:*}" "${_rest#*: }" ;;
+        esac
+    done <"$1"
+}
+
 test_done() {
     printf '%s: %d passed, %d failed\n' "$TEST_NAME" "$TEST_PASSED" "$TEST_FAILED"
     [ "$TEST_FAILED" -eq 0 ]

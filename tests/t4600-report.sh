@@ -145,6 +145,31 @@ if [ "$(grep -o '\*\*[^*]*\*\*' "$TMP/sdiff-params" | wc -l)" -eq 1 ]; then
 else
     fail report-survey-difference-alone "$(grep -o '\*\*[^*]*\*\*' "$TMP/sdiff-params" | head -n 3 | tr '\n' ' ')"
 fi
+# Under the verdict, the difference's witness as `ladder diff run:<run>
+# <preset>` prints it: the same lines, so the same input and D words; B's
+# word is the preset's (ladder check replays diff's witness file on it) and
+# A's is another.
+run_ladder diff "run:$srun" $DP --db "$DB" -o "$TMP/sdiff.vec"
+expect_rc report-survey-witness-diff-rc 1
+sed -n '/^witness /,$p' "$out" >"$TMP/sdiff-want"
+sed -n "/^### $DP\$/,/^## /p" "$TMP/sdiff.md" | sed -n '/^```$/,/^```$/p' | grep -v '^```$' >"$TMP/sdiff-got"
+if [ -s "$TMP/sdiff-want" ] && cmp -s "$TMP/sdiff-want" "$TMP/sdiff-got"; then
+    ok report-survey-witness-as-diff
+else
+    fail report-survey-witness-as-diff "page: $(head -n 1 "$TMP/sdiff-got"); diff: $(head -n 1 "$TMP/sdiff-want")"
+fi
+has "$TMP/sdiff.md" report-survey-witness-window '^witness window: A and B differ'
+da=$(sed -n 's/^    A   \([0-9a-f]*\)  .*/\1/p' "$TMP/sdiff-got")
+db=$(sed -n 's/^    B   \([0-9a-f]*\)  .*/\1/p' "$TMP/sdiff-got")
+vd=$(grep -v '^#' "$TMP/sdiff.vec" | head -n 1 | sed 's/.*;//')
+run_ladder check --model $DP "$TMP/sdiff.vec"
+if [ "$rc" = 0 ] && [ -n "$db" ] && [ "$db" = "$vd" ] && [ -n "$da" ] && [ "$da" != "$db" ]; then
+    ok report-survey-witness-words
+else
+    fail report-survey-witness-words "A $da, B $db, the witness file's D $vd, check exit $rc"
+fi
+run_ladder report "survey:$(sqlite3 "$DB" 'SELECT max(id) FROM surveys')" --db "$DB" -o "$TMP/sdiff.html"
+has "$TMP/sdiff.html" report-survey-witness-html "^<h3>$DP</h3>\$" '^<pre>witness window: A and B differ'
 sqlite3 "$DB" "UPDATE inferences SET value = replace(value, char(10) || 'window: 24' || char(10),
     char(10) || 'window: 25' || char(10)) WHERE parameter = 'model' AND run_id = $srun"
 

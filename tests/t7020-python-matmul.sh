@@ -21,11 +21,6 @@ PYTHONPATH=python LADDER_LIB=$lib "$py" tests/python/matmul_check.py "$LADDER" "
 prc=$?
 unset LD_PRELOAD
 grep '^#' "$TMP/checks"
-while IFS= read -r line; do
-    case $line in
-    "ok   "*) ok "${line#ok   }" ;;
-    "FAIL "*) _rest=${line#FAIL }; fail "${_rest%%:*}" "${_rest#*: }" ;;
-    esac
-done <"$TMP/checks"
+script_checks "$TMP/checks"
 if [ "$prc" -eq 0 ]; then ok python-matmul-script; else fail python-matmul-script "exit $prc: $(head -c 300 "$TMP/py-err")"; fi
 test_done

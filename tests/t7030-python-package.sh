@@ -44,11 +44,6 @@ mkdir "$TMP/elsewhere"
 (cd "$TMP/elsewhere" && env -u LADDER_LIB PYTHONPATH="$pkgpath" "$run_py" \
     "$root/tests/python/package_check.py" "$LADDER" "$TMP") >"$TMP/checks" 2>"$TMP/py-err"
 prc=$?
-while IFS= read -r line; do
-    case $line in
-    "ok   "*) ok "${line#ok   }" ;;
-    "FAIL "*) _rest=${line#FAIL }; fail "${_rest%%:*}" "${_rest#*: }" ;;
-    esac
-done <"$TMP/checks"
+script_checks "$TMP/checks"
 if [ "$prc" -eq 0 ]; then ok python-package-script; else fail python-package-script "exit $prc: $(tail -c 300 "$TMP/py-err")"; fi
 test_done

@@ -1,0 +1,347 @@
+/*
+** How two datapaths differ, and a witness of each difference (probes/diff.h):
+** the structured cases, the search, and the table's rows.
+*/
+#include "diff.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../io/vecline.h"
+#include "../model/decimal.h"
+#include "../model/format.h"
+#include "gen.h"
+
+#define NSINGLE 12          /* structured cases that are not a series */
+#define NSHIFT 72           /* distances 2^-s of the series, s in 0..NSHIFT-1 */
+#define NSERIES 6           /* series of structured cases */
+#define NDEEP 320           /* leading exponents 0, -2, ... of the deep series,
+                               each with a positive and a negative second term */
+/* Structured cases of a datapath of K lanes. */
+#define NSTRUCT(k) (NSINGLE + (long)NSERIES * NSHIFT * (k) + (long)NDEEP * NSHIFT)
+#define NRANDOM (1 << 18)   /* random cases searched after the structured */
+#define RANDOM_SEED 1
+#define RANDOM_RAW 25       /* percent of raw bit-pattern random cases */
+#define NBETTER 65536       /* cases searched past a witness on which B differs
+                               for one the parameter alone explains */
+
+static int same_format(const lad_format *x, const lad_format *y)
+{
+    return x->kind == y->kind && x->width == y->width && x->pad == y->pad &&
+           x->sign == y->sign && x->ebits == y->ebits && x->mbits == y->mbits &&
+           x->bias == y->bias && x->sub == y->sub && x->inf == y->inf &&
+           x->nan == y->nan;
+}
+
+/* Why a and b cannot share inputs, or NULL when they can: the parameters
+** that say what the instruction reads (neither searched nor identity) must
+** be equal, K apart for dense unscaled datapaths. */
+static const char *no_sharing(const lad_datapath *a, const lad_datapath *b)
+{
+    if (!same_format(&a->a, &b->a) || !same_format(&a->b, &b->b) ||
+        !same_format(&a->c, &b->c))
+        return "the A, B or C formats differ";
+    if (a->integer != b->integer)
+        return "one is an integer datapath";
+    if (a->sparse != b->sparse)
+        return "the sparsity differs";
+    if (a->scale_block != b->scale_block || !same_format(&a->sa, &b->sa) ||
+        !same_format(&a->sb, &b->sb))
+        return "the block scales differ";
+    if (a->k != b->k && (a->scale_block || a->sparse))
+        return "K differs on a scaled or sparse datapath";
+    return NULL;
+}
+
+/* ---- structured cases ---------------------------------------------------- */
+
+/* The word of +-2^e in f (saturated when e is past its range). */
+static lad_word_t pow2(const lad_format *f, int neg, int e)
+{
+    return lad_round_value(f, neg, (lad_u128)1, e, 0, LAD_RNE, LAD_OVF_SAT, NULL);
+}
+
+/* Sets lane j to the product +-2^e, split between A and B so that both are
+** normal; 0 when no split is. */
+static int term(const lad_datapath *dp, lad_case *cs, int j, int neg, int e)
+{
+    int alo, ahi, blo, bhi;
+    lad_gen_raw_range(&dp->a, &alo, &ahi);
+    lad_gen_raw_range(&dp->b, &blo, &bhi);
+    int ea = e / 2 < alo ? alo : e / 2 > ahi ? ahi : e / 2;
+    int eb = e - ea;
+    if (eb < blo || eb > bhi) {
+        eb = eb < blo ? blo : bhi;
+        ea = e - eb;
+        if (ea < alo || ea > ahi)
+            return 0;
+    }
+    cs->a[j] = pow2(&dp->a, neg, ea);
+    cs->b[j] = pow2(&dp->b, 0, eb);
+    return 1;
+}
+
+/* Structured case i of dp (K lanes) into cs; 0 when i names no case for
+** dp (a lane it does not have, a value its formats cannot hold). */
+static int structured(const lad_datapath *dp, int k, long i, lad_case *cs)
+{
+    memset(cs, 0, sizeof *cs);
+    for (int s = 0; s < lad_datapath_nscales(dp); s++) {
+        cs->sa[s] = (uint8_t)pow2(&dp->sa, 0, 0);
+        cs->sb[s] = (uint8_t)pow2(&dp->sb, 0, 0);
+    }
+    const lad_format *fa = &dp->a, *fc = &dp->c;
+    if (i < NSINGLE) {
+        lad_word_t one_a = pow2(fa, 0, 0), one_b = pow2(&dp->b, 0, 0);
+        lad_word_t big_a = lad_format_maxfinite(fa, 0), big_b = lad_format_maxfinite(&dp->b, 0);
+        /* 2 - ulp: every fraction bit set, so sums carry at once */
+        lad_word_t full_a = lad_round_value(fa, 0, ((lad_u128)1 << (fa->mbits + 1)) - 1,
+                                          -fa->mbits, 0, LAD_RZ, LAD_OVF_SAT, NULL);
+        for (int j = 0; j < k; j++) {
+            switch (i) {
+            case 0: case 1: case 2: /* ones; C 0, 1, -1 */
+                cs->a[j] = one_a, cs->b[j] = one_b;
+                break;
+            case 3: /* every lane at the top: overflow */
+                cs->a[j] = big_a, cs->b[j] = big_b;
+                break;
+            case 4: /* every fraction bit */
+                cs->a[j] = full_a, cs->b[j] = one_b;
+                break;
+            case 5: /* alternating signs of the largest */
+                cs->a[j] = lad_format_maxfinite(fa, j & 1), cs->b[j] = big_b;
+                break;
+            }
+        }
+        switch (i) {
+        case 1: cs->c = pow2(fc, 0, 0); break;
+        case 2: cs->c = pow2(fc, 1, 0); break;
+        case 6: /* the smallest subnormal A word times one */
+            cs->a[0] = (lad_word_t)1 << fa->pad, cs->b[0] = pow2(&dp->b, 0, 0);
+            break;
+        case 7: /* two smallest subnormals: far below every format */
+            cs->a[0] = (lad_word_t)1 << fa->pad, cs->b[0] = (lad_word_t)1 << dp->b.pad;
+            break;
+        case 8: /* the smallest subnormal C alone */
+            cs->c = (lad_word_t)1 << fc->pad;
+            break;
+        case 9: /* a NaN lane */
+            if (!lad_format_nan(fa))
+                return 0;
+            cs->a[0] = lad_format_nan(fa), cs->b[0] = pow2(&dp->b, 0, 0);
+            break;
+        case 10: /* Inf - Inf */
+            if (!fa->inf || k < 2)
+                return 0;
+            cs->a[0] = lad_format_inf(fa, 0), cs->b[0] = pow2(&dp->b, 0, 0);
+            cs->a[1] = lad_format_inf(fa, 1), cs->b[1] = pow2(&dp->b, 0, 0);
+            break;
+        case 11: /* a NaN addend */
+            if (!lad_format_nan(fc))
+                return 0;
+            cs->c = lad_format_nan(fc);
+            break;
+        }
+        return 1;
+    }
+    /* Series: a leading term (or C) of 1 and one of 2^-s in lane j. */
+    i -= NSINGLE;
+    int series = (int)(i / ((long)NSHIFT * k));
+    int s = (int)(i / k % NSHIFT), j = (int)(i % k);
+    if (series >= NSERIES) {
+        /* Deep: 2^e +- 2^(e-s) for e far below 1, where anchor floors and
+        ** subnormal results decide (2^-149 - 2^-170 is 0 or 2^-149 in f32,
+        ** as the small term is dropped or not). */
+        i -= (long)NSERIES * NSHIFT * k;
+        int e = -2 * (int)(i / (2 * NSHIFT)), neg = (int)(i / NSHIFT) & 1;
+        s = (int)(i % NSHIFT);
+        return k > 1 && term(dp, cs, 0, 0, e) && term(dp, cs, 1, neg, e - s);
+    }
+    switch (series) {
+    case 0: /* 1 + 2^-s: the window edge, the rounding of the sum */
+    case 1: /* 1 - 2^-s: the same rounding below a negative term */
+        return j > 0 && term(dp, cs, 0, 0, 0) && term(dp, cs, j, series == 1, -s);
+    case 2: /* C = 1 and a term 2^-s: the addend in the window or beside it */
+        cs->c = pow2(fc, 0, 0);
+        return term(dp, cs, j, 0, -s);
+    case 3: /* a term 1 and C = 2^-s */
+        cs->c = pow2(fc, 0, -s);
+        return term(dp, cs, j, 0, 0);
+    case 4: /* 1 - 1 + 2^-s: cancellation, then what is left */
+        return j > 1 && term(dp, cs, 0, 0, 0) && term(dp, cs, 1, 1, 0) &&
+               term(dp, cs, j, 0, -s);
+    case 5: /* C = -1, a term 1 and a term 2^-s: cancellation against C */
+        cs->c = pow2(fc, 1, 0);
+        return j > 0 && term(dp, cs, 0, 0, 0) && term(dp, cs, j, 0, -s);
+    }
+    return 0;
+}
+
+/* ---- the search ---------------------------------------------------------- */
+
+/* x with p's value taken from from into out; not LAD_OK when that is no
+** valid datapath (the check's message in err). */
+static int with_param(const lad_param *p, const lad_datapath *x, const lad_datapath *from,
+                      lad_datapath *out, lad_err *err)
+{
+    *out = *x;
+    if (p->type == LAD_PT_ORDER) {
+        out->norder = from->norder;
+        memcpy(out->order, from->order, sizeof out->order);
+    } else {
+        memcpy((char *)out + p->off, (const char *)from + p->off, p->size);
+    }
+    return lad_datapath_check(out, err);
+}
+
+/* Looks for a case where x and x2 differ, preferring one where y differs
+** from x too. gen is the datapath cases are drawn for (the smaller K). */
+static int search(const lad_plan *x, const lad_plan *x2, const lad_plan *y,
+                  const lad_datapath *gen, lad_witness *w)
+{
+    long nstruct = NSTRUCT(gen->k);
+    int structured_ok = !gen->integer && !gen->sparse;
+    lad_case cs;
+    long stop = nstruct + NRANDOM;
+    for (long i = 0; i < stop; i++) {
+        if (i < nstruct) {
+            if (!structured_ok || !structured(gen, gen->k, i, &cs))
+                continue;
+        } else {
+            lad_gen_case_at(gen, RANDOM_SEED, RANDOM_RAW, (uint64_t)(i - nstruct), &cs);
+        }
+        lad_word_t dx = lad_plan_eval(x, &cs), dx2 = lad_plan_eval(x2, &cs);
+        if (dx == dx2)
+            continue;
+        lad_word_t dy = lad_plan_eval(y, &cs);
+        /* better: y differs from x; best: x2 gives y's word */
+        int score = (dy != dx) + (dx2 == dy);
+        if (w->found && score <= w->b_differs + w->explains)
+            continue;
+        if (!w->b_differs && dy != dx && stop - i > NBETTER)
+            stop = i + NBETTER;
+        w->found = 1;
+        w->cs = cs;
+        w->da = dx;
+        w->db = dy;
+        w->dx = dx2;
+        w->b_differs = dy != dx;
+        w->explains = dx2 == dy;
+        if (w->explains)
+            return 1;
+    }
+    return w->found;
+}
+
+/* The witness of p: A against A with B's p, else B against B with A's. */
+static void find_witness(const lad_param *p, const lad_diff *d, lad_witness *w)
+{
+    memset(w, 0, sizeof *w);
+    w->p = p;
+    lad_datapath x2;
+    lad_err err = {0};
+    lad_plan px2;
+    if (with_param(p, d->a, d->b, &x2, &err) == LAD_OK) {
+        lad_plan_init(&px2, &x2);
+        if (search(&d->pa, &px2, &d->pb, d->gen, w))
+            return;
+    } else {
+        snprintf(w->why, sizeof w->why, "%s", err.msg);
+        lad_err_clear(&err);
+    }
+    if (with_param(p, d->b, d->a, &x2, &err) != LAD_OK) {
+        if (!w->why[0])
+            snprintf(w->why, sizeof w->why, "%s", err.msg);
+        return;
+    }
+    lad_plan_init(&px2, &x2);
+    w->searched = 1;
+    w->why[0] = 0;
+    if (search(&d->pb, &px2, &d->pa, d->gen, w)) {
+        /* found as B's side: put the words back in A, B order */
+        lad_word_t t = w->da;
+        w->da = w->db;
+        w->db = t;
+        w->swapped = 1;
+        return;
+    }
+    if (!w->why[0])
+        snprintf(w->why, sizeof w->why, "no case of %ld showed it%s",
+                 NSTRUCT(d->gen->k) + NRANDOM, d->a->k != d->b->k ? " on the common lanes" : "");
+}
+
+/* X is the side changed, Y the other. */
+const char *lad_witness_says(const lad_witness *w, char *buf, size_t size)
+{
+    const char *x = w->swapped ? "B" : "A", *y = w->swapped ? "A" : "B";
+    if (w->explains)
+        snprintf(buf, size, "A and B differ; %s with %s's %s gives %s's word: the "
+                 "parameter alone explains it", x, y, w->p->key, y);
+    else if (w->b_differs)
+        snprintf(buf, size, "A and B differ; %s with %s's %s gives a third word: the "
+                 "parameter is one cause, others act too", x, y, w->p->key);
+    else
+        snprintf(buf, size, "%s's other parameters hide it here; %s and %s with %s's %s "
+                 "differ", y, x, x, y, w->p->key);
+    return buf;
+}
+
+/* "    WHO hex  value" for a word of f. */
+static void word_text(lad_buf *b, const char *who, const lad_format *f, lad_word_t w)
+{
+    char hex[17], val[1200];
+    lad_vecline_hex(f, w, hex);
+    lad_buf_printf(b, "    %-3s %s  %s\n", who, hex, lad_value_text_pow2(f, w, val, sizeof val));
+}
+
+void lad_witness_text(const lad_diff *d, const lad_witness *w, lad_buf *b)
+{
+    if (!w->found) {
+        lad_buf_printf(b, "witness %s: none%s (%s)\n", w->p->key,
+                       w->searched ? ", unobservable" : "", w->why);
+        return;
+    }
+    char line[LAD_VECLINE_MAX], says[300], v[400];
+    if (lad_vecline_format(d->gen, &w->cs, NULL, line, sizeof line) < 0)
+        line[0] = 0;
+    lad_buf_printf(b, "witness %s: %s\n", w->p->key, lad_witness_says(w, says, sizeof says));
+    lad_buf_printf(b, "    in  %s\n", line);
+    word_text(b, "A", &d->a->d, w->da);
+    word_text(b, "B", &d->b->d, w->db);
+    lad_buf_printf(b, "    %s with %s %s:\n", w->swapped ? "B" : "A", w->p->key,
+                   lad_param_text(w->p, w->swapped ? d->a : d->b, v, sizeof v));
+    word_text(b, "", w->swapped ? &d->b->d : &d->a->d, w->dx);
+}
+
+void lad_diff_run(lad_diff *d, const lad_datapath *a, const lad_datapath *b)
+{
+    memset(d, 0, sizeof *d);
+    d->a = a;
+    d->b = b;
+    lad_plan_init(&d->pa, a);
+    lad_plan_init(&d->pb, b);
+    for (int i = 0; i < lad_nparams; i++) {
+        lad_diff_row *r = &d->rows[i];
+        r->p = &lad_params[i];
+        lad_param_text(r->p, a, r->va, sizeof r->va);
+        lad_param_text(r->p, b, r->vb, sizeof r->vb);
+        r->differs = strcmp(r->va, r->vb) != 0;
+        if (r->differs && r->p->type == LAD_PT_FMT &&
+            same_format((const lad_format *)((const char *)a + r->p->off),
+                        (const lad_format *)((const char *)b + r->p->off)))
+            r->differs = 0, r->same_encoding = 1;
+        r->matters = lad_param_matters(r->p, a) || lad_param_matters(r->p, b);
+    }
+    d->nosh = no_sharing(a, b);
+    d->k = a->k < b->k ? a->k : b->k;
+    d->gen = a->k == d->k ? a : b;
+    for (int i = 0; i < lad_nparams && !d->nosh; i++)
+        if (d->rows[i].differs && d->rows[i].matters && d->rows[i].p->cands)
+            find_witness(d->rows[i].p, d, &d->ws[d->nw++]);
+    /* What no case searched can see is no difference of results. */
+    for (int i = 0; i < d->nw; i++)
+        if (!d->ws[i].found && d->ws[i].searched)
+            d->rows[lad_param_index(d->ws[i].p)].unobservable = 1;
+    for (int i = 0; i < lad_nparams; i++)
+        d->ndiff += d->rows[i].differs && d->rows[i].matters && !d->rows[i].unobservable;
+}
