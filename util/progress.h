@@ -15,8 +15,8 @@
 **              stage's begin line once it is PROGRESS_LOG_AFTER (2 s) old,
 **              a line with the counts and the time left at most every
 **              PROGRESS_LOG_EVERY (30 s) while it runs, and its end line
-**              with the seconds it took, only when the begin line was
-**              printed. So a stage shorter than 2 s prints nothing, and
+**              with the seconds it took, only when the stage lasted 2 s
+**              or more. So a stage shorter than 2 s prints nothing, and
 **              short commands and the test suite's outputs are unchanged.
 **
 ** LADDER_PROGRESS=1 in the environment makes the plain lines eager: every
@@ -110,7 +110,8 @@ void lad_progress_step(void *ctx, const char *step, size_t done, size_t total);
 
 /* Ends the stage under way: wipes the live line; in a log its end line,
 ** "<stage>: done in 12.3 s" (rc 0) or "<stage>: stopped after 12.3 s",
-** when its begin line was printed. Nothing when no stage is under way. */
+** when its begin line was printed or it lasted 2 s or more (eager: always).
+** Nothing when no stage is under way. */
 void lad_progress_end(lad_progress *p, int rc);
 
 /* A line of its own (a survey's step): printed on a terminal and when
