@@ -24,6 +24,7 @@
 #include "io/modelfile.h"
 #include "io/vecfile.h"
 #include "model/presets.h"
+#include "util/progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@
 _Static_assert(LAD_KMAX == 128, "the usage says --k 1..128");
 
 static const char usage[] =
-    "usage: ladder fit <file.vec> [-o <model.yaml>] [--model <spec>] [--k <K>]\n"
+    "usage: ladder fit <file.vec> [-o <model.yaml>] [--model <spec>] [--k <K>] [-q]\n"
     "\n"
     "  Searches the model family for a model that reproduces every D word of\n"
     "  a captured vector file, and prints it as a model file, then\n"
@@ -48,7 +49,8 @@ static const char usage[] =
     "  --k <K>              the instruction's K when no preset names it,\n"
     "                       1..128 (default: the header's k)\n"
     "  --beam <n>           models kept per search round, 1..64 (default 16)\n"
-    "  -v, --verbose        say on stderr how long the search took\n";
+    "  -v, --verbose        say on stderr how long the search took\n"
+    "  -q, --quiet          no progress on stderr (docs/progress.md)\n";
 
 /* The instruction the file was captured from, arithmetic reset to the
 ** defaults of lad_datapath_init. */
@@ -175,8 +177,10 @@ static int read_cases(lad_vecfile *vf, const lad_datapath *dp, lad_packed *pk,
 int cmd_fit(int argc, char **argv)
 {
     const char *outpath = NULL, *spec = NULL, *kopt = NULL, *beam = NULL, *verbose = NULL;
+    const char *quiet = NULL;
     cli_opt opts[] = {
         {"verbose", 'v', 0, &verbose},
+        {"quiet", 'q', 0, &quiet},
         {"output", 'o', 1, &outpath},
         {"model", 0, 1, &spec},
         {"k", 0, 1, &kopt},
@@ -224,7 +228,14 @@ int cmd_fit(int argc, char **argv)
     }
     clock_t t0 = clock();
     size_t n = pk.n;
+    /* One stage around the search: inference/ reports nothing finer yet
+    ** (it may, through lad_progress_step). */
+    lad_progress pr;
+    lad_progress_init(&pr, quiet != NULL);
+    lad_progress_begin(&pr, "fit %s: %zu cases", pos[0], n);
     rc = lad_search_packed(&base, &pk, d, &so, res, &err);
+    lad_progress_end(&pr, rc);
+    lad_progress_free(&pr);
     if (rc != LAD_OK)
         goto fail;
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;

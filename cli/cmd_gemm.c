@@ -8,7 +8,8 @@
 ** over the datapath, model/program.h) and writes D's raw words: float64,
 ** float32 or float16 when the output format's words are those, else unsigned integers
 ** of the format's width. Nothing is rounded on the way in or out: every
-** word is the model's.
+** word is the model's. The outputs written so far show as progress
+** (util/progress.h; -q none).
 */
 #include "cli.h"
 #include "commands.h"
@@ -16,6 +17,7 @@
 #include "io/npy.h"
 #include "io/program.h"
 #include "model/program.h"
+#include "util/progress.h"
 
 #include "devices/cublaslt.h"
 
@@ -26,7 +28,7 @@
 
 static const char usage[] =
     "usage: ladder gemm --datapath <spec> [--program <spec> | --device <dev>]\n"
-    "                   <A.npy> <B.npy> [<C.npy>] -o <D.npy> [--threads <n>]\n"
+    "                   <A.npy> <B.npy> [<C.npy>] -o <D.npy> [--threads <n>] [-q]\n"
     "\n"
     "  D = the program over A (M x K), B (K x N) and C (M x N, +0 when left\n"
     "  out), word for word as the datapath computes it. Arrays hold raw words\n"
@@ -44,7 +46,8 @@ static const char usage[] =
     "                     cublaslt device; the heuristic's algorithm for the\n"
     "                     size, which it prints), D in the datapath's C format\n"
     "  -o <D.npy>         where D goes (float64, float32, float16 or uint words)\n"
-    "  --threads <n>      threads to use, 0..1024 (0, the default: every CPU)\n";
+    "  --threads <n>      threads to use, 0..1024 (0, the default: every CPU)\n"
+    "  -q, --quiet        no progress on stderr (docs/progress.md)\n";
 
 /* Whether words of f are IEEE binary32 (or binary16) words: f32, tf32 and
 ** e8m13 are f32 containers. */
@@ -115,7 +118,7 @@ static int lt_spec(const char *dev, uint64_t *gpu, const char **options)
 
 static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
                 int npos, const char *out, int threads, const char *lt,
-                int gpu, lad_err *err)
+                int gpu, lad_progress *pr, lad_err *err)
 {
     lad_npy a, b, c = {0};
     int rc = read_matrix(pos[0], &dp->a, "A", &a, err);
@@ -141,9 +144,13 @@ static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
     if (rc == LAD_OK && lt)
         rc = lad_cublaslt_gemm(gpu, lt, dp, (int)M, (int)N, (int)K, a.w, b.w,
                                npos == 3 ? c.w : NULL, d, info, sizeof info, err);
-    else if (rc == LAD_OK)
-        rc = lad_gemm_err(dp, prog, (int)M, (int)N, (int)K, a.w, (int)K, b.w,
-                          (int)N, c.w, (int)N, d, (int)N, threads, err);
+    else if (rc == LAD_OK) {
+        lad_progress_begin(pr, "gemm %zu x %zu x %zu: %zu outputs", M, N, K, M * N);
+        rc = lad_gemm_progress(dp, prog, (int)M, (int)N, (int)K, a.w, (int)K, b.w,
+                               (int)N, c.w, (int)N, d, (int)N, threads,
+                               lad_progress_step, pr, err);
+        lad_progress_end(pr, rc);
+    }
     if (rc == LAD_OK && lt)
         printf("%s\n", info);
     if (rc == LAD_OK) {
@@ -162,10 +169,11 @@ static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
 int cmd_gemm(int argc, char **argv)
 {
     const char *spec = NULL, *progspec = NULL, *out = NULL, *threads_s = NULL,
-               *devspec = NULL;
+               *devspec = NULL, *quiet = NULL;
     const cli_opt opts[] = {{"datapath", 0, 1, &spec}, {"program", 0, 1, &progspec},
                             {"output", 'o', 1, &out}, {"threads", 0, 1, &threads_s},
-                            {"device", 0, 1, &devspec}, {NULL, 0, 0, NULL}};
+                            {"device", 0, 1, &devspec}, {"quiet", 'q', 0, &quiet},
+                            {NULL, 0, 0, NULL}};
     char *pos[4];
     int npos;
     int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 3, NULL);
@@ -204,7 +212,10 @@ int cmd_gemm(int argc, char **argv)
         rc = lad_datapath_check(&dp, &err);
     if (rc == LAD_OK && progspec)
         rc = lad_program_resolve(progspec, &prog, &err);
+    lad_progress pr;
+    lad_progress_init(&pr, quiet != NULL);
     if (rc == LAD_OK)
-        rc = gemm(&dp, &prog, pos, npos, out, (int)threads, lt, (int)gpu, &err);
+        rc = gemm(&dp, &prog, pos, npos, out, (int)threads, lt, (int)gpu, &pr, &err);
+    lad_progress_free(&pr);
     return rc == LAD_OK ? 0 : cli_report(&err);
 }

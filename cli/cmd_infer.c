@@ -27,10 +27,11 @@
 #include "db/store.h"
 #include "inference/infer.h"
 #include "io/modelfile.h"
+#include "util/progress.h"
 
 static const char usage[] =
     "usage: ladder infer <run> [--db <file>] [-o <model.yaml> [--nearest]] [--no-store]\n"
-    "                    [--json]\n"
+    "                    [--json] [-q]\n"
     "\n"
     "  <run>        a run id or latest (run:<id>, run:latest alike)\n"
     "  --db         the store (default ladder.db)\n"
@@ -41,7 +42,8 @@ static const char usage[] =
     "  --json       one JSON object: run, cases, reproduced, parameters\n"
     "               [{name, value, method, cases, decided_by}], sumtree\n"
     "               (the summation tree, or null), conflict, nearest\n"
-    "               ({reproduces, smallest: {id, rung, a, b, c, d, model}})\n";
+    "               ({reproduces, smallest: {id, rung, a, b, c, d, model}})\n"
+    "  -q, --quiet  no progress on stderr (docs/progress.md)\n";
 
 /* The words of the smallest conflicting case as a JSON object's members. */
 static void json_smallest(const lad_infer_result *res)
@@ -117,8 +119,9 @@ static void print_json(int64_t run, const lad_infer_result *res)
 int cmd_infer(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *outfile = NULL, *no_store = NULL, *json = NULL;
-    const char *nearest = NULL;
+    const char *nearest = NULL, *quiet = NULL;
     cli_opt opts[] = {{"db", 0, 1, &db},
+                      {"quiet", 'q', 0, &quiet},
                       {"json", 0, 0, &json},
                       {"nearest", 0, 0, &nearest},
                       {"output", 'o', 1, &outfile},
@@ -144,7 +147,19 @@ int cmd_infer(int argc, char **argv)
     }
     if ((rc = lad_store_resolve_run(st, pos[0], &run, &err)))
         goto fail;
+    /* One stage around the whole inference: inference/ reports nothing
+    ** finer yet (it may, through lad_progress_step). */
+    lad_progress pr;
+    lad_progress_init(&pr, quiet != NULL);
+    static lad_run_row row;
+    lad_err none = {0};
+    if (lad_store_run(st, run, &row, &none) == LAD_OK)
+        lad_progress_begin(&pr, "infer run %" PRId64 ": %" PRId64 " cases", run, row.ncases);
+    else
+        lad_progress_begin(&pr, "infer run %" PRId64, run);
     rc = lad_infer(st, run, !no_store, res, &err);
+    lad_progress_end(&pr, rc != LAD_OK && rc != LAD_NO);
+    lad_progress_free(&pr);
     if (rc != LAD_OK && rc != LAD_NO)
         goto fail;
     if (json)

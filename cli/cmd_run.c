@@ -6,8 +6,9 @@
 **
 ** The device defaults to the recipe's (the simulated preset it names); the
 ** store to ./ladder.db (created when missing). One line per rung as it ends,
-** a progress bar with rate and time left on stderr while a rung runs (only
-** when stderr is a terminal), and last the line `run <id> <status>`.
+** the progress of the rung under way on stderr (util/progress.h: a live
+** line on a terminal, stage lines in a log when the run lasts; -q none),
+** and last the line `run <id> <status>`.
 ** SIGINT, SIGTERM or SIGHUP stops the run at the next piece of cases: the
 ** rung under way is rolled back, the run ends 'interrupted' and ladder dies
 ** of the signal. --resume goes on with a failed or interrupted run in its
@@ -23,18 +24,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "db/store.h"
 #include "probes/ladder.h"
 #include "probes/recipe.h"
 #include "util/hooks.h"
+#include "util/progress.h"
 
 static const char usage[] =
     "usage: ladder run <recipe> [--device <spec>] [--db <file>] [--rungs <list>]\n"
-    "                  [--trust-exec]\n"
-    "       ladder run --resume <run> [<recipe>] [--db <file>] [--trust-exec]\n"
+    "                  [--trust-exec] [-q]\n"
+    "       ladder run --resume <run> [<recipe>] [--db <file>] [--trust-exec] [-q]\n"
     "\n"
     "  <recipe>   a recipe file (recipes/*.yaml)\n"
     "  --device   sim:<model>, exec:<command line> (every line framed with\n"
@@ -50,47 +50,16 @@ static const char usage[] =
     "  --resume   go on with a failed or interrupted run (an id or 'latest')\n"
     "             where it stopped, into the same run: on its device, with\n"
     "             its --rungs, from its recipe file (default: the path it was\n"
-    "             read from), which must be unchanged\n";
-
-typedef struct view {
-    int tty;
-    struct timespec t0;     /* start of the current rung */
-    int shown;              /* a progress line is on screen */
-} view;
-
-static double since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-/* Progress bar: only on a terminal and only for rungs that take a while. */
-static void progress(void *ctx, const char *rung, size_t done, size_t total)
-{
-    view *v = ctx;
-    if (!v->tty || total < 512)
-        return;
-    double s = since(&v->t0), rate = s > 0 ? (double)done / s : 0;
-    double left = rate > 0 ? (double)(total - done) / rate : 0;
-    int bar = total ? (int)(30 * done / total) : 30;
-    fprintf(stderr, "\r%-12s [%.*s%*s] %zu/%zu  %.0f cases/s  %.0fs left ", rung, bar,
-            "##############################", 30 - bar, "", done, total, rate, left);
-    v->shown = 1;
-}
+    "             read from), which must be unchanged\n"
+    "  -q, --quiet  no progress on stderr (docs/progress.md)\n";
 
 static void rung_done(void *ctx, const lad_probe *p, int rc)
 {
-    view *v = ctx;
-    if (v->shown) {
-        fprintf(stderr, "\r%*s\r", 100, "");
-        v->shown = 0;
-    }
+    lad_progress_hide(ctx);
     printf("%-12s %6zu cases  %s%s%s\n", p->rung_name, p->rung_cases,
            rc ? "failed: " : "", rc ? p->err->msg : p->summary,
            p->replayed && !rc ? " (stored)" : "");
     fflush(stdout);
-    clock_gettime(CLOCK_MONOTONIC, &v->t0);
 }
 
 /* Parses "a,b,c" into rung bits; "decode" is LAD_RUNGS_DECODE. An empty
@@ -146,8 +115,9 @@ static int resume_setup(lad_store *st, const char *spec, char *path, size_t size
 int cmd_run(int argc, char **argv)
 {
     const char *device = NULL, *db = LAD_STORE_DEFAULT, *rungs = NULL, *resume = NULL;
-    const char *trust = NULL;
+    const char *trust = NULL, *quiet = NULL;
     cli_opt opts[] = {{"device", 0, 1, &device},
+                      {"quiet", 'q', 0, &quiet},
                       {"trust-exec", 0, 0, &trust},
                       {"db", 0, 1, &db},
                       {"rungs", 0, 1, &rungs},
@@ -190,19 +160,22 @@ int cmd_run(int argc, char **argv)
         lad_recipe_free(&r);
         return cli_report(&err);
     }
-    view v = {isatty(2), {0, 0}, 0};
-    clock_gettime(CLOCK_MONOTONIC, &v.t0);
+    lad_progress pr;
+    lad_progress_init(&pr, quiet != NULL);
     lo.device = device;
     lo.trust_exec = trust != NULL;
     lo.announce = cli_announce_exec;
     lo.argc = argc;
     lo.argv = argv;
-    lo.progress = progress;
+    lo.progress = lad_progress_step;
     lo.done = rung_done;
-    lo.ctx = &v;
+    lo.ctx = &pr;
     int64_t run = 0;
     lad_sig_graceful();
+    lad_progress_begin(&pr, "run %s", path);
     rc = lad_ladder_run(&r, &lo, st, &run, &err);
+    lad_progress_end(&pr, rc);
+    lad_progress_free(&pr);
     if (run)
         printf("run %" PRId64 " %s\n", run,
                rc == LAD_OK ? "ok" : lad_sig_pending() ? "interrupted" : "failed");

@@ -3,7 +3,7 @@
 **
 **     ladder survey [--device cuda:N | sim:ARCH] [--only GLOB] [--cases N]
 **                   [--db FILE] [--resume] [--json] [-o FILE] [--vectors DIR]
-**                   [--shard I/N]
+**                   [--shard I/N] [-q]
 **
 ** The datapaths: on sim:ARCH the presets of that generation (sm_80 or
 ** sm80: the presets whose arch has the same number; cdna3 or gfx942: the
@@ -30,7 +30,10 @@
 ** validations need all of its cases; `ladder merge` makes of the N stores
 ** the survey one machine would have stored.
 **
-** Output: a line per step on stderr when it is a terminal, then one table
+** Output: progress on stderr (util/progress.h; -q none): on a terminal the
+** rungs and findings of each datapath as lines under a live line; in a log
+** the stages that last over 2 s, or every stage and finding with
+** LADDER_PROGRESS=1 (scripts/slurm sets it). Then one table
 ** on stdout, or with --json the same as one JSON document (the text the
 ** store keeps); -o FILE also writes that JSON to FILE, whole or not at
 ** all, as `--json` does for the other commands and `-o` their artifact.
@@ -67,6 +70,7 @@
 #include "probes/validate.h"
 #include "util/buf.h"
 #include "util/json.h"
+#include "util/progress.h"
 
 #define DEFAULT_CASES 1000000
 #define MAX_CASES 1000000000ull
@@ -75,7 +79,7 @@
 static const char usage[] =
     "usage: ladder survey [--device <spec>] [--only <glob>] [--cases <n>] [--db <file>]\n"
     "                     [--resume] [--json] [-o <file>] [--vectors <dir>]\n"
-    "                     [--shard <i>/<n>]\n"
+    "                     [--shard <i>/<n>] [-q]\n"
     "\n"
     "  Climbs the ladder on every datapath of a device, infers each model,\n"
     "  validates it and the preset against the device, compares the two and\n"
@@ -102,7 +106,8 @@ static const char usage[] =
     "                   none: replay nothing); a folder named that is not\n"
     "                   there is an error\n"
     "  --shard <i>/<n>  only the datapaths i, i+n, i+2n, ... (0-based, in preset\n"
-    "                   order; 0 <= i < n <= 4096), for `ladder merge`\n";
+    "                   order; 0 <= i < n <= 4096), for `ladder merge`\n"
+    "  -q, --quiet      no progress on stderr (docs/progress.md)\n";
 
 /* What the survey covers. */
 typedef struct scope {
@@ -255,9 +260,10 @@ static int find_scope(const char *device, const char *only, scope *s)
 
 /* ---- one datapath ----------------------------------------------------------- */
 
-/* Progress: a line per step on stderr, only on a terminal. */
+/* Progress (util/progress.h): each step of a datapath is a stage, what
+** it found a note, both prefixed "[i/n] <datapath>: ". */
 typedef struct progress {
-    int tty;
+    lad_progress *lp;
     int i, n;                /* datapath i of n */
     const char *name;
     size_t targeted;         /* cases of the rungs but random, so far */
@@ -267,14 +273,24 @@ static void step(const progress *pr, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void step(const progress *pr, const char *fmt, ...)
 {
-    if (!pr->tty)
-        return;
+    char what[160];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "[%d/%d] %s: ", pr->i + 1, pr->n, pr->name);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    lad_progress_note(pr->lp, "[%d/%d] %s: %s", pr->i + 1, pr->n, pr->name, what);
+}
+
+static void stage(const progress *pr, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void stage(const progress *pr, const char *fmt, ...)
+{
+    char what[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    lad_progress_begin(pr->lp, "[%d/%d] %s: %s", pr->i + 1, pr->n, pr->name, what);
 }
 
 static void rung_done(void *ctx, const lad_probe *p, int rc)
@@ -285,6 +301,12 @@ static void rung_done(void *ctx, const lad_probe *p, int rc)
          rc ? p->err->msg : p->summary);
 }
 
+/* The ladder's cases answered, into the stage under way. */
+static void rung_tick(void *ctx, const char *rung, size_t done, size_t total)
+{
+    const progress *pr = ctx;
+    lad_progress_step(pr->lp, rung, done, total);
+}
 
 /* The parameters inferred unlike the preset, space-separated: those the
 ** registry says can change what either model computes (the instruction's
@@ -312,11 +334,12 @@ static void compare(const lad_datapath *want, const lad_datapath *got, char *out
 /* Validates dp against a device opened on devspec within run. */
 static int validate_on(lad_store *st, int64_t run, const char *name, const lad_datapath *dp,
                        const char *devspec, uint64_t cases, uint64_t seed, int64_t *ran,
-                       int64_t *bad, lad_err *err)
+                       int64_t *bad, lad_progress *lp, lad_err *err)
 {
     lad_device *dev = NULL;
     uint64_t r = 0, m = 0;
-    lad_validate_opts o = {.cases = cases, .seed = seed, .raw = 50};
+    lad_validate_opts o = {.cases = cases, .seed = seed, .raw = 50,
+                           .progress = lad_progress_step, .progress_ctx = lp};
     int rc = lad_device_open(devspec, dp, &dev, err);
     if (rc == LAD_OK)
         rc = lad_validate(st, run, name, dp, dev, &o, &r, &m, err);
@@ -432,15 +455,18 @@ static void survey_one(lad_store *st, const scope *s, const lad_preset *p, uint6
         lo.argc = argc;
         lo.argv = argv;
         lo.done = rung_done;
+        lo.progress = rung_tick;
         lo.ctx = pr;
         pr->targeted = 0;
-        step(pr, "climbing the ladder on %s", devspec);
+        stage(pr, "climbing the ladder on %s", devspec);
         rc = lad_ladder_run(&r, &lo, st, &d->run, &err);
+        lad_progress_end(pr->lp, rc);
         d->probes = (int64_t)pr->targeted;
     }
     if (rc == LAD_OK) {
-        step(pr, "inferring the model from run %" PRId64, d->run);
+        stage(pr, "inferring the model from run %" PRId64, d->run);
         rc = lad_infer(st, d->run, 1, &inf, &err);
+        lad_progress_end(pr->lp, rc != LAD_OK && rc != LAD_NO);
         if (rc == LAD_OK || rc == LAD_NO)
             compare(&p->dp, &inf.dp, d->differ, sizeof d->differ);
         if (rc == LAD_NO) {
@@ -454,17 +480,21 @@ static void survey_one(lad_store *st, const scope *s, const lad_preset *p, uint6
     if (rc == LAD_OK) {
         char name[64];
         snprintf(name, sizeof name, "run %" PRId64 " inferred", d->run);
-        step(pr, "validating the inferred model on %" PRIu64 " cases", cases);
+        stage(pr, "validating the inferred model on %" PRIu64 " cases", cases);
         rc = validate_on(st, d->run, name, &inf.dp, devspec, cases, 1, &d->inf_cases,
-                         &d->inf_bad, &err);
+                         &d->inf_bad, pr->lp, &err);
+        lad_progress_end(pr->lp, rc);
     }
     if (rc == LAD_OK) {
-        step(pr, "validating the preset on %" PRIu64 " cases", cases);
+        stage(pr, "validating the preset on %" PRIu64 " cases", cases);
         rc = validate_on(st, d->run, p->dp.name, &p->dp, devspec, cases, 2, &d->pre_cases,
-                         &d->pre_bad, &err);
+                         &d->pre_bad, pr->lp, &err);
+        lad_progress_end(pr->lp, rc);
     }
     if (rc == LAD_OK) {
+        stage(pr, "replaying the captured vectors");
         rc = replay(vecdir, p->dp.name, devspec, d, &err);
+        lad_progress_end(pr->lp, rc);
         step(pr, "replayed %" PRId64 " vector files", d->vec_files);
     }
     d->done = rc == LAD_OK;
@@ -628,8 +658,9 @@ int cmd_survey(int argc, char **argv)
 {
     const char *device = "cuda:0", *only = NULL, *cases = NULL, *db = LAD_STORE_DEFAULT;
     const char *resume = NULL, *json = NULL, *vecdir = "vectors", *shard = NULL;
-    const char *outfile = NULL;
+    const char *outfile = NULL, *quiet = NULL;
     cli_opt opts[] = {{"device", 0, 1, &device}, {"only", 0, 1, &only},
+                      {"quiet", 'q', 0, &quiet},
                       {"cases", 0, 1, &cases},   {"db", 0, 1, &db},
                       {"resume", 0, 0, &resume}, {"json", 0, 0, &json},
                       {"output", 'o', 1, &outfile},
@@ -689,10 +720,11 @@ int cmd_survey(int argc, char **argv)
         rc = lad_store_open(db, LAD_STORE_CREATE, &st, &err);
     if (rc == LAD_OK)
         rc = open_survey(st, &si, resume != NULL, shard_i, shard_n, &id, &old, &nold, &err);
-    /* LADDER_PROGRESS=1 (scripts/slurm sets it): the step lines also
-    ** when stderr is a file, a job's output */
-    const char *lp = getenv("LADDER_PROGRESS");
-    progress pr = {isatty(2) || (lp && strcmp(lp, "1") == 0), 0, s.n, NULL, 0};
+    /* LADDER_PROGRESS=1 (scripts/slurm sets it): every stage line and the
+    ** notes also when stderr is a file, a job's output */
+    lad_progress lp;
+    lad_progress_init(&lp, quiet != NULL);
+    progress pr = {&lp, 0, s.n, NULL, 0};
     int all_ok = 1;
     for (int i = 0; rc == LAD_OK && i < s.n; i++) {
         pr.i = i;
@@ -730,6 +762,7 @@ int cmd_survey(int argc, char **argv)
     else if (rc == LAD_OK)
         print_table(&s, id, rows, s.n);
     fflush(stdout);
+    lad_progress_free(&lp);
     lad_store_close(st);
     free(text);
     free(old);

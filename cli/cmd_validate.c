@@ -49,6 +49,7 @@
 #include "probes/validate.h"
 #include "json.h"
 #include "util/hooks.h"
+#include "util/progress.h"
 #include "runview.h"
 
 #include <inttypes.h>
@@ -93,7 +94,8 @@ static const char usage[] =
     "                   committed chunk: the same cases, model and device; a\n"
     "                   sim model file must be unchanged\n"
     "  --db <file>      the store (default ladder.db)\n"
-    "  -q, --quiet      print only the result line\n"
+    "  -q, --quiet      print only the result line: no mismatches, no\n"
+    "                   progress on stderr (docs/progress.md)\n"
     "  --json           one JSON object: model, device, run, cases, mismatches,\n"
     "                   first [{index, model, device, case}]\n";
 
@@ -226,6 +228,7 @@ typedef struct shown {
 } shown;
 
 typedef struct tally {
+    lad_progress *pr;   /* wiped before a mismatch is printed */
     int quiet;
     int json;           /* keep the first mismatches for the JSON object */
     int shown;
@@ -246,6 +249,8 @@ static void show(void *ctx, const lad_datapath *dp, const lad_case *cs, uint64_t
         s->line[0] = 0;
     lad_vecline_hex(&dp->d, want, s->want);
     lad_vecline_hex(&dp->d, got, s->got);
+    if (!t->json)
+        lad_progress_hide(t->pr);
     if (!t->json)
         printf("  case %" PRIu64 ": model %s, device %s: %s\n", index, s->want, s->got,
                s->line);
@@ -416,7 +421,19 @@ int cmd_validate(int argc, char **argv)
                                  .shard_index = shard_i, .shard_count = shard_n};
     vo.mismatch = show;
     vo.ctx = &t;
+    lad_progress pr;
+    lad_progress_init(&pr, quiet != NULL);
+    t.pr = &pr;
+    vo.progress = lad_progress_step;
+    vo.progress_ctx = &pr;
+    if (vo.shard_count > 1)
+        lad_progress_begin(&pr, "validate %s: shard %" PRIu64 "/%" PRIu64 " of %" PRIu64
+                           " cases", name, vo.shard_index, vo.shard_count, ncases);
+    else
+        lad_progress_begin(&pr, "validate %s: %" PRIu64 " cases", name, ncases);
     rc = lad_validate(st, run, name, dp, dev, &vo, &ran, &bad, &err);
+    lad_progress_end(&pr, rc);
+    lad_progress_free(&pr);
     if (rc != LAD_OK)
         goto fail;
     if (own_run && (rc = lad_store_end_run(st, run, LAD_RUN_OK, NULL, &err)))

@@ -4,13 +4,15 @@
 ** lad_gemm packs B column by column once (each output element then reads
 ** two contiguous runs of K words), cuts the M x N outputs into one
 ** contiguous range per thread, and gives each thread its own plan and case:
-** the threads share only what they read.
+** the threads share only what they read, and, when progress is asked for,
+** one atomic count of outputs written, added to once per LAD_GEMM_TICK.
 */
 #include "program.h"
 #include "datapath_int.h"
 #include "params.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,6 +281,10 @@ typedef struct gemm {
     size_t from, to;              /* this thread's outputs, row-major index */
     lad_word_t alpha;              /* scale_a * scale_b, f32 */
     int rc;
+    _Atomic size_t *written;       /* outputs every thread wrote; NULL: no progress */
+    lad_gemm_progress_fn progress; /* thread 0's only: the caller's thread */
+    void *ctx;
+    size_t total;                  /* M * N */
 } gemm;
 
 /* The MMAs of one slice, K lanes [k0, k1) of row a and column b, starting
@@ -380,6 +386,12 @@ static void *run(void *arg)
         lad_word_t c = g->C ? g->C[i * (size_t)g->ldc + j] : 0;
         g->D[i * (size_t)g->ldd + j] = element(g, &pl, cs, g->A + i * (size_t)g->lda,
                                                g->Bt + j * (size_t)g->K, c);
+        if (g->written && ((e - g->from + 1) % LAD_GEMM_TICK == 0 || e + 1 == g->to)) {
+            size_t n = (e - g->from) % LAD_GEMM_TICK + 1;
+            size_t all = atomic_fetch_add_explicit(g->written, n, memory_order_relaxed) + n;
+            if (g->progress)
+                g->progress(g->ctx, "gemm", all, g->total);
+        }
     }
     free(cs);
     return NULL;
@@ -391,10 +403,10 @@ static int online_cpus(void)
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
-int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
-                 int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
-                 const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
-                 lad_err *err)
+int lad_gemm_progress(const lad_datapath *dp, const lad_program *prog, int M, int N,
+                      int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+                      const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
+                      lad_gemm_progress_fn progress, void *ctx, lad_err *err)
 {
     lad_program plain;
     if (prog == NULL) {
@@ -434,11 +446,13 @@ int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
     term sa = decode_term(f32(), prog->scale_a), sb = decode_term(f32(), prog->scale_b);
     lad_word_t alpha = prog->scale_a == F32_ONE && prog->scale_b == F32_ONE
                      ? F32_ONE : f32_mul(&sa, &sb);
+    _Atomic size_t written = 0;
     int started = 0;
     for (int t = 0; t < threads; t++) {
         gemm x = {dp, prog, N, K, A, Bt, C, lda, ldc, ldd, D,
                   total * (size_t)t / (size_t)threads,
-                  total * (size_t)(t + 1) / (size_t)threads, alpha, LAD_OK};
+                  total * (size_t)(t + 1) / (size_t)threads, alpha, LAD_OK,
+                  progress ? &written : NULL, t == 0 ? progress : NULL, ctx, total};
         g[t] = x;
         if (t > 0 && pthread_create(&tid[t], NULL, run, &g[t]) != 0) {
             rc = lad_errf(err, LAD_EINTERNAL, "cannot start thread %d of %d", t + 1, threads);
@@ -453,6 +467,8 @@ int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
     for (int t = 0; t < started && rc == LAD_OK; t++)
         if (g[t].rc != LAD_OK)
             rc = lad_errf(err, g[t].rc, "out of memory");
+    if (rc == LAD_OK && progress)
+        progress(ctx, "gemm", total, total);
     free(Bt);
     free(g);
     free(tid);
@@ -464,4 +480,13 @@ int lad_gemm(const lad_datapath *dp, const lad_program *prog, int M, int N,
              const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads)
 {
     return lad_gemm_err(dp, prog, M, N, K, A, lda, B, ldb, C, ldc, D, ldd, threads, NULL);
+}
+
+int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
+                 int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+                 const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
+                 lad_err *err)
+{
+    return lad_gemm_progress(dp, prog, M, N, K, A, lda, B, ldb, C, ldc, D, ldd, threads,
+                             NULL, NULL, err);
 }

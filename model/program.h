@@ -109,6 +109,24 @@ int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
                  const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
                  lad_err *err);
 
+/*
+** Progress of a GEMM: done of total outputs of D written so far, step
+** "gemm". The shape of util/progress.h's lad_progress_fn, so that ladder's
+** progress line takes it as it is.
+*/
+typedef void (*lad_gemm_progress_fn)(void *ctx, const char *step, size_t done,
+                                     size_t total);
+
+/* lad_gemm_err that also calls progress (when not NULL) with ctx: from the
+** calling thread only, after each block of LAD_GEMM_TICK outputs of its
+** own share (the count is every thread's, kept with one atomic add per
+** block), and once more with done == total at the end. */
+#define LAD_GEMM_TICK 256
+int lad_gemm_progress(const lad_datapath *dp, const lad_program *prog, int M, int N,
+                      int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+                      const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
+                      lad_gemm_progress_fn progress, void *ctx, lad_err *err);
+
 /* lad_gemm_err without a message. */
 int lad_gemm(const lad_datapath *dp, const lad_program *prog, int M, int N,
              int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,

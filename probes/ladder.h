@@ -24,6 +24,7 @@
 #include "recipe.h"
 #include "../devices/device.h"
 #include "../db/store.h"
+#include "../util/progress.h"
 
 /* What earlier rungs found out, for the rungs above them. */
 typedef struct lad_facts {
@@ -35,9 +36,8 @@ typedef struct lad_facts {
     int low_exp;         /* lowest exponent the result format can show */
 } lad_facts;
 
-/* Called as cases are answered: done of total for the current rung. */
-typedef void (*lad_progress_fn)(void *ctx, const char *rung, size_t done,
-                                size_t total);
+/* Progress (util/progress.h): called as cases are answered, with the
+** rung's name and its done of total cases. */
 
 typedef struct lad_probe {
     const lad_recipe *recipe;

@@ -76,6 +76,8 @@ static int run_cases(const lad_datapath *dp, lad_device *dev, lad_store *st,
             goto done;
         *cases += n;
         *nbad += m;
+        if (o->progress)
+            o->progress(o->progress_ctx, "validate", (size_t)*cases, (size_t)(hi - lo));
     }
 done:
     free(cs);

@@ -9,7 +9,7 @@
 ** validation of run `run`.
 **
 ** Used by `ladder validate` and `ladder survey`; nothing here prints: a
-** caller that shows mismatches passes a callback.
+** caller that shows mismatches or progress passes a callback.
 */
 #ifndef LADDER_PROBES_VALIDATE_H
 #define LADDER_PROBES_VALIDATE_H
@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include "../db/store.h"
 #include "../devices/device.h"
+#include "../util/progress.h"
 
 /* Called for each mismatch as it is found: the case, its index in the case
 ** stream, the model's word and the device's. */
@@ -30,6 +31,11 @@ typedef struct lad_validate_opts {
     int raw;                 /* percent of raw bit-pattern cases, 0..100 */
     lad_mismatch_fn mismatch;/* may be NULL */
     void *ctx;
+    lad_progress_fn progress;/* may be NULL: called from the calling thread
+                                after each batch, step "validate", cases
+                                compared of this shard's (resumed ones
+                                counted) */
+    void *progress_ctx;
     int64_t resume;          /* 0: a new validation; else the id of one to
                                 go on with (its seed, raw and planned cases
                                 must be the fields above) */

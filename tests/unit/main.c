@@ -30,6 +30,7 @@ void test_check(int ok, const char *name, const char *fmt, ...)
 /* One line per test file; keep sorted by noun. */
 #define TESTS(X)  \
     X(util)       \
+    X(progress)   \
     X(format)     \
     X(device)     \
     X(layout)     \
