@@ -158,7 +158,11 @@ as_user sh "$S/submit.sh" --gres none 2 rq.db rqshards validate --model m.yaml \
 jid=$(sed -n 's/^shards: job \([0-9]*\) .*/\1/p' "$W/submit3.out")
 # requeue task 1 once it has committed a chunk
 i=0
-while [ $i -lt 120 ] && [ "$(q "$W/jobs/rqshards/shard-1.db" 'SELECT coalesce(max(cases), 0) FROM validations' 2>/dev/null || echo 0)" -lt 8192 ]; do
+# (not before the task made the file: sqlite3 would make an empty one of
+# root's, which the task could not open)
+rq1=$W/jobs/rqshards/shard-1.db
+while [ $i -lt 120 ] && { [ ! -s "$rq1" ] ||
+    [ "$(q "$rq1" 'SELECT coalesce(max(cases), 0) FROM validations' 2>/dev/null || echo 0)" -lt 8192 ]; }; do
     sleep 0.5
     i=$((i + 1))
 done
@@ -207,7 +211,16 @@ check cluster-failed-requeued-done test "$(q "$W/jobs/fshards/shard-1.db" 'SELEC
 check cluster-failed-merge-still-stuck test "$(reason "$mid")" = DependencyNeverSatisfied
 as_user sh "$S/remerge.sh" fshards >"$W/remerge.out" 2>&1
 check cluster-remerge-line grep -q "^merge: job [0-9]* into f.db (replaces job $mid, PENDING DependencyNeverSatisfied)\$" "$W/remerge.out"
-check cluster-remerge-done wait_jobs
+new=$(sed -n 's/^merge: job \([0-9]*\) .*/\1/p' "$W/remerge.out")
+gone() {
+    _i=0
+    while [ -n "$(squeue -h -j "$1" -o %i 2>/dev/null)" ] && [ $_i -lt 300 ]; do
+        sleep 1
+        _i=$((_i + 1))
+    done
+    [ -n "$1" ] && [ -z "$(squeue -h -j "$1" -o %i 2>/dev/null)" ]
+}
+check cluster-remerge-done gone "$new"
 "$L" validate --model "$W/jobs/m.yaml" --device sim:$P --cases 30001 --seed 5 -q \
     --db "$W/ffull.db" >/dev/null
 check cluster-remerge-merged test -s "$W/jobs/f.db" -a "$(q "$W/jobs/f.db" "$vc")" = "$(q "$W/ffull.db" "$vc")"
