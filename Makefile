@@ -89,7 +89,9 @@ lib: $(LIBLADDER)
 # the library built again with coverage (without CUDA: the targets run no
 # device). The replay driver links every target into one plain program of
 # this build, which runs the kept corpus and crashers in `make test`.
-FUZZ_TARGETS := recipe modelfile vecline vecfile format plan npy
+FUZZ_TARGETS := recipe modelfile vecline vecfile format plan npy merge migrate
+# fuzz_merge drives the command itself (its temporary store and rename)
+FUZZ_CLI := cli/cmd_merge.o cli/cli.o
 FUZZ_CC ?= clang
 FUZZ_BUILD := build/fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -97,7 +99,8 @@ FUZZ_CFLAGS = -O1 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wvla
     -MMD -MP -I. -I$(FUZZ_BUILD) $(FUZZ_SAN)
 FUZZ_LIB_OBJ := $(LIB_SRC) $(KERNEL_C_OBJ:$(BUILD)/%.o=%.c)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_OBJ:%.c=$(FUZZ_BUILD)/%.o)
-REPLAY_OBJ := $(BUILD)/tests/fuzz/replay.o $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%.o)
+REPLAY_OBJ := $(BUILD)/tests/fuzz/replay.o $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%.o) \
+    $(FUZZ_CLI:%=$(BUILD)/%)
 
 
 ladder: $(BUILD)/ladder
@@ -156,7 +159,8 @@ $(FUZZ_BUILD)/.deps-ok:
 .SECONDARY: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/tests/fuzz/fuzz_%.o)
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_BUILD)/fuzzlib.a
-	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LDLIBS)
+	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDLIBS)
+$(FUZZ_BUILD)/fuzz_merge: $(FUZZ_CLI:%=$(FUZZ_BUILD)/%)
 
 $(FUZZ_BUILD)/fuzzlib.a: $(FUZZ_LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^

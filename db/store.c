@@ -186,11 +186,16 @@ static int status_parse(const char *s)
     return LAD_RUN_FAILED;
 }
 
-/* Records SQLite's current error as LAD_EINTERNAL. Returns LAD_EINTERNAL. */
+/* Records SQLite's current error: LAD_EDATA when the file is at fault (a
+** damaged page, SQLITE_CORRUPT, or a file that is no database: a store or
+** a shard copied from elsewhere, which the user must replace), else
+** LAD_EINTERNAL (a full disk, a lock held too long, out of memory). Returns
+** the code. */
 int st_sqlerr(lad_store *st, lad_err *err, const char *what)
 {
-    return lad_errf(err, LAD_EINTERNAL, "cannot %s '%s': %s", what, st->path,
-                    sqlite3_errmsg(st->db));
+    int rc = sqlite3_errcode(st->db);
+    int code = rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB ? LAD_EDATA : LAD_EINTERNAL;
+    return lad_errf(err, code, "cannot %s '%s': %s", what, st->path, sqlite3_errmsg(st->db));
 }
 
 int st_exec(lad_store *st, const char *sql, const char *what, lad_err *err)

@@ -30,8 +30,9 @@ struct lad_store {
     long long busy_since;    /* when the current wait began, ms (monotonic) */
 };
 
-/* Records SQLite's current error as LAD_EINTERNAL ("cannot <what> 'path':
-** message"). Returns LAD_EINTERNAL. */
+/* Records SQLite's current error ("cannot <what> 'path': message"):
+** LAD_EDATA for a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB), else
+** LAD_EINTERNAL. Returns the code. */
 int st_sqlerr(lad_store *st, lad_err *err, const char *what);
 
 /* Runs sql (no rows); st_sqlerr on failure. */

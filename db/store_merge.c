@@ -310,6 +310,8 @@ static int execf(lad_store *st, lad_err *err, const char *fmt, ...)
     if (sql == NULL)
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     int code = st_exec(st, sql, "merge into", err);
+    if (code != LAD_OK && sqlite3_errcode(st->db) == SQLITE_CONSTRAINT)
+        code = err->code = LAD_EDATA;   /* a shard's row the schema refuses */
     sqlite3_free(sql);
     return code;
 }
@@ -571,6 +573,14 @@ int lad_store_merge(lad_store *st, int64_t merge_run, char *const *files_in,
             code = st_commit(st, "merge", err);
         else
             st_rollback(st);
+        if (code == LAD_EDATA) {
+            /* the shard's rows broke a constraint or its pages are damaged:
+            ** name the shard, not the temporary output */
+            char m[sizeof err->msg];
+            snprintf(m, sizeof m, "%s", err->msg);
+            lad_err_clear(err);
+            code = lad_errf(err, LAD_EDATA, "'%s' cannot be merged: %s", files[f], m);
+        }
         detach(st);
     }
     if (code == LAD_OK) {

@@ -16,7 +16,8 @@ cat >"$TMP/bin/sbatch" <<'STUB'
 #!/bin/sh
 # sbatch, as far as scripts/slurm uses it: --parsable, --array=0-M or a
 # list a,b,..., --dependency=afterok:J, --gres=SPEC (recorded in
-# $state/<id>.gres); jobs run at once, in order. STUB_KILL_TASK=I runs task
+# $state/<id>.gres); jobs run at once, in order, except one whose
+# dependency failed: it stays queued ($state/<id>.queued, what squeue says). STUB_KILL_TASK=I runs task
 # I's first attempt with LADDER_CRASH_AT=$STUB_KILL_AT (a node lost half
 # way), then requeues it: the same task again, SLURM_RESTART_COUNT=1.
 state=${SBATCH_STUB_DIR:?}
@@ -37,6 +38,7 @@ echo $id >"$state/last"
 echo "$gres" >"$state/$id.gres"
 if [ -n "$dep" ] && [ "$(cat "$state/$dep.rc" 2>/dev/null)" != 0 ]; then
     echo 1 >"$state/$id.rc"   # afterok never satisfied: the job never runs
+    echo "PENDING DependencyNeverSatisfied" >"$state/$id.queued"
     echo $id
     exit 0
 fi
@@ -64,7 +66,24 @@ fi
 echo $rc >"$state/$id.rc"
 echo $id
 STUB
-chmod +x "$TMP/bin/sbatch"
+# squeue -h -j ID -o FORMAT: the queued job's state and reason (%T %r) or
+# its id (%i); nothing for a job that ran. scancel ID: it leaves the queue.
+cat >"$TMP/bin/squeue" <<'STUB'
+#!/bin/sh
+state=${SBATCH_STUB_DIR:?}
+while [ $# -gt 0 ]; do
+    case $1 in -j) id=$2; shift ;; -o) fmt=$2; shift ;; esac
+    shift
+done
+[ -f "$state/$id.queued" ] || exit 0
+case $fmt in %i) echo "$id" ;; *) cat "$state/$id.queued" ;; esac
+STUB
+cat >"$TMP/bin/scancel" <<'STUB'
+#!/bin/sh
+echo "$1" >>"${SBATCH_STUB_DIR:?}/cancelled"
+rm -f "$SBATCH_STUB_DIR/$1.queued"
+STUB
+chmod +x "$TMP/bin/sbatch" "$TMP/bin/squeue" "$TMP/bin/scancel"
 "$L" model show $P | sed 's/^window: .*/window: 20/' >"$TMP/w/m.yaml"
 cd "$TMP/w" || exit 1
 export SBATCH_STUB_DIR=$TMP LADDER=$L
@@ -119,4 +138,38 @@ rm -f rqshards/shard-1.db
 PATH=$TMP/bin:$PATH sbatch --array=1 "$S/shard.sbatch" 3 rqshards validate --model m.yaml \
     --device sim:$P --cases 60000 --seed 5 -q >/dev/null
 check slurm-resubmit-shard test "$(sqlite3 rqshards/shard-1.db 'SELECT shard_index, shard_count, cases FROM validations')" = '1|3|20000'
+
+# A task that failed keeps the merge queued for ever (afterok); rerun, it
+# succeeds, and remerge.sh submits the merge again, cancelling the stuck
+# one: the merged counts are the unsharded run's.
+check slurm-submit-record test "$(sed -n 's/^merge=//p' shards/slurm-job)" = 102
+mkdir fshards
+echo 'not a store' >fshards/shard-1.db
+cur=$(cat "$TMP/last")
+PATH=$TMP/bin:$PATH sh "$S/submit.sh" 3 f.db fshards validate --model m.yaml \
+    --device sim:$P --cases 3001 --seed 4 -q >/dev/null 2>&1
+shards=$((cur + 1)) merge=$((cur + 2))
+check slurm-failed-task test "$(cat "$TMP/$shards.rc")" = 1
+check slurm-failed-merge-stuck grep -q '^PENDING DependencyNeverSatisfied$' "$TMP/$merge.queued"
+rm -f fshards/shard-1.db*
+PATH=$TMP/bin:$PATH sbatch --array=1 "$S/shard.sbatch" 3 fshards validate --model m.yaml \
+    --device sim:$P --cases 3001 --seed 4 -q >/dev/null
+(cd / && PATH=$TMP/bin:$PATH sh "$S/remerge.sh" "$TMP/w/fshards") >remerge.out 2>&1
+rc=$?
+new=$(cat "$TMP/last")
+check slurm-remerge-rc test "$rc" = 0
+check slurm-remerge-line grep -q "^merge: job $new into f.db (replaces job $merge, PENDING DependencyNeverSatisfied)\$" remerge.out
+check slurm-remerge-cancelled test "$(cat "$TMP/cancelled")" = "$merge" -a ! -e "$TMP/$merge.queued"
+check slurm-remerge-ran test "$(cat "$TMP/$new.rc")" = 0
+check slurm-remerge-counts test "$(q f.db)" = "$(q full.db)"
+check slurm-remerge-record test "$(sed -n 's/^merge=//p' fshards/slurm-job)" = "$new"
+PATH=$TMP/bin:$PATH sh "$S/remerge.sh" fshards >/dev/null 2>"$TMP/e"
+rc=$?
+check slurm-remerge-merged-already test "$rc" = 1 -a "$(cat "$TMP/last")" = "$new"
+check slurm-remerge-merged-message grep -q "f.db' exists: the shards were merged" "$TMP/e"
+PATH=$TMP/bin:$PATH sh "$S/remerge.sh" nosuch >/dev/null 2>"$TMP/e"
+rc=$?
+check slurm-remerge-no-record test "$rc" = 2
+check slurm-remerge-no-record-message grep -q "no 'nosuch/slurm-job'" "$TMP/e"
+check slurm-remerge-help sh "$S/remerge.sh" --help
 test_done

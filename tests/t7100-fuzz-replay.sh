@@ -12,7 +12,7 @@ if [ ! -x "$REPLAY" ]; then
     test_done
 fi
 
-for t in recipe modelfile vecline vecfile format plan npy; do
+for t in recipe modelfile vecline vecfile format plan npy merge migrate; do
     for kind in corpus crashers; do
         dir=tests/fuzz/$kind/$t
         name=fuzz-replay-$t-$kind

@@ -9,7 +9,9 @@
 # DIR/shard-I.db; LADDER names the binary (default: ladder on PATH) and
 # travels to the jobs with the environment. A survey without --vectors
 # replays the repository's vectors/ (beside scripts/), by its absolute path,
-# wherever it is submitted from. Prints the two job ids.
+# wherever it is submitted from. Prints the two job ids, and records them
+# (with N, OUT.db, DIR and this folder) in DIR/slurm-job, for remerge.sh:
+# the merge job again when a failed task kept the first one from running.
 set -eu
 gres=gpu:1
 while [ $# -gt 0 ]; do
@@ -24,6 +26,9 @@ done
 n=$1 out=$2 dir=$3
 shift 3
 here=$(cd "$(dirname "$0")" && pwd)
+nl='
+'
+case "$out$dir$(pwd)" in *"$nl"*) echo "submit.sh: a newline in OUT.db, DIR or this folder's path" >&2; exit 2 ;; esac
 case $n in '' | *[!0-9]*) echo "submit.sh: N must be a number, not '$n'" >&2; exit 2 ;; esac
 [ "$n" -ge 1 ] || { echo "submit.sh: N must be 1 or more" >&2; exit 2; }
 if [ "$1" = survey ]; then
@@ -37,4 +42,9 @@ g=
 shards=$(sbatch --parsable --array=0-$((n - 1)) $g "$here/shard.sbatch" "$n" "$dir" "$@")
 shards=${shards%%;*}
 merge=$(sbatch --parsable --dependency=afterok:"$shards" "$here/merge.sbatch" "$dir" "$n" "$out")
-echo "shards: job $shards ($n tasks); merge: job ${merge%%;*} into $out"
+merge=${merge%%;*}
+mkdir -p "$dir"
+printf '%s\n' "# submit.sh's job, for remerge.sh" "n=$n" "out=$out" "dir=$dir" \
+    "workdir=$(pwd)" "shards=$shards" "merge=$merge" >"$dir/slurm-job.tmp.$$"
+mv "$dir/slurm-job.tmp.$$" "$dir/slurm-job"
+echo "shards: job $shards ($n tasks); merge: job $merge into $out"

@@ -158,7 +158,11 @@ as_user sh "$S/submit.sh" --gres none 2 rq.db rqshards validate --model m.yaml \
 jid=$(sed -n 's/^shards: job \([0-9]*\) .*/\1/p' "$W/submit3.out")
 # requeue task 1 once it has committed a chunk
 i=0
-while [ $i -lt 120 ] && [ "$(q "$W/jobs/rqshards/shard-1.db" 'SELECT coalesce(max(cases), 0) FROM validations' 2>/dev/null || echo 0)" -lt 8192 ]; do
+# (not before the task made the file: sqlite3 would make an empty one of
+# root's, which the task could not open)
+rq1=$W/jobs/rqshards/shard-1.db
+while [ $i -lt 120 ] && { [ ! -s "$rq1" ] ||
+    [ "$(q "$rq1" 'SELECT coalesce(max(cases), 0) FROM validations' 2>/dev/null || echo 0)" -lt 8192 ]; }; do
     sleep 0.5
     i=$((i + 1))
 done
@@ -171,6 +175,56 @@ check cluster-requeue-merged test -s "$W/jobs/rq.db" -a "$(q "$W/jobs/rq.db" "$v
 # both attempts in the task's output file (append mode)
 check cluster-requeue-attempt-1 grep -q '^shard 1/2: validate on .*, attempt 1, ' "$W/jobs/ladder-shard-${jid}_1.out"
 check cluster-requeue-attempt-2 grep -q '^shard 1/2: validate on .*, attempt 2, ' "$W/jobs/ladder-shard-${jid}_1.out"
+
+# ---- a task that failed, requeued; the merge submitted again ----------------
+# Shard 1's store is a file nobody can open as one: the task fails, and the
+# merge (afterok) is left pending, DependencyNeverSatisfied. With the file
+# gone the task is requeued and succeeds, but the merge stays so; remerge.sh
+# replaces it, and the merged counts are the unsharded run's.
+mkdir -p "$W/jobs/fshards"
+chmod 777 "$W/jobs/fshards"
+echo 'not a store' >"$W/jobs/fshards/shard-1.db"
+as_user sh "$S/submit.sh" --gres none 2 f.db fshards validate --model m.yaml \
+    --device sim:$P --cases 30001 --seed 5 -q >"$W/submit4.out" 2>&1
+jid=$(sed -n 's/^shards: job \([0-9]*\) .*/\1/p' "$W/submit4.out")
+mid=$(sed -n 's/.*; merge: job \([0-9]*\) .*/\1/p' "$W/submit4.out")
+# reason: until the merge job's reason says the dependency can never be met
+reason() { squeue -h -j "$1" -o %r 2>/dev/null; }
+stuck() {
+    _i=0
+    until [ "$(reason "$mid")" = DependencyNeverSatisfied ] || [ $_i -ge 120 ]; do
+        sleep 1
+        _i=$((_i + 1))
+    done
+    [ "$(reason "$mid")" = DependencyNeverSatisfied ]
+}
+check cluster-failed-merge-stuck stuck
+rm -f "$W/jobs/fshards/shard-1.db"*
+scontrol requeue "${jid}_1" >/dev/null 2>&1
+# until no task of the shard job is left in the queue
+i=0
+while [ -n "$(squeue -h -j "$jid" -o %i 2>/dev/null)" ] && [ $i -lt 300 ]; do
+    sleep 1
+    i=$((i + 1))
+done
+check cluster-failed-requeued-done test "$(q "$W/jobs/fshards/shard-1.db" 'SELECT shard_index, shard_count, cases FROM validations')" = '1|2|15001'
+check cluster-failed-merge-still-stuck test "$(reason "$mid")" = DependencyNeverSatisfied
+as_user sh "$S/remerge.sh" fshards >"$W/remerge.out" 2>&1
+check cluster-remerge-line grep -q "^merge: job [0-9]* into f.db (replaces job $mid, PENDING DependencyNeverSatisfied)\$" "$W/remerge.out"
+new=$(sed -n 's/^merge: job \([0-9]*\) .*/\1/p' "$W/remerge.out")
+gone() {
+    _i=0
+    while [ -n "$(squeue -h -j "$1" -o %i 2>/dev/null)" ] && [ $_i -lt 300 ]; do
+        sleep 1
+        _i=$((_i + 1))
+    done
+    [ -n "$1" ] && [ -z "$(squeue -h -j "$1" -o %i 2>/dev/null)" ]
+}
+check cluster-remerge-done gone "$new"
+"$L" validate --model "$W/jobs/m.yaml" --device sim:$P --cases 30001 --seed 5 -q \
+    --db "$W/ffull.db" >/dev/null
+check cluster-remerge-merged test -s "$W/jobs/f.db" -a "$(q "$W/jobs/f.db" "$vc")" = "$(q "$W/ffull.db" "$vc")"
+check cluster-remerge-old-gone test -z "$(squeue -h -j "$mid" -o %i 2>/dev/null)"
 
 echo "test-cluster: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

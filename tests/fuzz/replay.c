@@ -24,6 +24,8 @@ TARGET(vecfile)
 TARGET(format)
 TARGET(plan)
 TARGET(npy)
+TARGET(merge)
+TARGET(migrate)
 #undef TARGET
 
 static const struct {
@@ -33,7 +35,8 @@ static const struct {
     {"recipe", fuzz_recipe_one},   {"modelfile", fuzz_modelfile_one},
     {"vecline", fuzz_vecline_one}, {"vecfile", fuzz_vecfile_one},
     {"format", fuzz_format_one},   {"plan", fuzz_plan_one},
-    {"npy", fuzz_npy_one},
+    {"npy", fuzz_npy_one},         {"merge", fuzz_merge_one},
+    {"migrate", fuzz_migrate_one},
 };
 
 static const char *current = "";   /* the input being run, for a crash */

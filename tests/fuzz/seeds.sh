@@ -96,3 +96,44 @@ npy fortran 1 "{'descr': '<u2', 'fortran_order': True, 'shape': (2, 2), }" 8
 npy bigendian 1 "{'descr': '>u2', 'fortran_order': False, 'shape': (2, 2), }" 8
 npy short 1 "{'descr': '<u4', 'fortran_order': False, 'shape': (4, 4), }" 10
 npy threedim 1 "{'descr': '<u2', 'fortran_order': False, 'shape': (2, 2, 2), }" 16
+
+# Stores (fuzz_migrate, fuzz_merge), their pages cut to 512 bytes: a store
+# of the default 4096-byte pages is some 200 KB of mostly empty pages,
+# which libFuzzer would mutate in vain.
+shrink() {
+    sqlite3 "$1" 'PRAGMA journal_mode = DELETE; PRAGMA page_size = 512; VACUUM;' >/dev/null
+}
+mkdir -p "$C/migrate" "$C/merge"
+T=$(mktemp -d)
+# schema 1, empty and with the fixture (as t4140 makes it); the current
+# schema with the fixture (nothing to migrate); schema 1 in WAL mode
+sqlite3 "$T/v1.db" <tests/data/store-schema-v1.sql
+shrink "$T/v1.db"
+cp "$T/v1.db" "$C/migrate/v1-empty"
+sqlite3 "$T/v1.db" <tests/data/store-fixture.sql
+sqlite3 "$T/v1.db" 'PRAGMA user_version = 1'
+shrink "$T/v1.db"
+cp "$T/v1.db" "$C/migrate/v1-fixture"
+sqlite3 "$T/v1.db" 'PRAGMA journal_mode = WAL' >/dev/null
+cp "$T/v1.db" "$C/migrate/v1-fixture-wal"
+sqlite3 "$T/v6.db" <db/schema.sql
+sqlite3 "$T/v6.db" <tests/data/store-fixture.sql
+shrink "$T/v6.db"
+cp "$T/v6.db" "$C/migrate/v6-fixture"
+# the shards of a validation of 300 cases, a model with a narrow window so
+# that a third mismatch (byte 0: 1 for --partial, then the files)
+"$LADDER" model show sm90-mma-bf16-f32 | sed 's/^window: .*/window: 20/' >"$T/m.yaml"
+for s in 0/2 1/2; do
+    "$LADDER" validate --model "$T/m.yaml" --device sim:sm90-mma-bf16-f32 --cases 300 \
+        --seed 7 --shard "$s" --db "$T/s${s%/*}.db" -q >/dev/null || true
+    shrink "$T/s${s%/*}.db"
+done
+"$LADDER" validate --model "$T/m.yaml" --device sim:sm90-mma-bf16-f32 --cases 300 \
+    --seed 8 --shard 1/2 --db "$T/seed8.db" -q >/dev/null || true
+shrink "$T/seed8.db"
+{ byte 0; cat "$T/s0.db" "$T/s1.db"; } >"$C/merge/validation-2-shards"
+{ byte 1; cat "$T/s1.db"; } >"$C/merge/validation-partial"
+{ byte 0; cat "$T/s0.db"; } >"$C/merge/validation-missing-shard"
+{ byte 0; cat "$T/s0.db" "$T/seed8.db"; } >"$C/merge/validation-other-seed"
+{ byte 0; cat "$T/v6.db" "$T/s1.db"; } >"$C/merge/no-shard"
+rm -rf "$T"
