@@ -48,9 +48,10 @@ printf 'a: f32\nb: f32\nc: f32\nd: f32\nk: 1\n' >"$TMP/min.yaml"
 "$LADDER" format list | awk '{print $1}' >"$TMP/builtin"
 
 # every value each row takes: "key<TAB>value", one line per draw and row
-for f in "$TMP"/draw-*.yaml; do grep -v '^#' "$f"; done |
-    sed -n 's/^\([a-z_0-9]*\): *\(.*\)$/\1\t\2/p' | tr -d '"' | sort -u >"$TMP/values"
-sed -n 's/^\([a-z_0-9]*\): *\(.*\)$/\1\t\2/p' "$TMP/defaults" | tr -d '"' >"$TMP/dflt"
+pairs() { tr -d '"' | awk '/^[a-z_0-9]+:/ { k = $1; sub(/:$/, "", k); v = $0
+                                           sub(/^[a-z_0-9]+: */, "", v); print k "\t" v }'; }
+for f in "$TMP"/draw-*.yaml; do grep -v '^#' "$f"; done | pairs | sort -u >"$TMP/values"
+pairs <"$TMP/defaults" >"$TMP/dflt"
 
 # searched rows: a value other than the default
 while IFS="$(printf '\t')" read -r key searched type; do
