@@ -31,7 +31,8 @@
 # replaced one time in three by another format: the fnuz pair of e4m3 and
 # e5m2, the other OCP fp8, or a user-defined format given as a spec (e3m4,
 # e2m5, e4m3 and e5m2 with another bias, flushed subnormals or no
-# infinity), which the recipe then declares by name and width only.
+# infinity), which the recipe then declares by name and width only; when
+# both are user-defined they are the same one.
 L=$1
 SEED=$2
 t=$(mktemp)
@@ -149,6 +150,9 @@ END {
         if (!scaled && chance(3)) {
             if (is8(V["a"]) || is6(V["a"])) P["a"] = other(V["a"])
             if (is8(V["b"]) || is6(V["b"])) P["b"] = chance(3) && ("a" in P) ? P["a"] : other(V["b"])
+            # two user-defined formats share one: the decode rung finds
+            # each from a word that squares to 1.0 (probes/rung_decode.c)
+            if (("a" in P) && ("b" in P) && P["a"] ~ /:/ && P["b"] ~ /:/) P["b"] = P["a"]
         }
         pa = V["a"]; pb = V["b"]
         if ("a" in P) V["a"] = P["a"]
@@ -186,7 +190,7 @@ END {
         if (!scaled) {
             P["ftz_in"] = V["ftz_in"] == "true" ? (chance(4) ? "false" : "true") : bool(6)
             P["ftz_out"] = V["ftz_out"] == "true" ? (chance(4) ? "false" : "true") : bool(6)
-            P["prod_inf"] = pick(4) ? "none" : pick(2) ? 128 : range(100, 140)
+            P["prod_inf"] = f64 || pick(4) ? "none" : pick(2) ? 128 : range(100, 140)
         }
         # reset the structure rows, then set the drawn one
         P["exact"] = "false"; P["tree"] = "false"; P["ieee_zero"] = "false"
