@@ -1,23 +1,27 @@
 #!/bin/sh
 # Blind recovery: for every preset and for random draws from the parameter
-# space (tests/data/model-random.sh, user-defined formats among them), the
-# full ladder runs against an exec device (`ladder eval --model <file>` over
-# pipes: the inference code never sees the model behind it), `ladder infer`
-# fits a model from the stored words, and `ladder validate` compares that
-# model with the same device on random cases. Every one must end with 0
-# mismatches. The recipe says only what an experimenter knows: the
-# instruction's names, K, the formats' names and widths, scales, sparsity.
+# space (tests/data/model-random.sh: every structure of the model family,
+# AMD, block-scaled, f64 and integer ones, fnuz and user-defined formats
+# among them), the full ladder runs against an exec device (`ladder eval
+# --model <file>` over pipes: the inference code never sees the model
+# behind it), `ladder infer` fits a model from the stored words, and
+# `ladder validate` compares that model with the same device on random
+# cases. Every one must end with 0 mismatches. The recipe says only what an
+# experimenter knows: the instruction's names, K, the formats' names and
+# widths, scales, sparsity.
 #
 # Sizes (environment): LADDER_BLIND_PRESETS, every how many presets one is
 # taken (1: all; default 8, starting with the first), LADDER_BLIND_DRAWS
 # random draws (default 20), LADDER_BLIND_CASES validation cases each
 # (default 10000; the first LADDER_BLIND_BIG draws get 1,000,000, default 1),
 # LADDER_BLIND_JOBS in parallel (default 2), LADDER_BLIND_EXTRA draws by
-# number beyond the first LADDER_BLIND_DRAWS (default: draws that once
-# failed, one for each rung or inference fix; empty: none). `make test-long` runs every
-# preset and 200 draws; LADDER_TEST_QUICK (sanitizer builds) a handful.
-# Check names: blind-<model>. The work for one model is
-# tests/data/blind-one.sh.
+# number beyond the first LADDER_BLIND_DRAWS (default none; empty: none),
+# LADDER_BLIND_OLD the draws of the first generator whose recovery once
+# failed (tests/data/blind-draws/random-v1-<n>.yaml; default all ten,
+# empty: none). `make test-long` runs every preset and 1000 draws on
+# 100,000 cases each, the first 3 on 1,000,000; LADDER_TEST_QUICK
+# (sanitizer builds) a handful. Check names: blind-<model>. The work for
+# one model is tests/data/blind-one.sh.
 . tests/lib.sh
 
 if [ -n "${LADDER_TEST_QUICK:-}" ]; then
@@ -26,12 +30,14 @@ if [ -n "${LADDER_TEST_QUICK:-}" ]; then
     CASES=${LADDER_BLIND_CASES:-2000}
     BIG=${LADDER_BLIND_BIG:-0}
     EXTRA=${LADDER_BLIND_EXTRA:-}
+    OLD=${LADDER_BLIND_OLD-}
 else
     STRIDE=${LADDER_BLIND_PRESETS:-8}
     DRAWS=${LADDER_BLIND_DRAWS:-20}
     CASES=${LADDER_BLIND_CASES:-10000}
     BIG=${LADDER_BLIND_BIG:-1}
-    EXTRA=${LADDER_BLIND_EXTRA-37 40 64 77 102 125 126 131 158 179}
+    EXTRA=${LADDER_BLIND_EXTRA-}
+    OLD=${LADDER_BLIND_OLD-37 40 64 77 102 125 126 131 158 179}
 fi
 JOBS=${LADDER_BLIND_JOBS:-2}
 
@@ -59,6 +65,9 @@ while [ "$i" -le "$DRAWS" ]; do
 done
 for i in $EXTRA; do
     [ "$i" -gt "$DRAWS" ] && draw "$i"
+done
+for i in $OLD; do
+    echo "$TESTS_DATA/blind-draws/random-v1-$i.yaml $CASES" >>"$TMP/list"
 done
 [ -s "$TMP/presets" ] && ok blind-presets-listed || fail blind-presets-listed "ladder presets listed nothing"
 

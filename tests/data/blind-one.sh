@@ -16,24 +16,31 @@ if [ -f "$m" ]; then mf=$m; else "$LADDER" model show "$m" >"$w/m.yaml"; mf=$w/m
 # The recipe: what an experimenter knows. Formats that are not built in are
 # declared by name and width only; the result by its container.
 "$LADDER" model show "$mf" | grep -v '^#' >"$w/show"
-get() { grep "^$1:" "$w/show" | head -1 | sed "s/^$1: *//"; }
+get() { grep "^$1:" "$w/show" | head -1 | sed "s/^$1: *//" | tr -d '"'; }
+"$LADDER" format list | awk '{print $1}' >"$w/builtin"
+builtin() { grep -qx -- "$1" "$w/builtin"; }
 {
+    # a result format cut below its container (e8m13:pad=10) arrives in f32
+    # or f16, as the recipe of a preset says (probes/recipe.c)
     d=$(get d)
-    case "$d" in \{*) d=f32 ;; esac
+    builtin "$d" || case "$d" in e8m*) d=f32 ;; *) d=f16 ;; esac
     echo "recipe: 1"
     echo "datapath:"
     for f in name arch instr kind shape sass; do
         v=$(get $f)
         [ -n "$v" ] && [ "$v" != '""' ] && echo "  $f: $v"
     done
+    # a user-defined A, B or C (a spec, 16 bits or fewer) by its name and
+    # width: the first line of its code table names it and counts its codes
     for f in a b c; do
         v=$(get $f)
-        case "$v" in
-        \{*) nm=$(echo "$v" | sed 's/.*name: *\([^,}]*\).*/\1/')
-             wd=$(echo "$v" | sed 's/.*width: *\([0-9]*\).*/\1/')
-             echo "  $f: {name: $nm, width: $wd}" ;;
-        *) echo "  $f: $v" ;;
-        esac
+        if builtin "$v"; then
+            echo "  $f: $v"
+        else
+            "$LADDER" format table "$v" | head -1 |
+                awk -v f="$f" '{ w = 0; for (n = $(NF - 1); n > 1; n /= 2) w++
+                                 print "  " f ": {name: " $2 ", width: " w "}" }'
+        fi
     done
     echo "  d: $d"
     echo "  k: $(get k)"

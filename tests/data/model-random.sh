@@ -1,63 +1,246 @@
 #!/bin/sh
 # model-random.sh LADDER SEED: a random draw from the datapath parameter
 # space, as a model file on stdout, for the blind-recovery test
-# (tests/t5100-blind-recovery.sh). The instruction (formats, K, scales,
-# sparsity) comes from a preset picked by the seed; every arithmetic
-# parameter the model family has is then drawn: window, pass, chain,
-# c_anchor, align_round, acc (f32 or e8mN), acc_round, d_round, d_via_acc,
-# anchor_min, zero_floor, in_round (tf32), overflow. One draw in four of the
-# 8-bit kinds replaces A and B with a user-defined format (e3m4, e2m5,
-# e5m2 with another bias, ...), which the recipe declares by name and
-# width only. The seed alone decides the draw (awk's srand is portable).
+# (tests/t5100-blind-recovery.sh) and the coverage test
+# (tests/t5105-random-draws.sh). The seed alone decides the draw (awk's
+# srand is portable).
+#
+# A draw starts from a preset, which gives the instruction (K, sparsity,
+# scales) and formats: a family is drawn first (NVIDIA unscaled, fp8
+# mma.sync of sm_90a, block-scaled, sparse unscaled, AMD, f64, integer),
+# then a preset of it. Then the structure of the sum is drawn, mostly the preset's own, one
+# time in four another that fits the formats:
+#   window   one window below the anchor (window, align_round, c_anchor,
+#            anchor_min, zero_floor, zero_sign), with the lane order of the
+#            two-HMMA fp8 mma.sync (order by stride 1 or 2) and C added last
+#            (c_last) among the draws;
+#   two      the two-level window of CDNA3 (window2, align2_round, norm2,
+#            even_odd, c2_drop);
+#   exact    exact pass sums rounded once (ieee_zero);
+#   tree     products rounded into acc and added pairwise (CDNA2);
+#   scaled   the block-scaled kinds' group sums (group, scale_floor,
+#            cdom_window, cdom_group, cdom_per_group, group_sub_floor);
+#   integer  wrap or saturate.
+# Around it every float datapath draws the passes (pass, chain, acc as f32,
+# f32 cut to 10..22 fraction bits, f16, bf16 or the result's format,
+# acc_round, d_round, d_via_acc), the result format's cut (d), overflow,
+# the NaN word, the flushes (ftz_in, ftz_out) and the product overflow
+# (prod_inf) where unscaled, and in_round where A or B is cut from a wider
+# word. The values lie near what hardware shows (docs/datapaths.md) and
+# cover each row's legal set. An 8- or 6-bit A or B of an unscaled base is
+# replaced one time in three by another format: the fnuz pair of e4m3 and
+# e5m2, the other OCP fp8, or a user-defined format given as a spec (e3m4,
+# e2m5, e4m3 and e5m2 with another bias, flushed subnormals or no
+# infinity), which the recipe then declares by name and width only; when
+# both are user-defined they are the same one.
 L=$1
 SEED=$2
 t=$(mktemp)
-presets="sm80-mma-f16-f32 sm80-mma-bf16-f32 sm80-mma-tf32-f32 sm89-mma-e4m3-f32 sm89-mma-e5m2-f16
-sm90-mma-f16-f16 sm90-mma-bf16-f32 sm90-wgmma-e4m3-f32 sm100-tcgen05-tf32-f32 sm100-tcgen05-bf16-f32
-sm100-tcgen05-f16-f32 sm100-tcgen05-e4m3-f32 sm100-tcgen05-e2m3-f32 sm100-tcgen05-e3m2-f32
-sm100-tcgen05-e2m1-f32 sm100-tcgen05-sp-bf16-f32 sm70-mma-f16-f32 sm100-tcgen05-e4m3xe2m1-f32"
-base=$(echo $presets | awk -v s="$SEED" '{srand(s); print $(1 + int(rand() * NF))}')
-"$L" model show "$base" | grep -v '^#' >"$t"
-get() { grep "^$1:" "$t" | head -1 | sed "s/^$1: *//"; }
-k=$(get k)
-sp=$(get sparse)
-a=$(get a)
-awk -v s="$SEED" -v k="$k" -v sp="$sp" -v a="$a" -v base="$base" '
+# family, then preset: rare structures come often enough in a few hundred
+# draws whatever the number of presets of each
+base=$("$L" presets | awk -v s="$SEED" '
+NF {
+    p = $1
+    if (p ~ /^cdna/) f = 3
+    else if (p ~ /-f64-f64/) f = 4
+    else if (p ~ /-[su]8x[su]8-/) f = 5
+    else if (p ~ /mxf|nvf4/) f = 2
+    else if (p ~ /^sm90-mma-e[45]m/) f = 1
+    else if (p ~ /-sp-/) f = 6
+    else f = 0
+    P[f, n[f]++] = p
+}
+END {
+    srand(s); r = rand()
+    f = r < 0.26 ? 0 : r < 0.36 ? 1 : r < 0.54 ? 2 : r < 0.62 ? 6 : r < 0.85 ? 3 : r < 0.93 ? 4 : 5
+    print P[f, int(rand() * n[f])]
+}')
+"$L" model show "$base" | grep -v '^#' | grep -v '^evidence:' >"$t"
+awk -v s="$SEED" -v base="$base" '
 function pick(n) { return int(rand() * n) }
 function range(lo, hi) { return lo + pick(hi - lo + 1) }
-BEGIN {
-    srand(s * 7919 + 13); pick(2)
-    kp = (sp == "none") ? k : k / 2
-    n = 0; for (l = 1; l <= kp; l *= 2) if (kp % l == 0) div[n++] = l
-    rn[0] = "rz"; rn[1] = "rne"; rn[2] = "ru"; rn[3] = "rd"
-    al[0] = "rz"; al[1] = "rd"; al[2] = "rne"
-    P["name"] = "random-" s
-    P["window"] = range(13, 40)
-    P["pass"] = pick(3) ? div[n - 1] : div[pick(n)]
-    P["chain"] = pick(4) ? "chain" : "sum"
-    P["c_anchor"] = pick(4) ? "true" : "false"
-    P["align_round"] = al[pick(4) ? 0 : pick(3)]
-    P["acc_round"] = rn[pick(2) ? 0 : pick(4)]
-    P["d_round"] = rn[pick(2) ? 0 : pick(4)]
-    P["d_via_acc"] = pick(4) ? "false" : "true"
-    if (!pick(4)) P["acc"] = "{name: e8m" (m = range(10, 22)) ", width: 32, pad: " 23 - m ", ebits: 8, mbits: " m ", bias: 127}"
-    P["anchor_min"] = pick(3) ? "none" : range(-160, -126)
-    P["zero_floor"] = pick(4) ? "none" : range(-160, -126)
-    P["overflow"] = pick(3) ? "inf" : "sat"
-    if (a == "tf32") P["in_round"] = pick(2) ? "rz" : (pick(2) ? "rne" : "rna")
-    # user-defined 8-bit element formats
-    if ((a == "e4m3" || a == "e5m2") && base !~ /x/ && !pick(3)) {
-        u = pick(4)
-        if (u == 0) f = "{name: e3m4, width: 8, ebits: 3, mbits: 4, bias: 3, inf: none, nan: none}"
-        if (u == 1) f = "{name: e2m5, width: 8, ebits: 2, mbits: 5, bias: 1, inf: none, nan: none}"
-        if (u == 2) f = "{name: e5m2b16, width: 8, ebits: 5, mbits: 2, bias: 16}"
-        if (u == 3) f = "{name: e4m3fn, width: 8, ebits: 4, mbits: 3, bias: 8, inf: none, nan: ones}"
-        P["a"] = f; P["b"] = f
+function chance(n) { return pick(n) == 0 }
+function rnd5() { return rn[pick(3) ? pick(2) : 2 + pick(3)] }  # rz, rne often
+function bool(n) { return chance(n) ? "true" : "false" }
+# the fields of a format written as a name or a spec: ebits, mbits, bias
+function fmt(f,    m, x, kv, i, nk) {
+    FE = 0; FM = 0; FB = 0; FW = 0
+    if (f in BE) { FE = BE[f]; FM = BM[f]; FB = BB[f]; FW = BW[f]; return }
+    gsub(/"/, "", f)
+    split(f, x, ":")
+    if (x[1] in BE) { FE = BE[x[1]]; FM = BM[x[1]]; FB = BB[x[1]] }
+    else if (match(x[1], /^e[0-9]+m[0-9]+$/)) {
+        split(substr(x[1], 2), m, "m"); FE = m[1] + 0; FM = m[2] + 0; FB = 2 ^ (FE - 1) - 1
     }
+    nk = split(x[2], kv, ",")
+    for (i = 1; i <= nk; i++)
+        if (kv[i] ~ /^bias=/) FB = substr(kv[i], 6) + 0
+}
+function top_exp() { return 2 ^ FE - FB }
+function low_exp() { return 1 - FB - FM }
+# the bits an exact pass sum can span (model/datapath.c, exact_span)
+function exact_span(    hi, lo, e, i, fs) {
+    fmt(V["a"]); hi = top_exp(); lo = low_exp()
+    fmt(V["b"]); hi += top_exp(); lo += low_exp()
+    fs[1] = V["c"]; fs[2] = ("acc" in P) ? P["acc"] : V["acc"]
+    for (i = 1; i <= 2; i++) {
+        fmt(fs[i])
+        if (top_exp() > hi) hi = top_exp()
+        if (low_exp() < lo) lo = low_exp()
+    }
+    return hi - lo + 8
+}
+# a lane order by stride r (model/params.c, lad_order_set_stride)
+function stride_order(r, n,    h, j, o) {
+    o = ""
+    for (h = 0; h < 2; h++)
+        for (j = 0; j < n; j++)
+            if ((j % (2 * r) < r) == (h == 0)) o = o (o == "" ? "" : ", ") j
+    return "[" o "]"
+}
+function is8(f) { return f == "e4m3" || f == "e5m2" || f == "e4m3fnuz" || f == "e5m2fnuz" }
+function is6(f) { return f == "e2m3" || f == "e3m2" }
+# another format for an 8- or 6-bit A or B
+function other(f,    u) {
+    if (is6(f)) {
+        u = pick(3)
+        if (u == 0) return f == "e2m3" ? "e3m2" : "e2m3"
+        if (u == 1) return "e3m2:bias=4,name=e3m2b4"
+        return "e2m3:bias=2,sub=flush,name=e2m3ftz"
+    }
+    u = pick(9)
+    if (u == 0) return f == "e4m3" ? "e4m3fnuz" : f == "e5m2" ? "e5m2fnuz" : f == "e4m3fnuz" ? "e4m3" : "e5m2"
+    if (u == 1) return f ~ /^e4m3/ ? "e5m2fnuz" : "e4m3fnuz"
+    if (u == 2) return f ~ /^e4m3/ ? "e5m2" : "e4m3"
+    if (u == 3) return "e3m4:bias=3,inf=none,nan=none"
+    if (u == 4) return "e2m5:bias=1,inf=none,nan=none"
+    if (u == 5) return "e5m2:bias=16,name=e5m2b16"
+    if (u == 6) return "e4m3:bias=8,name=e4m3b8"
+    if (u == 7) return "e4m3:sub=flush,name=e4m3ftz"
+    return "e5m2:inf=none,nan=ones,name=e5m2fn"
 }
 {
     key = $1; sub(/:$/, "", key)
-    if (key in P) { print key ": " P[key]; next }
-    print
+    val = $0; sub(/^[a-z_0-9]+: */, "", val)
+    V[key] = val; K[nk++] = key
+}
+END {
+    split("f32 8 23 127 32 tf32 8 10 127 32 bf16 8 7 127 16 f16 5 10 15 16 e4m3 4 3 7 8 e5m2 5 2 15 8 e2m3 2 3 1 6 e3m2 3 2 3 6 e2m1 2 1 1 4 ue8m0 8 0 127 8 ue4m3 4 3 7 8 e4m3fnuz 4 3 8 8 e5m2fnuz 5 2 16 8 f64 11 52 1023 64", B, " ")
+    for (i = 1; i in B; i += 5) { BE[B[i]] = B[i + 1]; BM[B[i]] = B[i + 2]; BB[B[i]] = B[i + 3]; BW[B[i]] = B[i + 4] }
+    rn[0] = "rz"; rn[1] = "rne"; rn[2] = "ru"; rn[3] = "rd"; rn[4] = "rna"
+    al[0] = "rz"; al[1] = "rd"; al[2] = "rne"
+    srand(s * 7919 + 13); pick(2)
+    P["name"] = "random-" s
+    k = V["k"] + 0
+    kp = (V["sparse"] == "none") ? k : k / 2
+    nd = 0; for (l = 1; l <= kp; l *= 2) if (kp % l == 0) div[nd++] = l
+    integer = V["integer"] == "true"
+    scaled = V["scale_block"] + 0 > 0
+    f64 = V["a"] == "f64"
+    if (integer) {
+        P["saturate"] = bool(2)
+    } else {
+        # the structure of the sum: the base'"'"'s, or one time in four another
+        st = scaled ? "scaled" : V["exact"] == "true" ? "exact" : V["tree"] == "true" ? "tree" : V["window2"] + 0 > 0 ? "two" : "window"
+        if (!scaled && chance(4)) {
+            u = pick(4)
+            st = f64 ? (u < 2 ? "exact" : "tree") : u == 0 ? "window" : u == 1 ? "two" : u == 2 ? "exact" : "tree"
+        }
+        # formats: 8- and 6-bit A and B of unscaled kinds
+        if (!scaled && chance(3)) {
+            if (is8(V["a"]) || is6(V["a"])) P["a"] = other(V["a"])
+            if (is8(V["b"]) || is6(V["b"])) P["b"] = chance(3) && ("a" in P) ? P["a"] : other(V["b"])
+            # two user-defined formats share one: the decode rung finds
+            # each from a word that squares to 1.0 (probes/rung_decode.c)
+            if (("a" in P) && ("b" in P) && P["a"] ~ /:/ && P["b"] ~ /:/) P["b"] = P["a"]
+        }
+        pa = V["a"]; pb = V["b"]
+        if ("a" in P) V["a"] = P["a"]
+        if ("b" in P) V["b"] = P["b"]
+        if (V["a"] == "tf32" || V["b"] == "tf32") P["in_round"] = rn[pick(3) ? pick(2) : 4]
+        # the result: its format cut below its width, rounding, overflow, NaN
+        d = V["d"]
+        if ((d == "f32" || d == "f16") && chance(10)) {
+            m = range(d == "f32" ? 14 : 6, BM[d] - 1)
+            P["d"] = "e" BE[d] "m" m ":pad=" BM[d] - m
+        }
+        P["d_round"] = rnd5()
+        P["overflow"] = pick(3) ? "inf" : pick(2) ? "sat" : "ieee"
+        if (chance(8)) {
+            w = BW[d]
+            if (w == 64) P["nan"] = chance(2) ? "0x7ff8000000000000" : "0xffffffffffffffff"
+            else if (w == 16) P["nan"] = chance(2) ? "0x7e00" : "0xffff"
+            else P["nan"] = chance(2) ? "0x7fc00000" : "0xffffffff"
+        }
+        # the passes
+        P["pass"] = pick(3) ? div[nd - 1] : div[pick(nd)]
+        if (f64 && st == "exact") P["pass"] = 1
+        P["chain"] = st == "tree" ? "sum" : pick(4) ? "chain" : "sum"
+        u = pick(10)
+        if (f64) P["acc"] = "f64"
+        else if (u < 5) P["acc"] = "f32"
+        else if (u < 7) P["acc"] = "e8m" (m = range(10, 22)) ":pad=" 23 - m
+        else if (u < 8) P["acc"] = "f16"
+        else if (u < 9) P["acc"] = "bf16"
+        else P["acc"] = ("d" in P) ? P["d"] : V["acc"]
+        P["acc_round"] = rnd5()
+        P["d_via_acc"] = bool(4)
+        P["c_last"] = st == "tree" ? "false" : bool(5)
+        # unscaled: flushes, products that overflow
+        if (!scaled) {
+            P["ftz_in"] = V["ftz_in"] == "true" ? (chance(4) ? "false" : "true") : bool(6)
+            P["ftz_out"] = V["ftz_out"] == "true" ? (chance(4) ? "false" : "true") : bool(6)
+            P["prod_inf"] = f64 || pick(4) ? "none" : pick(2) ? 128 : range(100, 140)
+        }
+        # reset the structure rows, then set the drawn one
+        P["exact"] = "false"; P["tree"] = "false"; P["ieee_zero"] = "false"
+        P["window2"] = 0; P["norm2"] = 0; P["even_odd"] = "false"; P["c2_drop"] = "false"
+        P["order"] = "none"
+        if (st == "exact") {
+            P["exact"] = "true"; P["ieee_zero"] = bool(2)
+            while (P["pass"] > 1 && exact_span() > 1152) P["pass"] /= 2
+        } else if (st == "tree") {
+            P["tree"] = "true"
+        } else {
+            P["window"] = chance(5) ? range(8, 48) : range(13, 40)
+            P["align_round"] = al[pick(3) ? 0 : pick(3)]
+            P["c_anchor"] = chance(4) ? "false" : "true"
+            P["anchor_min"] = pick(3) ? "none" : range(-160, -110)
+            P["zero_floor"] = pick(4) ? "none" : range(-160, -110)
+            P["zero_sign"] = bool(4)
+        }
+        if (st == "two") {
+            P["window"] = range(16, 32)
+            P["window2"] = chance(2) ? 32 : range(16, 40)
+            P["align2_round"] = al[pick(3)]
+            P["norm2"] = pick(3) ? (chance(2) ? 31 : range(16, 40)) : 0
+            P["even_odd"] = bool(2)
+            P["c2_drop"] = bool(2)
+        }
+        if (st == "scaled") {
+            sb = V["scale_block"] + 0
+            ng = 0
+            for (g = 1; g <= 64 && g <= kp; g *= 2)
+                if (sb % g == 0 && (P["pass"] % g == 0 || P["pass"] == kp)) gs[ng++] = g
+            P["group"] = chance(3) ? 1 : gs[pick(ng)]
+            P["scale_floor"] = chance(3) ? "none" : range(25, 45)
+            P["cdom_window"] = chance(2) ? 0 : range(25, 45)
+            P["cdom_group"] = gs[pick(ng)]
+            P["cdom_per_group"] = P["cdom_window"] > 0 && P["group"] > 1 ? bool(2) : "false"
+            P["group_sub_floor"] = pick(3) ? "none" : range(-190, -160)
+        }
+        # the lane order of the two-HMMA fp8 mma.sync: several passes, no
+        # exact group sums
+        grouped = st == "scaled" && (P["group"] > 1 || P["cdom_window"] > 0)
+        if (P["pass"] < kp && !grouped && (base ~ /^sm90-mma-e/ ? pick(3) : chance(4))) {
+            r = kp % 4 == 0 && chance(2) ? 2 : 1
+            if (kp % (2 * r) == 0 && kp > 2 * r) P["order"] = stride_order(r, kp)
+        }
+        if (base ~ /^sm90-mma-e/ && st == "window" && pick(3)) P["c_last"] = "true"
+    }
+    for (i = 0; i < nk; i++) {
+        key = K[i]
+        print key ": " ((key in P) ? P[key] : V[key])
+    }
 }' "$t"
 rm -f "$t"
