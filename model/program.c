@@ -8,6 +8,7 @@
 */
 #include "program.h"
 #include "datapath_int.h"
+#include "gemm_kernel.h"
 #include "params.h"
 
 #include <pthread.h>
@@ -275,9 +276,13 @@ typedef struct gemm {
     int N, K;
     const lad_word_t *A, *Bt, *C;   /* Bt: B packed column by column, N x K */
     int lda, ldc, ldd;
+    const lad_word_t *B;          /* B itself, row k at B + k*ldb */
+    int ldb, M;
     lad_word_t *D;
-    size_t from, to;              /* this thread's outputs, row-major index */
+    size_t from, to;              /* this thread's outputs: row-major index, or
+                                     the block order of run_blocks */
     lad_word_t alpha;              /* scale_a * scale_b, f32 */
+    const lad_block *bk;          /* the block kernel's B, or NULL: per element */
     int rc;
 } gemm;
 
@@ -316,20 +321,13 @@ static lad_word_t slice(const lad_plan *pl, const lad_program *prog, lad_case *c
     return acc;
 }
 
-/* One output element. */
-static lad_word_t element(const gemm *g, const lad_plan *pl, lad_case *cs,
-                        const lad_word_t *a, const lad_word_t *b, lad_word_t c)
+/* An output element from its slices' values s[] (format sf): reduction,
+** scale and output rounding. */
+static lad_word_t finish(const gemm *g, lad_word_t *s, const lad_format *sf)
 {
     const lad_program *prog = g->prog;
     const lad_datapath *dp = g->dp;
-    lad_word_t s[LAD_SPLITMAX];
-    const lad_format *sf = &dp->c, *vf;
-    int len = g->K / prog->split;
-    s[0] = c;  /* split >= 1 (lad_program_check); the compiler cannot tell */
-    for (int i = 0; i < prog->split; i++) {
-        sf = &dp->c;
-        s[i] = slice(pl, prog, cs, a, b, i * len, (i + 1) * len, i ? 0 : c, &sf);
-    }
+    const lad_format *vf;
     lad_word_t v = s[0];
     vf = sf;
     if (prog->split > 1 && prog->reduce == LAD_REDUCE_SERIAL) {
@@ -365,6 +363,117 @@ static lad_word_t element(const gemm *g, const lad_plan *pl, lad_case *cs,
     return v;
 }
 
+/* One output element, by the plan. */
+static lad_word_t element(const gemm *g, const lad_plan *pl, lad_case *cs,
+                        const lad_word_t *a, const lad_word_t *b, lad_word_t c)
+{
+    const lad_program *prog = g->prog;
+    lad_word_t s[LAD_SPLITMAX];
+    const lad_format *sf = &g->dp->c;
+    int len = g->K / prog->split;
+    s[0] = c;  /* split >= 1 (lad_program_check); the compiler cannot tell */
+    for (int i = 0; i < prog->split; i++) {
+        sf = &g->dp->c;
+        s[i] = slice(pl, prog, cs, a, b, i * len, (i + 1) * len, i ? 0 : c, &sf);
+    }
+    return finish(g, s, sf);
+}
+
+/* slice() for the LAD_BLOCK_W columns of block blk by the block kernel:
+** c[] in, the slice's values out (format *cf); a column the kernel cannot
+** do gets its bit in *dead. */
+static void slice_block(const gemm *g, const lad_block_row *row, int blk, int k0, int k1,
+                        lad_word_t *c, const lad_format **cf, unsigned *dead)
+{
+    const lad_datapath *dp = g->dp;
+    const lad_program *prog = g->prog;
+    if (prog->promote == 0) {
+        for (int k = k0; k < k1; k += dp->k)
+            lad_block_mma(g->bk, row, blk, k, c, dead);
+        *cf = &dp->d;
+        return;
+    }
+    lad_word_t acc[LAD_BLOCK_W], d[LAD_BLOCK_W] = {0};
+    memcpy(acc, c, sizeof acc);
+    int n = 0;
+    for (int k = k0; k < k1; k += dp->k) {
+        for (int j = 0; j < LAD_BLOCK_W; j++)
+            d[j] = n ? d[j] : 0;
+        lad_block_mma(g->bk, row, blk, k, d, dead);
+        if (++n == prog->promote || k + dp->k >= k1) {
+            for (int j = 0; j < LAD_BLOCK_W; j++) {
+                if (*dead >> j & 1)
+                    continue;
+                term x = decode_term(*cf, acc[j]), y = decode_term(&dp->d, d[j]);
+                acc[j] = f32_add(&x, &y);
+            }
+            *cf = f32();
+            n = 0;
+        }
+    }
+    memcpy(c, acc, sizeof acc);
+}
+
+/* The outputs [from, to) of the block order (block-major: item e is row
+** e % M of column block e / M, so that a thread sweeps one block's B over
+** its rows while it is in cache), by the block kernel; an output it
+** cannot do by element(). */
+static int run_blocks(gemm *g, const lad_plan *pl, lad_case *cs)
+{
+    int M = g->M;
+    const lad_block *bk = g->bk;
+    const lad_program *prog = g->prog;
+    lad_block_row row;
+    lad_word_t *col = malloc((size_t)g->K * sizeof *col);
+    if (col == NULL || lad_block_row_alloc(bk, &row) != LAD_OK) {
+        free(col);
+        return LAD_EINTERNAL;
+    }
+    int len = g->K / prog->split, decoded = -1;
+    for (size_t e = g->from; e < g->to; e++) {
+        int i = (int)(e % (size_t)M), blk = (int)(e / (size_t)M);
+        int j0 = blk * LAD_BLOCK_W, w = g->N - j0 < LAD_BLOCK_W ? g->N - j0 : LAD_BLOCK_W;
+        const lad_word_t *a = g->A + (size_t)i * g->lda;
+        if (decoded != i) {
+            lad_block_row_decode(bk, a, &row);
+            decoded = i;
+        }
+        unsigned dead = row.bad ? (1u << LAD_BLOCK_W) - 1 : 0;
+        lad_word_t c0[LAD_BLOCK_W] = {0}, s[LAD_SPLITMAX][LAD_BLOCK_W];
+        const lad_format *sf = &g->dp->c;
+        for (int j = 0; j < w; j++) {
+            dead |= (unsigned)bk->bbad[j0 + j] << j;
+            c0[j] = g->C ? g->C[(size_t)i * g->ldc + j0 + j] : 0;
+        }
+        for (int x = 0; x < prog->split && dead != (1u << LAD_BLOCK_W) - 1; x++) {
+            sf = &g->dp->c;
+            if (x == 0)
+                memcpy(s[0], c0, sizeof c0);
+            else
+                memset(s[x], 0, sizeof s[x]);
+            slice_block(g, &row, blk, x * len, (x + 1) * len, s[x], &sf, &dead);
+        }
+        for (int j = 0; j < w; j++) {
+            lad_word_t v;
+            if (dead >> j & 1) {
+                const lad_word_t *b = g->B + j0 + j;
+                for (int k = 0; k < g->K; k++)
+                    col[k] = b[(size_t)k * g->ldb];
+                v = element(g, pl, cs, a, col, c0[j]);
+            } else {
+                lad_word_t sj[LAD_SPLITMAX];
+                for (int x = 0; x < prog->split; x++)
+                    sj[x] = s[x][j];
+                v = finish(g, sj, sf);
+            }
+            g->D[(size_t)i * g->ldd + j0 + j] = v;
+        }
+    }
+    lad_block_row_free(&row);
+    free(col);
+    return LAD_OK;
+}
+
 static void *run(void *arg)
 {
     gemm *g = arg;
@@ -373,6 +482,11 @@ static void *run(void *arg)
     lad_case *cs = calloc(1, sizeof *cs);
     if (cs == NULL) {
         g->rc = LAD_EINTERNAL;
+        return NULL;
+    }
+    if (g->bk) {
+        g->rc = run_blocks(g, &pl, cs);
+        free(cs);
         return NULL;
     }
     for (size_t e = g->from; e < g->to; e++) {
@@ -391,10 +505,10 @@ static int online_cpus(void)
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
-int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
-                 int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
-                 const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
-                 lad_err *err)
+int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
+                  int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+                  const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
+                  int kernel, lad_err *err)
 {
     lad_program plain;
     if (prog == NULL) {
@@ -412,20 +526,32 @@ int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
     size_t total = (size_t)M * (size_t)N;
     if (total == 0)
         return LAD_OK;
-    lad_word_t *Bt = malloc((size_t)N * (size_t)K * sizeof *Bt);
-    if (Bt == NULL)
-        return lad_errf(err, LAD_EINTERNAL, "out of memory for a %d x %d B", K, N);
-    for (int k = 0; k < K; k++)
-        for (int j = 0; j < N; j++)
-            Bt[(size_t)j * K + k] = B[(size_t)k * ldb + j];
+    lad_block block, *bk = NULL;
+    lad_word_t *Bt = NULL;
+    size_t items = total;  /* the threads' work: outputs, or (row, block) pairs */
+    if (kernel != LAD_GEMM_GENERAL && lad_block_ok(dp)) {
+        if (lad_block_init(&block, dp, B, ldb, K, N) != LAD_OK)
+            return lad_errf(err, LAD_EINTERNAL, "out of memory for a %d x %d B", K, N);
+        bk = &block;
+        items = (size_t)M * (size_t)block.nblk;
+    } else {
+        Bt = malloc((size_t)N * (size_t)K * sizeof *Bt);
+        if (Bt == NULL)
+            return lad_errf(err, LAD_EINTERNAL, "out of memory for a %d x %d B", K, N);
+        for (int k = 0; k < K; k++)
+            for (int j = 0; j < N; j++)
+                Bt[(size_t)j * K + k] = B[(size_t)k * ldb + j];
+    }
 
     if (threads <= 0)
         threads = online_cpus();
-    if ((size_t)threads > total)
-        threads = (int)total;
+    if ((size_t)threads > items)
+        threads = (int)items;
     gemm *g = calloc((size_t)threads, sizeof *g);
     pthread_t *tid = calloc((size_t)threads, sizeof *tid);
     if (g == NULL || tid == NULL) {
+        if (bk)
+            lad_block_free(bk);
         free(Bt);
         free(g);
         free(tid);
@@ -436,9 +562,9 @@ int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
                      ? F32_ONE : f32_mul(&sa, &sb);
     int started = 0;
     for (int t = 0; t < threads; t++) {
-        gemm x = {dp, prog, N, K, A, Bt, C, lda, ldc, ldd, D,
-                  total * (size_t)t / (size_t)threads,
-                  total * (size_t)(t + 1) / (size_t)threads, alpha, LAD_OK};
+        gemm x = {dp, prog, N, K, A, Bt, C, lda, ldc, ldd, B, ldb, M, D,
+                  items * (size_t)t / (size_t)threads,
+                  items * (size_t)(t + 1) / (size_t)threads, alpha, bk, LAD_OK};
         g[t] = x;
         if (t > 0 && pthread_create(&tid[t], NULL, run, &g[t]) != 0) {
             rc = lad_errf(err, LAD_EINTERNAL, "cannot start thread %d of %d", t + 1, threads);
@@ -453,10 +579,21 @@ int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
     for (int t = 0; t < started && rc == LAD_OK; t++)
         if (g[t].rc != LAD_OK)
             rc = lad_errf(err, g[t].rc, "out of memory");
+    if (bk)
+        lad_block_free(bk);
     free(Bt);
     free(g);
     free(tid);
     return rc;
+}
+
+int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
+                 int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+                 const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
+                 lad_err *err)
+{
+    return lad_gemm_with(dp, prog, M, N, K, A, lda, B, ldb, C, ldc, D, ldd, threads,
+                         LAD_GEMM_AUTO, err);
 }
 
 int lad_gemm(const lad_datapath *dp, const lad_program *prog, int M, int N,

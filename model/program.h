@@ -109,6 +109,21 @@ int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
                  const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
                  lad_err *err);
 
+/* Which code lad_gemm_with runs. */
+enum lad_gemm_kernel {
+    LAD_GEMM_AUTO = 0,    /* the block kernel (model/gemm_kernel.h) where its
+                             gate allows, per element elsewhere: lad_gemm */
+    LAD_GEMM_GENERAL = 1  /* the plan per output element and instruction: the
+                             reference the block kernel is tested against */
+};
+
+/* lad_gemm_err with a choice of kernel (enum lad_gemm_kernel); the words
+** are the same either way. */
+int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
+                  int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+                  const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
+                  int kernel, lad_err *err);
+
 /* lad_gemm_err without a message. */
 int lad_gemm(const lad_datapath *dp, const lad_program *prog, int M, int N,
              int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
