@@ -414,30 +414,44 @@ static void slice_block(const gemm *g, const lad_block_row *row, int blk, int k0
     memcpy(c, acc, sizeof acc);
 }
 
-/* The outputs [from, to) of the block order (block-major: item e is row
-** e % M of column block e / M, so that a thread sweeps one block's B over
-** its rows while it is in cache), by the block kernel; an output it
-** cannot do by element(). */
+/* Rows per group of the block order: their decoded A rows are kept while
+** the group sweeps every column block, so that each block of B is read
+** once per ROWS rows and each row decoded once per group. */
+#define ROWS 16
+
+/* The outputs [from, to) of the block order (item e: rows in groups of
+** ROWS, in a group column block by column block, in a block row by row),
+** by the block kernel; an output it cannot do by element(). */
 static int run_blocks(gemm *g, const lad_plan *pl, lad_case *cs)
 {
-    int M = g->M;
+    int M = g->M, nblk = g->bk->nblk;
     const lad_block *bk = g->bk;
     const lad_program *prog = g->prog;
-    lad_block_row row;
+    lad_block_row rows[ROWS];
+    int tag[ROWS], nrow = 0, rc = LAD_OK;
     lad_word_t *col = malloc((size_t)g->K * sizeof *col);
-    if (col == NULL || lad_block_row_alloc(bk, &row) != LAD_OK) {
-        free(col);
-        return LAD_EINTERNAL;
+    for (; nrow < ROWS && col; nrow++) {
+        tag[nrow] = -1;
+        if (lad_block_row_alloc(bk, &rows[nrow]) != LAD_OK)
+            break;
     }
-    int len = g->K / prog->split, decoded = -1;
+    if (col == NULL || nrow < ROWS) {
+        rc = LAD_EINTERNAL;
+        goto done;
+    }
+    int len = g->K / prog->split;
     for (size_t e = g->from; e < g->to; e++) {
-        int i = (int)(e % (size_t)M), blk = (int)(e / (size_t)M);
+        size_t grp = e / ((size_t)ROWS * nblk), at = e - grp * ROWS * nblk;
+        int r0 = (int)grp * ROWS, nr = M - r0 < ROWS ? M - r0 : ROWS;
+        int i = r0 + (int)(at % (size_t)nr), blk = (int)(at / (size_t)nr);
         int j0 = blk * LAD_BLOCK_W, w = g->N - j0 < LAD_BLOCK_W ? g->N - j0 : LAD_BLOCK_W;
         const lad_word_t *a = g->A + (size_t)i * g->lda;
-        if (decoded != i) {
-            lad_block_row_decode(bk, a, &row);
-            decoded = i;
+        lad_block_row *rowp = &rows[i % ROWS];
+        if (tag[i % ROWS] != i) {
+            lad_block_row_decode(bk, a, rowp);
+            tag[i % ROWS] = i;
         }
+        const lad_block_row row = *rowp;
         unsigned dead = row.bad ? (1u << LAD_BLOCK_W) - 1 : 0;
         lad_word_t c0[LAD_BLOCK_W] = {0}, s[LAD_SPLITMAX][LAD_BLOCK_W];
         const lad_format *sf = &g->dp->c;
@@ -469,9 +483,11 @@ static int run_blocks(gemm *g, const lad_plan *pl, lad_case *cs)
             g->D[(size_t)i * g->ldd + j0 + j] = v;
         }
     }
-    lad_block_row_free(&row);
+done:
+    for (int r = 0; r < nrow; r++)
+        lad_block_row_free(&rows[r]);
     free(col);
-    return LAD_OK;
+    return rc;
 }
 
 static void *run(void *arg)
