@@ -1,5 +1,5 @@
 /*
-** The datapath model's internals, shared by its three files and by nothing
+** The datapath model's internals, shared by its evaluator's files and by nothing
 ** else (datapath.h is the model's one public header):
 **
 **   datapath.c  the parameters and their checks, sparsity selection
