@@ -40,6 +40,10 @@ typedef struct lad_block {
     int32_t *braw;      /* [blk][k][col]: raw exponent, unbiased; LAD_BLOCK_ZERO for 0 */
     int32_t *bmag;      /* [blk][k][col]: magnitude, the sign in bit 31 */
     unsigned char *bbad;/* [col]: 1 when the column holds a NaN or Inf */
+    lad_opfmt d;        /* d's decoder constants */
+    int lanes;          /* 1: lad_block_chain keeps the running values in
+                           lanes (gemm_kernel.c, lanes_ok); 0: it runs
+                           lad_block_mma per MMA */
 } lad_block;
 
 /* One A row decoded for the kernel: K lanes, in pass order. */
@@ -72,5 +76,13 @@ void lad_block_row_decode(const lad_block *bk, const lad_word_t *a, lad_block_ro
 ** (its word in c is then meaningless). */
 void lad_block_mma(const lad_block *bk, const lad_block_row *row, int blk, int k0,
                    lad_word_t *c, unsigned *dead);
+
+/* MMAs k0, k0 + dp->k, ... below k1 of block blk, each one's D the next
+** one's C: c[] in (words of dp->c), the last D words out, *dead as
+** lad_block_mma. The words are those of lad_block_mma in a loop; where the
+** datapath allows, the running value stays decoded between passes and
+** MMAs and each pass's rounding is done in vector lanes. */
+void lad_block_chain(const lad_block *bk, const lad_block_row *row, int blk, int k0, int k1,
+                     lad_word_t *c, unsigned *dead);
 
 #endif

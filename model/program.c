@@ -388,28 +388,24 @@ static void slice_block(const gemm *g, const lad_block_row *row, int blk, int k0
     const lad_datapath *dp = g->dp;
     const lad_program *prog = g->prog;
     if (prog->promote == 0) {
-        for (int k = k0; k < k1; k += dp->k)
-            lad_block_mma(g->bk, row, blk, k, c, dead);
+        lad_block_chain(g->bk, row, blk, k0, k1, c, dead);
         *cf = &dp->d;
         return;
     }
-    lad_word_t acc[LAD_BLOCK_W], d[LAD_BLOCK_W] = {0};
+    lad_word_t acc[LAD_BLOCK_W], d[LAD_BLOCK_W];
     memcpy(acc, c, sizeof acc);
-    int n = 0;
-    for (int k = k0; k < k1; k += dp->k) {
-        for (int j = 0; j < LAD_BLOCK_W; j++)
-            d[j] = n ? d[j] : 0;
-        lad_block_mma(g->bk, row, blk, k, d, dead);
-        if (++n == prog->promote || k + dp->k >= k1) {
-            for (int j = 0; j < LAD_BLOCK_W; j++) {
-                if (*dead >> j & 1)
-                    continue;
-                term x = decode_term(*cf, acc[j]), y = decode_term(&dp->d, d[j]);
-                acc[j] = f32_add(&x, &y);
-            }
-            *cf = f32();
-            n = 0;
+    /* groups of promote MMAs chained from C = 0, each added into acc */
+    for (int k = k0; k < k1; k += prog->promote * dp->k) {
+        int end = k + prog->promote * dp->k < k1 ? k + prog->promote * dp->k : k1;
+        memset(d, 0, sizeof d);
+        lad_block_chain(g->bk, row, blk, k, end, d, dead);
+        for (int j = 0; j < LAD_BLOCK_W; j++) {
+            if (*dead >> j & 1)
+                continue;
+            term x = decode_term(*cf, acc[j]), y = decode_term(&dp->d, d[j]);
+            acc[j] = f32_add(&x, &y);
         }
+        *cf = f32();
     }
     memcpy(c, acc, sizeof acc);
 }
@@ -549,6 +545,8 @@ int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
         if (lad_block_init(&block, dp, B, ldb, K, N) != LAD_OK)
             return lad_errf(err, LAD_EINTERNAL, "out of memory for a %d x %d B", K, N);
         bk = &block;
+        if (kernel == LAD_GEMM_PORTABLE)
+            block.pl.avx2 = 0;
         items = (size_t)M * (size_t)block.nblk;
     } else {
         Bt = malloc((size_t)N * (size_t)K * sizeof *Bt);
@@ -608,8 +606,14 @@ int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
                  const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
                  lad_err *err)
 {
-    return lad_gemm_with(dp, prog, M, N, K, A, lda, B, ldb, C, ldc, D, ldd, threads,
-                         LAD_GEMM_AUTO, err);
+    /* the environment's choice, for tests of the words through programs
+    ** that call lad_gemm (ladder gemm, the Python package) */
+    const char *general = getenv("LADDER_GEMM_GENERAL"), *portable = getenv("LADDER_GEMM_PORTABLE");
+    int kernel = general && strcmp(general, "1") == 0     ? LAD_GEMM_GENERAL
+                 : portable && strcmp(portable, "1") == 0 ? LAD_GEMM_PORTABLE
+                                                         : LAD_GEMM_AUTO;
+    return lad_gemm_with(dp, prog, M, N, K, A, lda, B, ldb, C, ldc, D, ldd, threads, kernel,
+                         err);
 }
 
 int lad_gemm(const lad_datapath *dp, const lad_program *prog, int M, int N,

@@ -113,12 +113,16 @@ int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
 enum lad_gemm_kernel {
     LAD_GEMM_AUTO = 0,    /* the block kernel (model/gemm_kernel.h) where its
                              gate allows, per element elsewhere: lad_gemm */
-    LAD_GEMM_GENERAL = 1  /* the plan per output element and instruction: the
+    LAD_GEMM_GENERAL = 1, /* the plan per output element and instruction: the
                              reference the block kernel is tested against */
+    LAD_GEMM_PORTABLE = 2 /* as AUTO, with the block kernel's generic build
+                             even where the CPU has AVX2: its test */
 };
 
 /* lad_gemm_err with a choice of kernel (enum lad_gemm_kernel); the words
-** are the same either way. */
+** are the same either way. lad_gemm_err and lad_gemm choose LAD_GEMM_AUTO,
+** unless the environment says otherwise: LADDER_GEMM_GENERAL=1 (the
+** per-element path) or LADDER_GEMM_PORTABLE=1, read on every call. */
 int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
                   int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
                   const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,

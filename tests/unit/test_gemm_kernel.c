@@ -9,7 +9,10 @@
 ** chained, promoted, split and scaled; sizes that are not multiples of the
 ** kernel's 8 columns; operands finite and moderate, or laced with NaN, Inf,
 ** zeros of both signs, subnormals, values at the top of the range that
-** overflow, and sums that cancel; 1 and 2 threads.
+** overflow, sums that cancel, mostly zeros, and largest significands whose
+** window sums pass 2^30; 1 and 2 threads. Each GEMM runs three ways:
+** general, the kernel (AVX2 where the CPU has it) and the kernel's generic
+** build (LAD_GEMM_PORTABLE).
 */
 #include "test.h"
 #include "model/gemm_kernel.h"
@@ -35,9 +38,14 @@ enum family {
     FAM_LACED,      /* one word in 2 of the rare kinds */
     FAM_HUGE,       /* exponents at the top of the range: sums overflow */
     FAM_CANCEL,     /* moderate; the test pairs lanes so that products cancel */
-    FAM_TINY        /* exponents 2^-67 to 2^-80 (the smallest normals for
+    FAM_TINY,       /* exponents 2^-67 to 2^-80 (the smallest normals for
                        narrow formats), half the C words +0: products about
                        the anchor floor (-133) and subnormal sums */
+    FAM_SPARSE,     /* moderate, 7 words in 8 zeros of either sign: passes
+                       with no product, which the lanes leave to the
+                       per-column code */
+    FAM_FULL        /* 1.11..1 * 2^e, e 0 or 1, positive: window sums of
+                       2^30 and more, which the lanes leave too */
 };
 
 /* A word of float format f of a rare kind: raw bits, a zero of either sign,
@@ -69,6 +77,11 @@ static uint64_t word(const lad_format *f, int fam)
     if (fam == FAM_SPRINKLED && next() % 64 == 0)
         return rare_word(f);
     uint32_t emax = (1u << f->ebits) - 1;
+    if (fam == FAM_SPARSE && next() % 8)
+        return (uint64_t)(next() & 1) << (f->ebits + f->mbits + f->pad);
+    if (fam == FAM_FULL)
+        return (uint64_t)((uint32_t)(f->bias + (int)(next() % 2)) << f->mbits |
+                          ((1u << f->mbits) - 1)) << f->pad;
     int e = f->bias + (int)(next() % 13) - 6;
     if (fam == FAM_HUGE)
         e = (int)emax - 1 - (int)(next() % 3);
@@ -86,7 +99,7 @@ static int compare(const char *name, const lad_datapath *dp, const lad_program *
 {
     uint64_t *A = malloc(sizeof *A * (size_t)M * K), *B = malloc(sizeof *B * (size_t)K * N);
     uint64_t *C = malloc(sizeof *C * (size_t)M * N), *D0 = calloc((size_t)M * N, 8);
-    uint64_t *D1 = calloc((size_t)M * N, 8);
+    uint64_t *D1 = calloc((size_t)M * N, 8), *D2 = calloc((size_t)M * N, 8);
     for (int i = 0; i < M * K; i++)
         A[i] = word(&dp->a, fam);
     for (int i = 0; i < K * N; i++)
@@ -110,20 +123,26 @@ static int compare(const char *name, const lad_datapath *dp, const lad_program *
     int r0 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D0, N, 1, LAD_GEMM_GENERAL, &err);
     int r1 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D1, N, threads, LAD_GEMM_AUTO,
                            &err);
+    /* the kernel's generic build, which CPUs without AVX2 run */
+    int r2 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D2, N, threads,
+                           LAD_GEMM_PORTABLE, &err);
     int bad = -1;
     for (int i = 0; i < M * N && bad < 0; i++)
-        if (D0[i] != D1[i])
+        if (D0[i] != D1[i] || D0[i] != D2[i])
             bad = i;
-    test_check(r0 == LAD_OK && r1 == LAD_OK && bad < 0, name,
-               "%s: rc %d %d; output %d (row %d col %d): general 0x%08llx, kernel 0x%08llx",
-               dp->name, r0, r1, bad, bad < 0 ? 0 : bad / N, bad < 0 ? 0 : bad % N,
+    test_check(r0 == LAD_OK && r1 == LAD_OK && r2 == LAD_OK && bad < 0, name,
+               "%s: rc %d %d %d; output %d (row %d col %d): general 0x%08llx, kernel "
+               "0x%08llx, generic build 0x%08llx",
+               dp->name, r0, r1, r2, bad, bad < 0 ? 0 : bad / N, bad < 0 ? 0 : bad % N,
                bad < 0 ? 0ull : (unsigned long long)D0[bad],
-               bad < 0 ? 0ull : (unsigned long long)D1[bad]);
+               bad < 0 ? 0ull : (unsigned long long)D1[bad],
+               bad < 0 ? 0ull : (unsigned long long)D2[bad]);
     free(A);
     free(B);
     free(C);
     free(D0);
     free(D1);
+    free(D2);
     return bad < 0;
 }
 
@@ -155,7 +174,7 @@ void test_gemm_kernel(void)
     };
     static const int sizes[][2] = {{5, 1}, {3, 7}, {9, 8}, {4, 17}, {7, 23}};
     static const char *const fams[] = {"moderate", "sprinkled", "laced", "huge", "cancel",
-                                       "tiny"};
+                                       "tiny", "sparse", "full"};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         const lad_preset *pr = lad_preset_find(all[i]);
         if (!pr) {
@@ -163,7 +182,7 @@ void test_gemm_kernel(void)
             continue;
         }
         const lad_datapath *dp = &pr->dp;
-        for (int fam = 0; fam < 6; fam++)
+        for (int fam = 0; fam < 8; fam++)
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
                 char name[128];
                 int K = dp->k * (1 + (int)s % 3);
@@ -192,7 +211,7 @@ void test_gemm_kernel(void)
     const lad_datapath *bf = &lad_preset_find("sm90-mma-bf16-f32")->dp;
     const lad_datapath *m4 = &lad_preset_find("sm90-mma-e4m3-f32")->dp;
     lad_program p;
-    for (int fam = 0; fam < 6; fam++) {
+    for (int fam = 0; fam < 8; fam++) {
         char name[96];
         snprintf(name, sizeof name, "gemm-kernel-promote4-%s", fams[fam]);
         compare(name, e4, lad_program_preset_find("fp8-promote4"), 11, 19, 32 * 9, fam, 1, 2);
@@ -213,6 +232,12 @@ void test_gemm_kernel(void)
         snprintf(name, sizeof name, "gemm-kernel-split4-serial-promote2-%s", fams[fam]);
         compare(name, bf, &p, 3, 33, 16 * 8, fam, fam % 2, 2);
     }
+
+    /* long chains: many MMAs with the running value kept in lanes */
+    compare("gemm-kernel-bf16-chain-full", bf, NULL, 5, 17, 16 * 40, FAM_FULL, 1, 1);
+    compare("gemm-kernel-bf16-chain-sparse", bf, NULL, 5, 17, 16 * 40, FAM_SPARSE, 1, 1);
+    compare("gemm-kernel-e4m3-chain-huge", e4, NULL, 5, 17, 32 * 40, FAM_HUGE, 1, 1);
+    compare("gemm-kernel-e4m3-chain-tiny", e4, NULL, 5, 17, 32 * 40, FAM_TINY, 1, 1);
 
     /* a larger product, many threads asked for */
     compare("gemm-kernel-bf16-large", bf, NULL, 37, 45, 16 * 24, FAM_SPRINKLED, 1, 3);
