@@ -25,7 +25,8 @@
 ** (lad_gemm_with, LAD_GEMM_GENERAL), 128 x 128 x 2048, on bf16 and f16 into
 ** f32 and e4m3 wgmma and mma.sync: multiply-adds per CPU second of the
 ** process, CPU and wall seconds of one product, the wall-time speedup of
-** 2 threads over 1, and whether all gave the general path's words.
+** 2 threads over 1, whether all gave the general path's words, and the
+** kernel's generic build (LAD_GEMM_PORTABLE, what CPUs without AVX2 run).
 ** Target: 1e9 multiply-adds per CPU second, 1.8x on 2 threads.
 **
 ** When the ladder binary is at hand ($LADDER, default build/rel/ladder) and
@@ -294,8 +295,12 @@ static void kernel_bench(double secs)
         int same = !memcmp(D0, D1, sizeof *D0 * M * N);
         gemm_rate(dp, M, N, K, A, B, D1, 2, LAD_GEMM_AUTO, secs, &c2, &w2);
         same &= !memcmp(D0, D1, sizeof *D0 * M * N);
-        printf("%-22s %-22s %12.3g %12.3g %6.1fx %8.2fx %9.4f %8.4f  %s\n", rows[p].what,
-               rows[p].preset, gen, ker, ker / gen, w / w2, c, w, same ? "yes" : "NO");
+        double cp, wp;
+        double port = gemm_rate(dp, M, N, K, A, B, D1, 1, LAD_GEMM_PORTABLE, secs / 2, &cp, &wp);
+        same &= !memcmp(D0, D1, sizeof *D0 * M * N);
+        printf("%-22s %-22s %12.3g %12.3g %6.1fx %8.2fx %9.4f %8.4f  %s  generic build %.3g\n",
+               rows[p].what, rows[p].preset, gen, ker, ker / gen, w / w2, c, w,
+               same ? "yes" : "NO", port);
         printf("%-22s %-22s %12s %12s %7s %9s %9.4f %8.4f  (2 threads)\n", "", "", "", "", "",
                "", c2, w2);
         fflush(stdout);
