@@ -12,9 +12,11 @@
 **                 m = magA * magB; a = m >> d; s = signA ^ signB;
 **                 sum += (a ^ s) - s                               ~10 ops
 **
-** for eight columns at once (one AVX2 register), plus per column and pass
-** the anchor's rules and one rounding (round64) into acc or d: a few dozen
-** scalar operations per pass of 16 or 32 products.
+** for eight columns at once (one AVX2 register), plus per pass the
+** anchor's rules and one rounding into acc or d: in the lanes too along a
+** chain whose running value stays decoded (chain_body, some 60 vector
+** operations per pass for all eight columns), else round64 per column (a
+** few dozen scalar operations per column and pass: lad_block_mma).
 **
 ** Why it is exact: it is fast_body's arithmetic with the datapath's rules
 ** restricted to those below (lad_block_ok), in 32-bit lanes only where the

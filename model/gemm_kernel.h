@@ -9,8 +9,9 @@
 ** integers, lanes in the order they fill the passes), each A row once per
 ** thread, and each pass of an MMA is summed for the block's columns side by
 ** side in 32-bit vector lanes (AVX2 where the CPU has it): anchor, alignment
-** toward zero, sum; then each column's pass sum is rounded by the plan's own
-** round64, as the fast path does.
+** toward zero, sum; then each column's pass sum is rounded by round64's
+** rules, in the lanes along a chain of MMAs where the datapath allows
+** (lad_block_chain), by round64 itself per column otherwise.
 **
 ** The kernel takes only datapaths where that is the whole algorithm
 ** (lad_block_ok): the plan's fast path, passes that chain, alignment toward
