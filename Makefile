@@ -185,8 +185,8 @@ FORCE:
 # The model's evaluator (the parameters' lane selection, the reference and
 # the plan's fast paths) is the inner loop of every simulated run, of
 # inference and of validation: -O3 is worth about 12% there (make bench).
-$(BUILD)/model/datapath.o $(BUILD)/model/eval.o $(BUILD)/model/plan.o: ALL_CFLAGS += -O3
-$(BUILD)/pic/model/datapath.o $(BUILD)/pic/model/eval.o $(BUILD)/pic/model/plan.o: ALL_CFLAGS += -O3
+$(BUILD)/model/datapath.o $(BUILD)/model/eval.o $(BUILD)/model/plan.o $(BUILD)/model/gemm_kernel.o: ALL_CFLAGS += -O3
+$(BUILD)/pic/model/datapath.o $(BUILD)/pic/model/eval.o $(BUILD)/pic/model/plan.o $(BUILD)/pic/model/gemm_kernel.o: ALL_CFLAGS += -O3
 
 # Debian packages the build needs; installed on first use (scripts/deps.sh).
 deps $(DEPS_STAMP):

@@ -146,9 +146,9 @@ static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
                                npos == 3 ? c.w : NULL, d, info, sizeof info, err);
     else if (rc == LAD_OK) {
         lad_progress_begin(pr, "gemm %zu x %zu x %zu: %zu outputs", M, N, K, M * N);
-        rc = lad_gemm_progress(dp, prog, (int)M, (int)N, (int)K, a.w, (int)K, b.w,
-                               (int)N, c.w, (int)N, d, (int)N, threads,
-                               lad_progress_step, pr, err);
+        rc = lad_gemm_with(dp, prog, (int)M, (int)N, (int)K, a.w, (int)K, b.w, (int)N, c.w,
+                           (int)N, d, (int)N, threads, LAD_GEMM_AUTO, lad_progress_step, pr,
+                           err);
         lad_progress_end(pr, rc);
     }
     if (rc == LAD_OK && lt)

@@ -121,55 +121,6 @@ static int fast_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *
            dp->window + 2 + kbits <= 62;
 }
 
-/* s * 2^q rounded into f, as lad_round_units does: toward zero or to nearest
-** even inline for formats with IEEE subnormals, infinities and NaNs (f32,
-** f16, e8m13: the top exponent field all special) under overflow to Inf, anything else by lad_round_units itself. A
-** result of zero is +0. f is 32 bits wide or less (narrow_words). */
-static lad_word_t round64(const lad_format *f, int64_t s, int q, int mode, int ovf)
-{
-    if (s == 0)
-        return 0;
-    if ((mode != LAD_RZ && mode != LAD_RNE) || f->sub != LAD_SUB_IEEE ||
-        f->inf != LAD_INF_IEEE || f->nan != LAD_NAN_IEEE || ovf != LAD_OVF_INF)
-        return lad_round_units(f, s, q, 0, mode, ovf);
-    uint32_t sign = s < 0 ? 1u << (f->ebits + f->mbits) : 0;
-    uint64_t m = s < 0 ? 0 - (uint64_t)s : (uint64_t)s;
-    int bl = 64 - __builtin_clzll(m);
-    int e = bl - 1 + q, emin = 1 - f->bias;
-    int emax = (int)((1u << f->ebits) - 2) - f->bias;
-    /* the units kept: the significand, or the subnormal grid below emin */
-    int sh = e >= emin ? bl - 1 - f->mbits : emin - f->mbits - q;
-    uint64_t u;
-    if (sh <= 0) {
-        u = m << -sh;  /* exact: m has at most mbits + 1 bits here */
-    } else {
-        u = sh >= 64 ? 0 : m >> sh;
-        if (mode == LAD_RNE) {
-            uint64_t rem = sh >= 64 ? m : m & (((uint64_t)1 << sh) - 1);
-            uint64_t half = sh > 64 ? 0 : (uint64_t)1 << (sh - 1);
-            if (sh <= 64 && (rem > half || (rem == half && (u & 1))))
-                u++;
-        }
-    }
-    /* u is the significand with its hidden bit, or a subnormal count; a
-    ** carry out of either moves the value one binade up, which the field
-    ** arithmetic below does by itself */
-    uint32_t w;
-    if (e >= emin) {
-        if (u >> (f->mbits + 1)) {
-            u >>= 1;
-            e++;
-        }
-        if (e > emax)
-            return (sign | (((1u << f->ebits) - 1) << f->mbits)) << f->pad;
-        w = ((uint32_t)(e + f->bias) << f->mbits) | ((uint32_t)u & ((1u << f->mbits) - 1));
-    } else {
-        w = (uint32_t)u;  /* 1 << mbits: the smallest normal, exactly */
-    }
-    return w ? (sign | w) << f->pad : 0;
-}
-
-
 /* A single pass with a NaN or Inf among its words (pa, pb: cut, in lane
 ** order; sgn: the products' signs from decode_pass): the classes decide. */
 static lad_word_t fast_special(const lad_plan *p, const lad_word_t *pa, const lad_word_t *pb,

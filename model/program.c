@@ -9,6 +9,7 @@
 */
 #include "program.h"
 #include "datapath_int.h"
+#include "gemm_kernel.h"
 #include "params.h"
 
 #include <pthread.h>
@@ -277,14 +278,18 @@ typedef struct gemm {
     int N, K;
     const lad_word_t *A, *Bt, *C;   /* Bt: B packed column by column, N x K */
     int lda, ldc, ldd;
+    const lad_word_t *B;          /* B itself, row k at B + k*ldb */
+    int ldb, M;
     lad_word_t *D;
-    size_t from, to;              /* this thread's outputs, row-major index */
+    size_t from, to;              /* this thread's outputs: row-major index, or
+                                     the block order of run_blocks */
     lad_word_t alpha;              /* scale_a * scale_b, f32 */
+    const lad_block *bk;          /* the block kernel's B, or NULL: per element */
     int rc;
-    _Atomic size_t *written;       /* outputs every thread wrote; NULL: no progress */
+    _Atomic size_t *written;       /* items every thread did; NULL: no progress */
     lad_gemm_progress_fn progress; /* thread 0's only: the caller's thread */
     void *ctx;
-    size_t total;                  /* M * N */
+    size_t total;                  /* items in all (from, to count them) */
 } gemm;
 
 /* The MMAs of one slice, K lanes [k0, k1) of row a and column b, starting
@@ -322,20 +327,13 @@ static lad_word_t slice(const lad_plan *pl, const lad_program *prog, lad_case *c
     return acc;
 }
 
-/* One output element. */
-static lad_word_t element(const gemm *g, const lad_plan *pl, lad_case *cs,
-                        const lad_word_t *a, const lad_word_t *b, lad_word_t c)
+/* An output element from its slices' values s[] (format sf): reduction,
+** scale and output rounding. */
+static lad_word_t finish(const gemm *g, lad_word_t *s, const lad_format *sf)
 {
     const lad_program *prog = g->prog;
     const lad_datapath *dp = g->dp;
-    lad_word_t s[LAD_SPLITMAX];
-    const lad_format *sf = &dp->c, *vf;
-    int len = g->K / prog->split;
-    s[0] = c;  /* split >= 1 (lad_program_check); the compiler cannot tell */
-    for (int i = 0; i < prog->split; i++) {
-        sf = &dp->c;
-        s[i] = slice(pl, prog, cs, a, b, i * len, (i + 1) * len, i ? 0 : c, &sf);
-    }
+    const lad_format *vf;
     lad_word_t v = s[0];
     vf = sf;
     if (prog->split > 1 && prog->reduce == LAD_REDUCE_SERIAL) {
@@ -371,6 +369,143 @@ static lad_word_t element(const gemm *g, const lad_plan *pl, lad_case *cs,
     return v;
 }
 
+/* One output element, by the plan. */
+static lad_word_t element(const gemm *g, const lad_plan *pl, lad_case *cs,
+                        const lad_word_t *a, const lad_word_t *b, lad_word_t c)
+{
+    const lad_program *prog = g->prog;
+    lad_word_t s[LAD_SPLITMAX];
+    const lad_format *sf = &g->dp->c;
+    int len = g->K / prog->split;
+    s[0] = c;  /* split >= 1 (lad_program_check); the compiler cannot tell */
+    for (int i = 0; i < prog->split; i++) {
+        sf = &g->dp->c;
+        s[i] = slice(pl, prog, cs, a, b, i * len, (i + 1) * len, i ? 0 : c, &sf);
+    }
+    return finish(g, s, sf);
+}
+
+/* slice() for the LAD_BLOCK_W columns of block blk by the block kernel:
+** c[] in, the slice's values out (format *cf); a column the kernel cannot
+** do gets its bit in *dead. */
+static void slice_block(const gemm *g, const lad_block_row *row, int blk, int k0, int k1,
+                        lad_word_t *c, const lad_format **cf, unsigned *dead)
+{
+    const lad_datapath *dp = g->dp;
+    const lad_program *prog = g->prog;
+    if (prog->promote == 0) {
+        lad_block_chain(g->bk, row, blk, k0, k1, c, dead);
+        *cf = &dp->d;
+        return;
+    }
+    lad_word_t acc[LAD_BLOCK_W], d[LAD_BLOCK_W];
+    memcpy(acc, c, sizeof acc);
+    /* groups of promote MMAs chained from C = 0, each added into acc */
+    for (int k = k0; k < k1; k += prog->promote * dp->k) {
+        int end = k + prog->promote * dp->k < k1 ? k + prog->promote * dp->k : k1;
+        memset(d, 0, sizeof d);
+        lad_block_chain(g->bk, row, blk, k, end, d, dead);
+        for (int j = 0; j < LAD_BLOCK_W; j++) {
+            if (*dead >> j & 1)
+                continue;
+            term x = decode_term(*cf, acc[j]), y = decode_term(&dp->d, d[j]);
+            acc[j] = f32_add(&x, &y);
+        }
+        *cf = f32();
+    }
+    memcpy(c, acc, sizeof acc);
+}
+
+/* Rows per group of the block order: their decoded A rows are kept while
+** the group sweeps every column block, so that each block of B is read
+** once per ROWS rows and each row decoded once per group. */
+#define ROWS 16
+
+/* Counts item e of this thread's share done, and tells the caller's
+** progress every LAD_GEMM_TICK items (thread 0 only) and at the share's
+** end. */
+static void tick(gemm *g, size_t e)
+{
+    if (g->written && ((e - g->from + 1) % LAD_GEMM_TICK == 0 || e + 1 == g->to)) {
+        size_t n = (e - g->from) % LAD_GEMM_TICK + 1;
+        size_t all = atomic_fetch_add_explicit(g->written, n, memory_order_relaxed) + n;
+        if (g->progress)
+            g->progress(g->ctx, "gemm", all, g->total);
+    }
+}
+
+/* The outputs [from, to) of the block order (item e: rows in groups of
+** ROWS, in a group column block by column block, in a block row by row),
+** by the block kernel; an output it cannot do by element(). */
+static int run_blocks(gemm *g, const lad_plan *pl, lad_case *cs)
+{
+    int M = g->M, nblk = g->bk->nblk;
+    const lad_block *bk = g->bk;
+    const lad_program *prog = g->prog;
+    lad_block_row rows[ROWS];
+    int tag[ROWS], nrow = 0, rc = LAD_OK;
+    lad_word_t *col = malloc((size_t)g->K * sizeof *col);
+    for (; nrow < ROWS && col; nrow++) {
+        tag[nrow] = -1;
+        if (lad_block_row_alloc(bk, &rows[nrow]) != LAD_OK)
+            break;
+    }
+    if (col == NULL || nrow < ROWS) {
+        rc = LAD_EINTERNAL;
+        goto done;
+    }
+    int len = g->K / prog->split;
+    for (size_t e = g->from; e < g->to; e++) {
+        size_t grp = e / ((size_t)ROWS * nblk), at = e - grp * ROWS * nblk;
+        int r0 = (int)grp * ROWS, nr = M - r0 < ROWS ? M - r0 : ROWS;
+        int i = r0 + (int)(at % (size_t)nr), blk = (int)(at / (size_t)nr);
+        int j0 = blk * LAD_BLOCK_W, w = g->N - j0 < LAD_BLOCK_W ? g->N - j0 : LAD_BLOCK_W;
+        const lad_word_t *a = g->A + (size_t)i * g->lda;
+        lad_block_row *rowp = &rows[i % ROWS];
+        if (tag[i % ROWS] != i) {
+            lad_block_row_decode(bk, a, rowp);
+            tag[i % ROWS] = i;
+        }
+        const lad_block_row row = *rowp;
+        unsigned dead = row.bad ? (1u << LAD_BLOCK_W) - 1 : 0;
+        lad_word_t c0[LAD_BLOCK_W] = {0}, s[LAD_SPLITMAX][LAD_BLOCK_W];
+        const lad_format *sf = &g->dp->c;
+        for (int j = 0; j < w; j++) {
+            dead |= (unsigned)bk->bbad[j0 + j] << j;
+            c0[j] = g->C ? g->C[(size_t)i * g->ldc + j0 + j] : 0;
+        }
+        for (int x = 0; x < prog->split && dead != (1u << LAD_BLOCK_W) - 1; x++) {
+            sf = &g->dp->c;
+            if (x == 0)
+                memcpy(s[0], c0, sizeof c0);
+            else
+                memset(s[x], 0, sizeof s[x]);
+            slice_block(g, &row, blk, x * len, (x + 1) * len, s[x], &sf, &dead);
+        }
+        for (int j = 0; j < w; j++) {
+            lad_word_t v;
+            if (dead >> j & 1) {
+                const lad_word_t *b = g->B + j0 + j;
+                for (int k = 0; k < g->K; k++)
+                    col[k] = b[(size_t)k * g->ldb];
+                v = element(g, pl, cs, a, col, c0[j]);
+            } else {
+                lad_word_t sj[LAD_SPLITMAX];
+                for (int x = 0; x < prog->split; x++)
+                    sj[x] = s[x][j];
+                v = finish(g, sj, sf);
+            }
+            g->D[(size_t)i * g->ldd + j0 + j] = v;
+        }
+        tick(g, e);
+    }
+done:
+    for (int r = 0; r < nrow; r++)
+        lad_block_row_free(&rows[r]);
+    free(col);
+    return rc;
+}
+
 static void *run(void *arg)
 {
     gemm *g = arg;
@@ -381,17 +516,17 @@ static void *run(void *arg)
         g->rc = LAD_EINTERNAL;
         return NULL;
     }
+    if (g->bk) {
+        g->rc = run_blocks(g, &pl, cs);
+        free(cs);
+        return NULL;
+    }
     for (size_t e = g->from; e < g->to; e++) {
         size_t i = e / (size_t)g->N, j = e % (size_t)g->N;
         lad_word_t c = g->C ? g->C[i * (size_t)g->ldc + j] : 0;
         g->D[i * (size_t)g->ldd + j] = element(g, &pl, cs, g->A + i * (size_t)g->lda,
                                                g->Bt + j * (size_t)g->K, c);
-        if (g->written && ((e - g->from + 1) % LAD_GEMM_TICK == 0 || e + 1 == g->to)) {
-            size_t n = (e - g->from) % LAD_GEMM_TICK + 1;
-            size_t all = atomic_fetch_add_explicit(g->written, n, memory_order_relaxed) + n;
-            if (g->progress)
-                g->progress(g->ctx, "gemm", all, g->total);
-        }
+        tick(g, e);
     }
     free(cs);
     return NULL;
@@ -403,10 +538,10 @@ static int online_cpus(void)
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
-int lad_gemm_progress(const lad_datapath *dp, const lad_program *prog, int M, int N,
-                      int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
-                      const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
-                      lad_gemm_progress_fn progress, void *ctx, lad_err *err)
+int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
+                  int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+                  const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
+                  int kernel, lad_gemm_progress_fn progress, void *ctx, lad_err *err)
 {
     lad_program plain;
     if (prog == NULL) {
@@ -424,20 +559,43 @@ int lad_gemm_progress(const lad_datapath *dp, const lad_program *prog, int M, in
     size_t total = (size_t)M * (size_t)N;
     if (total == 0)
         return LAD_OK;
-    lad_word_t *Bt = malloc((size_t)N * (size_t)K * sizeof *Bt);
-    if (Bt == NULL)
-        return lad_errf(err, LAD_EINTERNAL, "out of memory for a %d x %d B", K, N);
-    for (int k = 0; k < K; k++)
-        for (int j = 0; j < N; j++)
-            Bt[(size_t)j * K + k] = B[(size_t)k * ldb + j];
+    if (kernel == LAD_GEMM_AUTO) {
+        /* the environment's choice, for tests of the words through programs
+        ** that call lad_gemm (ladder gemm, the Python package) */
+        const char *general = getenv("LADDER_GEMM_GENERAL");
+        const char *portable = getenv("LADDER_GEMM_PORTABLE");
+        kernel = general && strcmp(general, "1") == 0     ? LAD_GEMM_GENERAL
+                 : portable && strcmp(portable, "1") == 0 ? LAD_GEMM_PORTABLE
+                                                         : LAD_GEMM_AUTO;
+    }
+    lad_block block, *bk = NULL;
+    lad_word_t *Bt = NULL;
+    size_t items = total;  /* the threads' work: outputs, or (row, block) pairs */
+    if (kernel != LAD_GEMM_GENERAL && lad_block_ok(dp)) {
+        if (lad_block_init(&block, dp, B, ldb, K, N) != LAD_OK)
+            return lad_errf(err, LAD_EINTERNAL, "out of memory for a %d x %d B", K, N);
+        bk = &block;
+        if (kernel == LAD_GEMM_PORTABLE)
+            block.pl.avx2 = 0;
+        items = (size_t)M * (size_t)block.nblk;
+    } else {
+        Bt = malloc((size_t)N * (size_t)K * sizeof *Bt);
+        if (Bt == NULL)
+            return lad_errf(err, LAD_EINTERNAL, "out of memory for a %d x %d B", K, N);
+        for (int k = 0; k < K; k++)
+            for (int j = 0; j < N; j++)
+                Bt[(size_t)j * K + k] = B[(size_t)k * ldb + j];
+    }
 
     if (threads <= 0)
         threads = online_cpus();
-    if ((size_t)threads > total)
-        threads = (int)total;
+    if ((size_t)threads > items)
+        threads = (int)items;
     gemm *g = calloc((size_t)threads, sizeof *g);
     pthread_t *tid = calloc((size_t)threads, sizeof *tid);
     if (g == NULL || tid == NULL) {
+        if (bk)
+            lad_block_free(bk);
         free(Bt);
         free(g);
         free(tid);
@@ -449,10 +607,10 @@ int lad_gemm_progress(const lad_datapath *dp, const lad_program *prog, int M, in
     _Atomic size_t written = 0;
     int started = 0;
     for (int t = 0; t < threads; t++) {
-        gemm x = {dp, prog, N, K, A, Bt, C, lda, ldc, ldd, D,
-                  total * (size_t)t / (size_t)threads,
-                  total * (size_t)(t + 1) / (size_t)threads, alpha, LAD_OK,
-                  progress ? &written : NULL, t == 0 ? progress : NULL, ctx, total};
+        gemm x = {dp, prog, N, K, A, Bt, C, lda, ldc, ldd, B, ldb, M, D,
+                  items * (size_t)t / (size_t)threads,
+                  items * (size_t)(t + 1) / (size_t)threads, alpha, bk, LAD_OK,
+                  progress ? &written : NULL, t == 0 ? progress : NULL, ctx, items};
         g[t] = x;
         if (t > 0 && pthread_create(&tid[t], NULL, run, &g[t]) != 0) {
             rc = lad_errf(err, LAD_EINTERNAL, "cannot start thread %d of %d", t + 1, threads);
@@ -468,18 +626,13 @@ int lad_gemm_progress(const lad_datapath *dp, const lad_program *prog, int M, in
         if (g[t].rc != LAD_OK)
             rc = lad_errf(err, g[t].rc, "out of memory");
     if (rc == LAD_OK && progress)
-        progress(ctx, "gemm", total, total);
+        progress(ctx, "gemm", items, items);
+    if (bk)
+        lad_block_free(bk);
     free(Bt);
     free(g);
     free(tid);
     return rc;
-}
-
-int lad_gemm(const lad_datapath *dp, const lad_program *prog, int M, int N,
-             int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
-             const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads)
-{
-    return lad_gemm_err(dp, prog, M, N, K, A, lda, B, ldb, C, ldc, D, ldd, threads, NULL);
 }
 
 int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
@@ -487,6 +640,13 @@ int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
                  const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
                  lad_err *err)
 {
-    return lad_gemm_progress(dp, prog, M, N, K, A, lda, B, ldb, C, ldc, D, ldd, threads,
-                             NULL, NULL, err);
+    return lad_gemm_with(dp, prog, M, N, K, A, lda, B, ldb, C, ldc, D, ldd, threads,
+                         LAD_GEMM_AUTO, NULL, NULL, err);
+}
+
+int lad_gemm(const lad_datapath *dp, const lad_program *prog, int M, int N,
+             int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+             const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads)
+{
+    return lad_gemm_err(dp, prog, M, N, K, A, lda, B, ldb, C, ldc, D, ldd, threads, NULL);
 }

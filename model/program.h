@@ -110,22 +110,41 @@ int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
                  lad_err *err);
 
 /*
-** Progress of a GEMM: done of total outputs of D written so far, step
+** Progress of a GEMM: done of total pieces of work (outputs of D, or rows
+** of blocks of LAD_BLOCK_W outputs on the block kernel) so far, step
 ** "gemm". The shape of util/progress.h's lad_progress_fn, so that ladder's
 ** progress line takes it as it is.
 */
 typedef void (*lad_gemm_progress_fn)(void *ctx, const char *step, size_t done,
                                      size_t total);
+#define LAD_GEMM_TICK 256   /* pieces between two calls of progress */
 
-/* lad_gemm_err that also calls progress (when not NULL) with ctx: from the
-** calling thread only, after each block of LAD_GEMM_TICK outputs of its
-** own share (the count is every thread's, kept with one atomic add per
-** block), and once more with done == total at the end. */
-#define LAD_GEMM_TICK 256
-int lad_gemm_progress(const lad_datapath *dp, const lad_program *prog, int M, int N,
-                      int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
-                      const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
-                      lad_gemm_progress_fn progress, void *ctx, lad_err *err);
+/* Which code lad_gemm_with runs. */
+enum lad_gemm_kernel {
+    LAD_GEMM_AUTO = 0,    /* the block kernel (model/gemm_kernel.h) where its
+                             gate allows, per element elsewhere; the
+                             environment may choose another: below */
+    LAD_GEMM_GENERAL = 1, /* the plan per output element and instruction: the
+                             reference the block kernel is tested against */
+    LAD_GEMM_PORTABLE = 2 /* as AUTO, with the block kernel's generic build
+                             even where the CPU has AVX2: its test */
+};
+
+/*
+** lad_gemm_err with a choice of kernel (enum lad_gemm_kernel; the words
+** are the same either way) and progress. LAD_GEMM_AUTO follows the
+** environment when it says otherwise: LADDER_GEMM_GENERAL=1 (the
+** per-element path) or LADDER_GEMM_PORTABLE=1, read on every call.
+** progress (may be NULL) is called with ctx from the calling thread only,
+** after each LAD_GEMM_TICK pieces of its own share (the count is every
+** thread's, kept with one atomic add per tick), and once more with done ==
+** total at the end. lad_gemm_err is this with LAD_GEMM_AUTO and no
+** progress.
+*/
+int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
+                  int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+                  const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
+                  int kernel, lad_gemm_progress_fn progress, void *ctx, lad_err *err);
 
 /* lad_gemm_err without a message. */
 int lad_gemm(const lad_datapath *dp, const lad_program *prog, int M, int N,

@@ -2,7 +2,7 @@
 ** make bench: throughput of the datapath model on one core, beside the
 ** naive exact reference (tests/unit/rational.c) in the same run.
 **
-**     make bench                      # or: build/rel/bench [seconds]
+**     make bench                      # or: build/rel/bench [seconds [gemm]]
 **
 ** For each datapath, 4,096 cases from the validation generator (half raw
 ** bit patterns, half finite values) are evaluated over and over for about
@@ -20,6 +20,14 @@
 ** (one tests/unit/rational.c evaluation per MMA, chained by hand) on the
 ** first outputs of the same product, and whether their words agree.
 ** Target: 150 million bf16 multiply-adds per second per core.
+**
+** Then lad_gemm's block kernel beside its per-element path in the same run
+** (lad_gemm_with, LAD_GEMM_GENERAL), 128 x 128 x 2048, on bf16 and f16 into
+** f32 and e4m3 wgmma and mma.sync: multiply-adds per CPU second of the
+** process, CPU and wall seconds of one product, the wall-time speedup of
+** 2 threads over 1, whether all gave the general path's words, and the
+** kernel's generic build (LAD_GEMM_PORTABLE, what CPUs without AVX2 run).
+** Target: 1e9 multiply-adds per CPU second, 1.8x on 2 threads.
 **
 ** When the ladder binary is at hand ($LADDER, default build/rel/ladder) and
 ** its run, infer and validate commands exist, the last lines time a full
@@ -208,6 +216,101 @@ static void gemm_bench(double secs)
     free(cs);
 }
 
+/* CPU seconds of the whole process, every thread: what a multi-threaded
+** lad_gemm costs. */
+static double proc_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A random finite word of float format f, of either sign, exponent within
+** 2^+-4 of 1. */
+static lad_word_t moderate_word(const lad_format *f, uint64_t *x)
+{
+    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t r = (uint32_t)(*x >> 32);
+    uint32_t e = (uint32_t)(f->bias - 4) + (r >> 24) % 8;
+    uint32_t w = (r & 1) << (f->ebits + f->mbits) | e << f->mbits | (r >> 1 & ((1u << f->mbits) - 1));
+    return (lad_word_t)w << f->pad;
+}
+
+/* Runs lad_gemm_with for about secs CPU seconds of the process; returns the
+** multiply-adds per CPU second and leaves the CPU and wall seconds of one
+** run in *cpu1, *wall1. */
+static double gemm_rate(const lad_datapath *dp, int M, int N, int K, const lad_word_t *A,
+                        const lad_word_t *B, lad_word_t *D, int threads, int kernel,
+                        double secs, double *cpu1, double *wall1)
+{
+    double c0 = proc_now(), w0 = now(), t = 0;
+    long runs = 0;
+    do {
+        if (lad_gemm_with(dp, NULL, M, N, K, A, K, B, N, NULL, 0, D, N, threads, kernel,
+                          NULL, NULL, NULL) != LAD_OK)
+            return 0;
+        runs++;
+        t = proc_now() - c0;
+    } while (t < secs);
+    *cpu1 = t / (double)runs;
+    *wall1 = (now() - w0) / (double)runs;
+    return (double)runs * M * N * K / t;
+}
+
+/* lad_gemm's block kernel (model/gemm_kernel.h) against its per-element
+** path in the same run, on four datapaths; then the kernel on 2 threads. */
+static void kernel_bench(double secs)
+{
+    static const struct { const char *what, *preset; } rows[] = {
+        {"bf16 -> f32", "sm90-mma-bf16-f32"},
+        {"f16 -> f32", "sm90-mma-f16-f32"},
+        {"e4m3 -> f32 wgmma", "sm90-wgmma-e4m3-f32"},
+        {"e4m3 -> f32 mma.sync", "sm90-mma-e4m3-f32"},
+    };
+    enum { M = 128, N = 128, K = 2048 };
+    lad_word_t *A = malloc(sizeof *A * M * K), *B = malloc(sizeof *B * K * N);
+    lad_word_t *D0 = malloc(sizeof *D0 * M * N), *D1 = malloc(sizeof *D1 * M * N);
+    if (!A || !B || !D0 || !D1) {
+        fprintf(stderr, "bench: out of memory\n");
+        exit(1);
+    }
+    printf("\n%-22s %-22s %12s %12s %7s %9s %9s %8s  %s\n",
+           "lad_gemm 128x128x2048", "preset", "general", "kernel", "speedup", "2 threads",
+           "CPU s", "wall s", "same words");
+    printf("%-22s %-22s %12s %12s %7s %9s %9s %8s\n", "", "", "MAC/CPU s", "MAC/CPU s", "",
+           "wall x", "1 run", "1 run");
+    for (size_t p = 0; p < sizeof rows / sizeof rows[0]; p++) {
+        const lad_preset *pr = lad_preset_find(rows[p].preset);
+        if (!pr)
+            continue;
+        const lad_datapath *dp = &pr->dp;
+        uint64_t x = 2026 + p;
+        for (int i = 0; i < M * K; i++)
+            A[i] = moderate_word(&dp->a, &x);
+        for (int i = 0; i < K * N; i++)
+            B[i] = moderate_word(&dp->b, &x);
+        double c, w, c2, w2, cg, wg;
+        double gen = gemm_rate(dp, M, N, K, A, B, D0, 1, LAD_GEMM_GENERAL, secs / 2, &cg, &wg);
+        double ker = gemm_rate(dp, M, N, K, A, B, D1, 1, LAD_GEMM_AUTO, secs, &c, &w);
+        int same = !memcmp(D0, D1, sizeof *D0 * M * N);
+        gemm_rate(dp, M, N, K, A, B, D1, 2, LAD_GEMM_AUTO, secs, &c2, &w2);
+        same &= !memcmp(D0, D1, sizeof *D0 * M * N);
+        double cp, wp;
+        double port = gemm_rate(dp, M, N, K, A, B, D1, 1, LAD_GEMM_PORTABLE, secs / 2, &cp, &wp);
+        same &= !memcmp(D0, D1, sizeof *D0 * M * N);
+        printf("%-22s %-22s %12.3g %12.3g %6.1fx %8.2fx %9.4f %8.4f  %s  generic build %.3g\n",
+               rows[p].what, rows[p].preset, gen, ker, ker / gen, w / w2, c, w,
+               same ? "yes" : "NO", port);
+        printf("%-22s %-22s %12s %12s %7s %9s %9.4f %8.4f  (2 threads)\n", "", "", "", "", "",
+               "", c2, w2);
+        fflush(stdout);
+    }
+    free(A);
+    free(B);
+    free(D0);
+    free(D1);
+}
+
 /* Runs a shell command, returns its wall time in seconds or -1. */
 static double timed(const char *cmd)
 {
@@ -287,8 +390,13 @@ int main(int argc, char **argv)
         secs = atof(s);
     printf("one core, %.1f CPU s per measurement, %d cases from the validation generator "
            "(50%% raw)\n\n", secs, NCASES);
-    model_bench(secs);
+    /* a second argument `gemm`: only the lad_gemm lines */
+    int gemm_only = argc > 2 && strcmp(argv[2], "gemm") == 0;
+    if (!gemm_only)
+        model_bench(secs);
     gemm_bench(secs);
-    ladder_bench();
+    kernel_bench(secs);
+    if (!gemm_only)
+        ladder_bench();
     return 0;
 }

@@ -45,6 +45,7 @@ void test_check(int ok, const char *name, const char *fmt, ...)
     X(rational)   \
     X(datapath)   \
     X(program)    \
+    X(gemm_kernel) \
     X(params)
 
 #define DECLARE(n) void test_##n(void);

@@ -1,0 +1,623 @@
+/*
+** The block kernel of lad_gemm (gemm_kernel.h): the fast path's pass
+** (plan.c, fast_body) for LAD_BLOCK_W columns side by side.
+**
+** Why it is fast: the per-element plan spends most of a K=16 MMA decoding
+** 32 words and copying them into a case; here every word is decoded once
+** per GEMM (B) or once per row and thread (A), and what is left per
+** multiply-add is integer work in 32-bit vector lanes, one lane a column:
+**
+**   anchor pass:  rp = rawA + rawB; rmax = max(rmax, rp)          2 ops
+**   sum pass:     d = base - rawA - rawB (clamped at 31);
+**                 m = magA * magB; a = m >> d; s = signA ^ signB;
+**                 sum += (a ^ s) - s                               ~10 ops
+**
+** for eight columns at once (one AVX2 register), plus per pass the
+** anchor's rules and one rounding into acc or d: in the lanes too along a
+** chain whose running value stays decoded (chain_body, some 60 vector
+** operations per pass for all eight columns), else round64 per column (a
+** few dozen scalar operations per column and pass: lad_block_mma).
+**
+** Why it is exact: it is fast_body's arithmetic with the datapath's rules
+** restricted to those below (lad_block_ok), in 32-bit lanes only where the
+** bounds say it fits. A product of magnitudes below 2^(mbA + 1) and
+** 2^(mbB + 1), shifted up by up, is below 2^(max(window, off) + 2) (off =
+** mbA + mbB): it fits uint32 when that is at most 32. Aligned to the
+** anchor's quantum it is below 2^(window + 2); pass of them sum below
+** 2^(window + 2 + log2 pass), which fits int32 when that is at most 31.
+** The addend joins in 64 bits, where fast_body adds it. Rounding toward
+** zero of a term is the shift of its magnitude, as in sum_lanes.
+*/
+#include "gemm_kernel.h"
+#include "datapath_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define W LAD_BLOCK_W
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define BLOCK_AVX2_CLONE 1
+#else
+#define BLOCK_AVX2_CLONE 0
+#endif
+
+typedef int32_t v8i __attribute__((vector_size(4 * W)));
+typedef uint32_t v8u __attribute__((vector_size(4 * W)));
+
+/* Lane-wise max and min by masks: GNU C has no ?: on vectors in C. */
+#define VMAX(a, b) (((a) & ((a) > (b))) | ((b) & ~((a) > (b))))
+#define VMIN(a, b) (((a) & ((a) < (b))) | ((b) & ~((a) < (b))))
+
+static int ceil_log2(int n)
+{
+    int b = 0;
+    while ((1 << b) < n)
+        b++;
+    return b;
+}
+
+int lad_block_ok(const lad_datapath *dp)
+{
+    lad_plan pl;
+    lad_plan_init(&pl, dp);
+    int off = (int)(pl.a.mb + pl.b.mb);
+    int lanes = dp->pass < dp->k ? dp->pass : dp->k;
+    int top = dp->window > off ? dp->window : off;
+    /* the plan's fast path does the rest of the datapath (one window,
+    ** IEEE-subnormal operands of 32 bits or fewer, no scales); of what it
+    ** does, passes summed by `chain: sum`, the double rounding of
+    ** d_via_acc and the other alignment roundings are left to it */
+    return pl.path == LAD_PATH_FAST && !dp->sparse && dp->chain == LAD_CHAIN &&
+           !dp->d_via_acc && dp->align_round == LAD_RZ && top + 2 <= 32 &&
+           dp->window + 2 + ceil_log2(lanes) <= 31;
+}
+
+/* Word w of format f (opfmt d) as the kernel stores it; returns 1 for a
+** NaN or Inf (stored as a zero). */
+static int decode_word(const lad_datapath *dp, const lad_format *f, const lad_opfmt *d,
+                       lad_word_t w, int32_t *raw, uint32_t *mag, int32_t *neg)
+{
+    term t = opfmt_term(d, cut_word(f, dp->in_round, w));
+    int bad = t.cls >= LAD_INFINITE;
+    int zero = bad || t.cls == LAD_ZERO;
+    *raw = zero ? LAD_BLOCK_ZERO : t.raw;
+    *mag = zero ? 0 : (uint32_t)t.mag;
+    *neg = t.neg && !zero;
+    return bad;
+}
+
+static int lanes_ok(const lad_datapath *dp, const lad_plan *pl, const lad_opfmt *od);
+
+/* The lane of the MMA at k0 that fills position j of its passes. */
+static int lane_of(const lad_datapath *dp, int j)
+{
+    return dp->norder ? dp->order[j] : j;
+}
+
+int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, int ldb,
+                   int K, int N)
+{
+    memset(bk, 0, sizeof *bk);
+    lad_plan_init(&bk->pl, dp);
+    bk->d = lad_opfmt_of(&dp->d);
+    bk->lanes = lanes_ok(dp, &bk->pl, &bk->d);
+    bk->K = K;
+    bk->N = N;
+    bk->nblk = (N + W - 1) / W;
+    size_t n = (size_t)bk->nblk * (size_t)K * W;
+    bk->braw = malloc(n * sizeof *bk->braw);
+    bk->bmag = malloc(n * sizeof *bk->bmag);
+    bk->bbad = calloc((size_t)bk->nblk * W, 1);
+    if (!bk->braw || !bk->bmag || !bk->bbad) {
+        lad_block_free(bk);
+        return LAD_EINTERNAL;
+    }
+    for (int blk = 0; blk < bk->nblk; blk++)
+        for (int k = 0; k < K; k++) {
+            int src = k - k % dp->k + lane_of(dp, k % dp->k);
+            size_t at = ((size_t)blk * K + k) * W;
+            for (int col = 0; col < W; col++) {
+                int j = blk * W + col;
+                int32_t raw = LAD_BLOCK_ZERO, neg = 0;
+                uint32_t mag = 0;
+                if (j < N)
+                    bk->bbad[j] |= decode_word(dp, &dp->b, &bk->pl.b,
+                                               B[(size_t)src * ldb + j], &raw, &mag, &neg);
+                bk->braw[at + col] = raw;
+                bk->bmag[at + col] = (int32_t)(mag | (uint32_t)neg << 31);
+            }
+        }
+    return LAD_OK;
+}
+
+void lad_block_free(lad_block *bk)
+{
+    free(bk->braw);
+    free(bk->bmag);
+    free(bk->bbad);
+    bk->braw = bk->bmag = NULL;
+    bk->bbad = NULL;
+}
+
+int lad_block_row_alloc(const lad_block *bk, lad_block_row *row)
+{
+    row->raw = malloc((size_t)bk->K * sizeof *row->raw);
+    row->mag = malloc((size_t)bk->K * sizeof *row->mag);
+    row->sgn = malloc((size_t)bk->K * sizeof *row->sgn);
+    row->bad = 0;
+    if (!row->raw || !row->mag || !row->sgn) {
+        lad_block_row_free(row);
+        return LAD_EINTERNAL;
+    }
+    return LAD_OK;
+}
+
+void lad_block_row_free(lad_block_row *row)
+{
+    free(row->raw);
+    free(row->mag);
+    free(row->sgn);
+    row->raw = NULL;
+    row->mag = NULL;
+    row->sgn = NULL;
+}
+
+void lad_block_row_decode(const lad_block *bk, const lad_word_t *a, lad_block_row *row)
+{
+    const lad_datapath *dp = bk->pl.dp;
+    row->bad = 0;
+    for (int k = 0; k < bk->K; k++) {
+        int src = k - k % dp->k + lane_of(dp, k % dp->k);
+        int32_t neg;
+        row->bad |= decode_word(dp, &dp->a, &bk->pl.a, a[src], &row->raw[k], &row->mag[k], &neg);
+        row->mag[k] <<= bk->pl.up;  /* below 2^32: lad_block_ok */
+        row->sgn[k] = -neg;
+    }
+}
+
+/* fast_body's pass loop for the block's columns (its comments say why
+** each step is as it is). */
+static inline __attribute__((always_inline)) void
+mma_body(const lad_block *bk, const lad_block_row *row, int blk, int k0, lad_word_t *cw,
+         unsigned *dead)
+{
+    const lad_plan *pl = &bk->pl;
+    const lad_datapath *dp = pl->dp;
+    const term zero = {LAD_ZERO, 0, 0, 0, 0};
+    term c[W], acc[W];
+    unsigned live = ~*dead & ((1u << W) - 1);
+    for (int col = 0; col < W; col++) {
+        if (!(live >> col & 1))
+            continue;
+        c[col] = pl->fast_c ? opfmt_term(&pl->c, cw[col]) : decode_term(&dp->c, cw[col]);
+        if (c[col].cls >= LAD_INFINITE)
+            live &= ~(1u << col);
+        acc[col] = dp->c_last ? zero : c[col];
+    }
+    *dead |= ~live & ((1u << W) - 1);
+    if (!live)
+        return;
+
+    size_t at = ((size_t)blk * bk->K + k0) * W;
+    const int32_t *braw = bk->braw + at, *bmag = bk->bmag + at;
+    const int32_t *araw = row->raw + k0, *asgn = row->sgn + k0;
+    const uint32_t *amag = row->mag + k0;
+    int direct = !dp->c_last;  /* chain, no d_via_acc: lad_block_ok */
+    int floor = dp->zero_floor != LAD_NOFLOOR;
+    for (int p = 0; p < pl->npass; p++) {
+        int from = p * dp->pass, to = from + dp->pass < dp->k ? from + dp->pass : dp->k;
+        int last = p == pl->npass - 1 && direct;
+        const lad_format *out = last ? &dp->d : &dp->acc;
+        int mode = last ? dp->d_round : dp->acc_round;
+
+        /* the products' anchor and whether any is zero, per column */
+        v8i rmax = {0}, rmin = {0}, bv;
+        rmax -= 1 << 30;
+        rmin += 1 << 30;
+        for (int j = from; j < to; j++) {
+            memcpy(&bv, braw + (size_t)j * W, sizeof bv);
+            v8i rp = bv + araw[j];
+            rmax = VMAX(rmax, rp);
+            if (floor)
+                rmin = VMIN(rmin, rp);
+        }
+        int32_t rm[W], rn[W], r[W], base[W];
+        memcpy(rm, &rmax, sizeof rm);
+        memcpy(rn, &rmin, sizeof rn);
+        for (int col = 0; col < W; col++) {
+            int x = rm[col];
+            if (x < LAD_BLOCK_NONE) {
+                x = 0;  /* no product: every shift below is then large */
+            } else if (live >> col & 1) {
+                int inwin = dp->c_anchor && acc[col].cls != LAD_ZERO;
+                if (floor && rn[col] < LAD_BLOCK_NONE && dp->zero_floor > x)
+                    x = dp->zero_floor;
+                if (inwin && acc[col].raw > x)
+                    x = acc[col].raw;
+                if (x < dp->anchor_min)
+                    x = dp->anchor_min;
+            }
+            r[col] = x;
+            base[col] = x + pl->down;
+        }
+
+        /* the products aligned toward zero and summed (a zero product's
+        ** shift is large and its magnitude 0) */
+        v8i vbase, sum = {0};
+        memcpy(&vbase, base, sizeof vbase);
+        for (int j = from; j < to; j++) {
+            v8i rb, mb;
+            memcpy(&rb, braw + (size_t)j * W, sizeof rb);
+            memcpy(&mb, bmag + (size_t)j * W, sizeof mb);
+            v8i d = vbase - araw[j] - rb;
+            d = VMIN(d, d - d + 31);
+            v8u m = ((v8u)mb & 0x7fffffffu) * amag[j];
+            v8i s = (mb >> 31) ^ asgn[j];
+            v8i a = (v8i)(m >> (v8u)d);
+            sum += (a ^ s) - s;
+        }
+        int32_t su[W];
+        memcpy(su, &sum, sizeof su);
+
+        /* each column's pass result: the addend, one rounding */
+        for (int col = 0; col < W; col++) {
+            if (!(live >> col & 1))
+                continue;
+            const term *add = &acc[col];
+            lad_word_t w;
+            if (rm[col] < LAD_BLOCK_NONE) {
+                w = lad_add_round(out, 0, 0, add, mode, dp->overflow);
+            } else {
+                int q = r[col] - dp->window;
+                int64_t s = su[col];
+                if (dp->c_anchor && add->cls != LAD_ZERO) {
+                    int sh = add->exp - q;
+                    uint64_t a = sh >= 0 ? (uint64_t)add->mag << sh
+                                         : -sh < 64 ? (uint64_t)add->mag >> -sh : 0;
+                    s += add->neg ? -(int64_t)a : (int64_t)a;
+                    w = round64(out, s, q, mode, dp->overflow);
+                } else if (add->cls != LAD_ZERO) {
+                    w = lad_add_round(out, (i128)s, q, add, mode, dp->overflow);
+                } else {
+                    w = round64(out, s, q, mode, dp->overflow);
+                }
+            }
+            if (last) {
+                cw[col] = w;
+                continue;
+            }
+            term t = pl->fast_acc ? opfmt_term(&pl->acc, w) : decode_term(&dp->acc, w);
+            if (t.cls >= LAD_INFINITE || w == pl->acc_nan) {
+                live &= ~(1u << col);
+                continue;
+            }
+            acc[col] = t;
+        }
+    }
+    if (!direct)
+        for (int col = 0; col < W; col++)
+            if (live >> col & 1)
+                cw[col] = lad_add_terms(dp, &dp->d, &acc[col], dp->c_last ? &c[col] : &zero,
+                                        dp->d_round, dp->nan);
+    *dead |= ~live & ((1u << W) - 1);
+}
+
+static void mma_generic(const lad_block *bk, const lad_block_row *row, int blk, int k0,
+                        lad_word_t *c, unsigned *dead)
+{
+    mma_body(bk, row, blk, k0, c, dead);
+}
+
+#if BLOCK_AVX2_CLONE
+__attribute__((target("avx2"))) static void mma_avx2(const lad_block *bk,
+                                                     const lad_block_row *row, int blk,
+                                                     int k0, lad_word_t *c, unsigned *dead)
+{
+    mma_body(bk, row, blk, k0, c, dead);
+}
+#endif
+
+void lad_block_mma(const lad_block *bk, const lad_block_row *row, int blk, int k0,
+                   lad_word_t *c, unsigned *dead)
+{
+#if BLOCK_AVX2_CLONE
+    if (bk->pl.avx2) {
+        mma_avx2(bk, row, blk, k0, c, dead);
+        return;
+    }
+#endif
+    mma_generic(bk, row, blk, k0, c, dead);
+}
+
+/* ---- the lane-state chain: MMAs [k0, k1) of one block with each column's
+** running value kept as a decoded term in 32-bit lanes */
+
+/* Whether chain_body computes dp's chains: lad_block_ok's datapaths whose
+** passes and MMAs only ever round toward zero into formats that round64
+** does inline (IEEE subnormals, Inf and NaN, overflow to Inf; f32, e8m13,
+** f16), with C anchored in the window, no zero floor and no C added last,
+** and whose D words read as C words give the same values (D = C, or D the
+** same exponent range with fewer fraction bits, as wgmma's e8m13 in f32),
+** so that a D need not be encoded to be fed on as the next C. */
+static int lanes_ok(const lad_datapath *dp, const lad_plan *pl, const lad_opfmt *od)
+{
+    const lad_format *c = &dp->c, *d = &dp->d, *fs[2] = {&dp->acc, &dp->d};
+    for (int i = 0; i < 2; i++)
+        if (fs[i]->kind != LAD_FLOAT || fs[i]->width > 32 || fs[i]->mbits > 23 ||
+            fs[i]->sub != LAD_SUB_IEEE || fs[i]->inf != LAD_INF_IEEE ||
+            fs[i]->nan != LAD_NAN_IEEE)
+            return 0;
+    return dp->c_anchor && !dp->c_last && dp->zero_floor == LAD_NOFLOOR &&
+           dp->acc_round == LAD_RZ && dp->d_round == LAD_RZ && dp->overflow == LAD_OVF_INF &&
+           pl->fast_c && pl->fast_acc && lad_opfmt_usable(d, od) && c->mbits <= 23 &&
+           c->ebits == d->ebits && c->bias == d->bias && c->width == d->width &&
+           c->mbits + c->pad == d->mbits + d->pad && c->mbits >= d->mbits &&
+           dp->window + 1 <= 29;
+}
+
+/* The number of significant bits of each lane (0 for 0): a binary search
+** by compares, AVX2 having no count of leading zeros. */
+static inline __attribute__((always_inline)) void vbitlen(v8i *out, const v8u *in)
+{
+    v8i n = {0};
+    v8u m = *in;
+    for (int s = 16; s >= 1; s >>= 1) {
+        v8i k = (v8i)(m >> (unsigned)s) != 0;
+        n += k & s;
+        m = (v8u)(((v8i)(m >> (unsigned)s) & k) | ((v8i)m & ~k));
+    }
+    *out = n + (v8i)m;
+}
+
+/* a * 2^sh toward zero lane by lane, as (a << l) >> r with l and r the
+** positive and negative parts of sh clamped to 31 (a below 2^31 - |sh|
+** where sh > 0). Pointers, not values: a vector argument's ABI differs
+** between the generic and the AVX2 build. */
+static inline __attribute__((always_inline)) void vshift(v8u *out, const v8u *a, const v8i *sh)
+{
+    v8i zero = {0}, top = zero + 31;
+    v8i l = VMIN(VMAX(*sh, zero), top), r = VMIN(VMAX(-*sh, zero), top);
+    *out = (*a << (v8u)l) >> (v8u)r;
+}
+
+/* One column's pass the way mma_body does it (for the lanes chain_body's
+** vector step leaves: no product in the pass, or a product sum at 2^30 or
+** beyond): the running value *t in, the word of out rounded from it and
+** the pass's sum su at anchor x out. Returns 1 unless the result is NaN
+** or Inf. */
+static int pass_one(const lad_datapath *dp, const lad_format *out, const lad_opfmt *od,
+                    int mode, int nothing, int32_t su, int x, term *t)
+{
+    lad_word_t w;
+    if (nothing) {
+        w = lad_add_round(out, 0, 0, t, mode, dp->overflow);
+    } else {
+        int q = x - dp->window;
+        int64_t s = su;
+        if (t->cls != LAD_ZERO) {
+            int sh = t->exp - q;
+            uint64_t a = sh >= 0 ? (uint64_t)t->mag << sh
+                                 : -sh < 64 ? (uint64_t)t->mag >> -sh : 0;
+            s += t->neg ? -(int64_t)a : (int64_t)a;
+        }
+        w = round64(out, s, q, mode, dp->overflow);
+    }
+    *t = opfmt_term(od, w);
+    return t->cls < LAD_INFINITE;
+}
+
+/* MMAs k0, k0 + dp->k, ... below k1 of block blk, chained: c[col] (words
+** of dp->c) in, the last D words out; *dead as lad_block_mma. */
+static inline __attribute__((always_inline)) void
+chain_body(const lad_block *bk, const lad_block_row *row, int blk, int k0, int k1,
+           lad_word_t *cw, unsigned *dead)
+{
+    const lad_plan *pl = &bk->pl;
+    const lad_datapath *dp = pl->dp;
+    unsigned live = ~*dead & ((1u << W) - 1);
+    /* the running value of each column, as opfmt_term gives it: sign (0 or
+    ** -1), significand, exponent of its last bit, raw exponent, nonzero
+    ** (0 or -1) */
+    int32_t neg[W], mag[W], exp[W], raw[W], nz[W];
+    for (int col = 0; col < W; col++) {
+        term t = {LAD_ZERO, 0, 0, 0, 0};
+        if (live >> col & 1) {
+            t = opfmt_term(&pl->c, cw[col]);
+            if (t.cls >= LAD_INFINITE) {
+                live &= ~(1u << col);
+                t.cls = LAD_ZERO;
+            }
+        }
+        int z = t.cls == LAD_ZERO;
+        neg[col] = z ? 0 : -t.neg;
+        mag[col] = z ? 0 : (int32_t)t.mag;
+        exp[col] = t.exp;
+        raw[col] = t.raw;
+        nz[col] = -!z;
+    }
+    v8i vneg, vmag, vexp, vraw, vnz;
+    memcpy(&vneg, neg, sizeof vneg);
+    memcpy(&vmag, mag, sizeof vmag);
+    memcpy(&vexp, exp, sizeof vexp);
+    memcpy(&vraw, raw, sizeof vraw);
+    memcpy(&vnz, nz, sizeof vnz);
+    const v8i zero = {0}, none = zero + LAD_BLOCK_NONE;
+
+    for (int k = k0; k < k1 && live; k += dp->k) {
+        size_t at = ((size_t)blk * bk->K + k) * W;
+        const int32_t *braw = bk->braw + at, *bmag = bk->bmag + at;
+        const int32_t *araw = row->raw + k, *asgn = row->sgn + k;
+        const uint32_t *amag = row->mag + k;
+        for (int p = 0; p < pl->npass; p++) {
+            int from = p * dp->pass, to = from + dp->pass < dp->k ? from + dp->pass : dp->k;
+            int last = p == pl->npass - 1;
+            const lad_format *out = last ? &dp->d : &dp->acc;
+            const lad_opfmt *od = last ? &bk->d : &pl->acc;
+            int mb = out->mbits, emin = 1 - out->bias;
+            int emax = (int)((1u << out->ebits) - 2) - out->bias;
+
+            /* the anchor: the products' largest raw exponent, the running
+            ** value's when nonzero, the anchor's floor */
+            v8i rmax = zero - (1 << 30), bv;
+            for (int j = from; j < to; j++) {
+                memcpy(&bv, braw + (size_t)j * W, sizeof bv);
+                v8i rp = bv + araw[j];
+                rmax = VMAX(rmax, rp);
+            }
+            v8i nothing = rmax < none;
+            v8i x = VMAX(rmax, (vraw & vnz) | ((zero - (1 << 30)) & ~vnz));
+            x = VMAX(x, zero + dp->anchor_min);
+            x &= ~nothing;  /* no product: every shift below is then large */
+            v8i vbase = x + pl->down, sum = zero;
+            for (int j = from; j < to; j++) {
+                v8i rb, mbv;
+                memcpy(&rb, braw + (size_t)j * W, sizeof rb);
+                memcpy(&mbv, bmag + (size_t)j * W, sizeof mbv);
+                v8i d = vbase - araw[j] - rb;
+                d = VMIN(d, zero + 31);
+                v8u m = ((v8u)mbv & 0x7fffffffu) * amag[j];
+                v8i s = (mbv >> 31) ^ asgn[j];
+                v8i a = (v8i)(m >> (v8u)d);
+                sum += (a ^ s) - s;
+            }
+
+            /* the running value aligned toward zero to the pass's quantum
+            ** q (below 2^(window + 1): x is at least its raw exponent), the
+            ** sum below 2^31 where the products' sum is below 2^30 */
+            v8i q = x - dp->window;
+            v8u al;
+            v8u um = (v8u)vmag;
+            v8i ash = vexp - q;
+            vshift(&al, &um, &ash);
+            v8i s = sum + (((v8i)al ^ vneg) - vneg);
+            v8i edge = nothing | (sum >= (1 << 30)) | (sum <= -(1 << 30));
+
+            /* round64 toward zero into out, lane by lane: the normal
+            ** significand of mb + 1 bits, or the subnormal grid's count */
+            v8i pneg = vneg, pmag = vmag, pexp = vexp, praw = vraw, pnz = vnz;
+            v8i sg = s >> 31;
+            v8u m = (v8u)((s ^ sg) - sg);
+            v8i bl;
+            vbitlen(&bl, &m);
+            v8i e = bl - 1 + q;
+            v8i norm = e >= emin;
+            v8i sh = (norm & (bl - 1 - mb)) | (~norm & (emin - mb - q));
+            v8u u;
+            v8i nsh = -sh;
+            vshift(&u, &m, &nsh);
+            v8i unz = (v8i)u != 0;
+            v8i over = norm & (e > emax);
+            vneg = sg & unz;
+            vmag = (v8i)u;
+            vnz = unz;
+            vexp = (norm & (e - mb)) | (~norm & (emin - mb));
+            vraw = (norm & e) | (~norm & emin);
+
+            int32_t ed[W], ov[W];
+            memcpy(ed, &edge, sizeof ed);
+            memcpy(ov, &over, sizeof ov);
+            unsigned bad = 0, fix = 0;
+            for (int col = 0; col < W; col++) {
+                bad |= (unsigned)(ov[col] & 1) << col;
+                fix |= (unsigned)(ed[col] & 1) << col;
+            }
+            fix &= live;
+            live &= ~(bad & ~fix);
+            if (fix) {
+                /* the lanes the vector step leaves, from the running value
+                ** before it */
+                int32_t su[W], xs[W], rn[W], prev_neg[W], prev_mag[W], prev_exp[W],
+                    prev_raw[W], prev_nz[W];
+                memcpy(prev_neg, &pneg, sizeof prev_neg);
+                memcpy(prev_mag, &pmag, sizeof prev_mag);
+                memcpy(prev_exp, &pexp, sizeof prev_exp);
+                memcpy(prev_raw, &praw, sizeof prev_raw);
+                memcpy(prev_nz, &pnz, sizeof prev_nz);
+                memcpy(su, &sum, sizeof su);
+                memcpy(xs, &x, sizeof xs);
+                memcpy(rn, &nothing, sizeof rn);
+                memcpy(neg, &vneg, sizeof neg);
+                memcpy(mag, &vmag, sizeof mag);
+                memcpy(exp, &vexp, sizeof exp);
+                memcpy(raw, &vraw, sizeof raw);
+                memcpy(nz, &vnz, sizeof nz);
+                for (int col = 0; col < W; col++) {
+                    if (!(fix >> col & 1))
+                        continue;
+                    term t = {LAD_ZERO, 0, 0, 0, 0};
+                    t.cls = prev_nz[col] ? LAD_NORMAL : LAD_ZERO;
+                    t.neg = prev_neg[col] != 0;
+                    t.mag = (uint32_t)prev_mag[col];
+                    t.exp = prev_exp[col];
+                    t.raw = prev_raw[col];
+                    if (!pass_one(dp, out, od, last ? dp->d_round : dp->acc_round, rn[col] != 0, su[col], xs[col],
+                                  &t)) {
+                        live &= ~(1u << col);
+                        continue;
+                    }
+                    int z = t.cls == LAD_ZERO;
+                    neg[col] = z ? 0 : -t.neg;
+                    mag[col] = z ? 0 : (int32_t)t.mag;
+                    exp[col] = t.exp;
+                    raw[col] = t.raw;
+                    nz[col] = -!z;
+                }
+                memcpy(&vneg, neg, sizeof vneg);
+                memcpy(&vmag, mag, sizeof vmag);
+                memcpy(&vexp, exp, sizeof vexp);
+                memcpy(&vraw, raw, sizeof vraw);
+                memcpy(&vnz, nz, sizeof vnz);
+            }
+        }
+    }
+    *dead |= ~live & ((1u << W) - 1);
+
+    /* the last D words, encoded from the running value in d's terms */
+    memcpy(neg, &vneg, sizeof neg);
+    memcpy(mag, &vmag, sizeof mag);
+    memcpy(raw, &vraw, sizeof raw);
+    const lad_opfmt *od = &bk->d;
+    for (int col = 0; col < W; col++) {
+        if (!(live >> col & 1))
+            continue;
+        uint32_t u = (uint32_t)mag[col], w = 0;
+        if (u)
+            w = (neg[col] ? od->smask : 0) |
+                (u >> od->mb ? (uint32_t)(raw[col] + od->bias) << od->mb | (u & od->fmask) : u);
+        cw[col] = (lad_word_t)(w << od->pad);
+    }
+}
+
+static void chain_generic(const lad_block *bk, const lad_block_row *row, int blk, int k0,
+                          int k1, lad_word_t *c, unsigned *dead)
+{
+    chain_body(bk, row, blk, k0, k1, c, dead);
+}
+
+#if BLOCK_AVX2_CLONE
+__attribute__((target("avx2"))) static void chain_avx2(const lad_block *bk,
+                                                       const lad_block_row *row, int blk,
+                                                       int k0, int k1, lad_word_t *c,
+                                                       unsigned *dead)
+{
+    chain_body(bk, row, blk, k0, k1, c, dead);
+}
+#endif
+
+void lad_block_chain(const lad_block *bk, const lad_block_row *row, int blk, int k0, int k1,
+                     lad_word_t *c, unsigned *dead)
+{
+    if (!bk->lanes) {
+        for (int k = k0; k < k1; k += bk->pl.dp->k)
+            lad_block_mma(bk, row, blk, k, c, dead);
+        return;
+    }
+#if BLOCK_AVX2_CLONE
+    if (bk->pl.avx2) {
+        chain_avx2(bk, row, blk, k0, k1, c, dead);
+        return;
+    }
+#endif
+    chain_generic(bk, row, blk, k0, k1, c, dead);
+}

@@ -1,0 +1,89 @@
+/*
+** The block kernel of lad_gemm: one MMA of the datapath for eight output
+** columns at once, on operands decoded once per GEMM.
+**
+** lad_gemm (program.c) otherwise runs the prepared plan per output element
+** and per instruction, decoding every A and B word again for each of the N
+** columns and M rows it meets. Here B is decoded once into column blocks of
+** LAD_BLOCK_W (raw exponent and magnitude with its sign, as 32-bit
+** integers, lanes in the order they fill the passes), each A row once per
+** thread, and each pass of an MMA is summed for the block's columns side by
+** side in 32-bit vector lanes (AVX2 where the CPU has it): anchor, alignment
+** toward zero, sum; then each column's pass sum is rounded by round64's
+** rules, in the lanes along a chain of MMAs where the datapath allows
+** (lad_block_chain), by round64 itself per column otherwise.
+**
+** The kernel takes only datapaths where that is the whole algorithm
+** (lad_block_ok): the plan's fast path, passes that chain, alignment toward
+** zero, and window sums that fit 31 bits. Words it does not do (a NaN or
+** Inf operand, a C that is special, an accumulator that overflows) mark
+** the column dead; lad_gemm then computes that output element by the
+** general per-element code. The words are those of lad_plan_eval.
+*/
+#ifndef LADDER_MODEL_GEMM_KERNEL_H
+#define LADDER_MODEL_GEMM_KERNEL_H
+
+#include "datapath.h"
+
+#define LAD_BLOCK_W 8   /* output columns per block: one AVX2 register of int32 */
+
+/* A raw exponent that no nonzero operand has: a zero's. Two of them, or
+** one beside any real raw exponent (|raw| < 2^16), stay below
+** LAD_BLOCK_NONE, and far from int32's end. */
+#define LAD_BLOCK_ZERO (-(1 << 24))
+#define LAD_BLOCK_NONE (-(1 << 22))
+
+typedef struct lad_block {
+    lad_plan pl;        /* the datapath's plan: formats, alignment, dp */
+    int K;              /* the GEMM's K, a multiple of dp->k */
+    int N;              /* columns of B */
+    int nblk;           /* column blocks, ceil(N / LAD_BLOCK_W) */
+    int32_t *braw;      /* [blk][k][col]: raw exponent, unbiased; LAD_BLOCK_ZERO for 0 */
+    int32_t *bmag;      /* [blk][k][col]: magnitude, the sign in bit 31 */
+    unsigned char *bbad;/* [col]: 1 when the column holds a NaN or Inf */
+    lad_opfmt d;        /* d's decoder constants */
+    int lanes;          /* 1: lad_block_chain keeps the running values in
+                           lanes (gemm_kernel.c, lanes_ok); 0: it runs
+                           lad_block_mma per MMA */
+} lad_block;
+
+/* One A row decoded for the kernel: K lanes, in pass order. */
+typedef struct lad_block_row {
+    int32_t *raw;       /* raw exponent, unbiased; LAD_BLOCK_ZERO for 0 */
+    uint32_t *mag;      /* magnitude shifted up by the plan's up */
+    int32_t *sgn;       /* 0 or -1 */
+    int bad;            /* 1 when the row holds a NaN or Inf */
+} lad_block_row;
+
+/* Whether the kernel computes dp's MMAs exactly as lad_plan_eval. */
+int lad_block_ok(const lad_datapath *dp);
+
+/* Decodes B (K x N, row k at B + k*ldb) into blocks. dp must pass
+** lad_block_ok and K be a multiple of dp->k. Returns LAD_OK or
+** LAD_EINTERNAL (out of memory). */
+int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, int ldb,
+                   int K, int N);
+void lad_block_free(lad_block *bk);
+
+/* Buffers for one A row; returns LAD_OK or LAD_EINTERNAL. */
+int lad_block_row_alloc(const lad_block *bk, lad_block_row *row);
+void lad_block_row_free(lad_block_row *row);
+/* Decodes row a (K words) into row. */
+void lad_block_row_decode(const lad_block *bk, const lad_word_t *a, lad_block_row *row);
+
+/* One MMA: lanes [k0, k0 + dp->k) of row and of block blk's columns, the
+** addend c[col] (a word of dp->c). Leaves the D words in c. A column whose
+** bit is set in *dead is skipped; one the kernel cannot do gets its bit set
+** (its word in c is then meaningless). */
+void lad_block_mma(const lad_block *bk, const lad_block_row *row, int blk, int k0,
+                   lad_word_t *c, unsigned *dead);
+
+/* MMAs k0, k0 + dp->k, ... below k1 of block blk, each one's D the next
+** one's C: c[] in (words of dp->c), the last D words out, *dead as
+** lad_block_mma. The words are those of lad_block_mma in a loop; where the
+** datapath allows, the running value stays decoded between passes and
+** MMAs and each pass's rounding is done in vector lanes. */
+void lad_block_chain(const lad_block *bk, const lad_block_row *row, int blk, int k0, int k1,
+                     lad_word_t *c, unsigned *dead);
+
+#endif

@@ -1,0 +1,246 @@
+/*
+** The block kernel of lad_gemm (model/gemm_kernel.h) against the per-element
+** code: lad_gemm_with(LAD_GEMM_GENERAL) runs the prepared plan per output
+** element and per instruction (itself checked against the exact rational
+** reference in test_program.c and test_rational.c), and every word of the
+** default kernel must equal its word. Datapaths: the common bf16, f16,
+** tf32, e4m3 and e5m2 mma.sync, wgmma and tcgen05 presets, with f32, e8m13
+** and f16 accumulators, fp8 mma.sync's lane order and C added last; programs:
+** chained, promoted, split and scaled; sizes that are not multiples of the
+** kernel's 8 columns; operands finite and moderate, or laced with NaN, Inf,
+** zeros of both signs, subnormals, values at the top of the range that
+** overflow, sums that cancel, mostly zeros, and largest significands whose
+** window sums pass 2^30; 1 and 2 threads. Each GEMM runs three ways:
+** general, the kernel (AVX2 where the CPU has it) and the kernel's generic
+** build (LAD_GEMM_PORTABLE).
+*/
+#include "test.h"
+#include "model/gemm_kernel.h"
+#include "model/presets.h"
+#include "model/program.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+static uint32_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+
+enum family {
+    FAM_MODERATE,   /* finite, exponents within 2^+-6 of 1 */
+    FAM_SPRINKLED,  /* moderate, one word in 64 of the rare kinds below */
+    FAM_LACED,      /* one word in 2 of the rare kinds */
+    FAM_HUGE,       /* exponents at the top of the range: sums overflow */
+    FAM_CANCEL,     /* moderate; the test pairs lanes so that products cancel */
+    FAM_TINY,       /* exponents 2^-67 to 2^-80 (the smallest normals for
+                       narrow formats), half the C words +0: products about
+                       the anchor floor (-133) and subnormal sums */
+    FAM_SPARSE,     /* moderate, 7 words in 8 zeros of either sign: passes
+                       with no product, which the lanes leave to the
+                       per-column code */
+    FAM_FULL        /* 1.11..1 * 2^e, e 0 or 1, positive: window sums of
+                       2^30 and more, which the lanes leave too */
+};
+
+/* A word of float format f of a rare kind: raw bits, a zero of either sign,
+** a subnormal, the top exponent field (NaN or Inf where f has them), the
+** largest finite binade, the smallest normal one. */
+static uint64_t rare_word(const lad_format *f)
+{
+    uint32_t r = next(), s = (r & 1) << (f->ebits + f->mbits);
+    uint32_t fr = next() & ((1u << f->mbits) - 1), emax = (1u << f->ebits) - 1;
+    uint32_t w;
+    switch (r >> 1 & 7) {
+    case 0: w = next(); break;
+    case 1: w = s; break;
+    case 2: w = s | fr; break;
+    case 3: w = s | emax << f->mbits | fr; break;
+    case 4: w = s | emax << f->mbits; break;
+    case 5: w = s | (emax - 1) << f->mbits | ((1u << f->mbits) - 1); break;
+    case 6: w = s | 1u << f->mbits | fr; break;
+    default: w = s | (emax - 1) << f->mbits | fr; break;
+    }
+    uint64_t x = (uint64_t)w << f->pad | (next() & ((1u << f->pad) - 1));
+    return f->width >= 32 ? x & 0xffffffffu : x & ((1u << f->width) - 1);
+}
+
+static uint64_t word(const lad_format *f, int fam)
+{
+    if (fam == FAM_LACED && next() % 2 == 0)
+        return rare_word(f);
+    if (fam == FAM_SPRINKLED && next() % 64 == 0)
+        return rare_word(f);
+    uint32_t emax = (1u << f->ebits) - 1;
+    if (fam == FAM_SPARSE && next() % 8)
+        return (uint64_t)(next() & 1) << (f->ebits + f->mbits + f->pad);
+    if (fam == FAM_FULL)
+        return (uint64_t)((uint32_t)(f->bias + (int)(next() % 2)) << f->mbits |
+                          ((1u << f->mbits) - 1)) << f->pad;
+    int e = f->bias + (int)(next() % 13) - 6;
+    if (fam == FAM_HUGE)
+        e = (int)emax - 1 - (int)(next() % 3);
+    if (fam == FAM_TINY)
+        e = f->bias - 67 - (int)(next() % 14);
+    e = e < 1 ? 1 : e > (int)emax - 1 ? (int)emax - 1 : e;
+    uint32_t w = (next() & 1) << (f->ebits + f->mbits) | (uint32_t)e << f->mbits |
+                 (next() & ((1u << f->mbits) - 1));
+    return (uint64_t)w << f->pad | (next() & ((1u << f->pad) - 1));
+}
+
+/* One GEMM both ways; returns whether the words agree. */
+static int compare(const char *name, const lad_datapath *dp, const lad_program *prog, int M,
+                   int N, int K, int fam, int with_c, int threads)
+{
+    uint64_t *A = malloc(sizeof *A * (size_t)M * K), *B = malloc(sizeof *B * (size_t)K * N);
+    uint64_t *C = malloc(sizeof *C * (size_t)M * N), *D0 = calloc((size_t)M * N, 8);
+    uint64_t *D1 = calloc((size_t)M * N, 8), *D2 = calloc((size_t)M * N, 8);
+    for (int i = 0; i < M * K; i++)
+        A[i] = word(&dp->a, fam);
+    for (int i = 0; i < K * N; i++)
+        B[i] = word(&dp->b, fam);
+    if (fam == FAM_CANCEL) {
+        /* lanes k and k+1 of a row equal, B's lanes k+1 the negated k, in
+        ** most columns: the pairs cancel exactly or to the last bits */
+        uint64_t sb = (uint64_t)1 << (dp->b.ebits + dp->b.mbits + dp->b.pad);
+        for (int i = 0; i < M; i++)
+            for (int k = 0; k + 1 < K; k += 2)
+                A[i * K + k + 1] = A[i * K + k];
+        for (int k = 0; k + 1 < K; k += 2)
+            for (int j = 0; j < N; j++)
+                if (j % 5)
+                    B[(k + 1) * N + j] = B[k * N + j] ^ sb ^ (j % 3 == 0 ? 1u << dp->b.pad : 0);
+    }
+    for (int i = 0; i < M * N; i++)
+        C[i] = fam == FAM_TINY && next() % 2 ? 0 : word(&dp->c, fam == FAM_CANCEL ? FAM_MODERATE : fam);
+    const uint64_t *Cp = with_c ? C : NULL;
+    lad_err err;
+    int r0 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D0, N, 1, LAD_GEMM_GENERAL,
+                           NULL, NULL, &err);
+    int r1 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D1, N, threads, LAD_GEMM_AUTO,
+                           NULL, NULL, &err);
+    /* the kernel's generic build, which CPUs without AVX2 run */
+    int r2 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D2, N, threads,
+                           LAD_GEMM_PORTABLE, NULL, NULL, &err);
+    int bad = -1;
+    for (int i = 0; i < M * N && bad < 0; i++)
+        if (D0[i] != D1[i] || D0[i] != D2[i])
+            bad = i;
+    test_check(r0 == LAD_OK && r1 == LAD_OK && r2 == LAD_OK && bad < 0, name,
+               "%s: rc %d %d %d; output %d (row %d col %d): general 0x%08llx, kernel "
+               "0x%08llx, generic build 0x%08llx",
+               dp->name, r0, r1, r2, bad, bad < 0 ? 0 : bad / N, bad < 0 ? 0 : bad % N,
+               bad < 0 ? 0ull : (unsigned long long)D0[bad],
+               bad < 0 ? 0ull : (unsigned long long)D1[bad],
+               bad < 0 ? 0ull : (unsigned long long)D2[bad]);
+    free(A);
+    free(B);
+    free(C);
+    free(D0);
+    free(D1);
+    free(D2);
+    return bad < 0;
+}
+
+void test_gemm_kernel(void)
+{
+    /* the kernel must take these (else the comparisons below test nothing
+    ** new): bf16, f16, tf32, e4m3 and e5m2 on mma.sync and wgmma */
+    static const char *const taken[] = {
+        "sm90-mma-bf16-f32", "sm90-wgmma-bf16-f32", "sm90-mma-f16-f32", "sm90-mma-f16-f16",
+        "sm90-mma-tf32-f32", "sm90-wgmma-e4m3-f32", "sm90-mma-e4m3-f32", "sm90-wgmma-e5m2-f16",
+        "sm90-mma-e5m2-f32", "sm89-mma-e4m3-f32", "sm100-tcgen05-bf16-f32",
+        "sm70-mma-f16-f16", "sm80-mma-f16-f32",
+    };
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+        const lad_preset *p = lad_preset_find(taken[i]);
+        char name[96];
+        snprintf(name, sizeof name, "gemm-kernel-gate-%s", taken[i]);
+        test_check(p && lad_block_ok(&p->dp), name, "the block kernel does not take it");
+    }
+
+    /* every datapath above, and one the kernel leaves (its words must
+    ** come through the same way) */
+    static const char *const all[] = {
+        "sm90-mma-bf16-f32", "sm90-wgmma-bf16-f32", "sm90-mma-f16-f32", "sm90-mma-f16-f16",
+        "sm90-mma-tf32-f32", "sm90-wgmma-e4m3-f32", "sm90-mma-e4m3-f32", "sm90-wgmma-e5m2-f16",
+        "sm90-mma-e5m2-f32", "sm89-mma-e4m3-f32", "sm100-tcgen05-bf16-f32",
+        "sm100-tcgen05-e4m3-f32", "sm70-mma-f16-f16", "sm80-mma-f16-f32",
+        "sm100-tcgen05-tf32-f32", "sm90-wgmma-e4m3-f16",
+    };
+    static const int sizes[][2] = {{5, 1}, {3, 7}, {9, 8}, {4, 17}, {7, 23}};
+    static const char *const fams[] = {"moderate", "sprinkled", "laced", "huge", "cancel",
+                                       "tiny", "sparse", "full"};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        const lad_preset *pr = lad_preset_find(all[i]);
+        if (!pr) {
+            test_check(0, "gemm-kernel-preset", "no preset '%s'", all[i]);
+            continue;
+        }
+        const lad_datapath *dp = &pr->dp;
+        for (int fam = 0; fam < 8; fam++)
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                char name[128];
+                int K = dp->k * (1 + (int)s % 3);
+                snprintf(name, sizeof name, "gemm-kernel-%s-%s-%dx%dx%d", all[i], fams[fam],
+                         sizes[s][0], sizes[s][1], K);
+                compare(name, dp, NULL, sizes[s][0], sizes[s][1], K, fam,
+                                   (int)s % 2 == 0, 1 + (int)s % 2);
+            }
+    }
+
+    /* floors that moderate operands reach: the anchor floor above most
+    ** products, a zero product's exponent above most too */
+    lad_datapath fl = lad_preset_find("sm90-mma-bf16-f32")->dp;
+    fl.anchor_min = 16;
+    compare("gemm-kernel-anchor-min-16", &fl, NULL, 9, 21, 16 * 4, FAM_MODERATE, 1, 2);
+    compare("gemm-kernel-anchor-min-16-laced", &fl, NULL, 9, 21, 16 * 4, FAM_LACED, 1, 2);
+    fl.anchor_min = LAD_NOFLOOR;
+    fl.zero_floor = 16;
+    test_check(lad_block_ok(&fl), "gemm-kernel-gate-zero-floor", "not taken");
+    compare("gemm-kernel-zero-floor-16", &fl, NULL, 9, 21, 16 * 4, FAM_SPRINKLED, 1, 2);
+    compare("gemm-kernel-zero-floor-16-laced", &fl, NULL, 9, 21, 16 * 4, FAM_LACED, 0, 2);
+
+    /* the programs over the block kernel: promoted, split, scaled, another
+    ** output format */
+    const lad_datapath *e4 = &lad_preset_find("sm90-wgmma-e4m3-f32")->dp;
+    const lad_datapath *bf = &lad_preset_find("sm90-mma-bf16-f32")->dp;
+    const lad_datapath *m4 = &lad_preset_find("sm90-mma-e4m3-f32")->dp;
+    lad_program p;
+    for (int fam = 0; fam < 8; fam++) {
+        char name[96];
+        snprintf(name, sizeof name, "gemm-kernel-promote4-%s", fams[fam]);
+        compare(name, e4, lad_program_preset_find("fp8-promote4"), 11, 19, 32 * 9, fam, 1, 2);
+        snprintf(name, sizeof name, "gemm-kernel-promote3-mma-e4m3-%s", fams[fam]);
+        lad_program_init(&p);
+        p.promote = 3;
+        compare(name, m4, &p, 6, 13, 32 * 7, fam, 1, 2);
+        lad_program_init(&p);
+        p.split = 4;
+        p.reduce = LAD_REDUCE_TREE;
+        p.scale_a = 0x3f400000u;  /* 0.75 */
+        p.scale_b = 0x40a00000u;  /* 5 */
+        p.out = *lad_format_find("bf16");
+        snprintf(name, sizeof name, "gemm-kernel-split4-tree-scaled-bf16-%s", fams[fam]);
+        compare(name, bf, &p, 10, 9, 16 * 8, fam, 1, 2);
+        p.reduce = LAD_REDUCE_SERIAL;
+        p.promote = 2;
+        snprintf(name, sizeof name, "gemm-kernel-split4-serial-promote2-%s", fams[fam]);
+        compare(name, bf, &p, 3, 33, 16 * 8, fam, fam % 2, 2);
+    }
+
+    /* long chains: many MMAs with the running value kept in lanes */
+    compare("gemm-kernel-bf16-chain-full", bf, NULL, 5, 17, 16 * 40, FAM_FULL, 1, 1);
+    compare("gemm-kernel-bf16-chain-sparse", bf, NULL, 5, 17, 16 * 40, FAM_SPARSE, 1, 1);
+    compare("gemm-kernel-e4m3-chain-huge", e4, NULL, 5, 17, 32 * 40, FAM_HUGE, 1, 1);
+    compare("gemm-kernel-e4m3-chain-tiny", e4, NULL, 5, 17, 32 * 40, FAM_TINY, 1, 1);
+
+    /* a larger product, many threads asked for */
+    compare("gemm-kernel-bf16-large", bf, NULL, 37, 45, 16 * 24, FAM_SPRINKLED, 1, 3);
+    compare("gemm-kernel-e4m3-large", e4, NULL, 29, 51, 32 * 12, FAM_SPRINKLED, 1, 0);
+}
