@@ -147,8 +147,8 @@ int cmd_infer(int argc, char **argv)
     }
     if ((rc = lad_store_resolve_run(st, pos[0], &run, &err)))
         goto fail;
-    /* One stage around the whole inference: inference/ reports nothing
-    ** finer yet (it may, through lad_progress_step). */
+    /* One stage around the whole inference, its steps told by inference/
+    ** through lad_progress_step. */
     lad_progress pr;
     lad_progress_init(&pr, quiet != NULL);
     static lad_run_row row;
@@ -157,7 +157,7 @@ int cmd_infer(int argc, char **argv)
         lad_progress_begin(&pr, "infer run %" PRId64 ": %" PRId64 " cases", run, row.ncases);
     else
         lad_progress_begin(&pr, "infer run %" PRId64, run);
-    rc = lad_infer(st, run, !no_store, res, &err);
+    rc = lad_infer(st, run, !no_store, lad_progress_step, &pr, res, &err);
     lad_progress_end(&pr, rc != LAD_OK && rc != LAD_NO);
     lad_progress_free(&pr);
     if (rc != LAD_OK && rc != LAD_NO)

@@ -89,7 +89,7 @@ static int params_of(lad_store *st, int64_t run, lad_report *r, int keep_dp, lad
     lad_infer_result *res = calloc(1, sizeof *res);
     if (res == NULL)
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
-    int rc = lad_infer(st, run, 0, res, err);
+    int rc = lad_infer(st, run, 0, NULL, NULL, res, err);
     if (rc == LAD_OK || rc == LAD_NO) {
         r->params = calloc((size_t)res->nparams + 1, sizeof *r->params);
         if (r->params == NULL) {

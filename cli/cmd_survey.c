@@ -465,7 +465,7 @@ static void survey_one(lad_store *st, const scope *s, const lad_preset *p, uint6
     }
     if (rc == LAD_OK) {
         stage(pr, "inferring the model from run %" PRId64, d->run);
-        rc = lad_infer(st, d->run, 1, &inf, &err);
+        rc = lad_infer(st, d->run, 1, lad_progress_step, pr->lp, &inf, &err);
         lad_progress_end(pr->lp, rc != LAD_OK && rc != LAD_NO);
         if (rc == LAD_OK || rc == LAD_NO)
             compare(&p->dp, &inf.dp, d->differ, sizeof d->differ);

@@ -20,12 +20,65 @@
 #include "search.h"
 #include "sumtree.h"
 
+/* The series of a run's cases: of[i] numbers case i's (rung, series)
+** pair in the order first met; first[k] is series k's first case and
+** size[k] its cases. */
+typedef struct series {
+    int *of;
+    size_t *first, *size;
+    int n;
+} series;
+
+static void series_free(series *sr)
+{
+    free(sr->of);
+    free(sr->first);
+    free(sr->size);
+}
+
+/* Numbers the series of rows[0..n-1] into sr; LAD_OK or LAD_EINTERNAL. */
+static int series_of(const lad_infer_case *rows, size_t n, series *sr, lad_err *err)
+{
+    sr->n = 0;
+    sr->of = malloc((n + 1) * sizeof *sr->of);
+    sr->first = malloc((n + 1) * sizeof *sr->first);
+    sr->size = calloc(n + 1, sizeof *sr->size);
+    if (!sr->of || !sr->first || !sr->size)
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        int k = sr->n;
+        /* the previous case's series first: cases come in runs of one */
+        if (i > 0 && strcmp(rows[i].series, rows[i - 1].series) == 0 &&
+            strcmp(rows[i].rung, rows[i - 1].rung) == 0)
+            k = sr->of[i - 1];
+        for (int j = 0; j < sr->n && k == sr->n; j++)
+            if (strcmp(rows[i].series, rows[sr->first[j]].series) == 0 &&
+                strcmp(rows[i].rung, rows[sr->first[j]].rung) == 0)
+                k = j;
+        if (k == sr->n)
+            sr->first[sr->n++] = i;
+        sr->of[i] = k;
+        sr->size[k]++;
+    }
+    return LAD_OK;
+}
+
+/* Whether the target list t ("window c_anchor; k") names key. */
+static int targets(const char *t, const char *key)
+{
+    size_t l = strlen(key);
+    for (const char *q = t; (q = strstr(q, key)) != NULL; q += l)
+        if ((q == t || q[-1] == ' ' || q[-1] == ';') && (q[l] == 0 || q[l] == ' ' || q[l] == ';'))
+            return 1;
+    return 0;
+}
+
 /* Adds the parameter row for registry row p of the model: which cases its
 ** alternatives get wrong. Returns LAD_OK, or LAD_EINTERNAL when out of
 ** memory (never a row that says "unobservable" for want of memory). */
 static int decide(const lad_datapath *dp, const lad_datapath *base, const lad_param *p,
-                  const lad_infer_case *rows, const lad_case *cs, const lad_word_t *d, size_t n,
-                  lad_infer_result *out, lad_err *err)
+                  const lad_infer_case *rows, const series *sr, const lad_case *cs,
+                  const lad_word_t *d, size_t n, lad_infer_result *out, lad_err *err)
 {
     if (out->nparams >= LAD_INFER_MAXPARAMS)
         return LAD_OK;
@@ -48,11 +101,36 @@ static int decide(const lad_datapath *dp, const lad_datapath *base, const lad_pa
                 ip->ids[ip->nids++] = rows[c].id;
             ip->ndecide++;
         }
+    /* the series holding most of the deciding cases, the first in id
+    ** order on a tie (so it does not depend on the search) */
+    size_t *count = calloc((size_t)sr->n + 1, sizeof *count);
+    if (count == NULL) {
+        free(hit);
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    }
+    int best = 0, rank = -1;
+    for (size_t c = 0; c < n; c++)
+        count[sr->of[c]] += hit[c];
+    /* first a series that targets the row, then one that targets some
+    ** row, then the random cases, each with the most deciding cases */
+    for (int k = 0; k < sr->n; k++) {
+        const char *t = rows[sr->first[k]].target;
+        int r = count[k] == 0 ? -1 : targets(t, p->key) ? 2 : t[0] ? 1 : 0;
+        if (r > rank || (r == rank && count[k] > count[best])) {
+            best = k;
+            rank = r;
+        }
+    }
+    size_t bestn = count[best];
+    const lad_infer_case *br = &rows[sr->first[best]];
+    free(count);
     free(hit);
     if (ip->ndecide)
         snprintf(ip->method, sizeof ip->method,
-                 "fit: %zu stored cases rule out its %d %s", ip->ndecide, nalt,
-                 nearest ? "nearest alternatives" : "alternatives");
+                 "fit: %zu stored cases rule out its %d %s; %zu of them in %.40s %.40s (%zu cases%s)",
+                 ip->ndecide, nalt, nearest ? "nearest alternatives" : "alternatives", bestn,
+                 br->rung, br->series, sr->size[best],
+                 targets(br->target, p->key) ? ", which targets it" : "");
     else
         snprintf(ip->method, sizeof ip->method,
                  "unobservable: no stored case tells it from its alternatives; default kept");
@@ -233,8 +311,8 @@ static int store_result(lad_store *st, int64_t run, const lad_infer_result *out,
     return rc ? rc : rc2;
 }
 
-int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
-              lad_err *err)
+int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress, void *pctx,
+              lad_infer_result *out, lad_err *err)
 {
     memset(out, 0, sizeof *out);
     char path[256];
@@ -292,6 +370,7 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
                   owns[nstages].groups, STAGE_GROUPS);
         stages[nstages].end = i + 1;
         stages[nstages].own = owns[nstages].groups;
+        stages[nstages].name = rows[i].rung;
         stages[nstages].check = 1;
         for (size_t j = from; j <= i; j++)
             stages[nstages].check &= rows[j].target[0] == 0;
@@ -300,7 +379,8 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
     }
     lad_datapath dp = start;
     out->fitted = nfit > 0;
-    if (nfit && (rc = lad_search_staged(&start, cs, d, nfit, stages, nstages, &dp, err)))
+    if (nfit && (rc = lad_search_staged(&start, cs, d, nfit, stages, nstages, progress, pctx,
+                                        &dp, err)))
         goto done;
     out->dp = dp;
     out->ncases = n;
@@ -332,12 +412,22 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
             out->smallest_got = got;
         }
     }
+    series sr = {0};
+    if (out->fitted && (rc = series_of(rows, nfit, &sr, err))) {
+        series_free(&sr);
+        goto done;
+    }
     for (int i = 0; i < lad_nparams && out->fitted; i++) {
         int64_t v[LAD_PARAM_MAXCANDS];
+        if (progress)
+            progress(pctx, "the deciding cases", (size_t)i, (size_t)lad_nparams);
         if (lad_param_cands(&lad_params[i], &start, v, LAD_PARAM_MAXCANDS) > 0 &&
-            (rc = decide(&dp, &start, &lad_params[i], rows, cs, d, nfit, out, err)))
+            (rc = decide(&dp, &start, &lad_params[i], rows, &sr, cs, d, nfit, out, err))) {
+            series_free(&sr);
             goto done;
+        }
     }
+    series_free(&sr);
     if (out->nmismatch) {
         char *p = out->conflict;
         size_t left = sizeof out->conflict;

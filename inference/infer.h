@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include "../db/store.h"
 #include "../model/datapath.h"
+#include "../util/progress.h"
 
 #define LAD_INFER_MAXPARAMS 48
 #define LAD_INFER_MAXIDS 32   /* deciding case ids kept per parameter */
@@ -38,7 +39,7 @@
 typedef struct lad_infer_param {
     char name[32];            /* the lad_datapath field ("window") */
     char value[96];           /* as a model file writes it ("25", "rne") */
-    char method[160];         /* how it was decided */
+    char method[256];         /* how it was decided */
     int64_t ids[LAD_INFER_MAXIDS]; /* deciding cases */
     size_t nids;
     size_t ndecide;           /* deciding cases in all (may exceed nids) */
@@ -77,8 +78,10 @@ typedef struct lad_infer_result {
 ** LAD_EDATA for a run without cases or recipe; LAD_EINTERNAL otherwise.
 ** With store_it, the parameters (and the model's YAML as parameter "model")
 ** replace older ones in one transaction (commit point "inferences").
+** progress (may be NULL) is told each step with pctx: the rung being
+** fitted, the rounds of checking, the deciding cases (util/progress.h).
 */
-int lad_infer(lad_store *st, int64_t run, int store_it, lad_infer_result *out,
-              lad_err *err);
+int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress, void *pctx,
+              lad_infer_result *out, lad_err *err);
 
 #endif

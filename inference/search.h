@@ -44,6 +44,7 @@
 #include <stdint.h>
 #include "../model/datapath.h"
 #include "../model/params.h"
+#include "../util/progress.h"
 #include "packed.h"
 
 #define LAD_SEARCH_KEEP 8    /* best models returned */
@@ -103,6 +104,7 @@ int lad_search_packed(const lad_datapath *base, const lad_packed *pk, const lad_
 typedef struct lad_stage {
     size_t end;
     const char *const *own;
+    const char *name;  /* for progress: the rung ("internal") */
     int check;  /* 1: the cases target nothing (the random rung): they
                    check the model, and only those it misses are fitted */
 } lad_stage;
@@ -116,7 +118,8 @@ typedef struct lad_stage {
 */
 int lad_search_staged(const lad_datapath *start, const lad_case *cs,
                       const lad_word_t *d, size_t n, const lad_stage *stages,
-                      size_t nstages, lad_datapath *out, lad_err *err);
+                      size_t nstages, lad_progress_fn progress, void *pctx,
+                      lad_datapath *out, lad_err *err);
 
 /*
 ** Which cases decide registry row p of model dp: marks hit[i] = 1 (hit has

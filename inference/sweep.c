@@ -385,8 +385,8 @@ static size_t add_misses(sweep *w)
 }
 
 int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
-                      size_t n, const lad_stage *stages, size_t nstages, lad_datapath *out,
-                      lad_err *err)
+                      size_t n, const lad_stage *stages, size_t nstages,
+                      lad_progress_fn progress, void *pctx, lad_datapath *out, lad_err *err)
 {
     /* the joint groups in dependency order: params.def's LAD_SWEEP lines */
     const group *order = lad_sweep_groups;
@@ -422,6 +422,11 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
     ** stage's cases join only when missed (below). */
     for (size_t s = 0, from = 0; s < nstages && rc == LAD_OK; s++) {
         size_t end = stages[s].end < n ? stages[s].end : n;
+        if (progress && stages[s].name) {
+            char step[80];
+            snprintf(step, sizeof step, "fitting the %s cases", stages[s].name);
+            progress(pctx, step, s, nstages);
+        }
         for (size_t i = from; i < end && !stages[s].check; i++)
             fit_add(&w, i);
         from = end;
@@ -446,6 +451,8 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
     ** most, and its model is checked again. */
     for (int round = 0; rc == LAD_OK;) {
         while (round < MAXCHECK && add_misses(&w)) {
+            if (progress)
+                progress(pctx, "the cases it missed", (size_t)round, MAXCHECK);
             uint64_t best = sweep_score(&w, &w.cur, UINT64_MAX);
             sweep_groups(&w, order, NORDER, &best);
             round++;

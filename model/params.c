@@ -6,9 +6,10 @@
 **
 ** Candidate ranges, one per parameter, cover every value measured so far
 ** with room on both sides (docs/datapaths.md):
-**   window 8..48 (seen: 13..39); roundings of a pass result and of D rz,
-**   rne, ru, rd (ties away, rna, is seen only where tf32 is cut from f32:
-**   in_round rz, rne, rna); anchor floors (zero_floor, anchor_min) none or
+**   window 8..48 (seen: 13..39); roundings of a pass result and of D all
+**   five, rz, rne, ru, rd and rna (ties away is seen only where tf32 is
+**   cut from f32, in_round rz, rne, rna, but costs little to ask);
+**   anchor floors (zero_floor, anchor_min) none or
 **   -160..-110 where they can bind (seen: -133); group_sub_floor none or
 **   -190..-160 (seen: -174); scale_floor and
 **   cdom_window 0..60 (seen: 35); group sizes powers of two within a scale
@@ -152,8 +153,8 @@ CANDS(c_round)
 {
     BEGIN;
     FLOAT_ONLY;
-    static const int r[] = {LAD_RZ, LAD_RNE, LAD_RU, LAD_RD};
-    return list(&c, r, 4);
+    static const int r[] = {LAD_RZ, LAD_RNE, LAD_RU, LAD_RD, LAD_RNA};
+    return list(&c, r, 5);
 }
 CANDS(c_align)
 {
@@ -241,12 +242,21 @@ CANDS(c_acc)
 }
 /* The AMD rows (two-level window, exact and tree sums, flushes): unscaled
 ** float datapaths. window2 0 or 16..40 (seen: 32, MMA-Sim's F2 + 1), norm2
-** 0 or 16..40 (seen: 31), prod_inf none or the f32 range (128). */
+** 0 or 16..40 (seen: 31), prod_inf none or 100..140 (seen: 128, the f32
+** range; below 100 no product of the 16-bit formats reaches it). */
 #define UNSCALED_ONLY if (b->integer || b->scale_block > 0) return 0
 CANDS(c_unscaled_bool) { BEGIN; UNSCALED_ONLY; add(&c, 0); add(&c, 1); return c.n; }
 CANDS(c_window2) { BEGIN; UNSCALED_ONLY; add(&c, 0); add_range(&c, 16, 40); return c.n; }
 CANDS(c_align2) { BEGIN; UNSCALED_ONLY; static const int r[] = {LAD_RZ, LAD_RD, LAD_RNE}; return list(&c, r, 3); }
-CANDS(c_prod_inf) { BEGIN; UNSCALED_ONLY; add(&c, LAD_NOFLOOR); add(&c, 128); return c.n; }
+CANDS(c_prod_inf)
+{
+    BEGIN;
+    UNSCALED_ONLY;
+    add(&c, LAD_NOFLOOR);
+    add(&c, 128);
+    add_range(&c, 100, 140);
+    return c.n;
+}
 CANDS(c_nan) { BEGIN; FLOAT_ONLY; add(&c, (int64_t)b->nan); return c.n; }
 
 /* ---- what can matter --------------------------------------------------------- */
