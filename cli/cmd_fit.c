@@ -174,6 +174,8 @@ static int read_cases(lad_vecfile *vf, const lad_datapath *dp, lad_packed *pk,
     return LAD_OK;
 }
 
+#define FIT_UNPACK 200000  /* cases unpacked for the staged sweep (about 2 KiB each) */
+
 int cmd_fit(int argc, char **argv)
 {
     const char *outpath = NULL, *spec = NULL, *kopt = NULL, *beam = NULL, *verbose = NULL;
@@ -233,7 +235,29 @@ int cmd_fit(int argc, char **argv)
     lad_progress pr;
     lad_progress_init(&pr, quiet != NULL);
     lad_progress_begin(&pr, "fit %s: %zu cases", pos[0], n);
-    rc = lad_search_packed(&base, &pk, d, &so, res, &err);
+    /* The staged sweep first, the file's cases one check stage (only those
+    ** a model misses are fitted: inference/sweep.c); its model seeds the
+    ** beam, which then explores the models as good as it for what the data
+    ** leaves open. A file too large to unpack goes to the beam alone. */
+    lad_datapath seed = base;
+    const lad_datapath *from = &base;
+    lad_case *cs = n <= FIT_UNPACK ? calloc(n, sizeof *cs) : NULL;
+    if (cs) {
+        for (size_t i = 0; i < n; i++)
+            lad_packed_get(&pk, i, &cs[i]);
+        lad_stage st = {n, NULL, "vector", 1};
+        rc = lad_search_staged(&base, cs, d, n, &st, 1, lad_progress_step, &pr, &seed, &err);
+        /* a model that explains every case is the beam's base: the beam
+        ** keeps its result format (it varies neither d nor nan) and only
+        ** explores the models as good as it */
+        if (rc == LAD_OK && lad_search_count(&seed, cs, d, n) == 0)
+            from = &seed;
+        free(cs);
+        so.seeds = &seed;
+        so.nseeds = 1;
+    }
+    if (rc == LAD_OK)
+        rc = lad_search_packed(from, &pk, d, &so, res, &err);
     lad_progress_end(&pr, rc);
     lad_progress_free(&pr);
     if (rc != LAD_OK)

@@ -18,11 +18,22 @@ static uint64_t beam_limit(const ctx *x)
     return x->nbeam < x->beamcap ? UINT64_MAX : x->beam[x->nbeam - 1].score;
 }
 
+/* Equal scores: the simpler model first (fewer rows off their defaults),
+** then the smaller values, rows compared in the order of their keys, so
+** that the ranking depends on neither params.def's order of rows nor a
+** hash. */
 static int entry_less(const ctx *x, const entry *a, const entry *b)
 {
     if (a->score != b->score)
         return a->score < b->score;
-    return sp_phash(x, &a->p) < sp_phash(x, &b->p);
+    if (a->cplx != b->cplx)
+        return a->cplx < b->cplx;
+    for (int k = 0; k < lad_nparams; k++) {
+        int i = x->byname[k];
+        if (a->p.v[i] != b->p.v[i])
+            return a->p.v[i] < b->p.v[i];
+    }
+    return 0;
 }
 
 /* Inserts e when it ranks among the beam's best; returns 1 when inserted. */
@@ -255,7 +266,7 @@ static void explore_equal(ctx *x, const pvec *best, uint64_t target, int cap,
         if (!x->inactive[i])
             order[no++] = i;
     sp_visit_clear(x);
-    int nq = 0;
+    int nq = 0, hot = 0;
     pvec b = *best;
     sp_canon(x, &b);
     queue[nq++] = b;
@@ -268,11 +279,19 @@ static void explore_equal(ctx *x, const pvec *best, uint64_t target, int cap,
         for (int i = 0; i < lad_nparams; i++) {
             if ((x->fixed >> i & 1) || !sp_relevant(x, &cdp, i))
                 continue;
+            /* a wide numeric row steps to its neighbours only (and to and
+            ** from `none`): the values equal models take are a range, which
+            ** the walk covers one step at a time, at a fraction of the
+            ** models tried */
+            int wide = x->nvals[i] > 16;
             for (int j = 0; j < x->nvals[i]; j++) {
                 pvec p = cur;
-                if (p.v[i] == x->vals[i][j])
+                int64_t v = x->vals[i][j], v0 = p.v[i];
+                if (v0 == v)
                     continue;
-                p.v[i] = x->vals[i][j];
+                if (wide && v != LAD_NOFLOOR && v0 != LAD_NOFLOOR && (v < v0 - 1 || v > v0 + 1))
+                    continue;
+                p.v[i] = v;
                 sp_canon(x, &p);
                 if (!sp_visit(x, &p))
                     continue;
@@ -281,7 +300,7 @@ static void explore_equal(ctx *x, const pvec *best, uint64_t target, int cap,
                 if (lad_datapath_check(&dp, NULL) != LAD_OK)
                     continue;
                 uint64_t miss;
-                sp_score(x, &dp, order, no, x->n, target, COUNT, NULL, &miss);
+                sp_score(x, &dp, order, no, x->n, target, COUNT | REORDER, &hot, &miss);
                 if (miss > target)
                     continue;
                 queue[nq++] = p;
@@ -356,7 +375,25 @@ static int search(const lad_datapath *base, const lad_case *cs, const lad_packed
 
     scored best[LAD_SEARCH_KEEP];
     int nbest = 0;
-    for (int iter = 0; iter < MAXITER; iter++) {
+    /* A seed that reproduces every case is the answer (the staged sweep's,
+    ** say): only the exploration of the models as good as it remains. */
+    for (int s = 0; s < o.nseeds; s++) {
+        scored sc = {sp_pvec_of(x, &o.seeds[s]), 0, 0, 0};
+        sp_canon(x, &sc.p);
+        lad_datapath dp;
+        sp_apply(x, &sc.p, &dp);
+        if (lad_datapath_check(&dp, NULL) != LAD_OK)
+            continue;
+        lad_plan pl;
+        lad_plan_init(&pl, &dp);
+        for (size_t c = 0; c < n && sc.miss == 0; c++)
+            sc.miss += lad_plan_eval(&pl, sp_case_at(x, c, &tmp)) != d[c];
+        if (sc.miss == 0) {
+            sc.cplx = sp_complexity(x, &sc.p);
+            keep_best(best, &nbest, &sc);
+        }
+    }
+    for (int iter = 0; iter < MAXITER && nbest == 0; iter++) {
         sp_visit_clear(x);
         /* re-rank the previous beam on the grown active set */
         entry old[MAXBEAM];

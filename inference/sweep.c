@@ -31,6 +31,7 @@ static int row_of(const char *key)
 
 typedef lad_sweep_group group;
 
+#define MAXOWN 64     /* joint groups of all stages */
 #define ADD 64        /* missed check cases joining the fit set per round */
 #define MAXCHECK 24   /* rounds of checking */
 
@@ -92,20 +93,20 @@ static int legal(const sweep *w, const pvec *p)
     return lad_datapath_check(&dp, NULL) == LAD_OK;
 }
 
-/* Whether model p gets some case of w->fail right. */
-static int fixes_one(sweep *w, const pvec *p)
+/* Whether model p gets at least need cases of w->fail right. */
+static int fixes(sweep *w, const pvec *p, size_t need)
 {
     lad_datapath dp;
     sp_apply(w->x, p, &dp);
     lad_plan pl;
     lad_plan_init(&pl, &dp);
-    for (size_t i = 0; i < w->nfail; i++) {
+    size_t got = 0;
+    for (size_t i = 0; i < w->nfail && got < need && got + (w->nfail - i) >= need; i++) {
         size_t c = w->fail[i];
         w->x->evals++;
-        if (lad_plan_eval(&pl, &w->x->cs[c]) == w->x->d[c])
-            return 1;
+        got += lad_plan_eval(&pl, &w->x->cs[c]) == w->x->d[c];
     }
-    return 0;
+    return got >= need;
 }
 
 /* w->fail: the fit-set cases the current model gets wrong. */
@@ -126,11 +127,13 @@ static void find_fails(sweep *w)
 /*
 ** Searches the rows of g jointly over their candidates; returns 1 when a
 ** value changed. *best holds the current score on entry and exit, and
-** w->fail the cases the current model misses. A candidate that gets none
-** of those right misses at least as many cases, so it cannot win: that
-** is settled on the few failing cases before any other is scored, and
-** spares a pass over the fit set for each value of a row that does not
-** matter to the failing cases.
+** w->fail the cases the current model misses. A candidate that gets f of
+** those right still misses the other nfail - f, so it cannot beat *best
+** unless f > nfail - *best: that is settled on the few failing cases
+** before any other is scored, and spares a pass over the fit set for each
+** value of a row that does not matter to the failing cases (f = 0), and,
+** once the group has improved on the current model, for each candidate
+** that fixes fewer of them than the improvement did.
 */
 static int sweep_group(sweep *w, const group *g, uint64_t *best)
 {
@@ -145,7 +148,7 @@ static int sweep_group(sweep *w, const group *g, uint64_t *best)
         pvec p = w->cur;
         for (int i = 0; i < g->n; i++)
             p.v[g->rows[i]] = x->vals[g->rows[i]][idx[i]];
-        if (legal(w, &p) && fixes_one(w, &p)) {
+        if (legal(w, &p) && fixes(w, &p, w->nfail - *best + 1)) {
             uint64_t s = sweep_score(w, &p, *best - 1);
             if (s < *best) {
                 *best = s;
@@ -303,9 +306,19 @@ static int restructure(sweep *w, const group *gs, int ng)
 ** level the cases cannot tell from one window gives way to it). On the fit
 ** set.
 */
-static void finish(sweep *w, const group *gs, int ng, const lad_datapath *start)
+static void finish(sweep *w, const group *gs, int ng, const group *own, int nown,
+                   const lad_datapath *start)
 {
     ctx *x = w->x;
+    /* first the stages' own groups again, then every group: a value a
+    ** series decided under a wrong structure (a second-level window chosen
+    ** before the even and odd sums were) moves back with the evidence that
+    ** came since, at the cost of a sweep */
+    uint64_t best = sweep_score(w, &w->cur, UINT64_MAX);
+    if (best > 0) {
+        sweep_groups(w, own, nown, &best);
+        sweep_groups(w, gs, ng, &best);
+    }
     if (restructure(w, gs, ng))
         occam(w);
     rescue(w);
@@ -414,6 +427,10 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
     ctx *x = w.x;
     w.cur = w.def = x->basep;
     rc = LAD_OK;
+    /* every stage's own groups, in stage order: each stage's are searched
+    ** first when its cases join, and all of them again by finish */
+    group all[MAXOWN];
+    int nall = 0;
     /* Each stage's cases are explained by the parameters before the next
     ** stage is asked about; a stage whose cases all fit needs no search. A
     ** stage's own groups go first (sweeps over the others can walk into a
@@ -433,14 +450,13 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
         if (stages[s].check)
             continue;
         uint64_t best = sweep_score(&w, &w.cur, UINT64_MAX);
-        group own[8];
-        int nown = 0;
-        for (int i = 0; stages[s].own && stages[s].own[i] && nown < 8 && rc == LAD_OK; i++)
-            rc = parse_group(stages[s].own[i], &own[nown++], err);
+        int first = nall;
+        for (int i = 0; stages[s].own && stages[s].own[i] && nall < MAXOWN && rc == LAD_OK; i++)
+            rc = parse_group(stages[s].own[i], &all[nall++], err);
         if (rc)
             break;
-        if (nown)
-            sweep_groups(&w, own, nown, &best);
+        if (nall > first)
+            sweep_groups(&w, all + first, nall - first, &best);
         sweep_groups(&w, order, NORDER, &best);
     }
     for (size_t i = nstages ? stages[nstages - 1].end : 0; i < n; i++)
@@ -457,7 +473,7 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
             sweep_groups(&w, order, NORDER, &best);
             round++;
         }
-        finish(&w, order, NORDER, start);
+        finish(&w, order, NORDER, all, nall, start);
         if (round >= MAXCHECK || add_misses(&w) == 0)
             break;
         uint64_t best = sweep_score(&w, &w.cur, UINT64_MAX);

@@ -74,11 +74,20 @@ done
 start=$(date +%s)
 xargs -P "$JOBS" -L 1 sh "$TESTS_DATA/blind-one.sh" "$LADDER" "$TMP" <"$TMP/list" >"$TMP/results" 2>&1
 end=$(date +%s)
+# A failure of a model that tests/data/blind-known.txt lists is shown as
+# "known", with the list's reason; a listed model that now recovers says
+# so, to be taken off the list.
+awk 'NR == FNR { if ($0 !~ /^#/ && NF) { why[$1] = $0; sub(/^[^ ]* */, "", why[$1]) } next }
+     /^(FAIL|ok  ) / { tag = $2; sub(/^blind-/, "", tag); sub(/:$/, "", tag) }
+     /^FAIL / && (tag in why) { sub(/^FAIL /, "known "); print $0 " (known: " why[tag] ")"; next }
+     /^ok   / && (tag in why) { print; print "# " tag " is listed in tests/data/blind-known.txt and now recovers: take it off"; next }
+     { print }' "$TESTS_DATA/blind-known.txt" "$TMP/results" >"$TMP/results.k"
+mv "$TMP/results.k" "$TMP/results"
 cat "$TMP/results"
 TEST_PASSED=$((TEST_PASSED + $(grep -c '^ok   ' "$TMP/results")))
 TEST_FAILED=$((TEST_FAILED + $(grep -c '^FAIL ' "$TMP/results")))
 total=$(wc -l <"$TMP/list")
-done_n=$(grep -c -E '^(ok   |FAIL )' "$TMP/results")
+done_n=$(grep -c -E '^(ok   |FAIL |known )' "$TMP/results")
 [ "$done_n" -eq "$total" ] && ok blind-all-reported || fail blind-all-reported "$done_n of $total models reported"
 if [ -s "$TMP/targeted" ]; then
     awk '{ s += $2; if ($2 > m) m = $2; n++ } END { printf "# targeted probe cases per datapath: mean %.0f, max %d over %d models; %d s\n", s / n, m, n, '"$((end - start))"' }' "$TMP/targeted"

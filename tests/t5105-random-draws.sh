@@ -63,13 +63,16 @@ while IFS="$(printf '\t')" read -r key searched type; do
 done <"$TMP/rows"
 
 # enumerated and boolean rows: every legal value (the type lists them all
-# in backquotes, nothing else)
+# in backquotes, nothing else), but the legal values inference does not
+# search (model/params.c's candidates say why), which no draw takes
+OUTSIDE="acc_round-rna d_round-rna"
 while IFS="$(printf '\t')" read -r key searched type; do
     vals=$(echo "$type" | awk '{ t = $0; gsub(/`[^`]*`/, "", t); gsub(/[ ,\/]/, "", t)
                                  if (t != "") exit; n = split($0, x, "`")
                                  for (i = 2; i <= n; i += 2) print x[i] }')
     [ -n "$vals" ] || continue
     for v in $vals; do
+        case " $OUTSIDE " in *" $key-$v "*) continue ;; esac
         grep -qx "$key	$v" "$TMP/values" && ok "random-draws-$key-$v" ||
             fail "random-draws-$key-$v" "no draw has $key: $v"
     done
