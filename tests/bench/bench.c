@@ -390,10 +390,13 @@ int main(int argc, char **argv)
         secs = atof(s);
     printf("one core, %.1f CPU s per measurement, %d cases from the validation generator "
            "(50%% raw)\n\n", secs, NCASES);
-    /* a second argument `gemm`: only the lad_gemm lines */
+    /* a second argument `gemm`: only the lad_gemm lines; `model`: only
+    ** the model's rates */
     int gemm_only = argc > 2 && strcmp(argv[2], "gemm") == 0;
     if (!gemm_only)
         model_bench(secs);
+    if (argc > 2 && strcmp(argv[2], "model") == 0)
+        return 0;
     gemm_bench(secs);
     kernel_bench(secs);
     if (!gemm_only)
