@@ -2,7 +2,7 @@
 ** make bench: throughput of the datapath model on one core, beside the
 ** naive exact reference (tests/unit/rational.c) in the same run.
 **
-**     make bench                      # or: build/rel/bench [seconds [gemm]]
+**     make bench                      # or: build/rel/bench [seconds [gemm|model]]
 **
 ** For each datapath, 4,096 cases from the validation generator (half raw
 ** bit patterns, half finite values) are evaluated over and over for about
