@@ -139,8 +139,18 @@ static const char *fast_words(const char *p, int width, int digits, int want,
     }
 }
 
-/* A whole line of a datapath without scales or sparsity, A;B;C or A;B;C;D,
-** in one pass. Returns 1 when the line is well formed, 0 otherwise. */
+/* The scale or metadata list of a fast line: `want` words of at most
+** `digits` digits fitting `width` bits, or nothing when want is 0 (the
+** datapath has none). Returns where it stops, or NULL. */
+static const char *fast_extra(const char *p, int width, int digits, int want, lad_word_t *out)
+{
+    return want == 0 ? p : fast_words(p, width, digits, want, out);
+}
+
+/* A whole well-formed line in one pass: A;B;C or A;B;C;D, and for a
+** datapath with scales or sparsity ;scale_a;scale_b;meta after them (the D
+** field told by the number of fields that follow C). Returns 1 when the
+** line is well formed, 0 otherwise (the general parser then says why). */
 static int fast_line(const lad_datapath *dp, int k, const char *p,
                      lad_case *cs, lad_word_t *d, int *has_d)
 {
@@ -153,11 +163,34 @@ static int fast_line(const lad_datapath *dp, int k, const char *p,
     if ((p = fast_words(p, dp->c.width, lad_format_digits(&dp->c), 1,
                         &cs->c)) == NULL)
         return 0;
-    if (*p == ';') {
+    int extra = lad_vecline_extra(dp), with_d = *p == ';';
+    if (extra) {
+        int semis = 0;  /* 3: ;scale_a;scale_b;meta, 4: D before them */
+        for (const char *q = p; *q; q++)
+            semis += *q == ';';
+        if (semis != 3 && semis != 4)
+            return 0;
+        with_d = semis == 4;
+    }
+    if (with_d) {
         if ((p = fast_words(p + 1, dp->d.width, lad_format_digits(&dp->d), 1,
                             d)) == NULL)
             return 0;
         *has_d = 1;
+    }
+    if (extra) {
+        int ns = lad_datapath_nscales(dp), nm = lad_datapath_nmeta(dp);
+        lad_word_t sa[LAD_SCALEMAX], sb[LAD_SCALEMAX], meta[LAD_METAMAX];
+        if (*p++ != ';' || (p = fast_extra(p, 8, 2, ns, sa)) == NULL || *p++ != ';' ||
+            (p = fast_extra(p, 8, 2, ns, sb)) == NULL || *p++ != ';' ||
+            (p = fast_extra(p, 32, 8, nm, meta)) == NULL)
+            return 0;
+        for (int j = 0; j < ns; j++) {
+            cs->sa[j] = (uint8_t)sa[j];
+            cs->sb[j] = (uint8_t)sb[j];
+        }
+        for (int j = 0; j < nm; j++)
+            cs->meta[j] = (uint32_t)meta[j];
     }
     while (*p == '\r' || *p == '\n')
         p++;
@@ -244,13 +277,11 @@ int lad_vecline_parse(const lad_datapath *dp, int k, const char *line,
     *d = 0;
     if (k <= 0 || k > dp->k)
         k = dp->k;
-    if (!lad_vecline_extra(dp)) {
-        if (fast_line(dp, k, line, cs, d, has_d))
-            return LAD_OK;
-        clear(dp, cs);
-        *has_d = 0;
-        *d = 0;
-    }
+    if (fast_line(dp, k, line, cs, d, has_d))
+        return LAD_OK;
+    clear(dp, cs);
+    *has_d = 0;
+    *d = 0;
 
     size_t len = strlen(line);
     while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == '\n'))

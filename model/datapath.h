@@ -141,6 +141,12 @@ typedef struct lad_plan {
     int up, down, bias;  /* alignment of the products into the window */
     int npass;           /* passes of a dense case */
     int preup;           /* up, when the lane decoder applies it */
+    int lanes8;          /* 1: the fast path's AVX2 build decodes and sums
+                            eight lanes at a time (plan.c's lanes8_ok) */
+    int direct;          /* every lane takes part, uncut and in order */
+    int full8;           /* direct, and every pass is whole chunks of eight
+                            lanes (or the only pass, of k a multiple of 8) */
+    int sum32;           /* the eight-lane sums fit 32-bit lanes */
     int avx2;            /* 1: the fast path's AVX2 build (x86-64 CPUs that
                             have it); 0: the generic one */
     int simple;          /* a's and b's NaN and Inf are decided fast */

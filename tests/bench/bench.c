@@ -2,7 +2,7 @@
 ** make bench: throughput of the datapath model on one core, beside the
 ** naive exact reference (tests/unit/rational.c) in the same run.
 **
-**     make bench                      # or: build/rel/bench [seconds [gemm]]
+**     make bench                      # or: build/rel/bench [seconds [gemm|model]]
 **
 ** For each datapath, 4,096 cases from the validation generator (half raw
 ** bit patterns, half finite values) are evaluated over and over for about
@@ -12,8 +12,10 @@
 ** the rate of the same plan on the fast path's generic build, where this
 ** CPU runs its AVX2 build; then the rate of the reference (one case at a
 ** time) on the same cases, and a check that all gave the same words.
-** Target (docs/performance.md):
-** 10 million bf16 K=16 cases per second per core.
+** One row per datapath family (bf16, f16, tf32, fp8, fp6, fp4, the
+** block-scaled kinds, CDNA's two-level window, f64, int8), with the CPU
+** and wall seconds of the model's measurement and the path the plan took.
+** Target (docs/performance.md): 20 million bf16 K=16 cases per CPU second.
 **
 ** Then lad_gemm (model/program.h) on one thread: a 64 x 64 x 1024 bf16
 ** product, in multiply-adds per CPU second, beside the naive reference
@@ -69,13 +71,18 @@ static double cpu_now(void)
 
 typedef uint32_t (*evalfn)(const lad_datapath *, const lad_case *);
 
-/* Cases per second of fn over cs (one case at a time), or of
-** lad_plan_eval_batch with plan when fn is NULL, for about `secs` CPU
-** seconds. */
-static double rate(evalfn fn, const lad_datapath *dp, const lad_plan *plan,
-                   const lad_case *cs, size_t n, double secs, lad_word_t *out)
+/* What one measurement took: cases per CPU second of this thread, and
+** the CPU and wall seconds it ran. */
+typedef struct measured {
+    double rate, cpu, wall;
+} measured;
+
+/* fn over cs one case at a time, or lad_plan_eval_batch with plan when fn
+** is NULL, again and again for about `secs` CPU seconds. */
+static measured rate(evalfn fn, const lad_datapath *dp, const lad_plan *plan,
+                     const lad_case *cs, size_t n, double secs, lad_word_t *out)
 {
-    double t0 = cpu_now(), t;
+    double t0 = cpu_now(), w0 = now(), t;
     size_t done = 0;
     lad_word_t x = 0;
     do {
@@ -92,18 +99,59 @@ static double rate(evalfn fn, const lad_datapath *dp, const lad_plan *plan,
     } while (t < secs);
     if (x == 0x12345678)  /* keep the loop */
         fputc(' ', stderr);
-    return (double)done / t;
+    measured m = {(double)done / t, t, now() - w0};
+    return m;
 }
 
+/* The code a plan runs (lad_plan.path, and the AVX2 build's eight-lane
+** code): the bench's "path" column. */
+static const char *path_name(const lad_plan *p)
+{
+    switch (p->path) {
+    case LAD_PATH_FAST:
+        return p->avx2 && p->lanes8 ? "fast8" : "fast";
+    case LAD_PATH_SCALED:
+        return "scaled";
+    case LAD_PATH_INTEGER:
+        return "integer";
+    default:
+        return "general";
+    }
+}
+
+/* One row per datapath family: the model (lad_plan_eval_batch), its
+** generic build where this CPU runs the AVX2 one, and the naive reference,
+** on the same cases; rates per CPU second, and the CPU and wall seconds of
+** the model's measurement (wall above CPU: the machine was busy). */
 static void model_bench(double secs)
 {
+    /* naive: 0 where the reference does not model the datapath (the
+    ** two-level window's norm2, c2_drop and even/odd lanes; 64-bit words),
+    ** so that the row has no independent check here */
     static const struct {
         const char *label, *preset;
+        int naive;
     } rows[] = {
-        {"bf16 K=16", "sm100-tcgen05-bf16-f32"},
-        {"tf32 K=8", "sm100-tcgen05-tf32-f32"},
-        {"e4m3 K=32", "sm100-tcgen05-e4m3-f32"},
-        {"mxf4nvf4 K=64", "sm100-tcgen05-mxf4nvf4-4x-f32"},
+        {"bf16 K=16", "sm100-tcgen05-bf16-f32", 1},
+        {"bf16 K=16 mma", "sm90-mma-bf16-f32", 1},
+        {"f16 K=16", "sm100-tcgen05-f16-f32", 1},
+        {"f16->f16 K=16", "sm90-mma-f16-f16", 1},
+        {"tf32 K=8", "sm100-tcgen05-tf32-f32", 1},
+        {"e4m3 K=32", "sm100-tcgen05-e4m3-f32", 1},
+        {"e5m2 K=32", "sm100-tcgen05-e5m2-f32", 1},
+        {"e2m3 (fp6) K=32", "sm100-tcgen05-e2m3-f32", 1},
+        {"e3m2 (fp6) K=32", "sm100-tcgen05-e3m2-f32", 1},
+        {"e2m1 (fp4) K=32", "sm100-tcgen05-e2m1-f32", 1},
+        {"mxf8f6f4 e4m3", "sm100-tcgen05-mxf8f6f4-e4m3-f32", 1},
+        {"mxf8f6f4 e2m1", "sm100-tcgen05-mxf8f6f4-e2m1-f32", 1},
+        {"mxf4 K=64", "sm100-tcgen05-mxf4-e2m1-f32", 1},
+        {"mxf4nvf4 K=64", "sm100-tcgen05-mxf4nvf4-4x-f32", 1},
+        {"nvf4 K=64", "sm100-tcgen05-mxf4nvf4-ue4m3-f32", 1},
+        {"cdna3 f16", "cdna3-mfma-f16-f32", 0},
+        {"cdna3 bf16", "cdna3-mfma-bf16-f32", 0},
+        {"cdna3 fp8", "cdna3-mfma-e4m3fnuz-f32", 0},
+        {"f64 K=4", "sm90-mma-f64-f64", 0},
+        {"int8 K=32", "sm100-tcgen05-s8xs8-s32", 1},
     };
     lad_case *cs = malloc(sizeof(lad_case) * NCASES);
     lad_word_t *a = malloc(sizeof(lad_word_t) * NCASES), *b = malloc(sizeof(lad_word_t) * NCASES);
@@ -113,13 +161,17 @@ static void model_bench(double secs)
         exit(1);
     }
     /* "generic": the same plan with the fast path's build for any CPU,
-    ** where this CPU runs its AVX2 build ("-" when it does not) */
-    printf("%-14s %-32s %16s %16s %16s %8s  %s\n", "datapath", "preset", "model cases/s",
-           "generic cases/s", "naive cases/s", "speedup", "same words");
+    ** where this CPU runs its AVX2 build ("-" when it does not, or when
+    ** the plan's path has one build only) */
+    printf("%-16s %-32s %-7s %13s %13s %13s %7s %6s %6s  %s\n", "datapath", "preset", "path",
+           "model", "generic", "naive", "speedup", "CPU s", "wall s", "same words");
+    printf("%-16s %-32s %-7s %13s %13s %13s %7s %6s %6s\n", "", "", "", "cases/CPU s",
+           "cases/CPU s", "cases/CPU s", "", "model", "model");
+    int slower = 0;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const lad_preset *p = lad_preset_find(rows[i].preset);
         if (!p) {
-            printf("%-14s %-32s missing preset\n", rows[i].label, rows[i].preset);
+            printf("%-16s %-32s missing preset\n", rows[i].label, rows[i].preset);
             continue;
         }
         lad_gen_cases(&p->dp, 2024, 50, 0, cs, NCASES);
@@ -127,18 +179,30 @@ static void model_bench(double secs)
         lad_plan_init(&plan, &p->dp);
         generic = plan;
         generic.avx2 = 0;
-        double m = rate(NULL, &p->dp, &plan, cs, NCASES, secs, a);
-        double gm = plan.avx2 ? rate(NULL, &p->dp, &generic, cs, NCASES, secs, g) : 0;
-        double r = rate(rat_eval, &p->dp, NULL, cs, NCASES, secs / 4, b);
-        char gs[24] = "-";
-        if (plan.avx2)
-            snprintf(gs, sizeof gs, "%.0f", gm);
-        int same = !memcmp(a, b, sizeof(lad_word_t) * NCASES) &&
-                   (!plan.avx2 || !memcmp(g, b, sizeof(lad_word_t) * NCASES));
-        printf("%-14s %-32s %16.0f %16s %16.0f %7.1fx  %s\n", rows[i].label, rows[i].preset, m,
-               gs, r, m / r, same ? "yes" : "NO");
+        int two = plan.avx2 && plan.path == LAD_PATH_FAST;
+        measured m = rate(NULL, &p->dp, &plan, cs, NCASES, secs, a);
+        measured gm = {0, 0, 0};
+        if (two)
+            gm = rate(NULL, &p->dp, &generic, cs, NCASES, secs, g);
+        char gs[24] = "-", ns[24] = "-", sp[24] = "-";
+        const char *same = "no reference";
+        if (rows[i].naive) {
+            measured r = rate(rat_eval, &p->dp, NULL, cs, NCASES, secs / 4, b);
+            snprintf(ns, sizeof ns, "%.0f", r.rate);
+            snprintf(sp, sizeof sp, "%.1fx", m.rate / r.rate);
+            same = !memcmp(a, b, sizeof(lad_word_t) * NCASES) &&
+                   (!two || !memcmp(g, b, sizeof(lad_word_t) * NCASES)) ? "yes" : "NO";
+        }
+        if (two)
+            snprintf(gs, sizeof gs, "%.0f", gm.rate);
+        slower += two && gm.rate > m.rate;
+        printf("%-16s %-32s %-7s %13.0f %13s %13s %7s %6.2f %6.2f  %s\n", rows[i].label,
+               rows[i].preset, path_name(&plan), m.rate, gs, ns, sp, m.cpu, m.wall, same);
         fflush(stdout);
     }
+    if (slower)
+        printf("(%d rows with the generic build ahead of the AVX2 one: noise, or a regression)\n",
+               slower);
     free(cs);
     free(a);
     free(b);
@@ -390,10 +454,13 @@ int main(int argc, char **argv)
         secs = atof(s);
     printf("one core, %.1f CPU s per measurement, %d cases from the validation generator "
            "(50%% raw)\n\n", secs, NCASES);
-    /* a second argument `gemm`: only the lad_gemm lines */
+    /* a second argument `gemm`: only the lad_gemm lines; `model`: only
+    ** the model's rates */
     int gemm_only = argc > 2 && strcmp(argv[2], "gemm") == 0;
     if (!gemm_only)
         model_bench(secs);
+    if (argc > 2 && strcmp(argv[2], "model") == 0)
+        return 0;
     gemm_bench(secs);
     kernel_bench(secs);
     if (!gemm_only)

@@ -13,6 +13,11 @@ otherwise). With a third argument, a Python that imports mmasim (make
 test-peers makes build/peers), MMA-Sim answers the same first 100,000
 lines too, through scripts/mmasim-oracle.py (batched torch calls), timed
 by wall clock and CPU, its start-up (an empty input) taken off.
+
+Then the same count of block-scaled lines (PRESET_SCALED, e2m1 K=64 with
+four ue8m0 scales a side, raw bits and scales near 2^0) through ladder
+eval, CPU and wall time: the parser's scale fields and the model's scaled
+path. Its words have no reference here (test_rational checks that path).
 """
 import os
 import random
@@ -26,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import eval_ref  # noqa: E402
 
 PRESET = "sm90-mma-bf16-f32"
+PRESET_SCALED = "sm100-tcgen05-mxf4nvf4-4x-f32"
 REF_CASES = 100000
 
 
@@ -59,6 +65,23 @@ def main():
                                  check=True).stdout.split()
         lad_cpu = cpu_children() - t0
         lad_wall = time.monotonic() - w0
+        spath = os.path.join(tmp, "mxf4.txt")
+        with open(spath, "w") as f:
+            for _ in range(cases):
+                a = ",".join("%x" % rng.getrandbits(4) for _ in range(64))
+                b = ",".join("%x" % rng.getrandbits(4) for _ in range(64))
+                sa = ",".join("%02x" % rng.randrange(117, 137) for _ in range(4))
+                sb = ",".join("%02x" % rng.randrange(117, 137) for _ in range(4))
+                f.write("%s;%s;%08x;%s;%s;\n" % (a, b, rng.getrandbits(32), sa, sb))
+        ssize = os.path.getsize(spath)
+        t0 = cpu_children()
+        w0 = time.monotonic()
+        with open(spath) as fin:
+            sout = subprocess.run([ladder, "eval", "--model", PRESET_SCALED],
+                                  stdin=fin, stdout=subprocess.PIPE,
+                                  check=True).stdout.split()
+        s_cpu = cpu_children() - t0
+        s_wall = time.monotonic() - w0
         mm = None
         if peers:
             ref_path = os.path.join(tmp, "ref.txt")
@@ -86,6 +109,11 @@ def main():
           (ref_rate / 1e6, len(ref), ref_cpu))
     print("  ratio            %6.0fx   same words on %d cases: %s" %
           (lad_rate / ref_rate, len(ref), "yes" if same else "NO"))
+    print("eval text I/O, %s, %d block-scaled cases (%.0f MB of lines):" %
+          (PRESET_SCALED, cases, ssize / 1e6))
+    print("  ladder eval      %6.2f M cases/s  (%.2f s CPU, %.2f s wall; %d answers)" %
+          (cases / s_cpu / 1e6, s_cpu, s_wall, len(sout)))
+    same = same and len(sout) == cases
     if mm:
         (w0_, c0_, _), (w1, c1, words) = mm
         msame = [w.decode() for w in words] == ref

@@ -24,7 +24,7 @@
 
 typedef struct family {
     const char *name;
-    const char *presets[6];  /* bases drawn from, NULL-terminated */
+    const char *presets[7];  /* bases drawn from, NULL-terminated */
     int vary;                /* which parameters are drawn (VARY_*) */
 } family;
 
@@ -36,7 +36,8 @@ enum {
     VARY_SCALE = 8,    /* group, scale_floor, cdom_*, group_sub_floor */
     VARY_INT = 16,     /* saturate */
     VARY_FORMATS = 32, /* a and b: random user-defined float formats */
-    VARY_TWO = 64      /* window2, align2_round: a two-level window */
+    VARY_TWO = 64,     /* window2, align2_round: a two-level window */
+    VARY_LANES8 = 128  /* half the draws within the eight-lane code's reach */
 };
 
 static const family families[] = {
@@ -59,6 +60,9 @@ static const family families[] = {
                       "sm100-tcgen05-sp-bf16-f32", NULL}, VARY_CORE | VARY_FLOORS | VARY_FORMATS},
     {"two-level", {"sm90-mma-bf16-f32", "sm80-mma-f16-f32", "sm80-mma-tf32-f32",
                    "sm89-mma-e4m3-f32", NULL}, VARY_CORE | VARY_FLOORS | VARY_TWO},
+    {"lanes8", {"sm100-tcgen05-bf16-f32", "sm90-mma-f16-f32", "sm100-tcgen05-tf32-f32",
+                "sm100-tcgen05-e4m3-f32", "sm90-mma-e5m2-f32", "sm100-tcgen05-sp-bf16-f32", NULL},
+     VARY_CORE | VARY_FLOORS | VARY_LANES8},
     {"integer", {"sm100-tcgen05-s8xs8-s32", "sm100-tcgen05-u8xs8-s32-sat", "sm100-tcgen05-u8xu8-s32",
                  NULL}, VARY_INT},
 };
@@ -163,6 +167,15 @@ static void draw(const family *fm, const lad_datapath *p, lad_rng *r, lad_datapa
                 dp->c_anchor = 1;
             }
         }
+        if ((fm->vary & VARY_LANES8) && pick(r, 2)) {
+            /* plan.c's lanes8_ok: chained, toward zero, C first in the window */
+            dp->window = lad_rng_range(r, 8, 29);
+            dp->align_round = LAD_RZ;
+            dp->chain = LAD_CHAIN;
+            dp->c_anchor = 1;
+            dp->c_last = 0;
+            dp->d_via_acc = 0;
+        }
         if (lad_datapath_check(dp, NULL) == LAD_OK)
             return;
     }
@@ -188,7 +201,7 @@ static void run_family(const family *fm, long ncases)
     ** to check (user formats: the unscaled one; scaled kinds: theirs) */
     int path = fm->vary & VARY_FORMATS ? LAD_PATH_FAST
                : fm->vary & VARY_SCALE ? LAD_PATH_SCALED : -1;
-    int fast = 0;
+    int fast = 0, lanes8 = 0, avx2 = 0;
     char first[600] = "";
     for (int v = 0; v < VARIANTS; v++) {
         const lad_preset *p = lad_preset_find(fm->presets[v % npre]);
@@ -203,6 +216,8 @@ static void run_family(const family *fm, long ncases)
         lad_plan plan;
         lad_plan_init(&plan, &dp);
         fast += plan.path == path;
+        lanes8 += plan.path == LAD_PATH_FAST && plan.lanes8;
+        avx2 = plan.avx2;
         lad_plan generic = plan;  /* the fast path's build for any CPU */
         generic.avx2 = 0;
         for (long i = 0; i < per; i++) {
@@ -234,6 +249,12 @@ static void run_family(const family *fm, long ncases)
         snprintf(name, sizeof name, "rational-%s-fast-path", fm->name);
         test_check(fast >= VARIANTS / 4, name, "only %d of %d variants ran the fast path", fast,
                    VARIANTS);
+    }
+    if ((fm->vary & VARY_LANES8) && avx2) {
+        /* the eight-lane code runs only in the AVX2 build */
+        snprintf(name, sizeof name, "rational-%s-eight-lanes", fm->name);
+        test_check(lanes8 >= VARIANTS / 4, name, "only %d of %d variants ran the eight-lane code",
+                   lanes8, VARIANTS);
     }
     snprintf(name, sizeof name, "rational-%s-legal-metadata", fm->name);
     test_check(illegal == 0, name, "%ld generated cases carry illegal sparsity metadata", illegal);

@@ -190,6 +190,15 @@ static void test_extra(void)
     test_check(rc == LAD_OK && !has_d && memcmp(&cs, &in, sizeof cs) == 0,
                "vecline-mx-roundtrip-no-d", "rc %d (%s)", rc, err.msg);
 
+    /* Short scale words and a CRLF end, as the format allows: the values
+    ** written by hand, not by the formatter. */
+    n = lad_vecline_format(&mx, &in, NULL, buf, sizeof buf);
+    strcpy(strstr(buf, ";7f,80;"), ";7,80;1,ff;\r\n");
+    rc = lad_vecline_parse(&mx, 0, buf, &loc, &cs, &dout, &has_d, &err);
+    test_check(rc == LAD_OK && !has_d && cs.sa[0] == 7 && cs.sa[1] == 0x80 && cs.sb[0] == 1 &&
+               cs.sb[1] == 0xff && cs.c == 0x3f800000 && cs.a[63] == 63 && cs.b[0] == 255,
+               "vecline-mx-short-scales", "rc %d (%s)", rc, err.msg);
+
     /* Plain 3-field lines are refused for a scaled datapath. */
     char line[LAD_VECLINE_MAX];
     n = lad_vecline_format(&mx, &in, &d, line, sizeof line);
