@@ -30,6 +30,8 @@
 ** Each batch of cases is committed with the counts so far: a validation
 ** that fails ends 'failed' with the cases it compared; SIGINT, SIGTERM or
 ** SIGHUP ends it 'interrupted' and ladder dies of the signal.
+** --threads N evaluates batches of a sim device on N threads (default: one
+** per online CPU); the store gets the same rows whatever N.
 ** --resume VALIDATION goes on with a failed or interrupted validation from
 ** its last committed chunk, on the same case stream (seed, finite share,
 ** cases planned), model and device, and ends with the counts an
@@ -87,6 +89,10 @@ static const char usage[] =
     "  --raw <p>        percent of raw bit-pattern cases, 0..100 (default 50)\n"
     "  --shard <i>/<n>  run only shard i of n (0 <= i < n <= 4096) of the\n"
     "                   cases, for `ladder merge` to combine\n"
+    "  --threads <n>    threads evaluating a sim device's batches, 1..1024\n"
+    "                   (default: one per online CPU); exec and cuda devices\n"
+    "                   take one batch at a time. The stored validation is\n"
+    "                   the same for any n\n"
     "  --trust-exec     run the exec: device the run names (without it only\n"
     "                   --device may name a command to run)\n"
     "  --resume <id>    go on with a failed or interrupted validation (its id in\n"
@@ -277,7 +283,7 @@ int cmd_validate(int argc, char **argv)
 {
     const char *model = NULL, *device = NULL, *cases = NULL, *seeds = NULL;
     const char *raws = NULL, *db = LAD_STORE_DEFAULT, *quiet = NULL, *json = NULL;
-    const char *shard = NULL;
+    const char *shard = NULL, *threads = NULL;
     const char *resume = NULL, *trust = NULL;
     cli_opt opts[] = {
         {"resume", 0, 1, &resume},
@@ -288,6 +294,7 @@ int cmd_validate(int argc, char **argv)
         {"seed", 0, 1, &seeds},
         {"raw", 0, 1, &raws},
         {"shard", 0, 1, &shard},
+        {"threads", 0, 1, &threads},
         {"db", 0, 1, &db},
         {"quiet", 'q', 0, &quiet},
         {"json", 0, 0, &json},
@@ -313,6 +320,10 @@ int cmd_validate(int argc, char **argv)
     if (seeds && (rc = cli_number(seeds, "--seed", 0, UINT64_MAX, &seed)))
         return rc;
     if (raws && (rc = cli_number(raws, "--raw", 0, 100, &raw)))
+        return rc;
+    uint64_t nthread = 0;
+    if (threads && (rc = cli_number(threads, "--threads", 1, LAD_VALIDATE_MAX_THREADS,
+                                    &nthread)))
         return rc;
     uint64_t shard_i = 0, shard_n = 1;
     if (shard && (rc = cli_shard(shard, &shard_i, &shard_n)))
@@ -419,6 +430,7 @@ int cmd_validate(int argc, char **argv)
     if (!resume)
         vo = (lad_validate_opts){.cases = ncases, .seed = seed, .raw = (int)raw,
                                  .shard_index = shard_i, .shard_count = shard_n};
+    vo.threads = (int)nthread;
     vo.mismatch = show;
     vo.ctx = &t;
     lad_progress pr;

@@ -48,6 +48,11 @@ struct lad_device {
                 size_t *done, lad_err *err);
     void (*close)(lad_device *dev);
     void *state;                 /* the kind's own data */
+    int concurrent;              /* 1: eval may run on several threads at
+                                    once, each on its own cases and words
+                                    (sim: it only reads its state); 0: one
+                                    call at a time (a program's pipes, a
+                                    GPU's context) */
 };
 
 /* Opens the device named by spec for datapath dp (which must outlive the

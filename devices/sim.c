@@ -121,6 +121,7 @@ int lad_sim_open(const char *model, const lad_datapath *dp, lad_device **out,
     dev->eval = sim_eval;
     dev->close = sim_close;
     dev->state = st;
+    dev->concurrent = 1;    /* sim_eval reads st alone */
     *out = dev;
     return LAD_OK;
 }

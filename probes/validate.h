@@ -2,11 +2,15 @@
 ** Validation: a model against a device on the seeded random cases of
 ** probes/gen.h, D words compared as integers (NaN payloads included).
 **
-** Each batch is evaluated by the model on a second thread while the device
-** evaluates it (both only read the cases): on a simulated device that
-** halves the wall time on two cores. The store keeps the counts and every
-** mismatch (case, model word, device word, index in the case stream), as a
-** validation of run `run`.
+** Cases go in batches of 8192, each committed with the counts so far. On a
+** device that can evaluate concurrently (sim) a pool of threads evaluates
+** batches side by side, each generating its batch from the seed, and the
+** calling thread stores them in batch order; elsewhere the model evaluates
+** a batch on a second thread while the device evaluates it. Either way the
+** store gets the same rows, in the same order, for any thread count, and
+** memory stays within about 2 x threads batches. The store keeps the
+** counts and every mismatch (case, model word, device word, index in the
+** case stream), as a validation of run `run`.
 **
 ** Used by `ladder validate` and `ladder survey`; nothing here prints: a
 ** caller that shows mismatches or progress passes a callback.
@@ -29,7 +33,8 @@ typedef struct lad_validate_opts {
     uint64_t cases;          /* cases of the whole stream */
     uint64_t seed;           /* seed of the case stream */
     int raw;                 /* percent of raw bit-pattern cases, 0..100 */
-    lad_mismatch_fn mismatch;/* may be NULL */
+    lad_mismatch_fn mismatch;/* may be NULL; called from the calling thread,
+                                in case-stream order */
     void *ctx;
     lad_progress_fn progress;/* may be NULL: called from the calling thread
                                 after each batch, step "validate", cases
@@ -43,7 +48,19 @@ typedef struct lad_validate_opts {
                                 mismatches among them */
     uint64_t shard_index;    /* run only shard shard_index of shard_count */
     uint64_t shard_count;    /*   (util/shard.h); count 0 or 1: the whole */
+    int threads;             /* threads evaluating at once, 1 to
+                                LAD_VALIDATE_MAX_THREADS; 0: one per online
+                                CPU. 1: everything on the calling thread. A
+                                device that is not concurrent (exec, cuda)
+                                gets one thread and the model a second
+                                whatever the number above 1 */
 } lad_validate_opts;
+
+#define LAD_VALIDATE_MAX_THREADS 1024
+
+/* The threads o->threads == asked means: asked itself (at most
+** LAD_VALIDATE_MAX_THREADS), or for 0 the online CPUs (at least 1). */
+int lad_validate_threads(int asked);
 
 /*
 ** Validates dp (named `name` in the store) against dev within run `run`:
