@@ -466,11 +466,15 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
     for (size_t i = nstages ? stages[nstages - 1].end : 0; i < n; i++)
         fit_add(&w, i);  /* cases after the last stage: fitted */
     /* The check cases the model misses join the fit set, and the groups
-    ** follow them, until the model misses none outside the fit set. When
-    ** the groups are stuck, finish's restarts run before more cases join
-    ** (a wrong structure only gets harder to leave as cases pile up:
-    ** ada-e4m3-f16.vec took 18 s of CPU without, 0.9 s with); all of
-    ** finish runs at the end, and that model is checked again. */
+    ** follow them, until the model misses none outside the fit set; all of
+    ** finish runs at the end, and that model is checked again. With no
+    ** targeted stage (ladder fit: the checks are all the evidence, and
+    ** nothing has decided the structure of the sum), finish's restarts
+    ** also run whenever the groups are stuck, before more cases join: a
+    ** wrong structure only gets harder to leave as cases pile up
+    ** (ada-e4m3-f16.vec took 18 s of CPU without, 0.9 s with). After
+    ** targeted stages they cost more than they save (sm90-mma-e5m2-f32
+    ** 5.4 s -> 11.5 s), so they wait for the end there. */
     for (int round = 0; rc == LAD_OK;) {
         while (round < MAXCHECK && add_misses(&w)) {
             if (progress)
@@ -478,7 +482,7 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
             uint64_t best = sweep_score(&w, &w.cur, UINT64_MAX);
             sweep_groups(&w, order, NORDER, &best);
             round++;
-            if (best > 0)  /* stuck: rescue before more cases join */
+            if (best > 0 && nall == 0)  /* stuck: rescue before more cases join */
                 finish(&w, order, NORDER, all, nall, start, 0);
         }
         finish(&w, order, NORDER, all, nall, start, 1);
