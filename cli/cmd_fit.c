@@ -245,7 +245,7 @@ int cmd_fit(int argc, char **argv)
     if (cs) {
         for (size_t i = 0; i < n; i++)
             lad_packed_get(&pk, i, &cs[i]);
-        lad_stage st = {n, NULL, "vector", 1};
+        lad_stage st = {n, NULL, "vector"};  /* no group of its own: checks */
         rc = lad_search_staged(&base, cs, d, n, &st, 1, lad_progress_step, &pr, &seed, &err);
         /* a model that explains every case is the beam's base: the beam
         ** keeps its result format (it varies neither d nor nan) and only

@@ -122,15 +122,15 @@ static int decide(const lad_datapath *dp, const lad_datapath *base, const lad_pa
         }
     }
     size_t bestn = count[best];
-    const lad_infer_case *br = &rows[sr->first[best]];
+    const lad_infer_case *br = &rows[sr->first[best]];  /* rank 2: it targets the row */
     free(count);
     free(hit);
     if (ip->ndecide)
         snprintf(ip->method, sizeof ip->method,
-                 "fit: %zu stored cases rule out its %d %s; %zu of them in %.40s %.40s (%zu cases%s)",
+                 "fit: %zu stored cases rule out its %d %s; %zu of them in %.40s %.40s "
+                 "(%zu cases%s)",
                  ip->ndecide, nalt, nearest ? "nearest alternatives" : "alternatives", bestn,
-                 br->rung, br->series, sr->size[best],
-                 targets(br->target, p->key) ? ", which targets it" : "");
+                 br->rung, br->series, sr->size[best], rank == 2 ? ", which targets it" : "");
     else
         snprintf(ip->method, sizeof ip->method,
                  "unobservable: no stored case tells it from its alternatives; default kept");
@@ -371,9 +371,6 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress
         stages[nstages].end = i + 1;
         stages[nstages].own = owns[nstages].groups;
         stages[nstages].name = rows[i].rung;
-        stages[nstages].check = 1;
-        for (size_t j = from; j <= i; j++)
-            stages[nstages].check &= rows[j].target[0] == 0;
         nstages++;
         from = i + 1;
     }

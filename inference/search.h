@@ -9,30 +9,35 @@
 ** cannot matter to the model at hand. Candidates, the "can it matter"
 ** rules and the scoring are one machinery with two strategies:
 **
-**   lad_search, the beam (`ladder fit`, and the rescue step of the staged
-**   sweep): a grid over the dimensions that interact most (window, pass,
-**   roundings, c_anchor, chain, c_last, and a narrower output when every D
-**   word ends in zero bits), then a beam of the best models improved one
-**   dimension at a time, all on a small active set of cases; the survivors
-**   run on every case, the cases they miss join the active set, and the
-**   loop repeats until a model reproduces everything or nothing new is
-**   learned. Models are ranked by mismatches and, to guide the search, by
-**   how far the wrong words are (the bit length of their distance in
-**   ulps). Finally the models whose mismatch count equals the best's are
-**   explored one change at a time; a parameter that takes several values
-**   among them is "undetermined" by the data. The beam does not vary d (a
-**   narrower result is acc cut with d_via_acc) or nan (the data's most
-**   frequent NaN word is taken).
+**   lad_search, the beam (`ladder fit` after the staged sweep, and the
+**   rescue step of the staged sweep): a grid over the dimensions that
+**   interact most (window, pass, roundings, c_anchor, chain, c_last, and a
+**   narrower output when every D word ends in zero bits), then a beam of
+**   the best models improved one dimension at a time, all on a small
+**   active set of cases; the survivors run on every case, the cases they
+**   miss join the active set, and the loop repeats until a model
+**   reproduces everything or nothing new is learned. A seed that already
+**   reproduces every case skips all that. Models are ranked by mismatches
+**   and, to guide the search, by how far the wrong words are (the bit
+**   length of their distance in ulps); equal scores by complexity, then by
+**   the values in key order. Finally the models whose mismatch count
+**   equals the best's are explored one change at a time; a parameter that
+**   takes several values among them is "undetermined" by the data. The
+**   beam does not vary d (a narrower result is acc cut with d_via_acc) or
+**   nan (the data's most frequent NaN word is taken).
 **
-**   lad_search_staged, the staged sweep (`ladder infer`): the cases come in
-**   stages (a run's rungs, in the order it climbed them); at each stage the
-**   groups of parameters that stage's cases were designed for are searched
-**   jointly first, then every group in dependency order, until a sweep
-**   changes nothing. A candidate replaces the current value only when it
-**   reproduces strictly more cases, so a parameter no case can see keeps
-**   its value. Then the beam from the model found, Occam (a parameter
-**   whose default explains as much takes it), and the beam again while
-**   that explains more.
+**   lad_search_staged, the staged sweep (`ladder infer`, and `ladder fit`
+**   first): the cases come in stages (a run's rungs, in the order it
+**   climbed them); at each stage the groups of parameters that stage's
+**   cases were designed for are searched jointly first, then every group
+**   in dependency order, until a sweep changes nothing. A candidate
+**   replaces the current value only when it reproduces strictly more
+**   cases, so a parameter no case can see keeps its value. A stage whose
+**   cases target nothing (the random rung, a vector file) checks the
+**   model instead: the cases it misses join a few at a time. Then the
+**   stages' groups again, the restarts from another structure of the sum,
+**   the beam from the model found, and Occam (a parameter whose default
+**   explains as much takes it). docs/inference.md tells it in full.
 **
 ** Cost: a few hundred thousand model evaluations for 5,000 cases (a second
 ** or two on one core); nothing is allocated per case.
@@ -100,13 +105,14 @@ int lad_search_packed(const lad_datapath *base, const lad_packed *pk, const lad_
 ** increase, the last is n); own lists the joint groups the stage's newest
 ** cases were designed for, each a string of registry keys separated by
 ** spaces ("window scale_floor"), NULL-terminated; NULL: none. Every other
-** group, in dependency order, is a LAD_SWEEP line of model/params.def. */
+** group, in dependency order, is a LAD_SWEEP line of model/params.def. A
+** stage with no group of its own (its cases target nothing: the random
+** rung, a vector file) checks the model: only the cases it misses are
+** fitted (inference/sweep.c). */
 typedef struct lad_stage {
     size_t end;
     const char *const *own;
     const char *name;  /* for progress: the rung ("internal") */
-    int check;  /* 1: the cases target nothing (the random rung): they
-                   check the model, and only those it misses are fitted */
 } lad_stage;
 
 /*

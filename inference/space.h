@@ -93,12 +93,9 @@ int sp_relevant(const ctx *x, const lad_datapath *dp, int i);
 void sp_canon(const ctx *x, pvec *p);
 /* How many rows of p differ from their defaults. */
 int sp_complexity(const ctx *x, const pvec *p);
-/* A hash of p, never 0: of the values in row order. The beam breaks ties
-** of equal scores by it, so which of two equal models the beam keeps
-** depends on params.def's order of rows (fp8 fits into f16 need the
-** luck it gives today: h100-e5m2-f16.vec fits with it and misses 784 of
-** 5,000 words with a hash of the rows' keys): decisions read off each
-** rung's cases, not a tie-break, are the way out. */
+/* A hash of p, never 0: of the values in row order. It names p in the
+** visited set only; no ranking reads it (the beam breaks ties by
+** complexity, then by the values in the order of the rows' keys). */
 uint64_t sp_phash(const ctx *x, const pvec *p);
 /* Forgets every visited vector. */
 void sp_visit_clear(ctx *x);

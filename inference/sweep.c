@@ -32,6 +32,7 @@ static int row_of(const char *key)
 typedef lad_sweep_group group;
 
 #define MAXOWN 64     /* joint groups of all stages */
+#define STAGEMAX 8    /* joint groups of one stage */
 #define ADD 64        /* missed check cases joining the fit set per round */
 #define MAXCHECK 24   /* rounds of checking */
 
@@ -448,19 +449,29 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
             snprintf(step, sizeof step, "fitting the %s cases", stages[s].name);
             progress(pctx, step, s, nstages);
         }
-        for (size_t i = from; i < end && !stages[s].check; i++)
+        int check = !stages[s].own || !stages[s].own[0];
+        for (size_t i = from; i < end && !check; i++)
             fit_add(&w, i);
         from = end;
-        if (stages[s].check)
+        if (check)
             continue;
         uint64_t best = sweep_score(&w, &w.cur, UINT64_MAX);
-        int first = nall;
-        for (int i = 0; stages[s].own && stages[s].own[i] && nall < MAXOWN && rc == LAD_OK; i++)
-            rc = parse_group(stages[s].own[i], &all[nall++], err);
+        group own[STAGEMAX];
+        int nown = 0;
+        for (int i = 0; stages[s].own[i] && nown < STAGEMAX && rc == LAD_OK; i++)
+            rc = parse_group(stages[s].own[i], &own[nown++], err);
         if (rc)
             break;
-        if (nall > first)
-            sweep_groups(&w, all + first, nall - first, &best);
+        sweep_groups(&w, own, nown, &best);
+        /* into all, once: stages share groups (window: internal, ulp) */
+        for (int i = 0; i < nown && nall < MAXOWN; i++) {
+            int seen = 0;
+            for (int j = 0; j < nall && !seen; j++)
+                seen = all[j].n == own[i].n &&
+                       memcmp(all[j].rows, own[i].rows, sizeof(int) * (size_t)own[i].n) == 0;
+            if (!seen)
+                all[nall++] = own[i];
+        }
         sweep_groups(&w, order, NORDER, &best);
     }
     for (size_t i = nstages ? stages[nstages - 1].end : 0; i < n; i++)
