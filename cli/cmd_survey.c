@@ -269,35 +269,30 @@ typedef struct progress {
     size_t targeted;         /* cases of the rungs but random, so far */
 } progress;
 
-static void step(const progress *pr, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void step(const progress *pr, const char *fmt, ...)
-{
-    char what[160];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    lad_progress_note(pr->lp, "[%d/%d] %s: %s", pr->i + 1, pr->n, pr->name, what);
-}
+enum { NOTE, STAGE };
 
-static void stage(const progress *pr, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void stage(const progress *pr, const char *fmt, ...)
+/* Shows "[i/n] <datapath>: <what>" as a note, or as the beginning of a
+** stage. */
+static void tell(const progress *pr, int how, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void tell(const progress *pr, int how, const char *fmt, ...)
 {
     char what[160];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    lad_progress_begin(pr->lp, "[%d/%d] %s: %s", pr->i + 1, pr->n, pr->name, what);
+    if (how == STAGE)
+        lad_progress_begin(pr->lp, "[%d/%d] %s: %s", pr->i + 1, pr->n, pr->name, what);
+    else
+        lad_progress_note(pr->lp, "[%d/%d] %s: %s", pr->i + 1, pr->n, pr->name, what);
 }
 
 static void rung_done(void *ctx, const lad_probe *p, int rc)
 {
     progress *pr = ctx;
     pr->targeted = p->targeted;
-    step(pr, "%-12s %6zu cases  %s%s", p->rung_name, p->rung_cases, rc ? "failed: " : "",
+    tell(pr, NOTE, "%-12s %6zu cases  %s%s", p->rung_name, p->rung_cases, rc ? "failed: " : "",
          rc ? p->err->msg : p->summary);
 }
 
@@ -458,13 +453,13 @@ static void survey_one(lad_store *st, const scope *s, const lad_preset *p, uint6
         lo.progress = rung_tick;
         lo.ctx = pr;
         pr->targeted = 0;
-        stage(pr, "climbing the ladder on %s", devspec);
+        tell(pr, STAGE, "climbing the ladder on %s", devspec);
         rc = lad_ladder_run(&r, &lo, st, &d->run, &err);
         lad_progress_end(pr->lp, rc);
         d->probes = (int64_t)pr->targeted;
     }
     if (rc == LAD_OK) {
-        stage(pr, "inferring the model from run %" PRId64, d->run);
+        tell(pr, STAGE, "inferring the model from run %" PRId64, d->run);
         rc = lad_infer(st, d->run, 1, lad_progress_step, pr->lp, &inf, &err);
         lad_progress_end(pr->lp, rc != LAD_OK && rc != LAD_NO);
         if (rc == LAD_OK || rc == LAD_NO)
@@ -475,32 +470,32 @@ static void survey_one(lad_store *st, const scope *s, const lad_preset *p, uint6
             snprintf(d->message, sizeof d->message, "conflict: %.200s", inf.conflict);
             rc = LAD_OK;
         }
-        step(pr, "inferred %s", d->differ[0] ? d->differ : "= preset");
+        tell(pr, NOTE, "inferred %s", d->differ[0] ? d->differ : "= preset");
     }
     if (rc == LAD_OK) {
         char name[64];
         snprintf(name, sizeof name, "run %" PRId64 " inferred", d->run);
-        stage(pr, "validating the inferred model on %" PRIu64 " cases", cases);
+        tell(pr, STAGE, "validating the inferred model on %" PRIu64 " cases", cases);
         rc = validate_on(st, d->run, name, &inf.dp, devspec, cases, 1, &d->inf_cases,
                          &d->inf_bad, pr->lp, &err);
         lad_progress_end(pr->lp, rc);
     }
     if (rc == LAD_OK) {
-        stage(pr, "validating the preset on %" PRIu64 " cases", cases);
+        tell(pr, STAGE, "validating the preset on %" PRIu64 " cases", cases);
         rc = validate_on(st, d->run, p->dp.name, &p->dp, devspec, cases, 2, &d->pre_cases,
                          &d->pre_bad, pr->lp, &err);
         lad_progress_end(pr->lp, rc);
     }
     if (rc == LAD_OK) {
-        stage(pr, "replaying the captured vectors");
+        tell(pr, STAGE, "replaying the captured vectors");
         rc = replay(vecdir, p->dp.name, devspec, d, &err);
         lad_progress_end(pr->lp, rc);
-        step(pr, "replayed %" PRId64 " vector files", d->vec_files);
+        tell(pr, NOTE, "replayed %" PRId64 " vector files", d->vec_files);
     }
     d->done = rc == LAD_OK;
     if (rc != LAD_OK) {
         snprintf(d->message, sizeof d->message, "%.255s", err.msg);
-        step(pr, "failed: %s", err.msg);
+        tell(pr, NOTE, "failed: %s", err.msg);
     }
     lad_recipe_free(&r);
     d->millis = millis_since(&t0);
@@ -735,7 +730,7 @@ int cmd_survey(int argc, char **argv)
                 done = &old[j];
         if (done) {
             rows[i] = *done;
-            step(&pr, "done in survey %" PRId64 " (run %" PRId64 "): skipped", id, done->run);
+            tell(&pr, NOTE, "done in survey %" PRId64 " (run %" PRId64 "): skipped", id, done->run);
         } else {
             /* One transaction per datapath (commit point "survey-datapath"):
             ** its run, rungs, inferences, validations and survey row are
