@@ -52,6 +52,11 @@ def timed(cmd, timeout=None):
     return rc, cpu_children() - t0, out
 
 
+def verdict(rc, good, bad):
+    """The word for an exit status: good (0), TIMEOUT (124) or bad."""
+    return good if rc == 0 else "TIMEOUT" if rc == 124 else bad
+
+
 def summary(name, cpus):
     if not cpus:
         return "%s: none" % name
@@ -92,15 +97,14 @@ def main():
             new.append(cpu)
             if rc != 0:
                 bad_new.append(p)
-            line = "  %-44s %7.2f s %s" % (p, cpu, "ok" if rc == 0 else "CONFLICT")
+            line = "  %-44s %7.2f s %s" % (p, cpu, verdict(rc, "ok", "CONFLICT"))
             if ref and (i % rstride == 0 or p in SLOW):
                 rrc, rcpu, _ = timed([ref, "infer", "latest", "--db", db], timeout=limit)
                 old.append(rcpu)
                 pairs.append((cpu, rcpu))
                 if rrc != 0:
                     bad_old.append(p)
-                line += "   ref %7.2f s %s" % (
-                    rcpu, "ok" if rrc == 0 else "TIMEOUT" if rrc == 124 else "CONFLICT")
+                line += "   ref %7.2f s %s" % (rcpu, verdict(rrc, "ok", "CONFLICT"))
             print(line, flush=True)
         print(summary("infer, this engine", new))
         print("  runs not explained: %d %s" % (len(bad_new), " ".join(bad_new)))
@@ -121,13 +125,12 @@ def main():
             fits.append(cpu)
             if rc != 0:
                 inexact.append(os.path.basename(v))
-            line = "  %-24s %7.2f s %s" % (os.path.basename(v), cpu, "exact" if rc == 0 else "MISSES")
+            line = "  %-24s %7.2f s %s" % (os.path.basename(v), cpu, verdict(rc, "exact", "MISSES"))
             if ref:
                 rrc, rcpu, _ = timed([ref, "fit", v, "-o", os.path.join(tmp, "r.yaml")],
                                      timeout=limit)
                 rfits.append(rcpu)
-                line += "   ref %7.2f s %s" % (
-                    rcpu, "exact" if rrc == 0 else "TIMEOUT" if rrc == 124 else "MISSES")
+                line += "   ref %7.2f s %s" % (rcpu, verdict(rrc, "exact", "MISSES"))
             print(line, flush=True)
         print(summary("fit, this engine", fits))
         print("  files not fitted exactly: %d %s" % (len(inexact), " ".join(inexact)))
