@@ -5,7 +5,7 @@
 ** SASS: on sm_70 and later, 128-bit instructions whose opcode is the low 12
 ** bits of the first 64-bit word. The tensor opcodes and a few modifier bits
 ** were identified by comparing cuobjdump output with the words of the
-** cubins of this build (../shared/docs/ptx-notes.md section 5.2):
+** cubins of this build (docs/reference/ptx-notes.md section 5.2):
 **
 **   0x23c HMMA (2nd word: 0x800 shape 16816, 0x4000 shape 1684 (tf32
 **         m16n8k4), neither 1688; 0x1000 F32, 0x40000 BF16, 0x80000 TF32),

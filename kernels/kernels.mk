@@ -8,7 +8,7 @@
 #   $(BUILD)/kernels/<file>.<sm>.cubin
 #
 # with the -gencode form (-arch=sm_90a with -c fails under nvcc 13; see
-# ../shared/docs/ptx-notes.md section 1), the cubins are embedded in the
+# docs/reference/ptx-notes.md section 1), the cubins are embedded in the
 # binary ($(BUILD)/kernels/cubins.c), and -DLADDER_CUDA turns the cuda
 # device on. The binary loads libcuda.so.1 at run time, so it needs no CUDA
 # library to start: CUDA_LDLIBS is only -ldl.

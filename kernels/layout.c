@@ -4,7 +4,7 @@
 ** launcher uses is the packing tests/unit/test_layout.c checks.
 **
 ** Each position function is written from the PTX ISA fragment tables
-** (../shared/docs/ptx-notes.md): for mma.sync with g = lane/4, t = lane%4
+** (docs/reference/ptx-notes.md): for mma.sync with g = lane/4, t = lane%4
 ** and e = elements per register,
 **
 **   A[row][k]:  reg = (row/8)%2 + 2*(k/(4e)),  lane = 4*(row%8) + (k%(4e))/e

@@ -7,7 +7,7 @@
 ** Every layout decision is therefore plain C, used by the launcher and
 ** tested on the CPU against the documented layouts (tests/unit/test_layout.c
 ** emulates the lanes), so a layout error cannot pass for an arithmetic
-** finding. Sources: ../shared/docs/ptx-notes.md sections 2-4 (PTX ISA
+** finding. Sources: docs/reference/ptx-notes.md sections 2-4 (PTX ISA
 ** fragment tables, CUTLASS layouts).
 **
 ** Images. One tile is one instruction. Its images are arrays of 32-bit

@@ -11,7 +11,7 @@
 ** sm_89 or later and are left out of the sm_80 cubin (__CUDA_ARCH__ guard).
 ** On sm_90a and sm_100a ptxas lowers fp8 mma.sync to fp8->f16 unpacks plus
 ** two HMMA.16816: the kernel is the same, the datapath is not
-** (docs/kernels.md, ../shared/docs/ptx-notes.md section 5).
+** (docs/kernels.md, docs/reference/ptx-notes.md section 5).
 **
 ** Data (packed by kernels/layout.c, image order [tile][register][lane]):
 **   a: 4 words per lane, b: 2 words per lane, c and d: 4 (f32, s32) or

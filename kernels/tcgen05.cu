@@ -22,7 +22,7 @@
 ** thread 0 issues the MMA and tcgen05.commit to the mbarrier; all wait on
 ** the mbarrier phase; each warp reads its 32 rows of D with
 ** tcgen05.ld.32x32b.x8. At the end warp 0 frees the columns.
-** (../shared/docs/ptx-notes.md section 4.6; nothing here has run on a GPU.)
+** (docs/reference/ptx-notes.md section 4.6; nothing here has run on a GPU.)
 */
 #include <stdint.h>
 #include "kparams.h"

@@ -9,7 +9,7 @@
 **        -o build/rel/kernels/wgmma.sm_90a.cubin kernels/wgmma.cu
 **
 ** (-arch=sm_90a with -c fails under nvcc 13: it also checks a generic
-** compute_90 PTX, which rejects wgmma; ../shared/docs/ptx-notes.md section 1.)
+** compute_90 PTX, which rejects wgmma; docs/reference/ptx-notes.md section 1.)
 **
 ** A and B come from shared memory (the "SS" form) in the K-major,
 ** no-swizzle core-matrix layout of kernels/layout.c: 8 rows x 16 bytes per

@@ -5,7 +5,7 @@
 # scripts/cuobjdump.sh finds or installs (PyPI nvidia-cuda-cuobjdump). A
 # ladder built without nvcc, or no cuobjdump, is a failure, not a skip.
 #
-# The expected opcodes are written out here from ../shared/docs/ptx-notes.md
+# The expected opcodes are written out here from docs/reference/ptx-notes.md
 # section 5 and from cuobjdump listings of ptxas 13.0 output, as rules per
 # instruction family, independently of kernels/table.c.
 . tests/lib.sh

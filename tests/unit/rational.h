@@ -1,6 +1,6 @@
 /*
 ** A naive reference of the datapath model, for the tests only: written from
-** the rules (docs/model.md, ../shared/docs/tcgen05-model-notes.md sections
+** the rules (docs/model.md, docs/reference/tcgen05-model-notes.md sections
 ** 1-8, docs/design.md), not from model/eval.c or plan.c, so that the two can be
 ** compared on millions of random cases (tests/unit/test_rational.c).
 **

@@ -219,7 +219,7 @@ static uint32_t eval_general(const lad_datapath *dp, const lad_case *cs)
 
 /*
 ** The subnormal group floor of the B200 mxf4 kinds
-** (../shared/docs/tcgen05-model-notes.md 7.3), worked by hand. Block 0
+** (docs/reference/tcgen05-model-notes.md 7.3), worked by hand. Block 0
 ** (scales 2^-70 * 2^-70, S = -140) holds 1 * 1 in lane 0; block 1 (2^-88 *
 ** 2^-87, Sg = -175) holds -1 * 1 in lane 32. Rp = -140, so q = max(-140 -
 ** 39, -140 - 35) = -175: the sum is 2^35 - 1 units, 2^-140 - 2^-175, a

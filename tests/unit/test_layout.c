@@ -3,7 +3,7 @@
 ** emulation of each instruction's documented lane mapping.
 **
 ** The emulator below does what the hardware is documented to do, written
-** from the fragment tables of ../shared/docs/ptx-notes.md (PTX ISA and
+** from the fragment tables of docs/reference/ptx-notes.md (PTX ISA and
 ** CUTLASS) as literal offset tables, not from layout.c's formulas: it reads
 ** each lane's registers (mma.sync), decodes the shared-memory descriptor
 ** and walks the core matrices (wgmma, tcgen05), builds A, B and C, computes
