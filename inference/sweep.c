@@ -44,8 +44,10 @@ typedef struct sweep {
     size_t nfit;         /* cases in order */
     unsigned char *in;   /* in[i]: case i is in the fit set */
     unsigned char *missed; /* add_misses' marks, all 0 between calls */
-    size_t *fail;        /* the fit-set cases cur gets wrong (sweep_groups) */
+    size_t *fail;        /* the fit-set cases cur gets wrong (find_fails) */
     size_t nfail;
+    size_t *pass;        /* and those it gets right */
+    size_t npass;
     int hotnext;
 } sweep;
 
@@ -94,47 +96,61 @@ static int legal(const sweep *w, const pvec *p)
     return lad_datapath_check(&dp, NULL) == LAD_OK;
 }
 
-/* Whether model p gets at least need cases of w->fail right. */
-static int fixes(sweep *w, const pvec *p, size_t need)
+/*
+** The score of p (its misses on the fit set) when it is below best, else
+** best or more, from the current model's split of the fit set: p misses
+** the failing cases it does not fix and the passing ones it breaks. To
+** beat best it must fix f > nfail - best of the nfail failing cases, which
+** is settled on those few first, and then break fewer than
+** best - (nfail - f) of the passing ones, so the passing cases are scored
+** with that limit: a candidate that fixes one case and breaks one is
+** dropped at the first break, not after best breaks.
+*/
+static uint64_t split_score(sweep *w, const pvec *p, uint64_t best)
 {
+    ctx *x = w->x;
     lad_datapath dp;
-    sp_apply(w->x, p, &dp);
+    sp_apply(x, p, &dp);
     lad_plan pl;
     lad_plan_init(&pl, &dp);
-    size_t got = 0;
-    for (size_t i = 0; i < w->nfail && got < need && got + (w->nfail - i) >= need; i++) {
+    size_t need = w->nfail - best + 1, got = 0;
+    for (size_t i = 0; i < w->nfail && got + (w->nfail - i) >= need; i++) {
         size_t c = w->fail[i];
-        w->x->evals++;
-        got += lad_plan_eval(&pl, &w->x->cs[c]) == w->x->d[c];
+        x->evals++;
+        got += lad_plan_eval(&pl, &x->cs[c]) == x->d[c];
     }
-    return got >= need;
+    if (got < need)
+        return best;
+    uint64_t missed = w->nfail - got;
+    return missed + sp_score(x, &dp, w->pass, w->npass, x->n, best - 1 - missed,
+                             COUNT | REORDER, &w->hotnext, NULL);
 }
 
-/* w->fail: the fit-set cases the current model gets wrong. */
+/* w->fail and w->pass: the fit-set cases the current model gets wrong and
+** right, each in the fit set's order. */
 static void find_fails(sweep *w)
 {
     lad_datapath dp;
     sp_apply(w->x, &w->cur, &dp);
     lad_plan pl;
     lad_plan_init(&pl, &dp);
-    w->nfail = 0;
+    w->nfail = w->npass = 0;
     for (size_t i = 0; i < w->nfit; i++) {
         size_t c = w->order[i];
         if (lad_plan_eval(&pl, &w->x->cs[c]) != w->x->d[c])
             w->fail[w->nfail++] = c;
+        else
+            w->pass[w->npass++] = c;
     }
 }
 
 /*
 ** Searches the rows of g jointly over their candidates; returns 1 when a
 ** value changed. *best holds the current score on entry and exit, and
-** w->fail the cases the current model misses. A candidate that gets f of
-** those right still misses the other nfail - f, so it cannot beat *best
-** unless f > nfail - *best: that is settled on the few failing cases
-** before any other is scored, and spares a pass over the fit set for each
-** value of a row that does not matter to the failing cases (f = 0), and,
-** once the group has improved on the current model, for each candidate
-** that fixes fewer of them than the improvement did.
+** w->fail and w->pass the current model's split of the fit set, by which
+** each candidate is scored (split_score): a value of a row that does not
+** matter to the failing cases costs a look at those few, not a pass over
+** the fit set.
 */
 static int sweep_group(sweep *w, const group *g, uint64_t *best)
 {
@@ -149,8 +165,8 @@ static int sweep_group(sweep *w, const group *g, uint64_t *best)
         pvec p = w->cur;
         for (int i = 0; i < g->n; i++)
             p.v[g->rows[i]] = x->vals[g->rows[i]][idx[i]];
-        if (legal(w, &p) && fixes(w, &p, w->nfail - *best + 1)) {
-            uint64_t s = sweep_score(w, &p, *best - 1);
+        if (legal(w, &p)) {
+            uint64_t s = split_score(w, &p, *best);
             if (s < *best) {
                 *best = s;
                 bestp = p;
@@ -421,7 +437,9 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
     w.in = calloc(n, 1);
     w.missed = calloc(n, 1);
     w.fail = malloc(sizeof(size_t) * n);
-    if (!w.x || !w.order || !w.in || !w.missed || !w.fail) {
+    w.pass = malloc(sizeof(size_t) * n);
+    if (!w.x || !w.order || !w.in || !w.missed || !w.fail || !w.pass) {
+        free(w.pass);
         free(w.missed);
         free(w.fail);
         sp_ctx_free(w.x);
@@ -510,5 +528,6 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
     free(w.in);
     free(w.missed);
     free(w.fail);
+    free(w.pass);
     return rc;
 }
