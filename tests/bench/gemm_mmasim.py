@@ -1,0 +1,152 @@
+"""ladder gemm against MMA-Sim's batched dpa on the same GEMM.
+
+    build/peers/bin/python tests/bench/gemm_mmasim.py LADDER [PRESET...]
+
+For each preset (default: sm90-mma-bf16-f32, sm90-mma-f16-f32,
+sm90-wgmma-e4m3-f32 and sm89-mma-e4m3-f32; MMA-Sim has no sm_90a fp8
+mma.sync): random finite words (exponents within 2^+-4, as
+`bench gemm` draws them) for A (M x K) and B (K x N), C = +0. MMA-Sim
+(scripts/mmasim-oracle.py's Datapath: the operation ladder's oracle asks)
+multiplies them as the chain of the instruction along K, every output
+element of a step in one batched `dpa` call; `ladder gemm --threads 1`
+multiplies the same arrays (its default program: every MMA chained). The
+D words are compared as integers. Rates are multiply-adds per CPU second
+of the process doing the work (torch held to one thread); ladder's is
+first measured on a larger GEMM, where its start-up and file I/O weigh
+less, and both ratios are printed.
+Runs under the peers venv (`make test-peers` makes it): torch, no numpy,
+so the .npy files are written and read here.
+"""
+import importlib.util
+import os
+import resource
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+SMALL = (128, 128, 1024)   # both engines, words compared
+LARGE = (512, 512, 4096)   # ladder alone
+
+
+def oracle_module():
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, "..", "..", "scripts", "mmasim-oracle.py")
+    spec = importlib.util.spec_from_file_location("mmasim_oracle", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def npy_write(path, words, shape, width):
+    """Words (a flat list of ints) as a C-order uint array of width bits."""
+    code = {8: "|u1", 16: "<u2", 32: "<u4"}[width]
+    head = "{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }" % (
+        code, shape[0], shape[1])
+    pad = 64 - (10 + len(head) + 1) % 64
+    head = head + " " * pad + "\n"
+    fmt = {8: "B", 16: "H", 32: "I"}[width]
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode())
+        f.write(struct.pack("<%d%s" % (len(words), fmt), *words))
+
+
+def npy_read(path):
+    """The words of a uint array ladder wrote, flat, and its item size."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[6] == 1:
+        hl, off = struct.unpack("<H", data[8:10])[0], 10
+    else:
+        hl, off = struct.unpack("<I", data[8:12])[0], 12
+    head = data[off:off + hl].decode()
+    body = data[off + hl:]
+    size = int(head.split("'descr': '")[1].split("'")[0][-1])
+    fmt = {1: "B", 2: "H", 4: "I", 8: "Q"}[size]
+    return list(struct.unpack("<%d%s" % (len(body) // size, fmt), body)), size
+
+
+def draw(rng, fmt, n):
+    """n finite words of fmt whose exponents lie within 2^+-4."""
+    ebits, mbits = {"bf16": (8, 7), "f16": (5, 10), "e4m3": (4, 3), "e5m2": (5, 2)}[fmt]
+    bias = (1 << (ebits - 1)) - 1
+    out = []
+    for _ in range(n):
+        e = bias + rng.randint(-4, 4)
+        out.append(rng.getrandbits(1) << (ebits + mbits) | e << mbits | rng.getrandbits(mbits))
+    return out
+
+
+def child_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def ladder_gemm(ladder, preset, a, b, d):
+    t0 = child_cpu()
+    subprocess.run([ladder, "gemm", "--datapath", preset, a, b, "-o", d, "--threads", "1",
+                    "-q"], check=True)
+    return child_cpu() - t0
+
+
+def bench(ladder, preset, oracle, torch, rng, tmp):
+    f = oracle.read_model(preset, ladder)
+    try:
+        dp = oracle.Datapath(f)
+    except (oracle.Unmodelled, AssertionError) as e:
+        print("%-22s MMA-Sim does not model it: %s" % (preset, str(e).splitlines()[0]))
+        return
+    op = dp.op
+    width = {"bf16": 16, "f16": 16, "e4m3": 8, "e5m2": 8}[dp.a]
+    line = []
+    rate_large = None
+    for (M, N, K), both in ((LARGE, False), (SMALL, True)):
+        A = draw(rng, dp.a, M * K)
+        B = draw(rng, dp.b, K * N)
+        pa, pb, pd = (os.path.join(tmp, x + ".npy") for x in "abd")
+        npy_write(pa, A, (M, K), width)
+        npy_write(pb, B, (K, N), width)
+        cpu = ladder_gemm(ladder, preset, pa, pb, pd)
+        line.append("ladder %dx%dx%d %.3g MAC/CPU-s" % (M, N, K, M * N * K / cpu))
+        if not both:
+            rate_large = M * N * K / cpu
+            continue
+        rate_ladder = M * N * K / cpu
+        Dl, _ = npy_read(pd)
+        At = torch.tensor(A, dtype=torch.int64).reshape(M, K)
+        Bt = torch.tensor(B, dtype=torch.int64).reshape(K, N)
+        c = dp.operand(torch.zeros(M * N, dtype=torch.int64), dp.c, op.c_type).reshape(M, N)
+        t0 = time.process_time()
+        for k0 in range(0, K, op.k):
+            a = dp.operand(At[:, k0:k0 + op.k], dp.a, op.a_type)
+            b = dp.operand(Bt[k0:k0 + op.k, :].T.contiguous(), dp.b, op.b_type)
+            c = op.dpa(a[:, None, :].expand(M, N, op.k), b[None, :, :].expand(M, N, op.k), c)
+        cpu_sim = time.process_time() - t0
+        Ds = dp.words(c.reshape(-1))
+        same = sum(x == y for x, y in zip(Dl, Ds))
+        rate_sim = M * N * K / cpu_sim
+        line.append("MMA-Sim %.3g MAC/CPU-s, %d/%d words the same; ladder/MMA-Sim %.0fx "
+                    "on this GEMM, %.0fx at ladder's rate on the larger"
+                    % (rate_sim, same, M * N, rate_ladder / rate_sim, rate_large / rate_sim))
+    print("%-22s %s" % (preset, "; ".join(line)), flush=True)
+
+
+def main():
+    import random
+    import warnings
+    warnings.filterwarnings("ignore")  # torch's, about numpy, which it does not need here
+    import torch
+    torch.set_num_threads(1)
+    ladder = os.path.abspath(sys.argv[1])
+    presets = sys.argv[2:] or ["sm90-mma-bf16-f32", "sm90-mma-f16-f32", "sm90-wgmma-e4m3-f32",
+                                 "sm89-mma-e4m3-f32"]
+    oracle = oracle_module()
+    rng = random.Random(7)
+    with tempfile.TemporaryDirectory() as tmp:
+        for p in presets:
+            bench(ladder, p, oracle, torch, rng, tmp)
+
+
+if __name__ == "__main__":
+    main()
