@@ -316,6 +316,69 @@ static int restructure(sweep *w, const group *gs, int ng)
     return took;
 }
 
+/* Whether some other value of row r changes the word of one of the cases
+** the current model misses: a pair of rows neither of which does can
+** still fix a case together, but rarely, and pairs() leaves those out. */
+static int sensitive(sweep *w, int r)
+{
+    ctx *x = w->x;
+    lad_datapath dp;
+    sp_apply(x, &w->cur, &dp);
+    lad_plan pl;
+    lad_plan_init(&pl, &dp);
+    for (int j = 0; j < x->nvals[r]; j++) {
+        pvec p = w->cur;
+        if ((p.v[r] = x->vals[r][j]) == w->cur.v[r] || !legal(w, &p))
+            continue;
+        lad_datapath dq;
+        sp_apply(x, &p, &dq);
+        lad_plan pq;
+        lad_plan_init(&pq, &dq);
+        for (size_t i = 0; i < w->nfail; i++) {
+            const lad_case *c = &x->cs[w->fail[i]];
+            x->evals += 2;
+            if (lad_plan_eval(&pq, c) != lad_plan_eval(&pl, c))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/*
+** Pairs of rows searched jointly, for the last cases no group and no
+** restart explains: two rows that must move together (a window and the
+** rounding that reads it, a sum's structure and its pass) cost a look at
+** the failing cases per pair of values (split_score). A pair needs a row
+** that changes some failing case's word (sensitive). Rounds until one
+** changes nothing, within PAIRBUDGET evaluations. Returns 1 when the model
+** changed.
+*/
+#define PAIRBUDGET 10000000
+static int pairs(sweep *w)
+{
+    ctx *x = w->x;
+    uint64_t best = sweep_score(w, &w->cur, UINT64_MAX), stop = x->evals + PAIRBUDGET;
+    int changed = 0;
+    for (int round = 0; round < 4 && best > 0 && x->evals < stop; round++) {
+        int moved = 0;
+        find_fails(w);
+        unsigned char sens[NP];
+        for (int r = 0; r < lad_nparams; r++)
+            sens[r] = x->nvals[r] > 1 && sensitive(w, r);
+        for (int ii = 0; ii < lad_nparams && best > 0 && x->evals < stop; ii++)
+            for (int jj = ii + 1; jj < lad_nparams && best > 0 && x->evals < stop; jj++) {
+                group g = {.n = 2, .rows = {x->byname[ii], x->byname[jj]}};
+                if (x->nvals[g.rows[0]] > 1 && x->nvals[g.rows[1]] > 1 &&
+                    (sens[g.rows[0]] || sens[g.rows[1]]))
+                    moved |= sweep_group(w, &g, &best);
+            }
+        changed |= moved;
+        if (!moved)
+            break;
+    }
+    return changed;
+}
+
 /*
 ** What the groups leave: the stages' own groups and every group again,
 ** the restarts from another structure of the sum, and with beam the beam
@@ -356,6 +419,8 @@ static void finish(sweep *w, const group *gs, int ng, const group *own, int nown
             break;
     }
     if (restructure(w, gs, ng))
+        occam(w);
+    if (pairs(w))
         occam(w);
     /* An accumulator no case can see takes the result's cut format when the
     ** result was cut (the fp8 paths round both to e8m13): equal words. */
