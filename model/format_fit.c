@@ -29,6 +29,32 @@ static int value_eq(lad_value x, lad_value y)
     return a == b && ea == eb;
 }
 
+/* Whether finite x is larger in magnitude than finite y. */
+static int mag_above(lad_value x, lad_value y)
+{
+    int lx = x.mag ? 64 - __builtin_clzll(x.mag) : 0, ly = y.mag ? 64 - __builtin_clzll(y.mag) : 0;
+    if (!x.mag || !y.mag)
+        return x.mag != 0;
+    if (lx + x.exp != ly + y.exp)
+        return lx + x.exp > ly + y.exp;
+    /* the same leading bit: compare the significands aligned at the top */
+    uint64_t a = x.mag << (64 - lx), b = y.mag << (64 - ly);
+    return a > b;
+}
+
+/* Whether the observed result o is what the result format d makes of v:
+** v itself, or, when v is past d's largest finite value, Inf or that
+** largest value (rounded toward zero or saturated) of v's sign. */
+static int explains(lad_value v, lad_value o, lad_value dmax)
+{
+    if (value_eq(v, o))
+        return 1;
+    if (v.cls != LAD_NORMAL || !mag_above(v, dmax) || o.neg != v.neg)
+        return 0;
+    dmax.neg = v.neg;
+    return o.cls == LAD_INFINITE || value_eq(o, dmax);
+}
+
 int lad_decode_fit(lad_format *f, int width, const lad_word_t *words,
                    const lad_word_t *dwords, size_t n, const lad_format *d,
                    lad_word_t nan_word, int square, char *msg, size_t msgsize)
@@ -42,6 +68,9 @@ int lad_decode_fit(lad_format *f, int width, const lad_word_t *words,
         if (obs[i].cls == LAD_SUBNORMAL)
             obs[i].cls = LAD_NORMAL;
     }
+    lad_value dmax = lad_decode(d, lad_format_maxfinite(d, 0));
+    if (dmax.cls == LAD_SUBNORMAL)
+        dmax.cls = LAD_NORMAL;
     int found = 0;
     lad_format best;
     for (int sign = 1; sign >= 0 && !found; sign--)
@@ -71,7 +100,7 @@ int lad_decode_fit(lad_format *f, int width, const lad_word_t *words,
                                 }
                                 if (square && v.cls == LAD_INFINITE)
                                     v.neg = 0;
-                                if (!value_eq(v, obs[i]))
+                                if (!explains(v, obs[i], dmax))
                                     break;
                             }
                             if (i == n) {
