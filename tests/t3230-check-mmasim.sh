@@ -116,4 +116,15 @@ for p in sm100-tcgen05-mxf4nvf4-ue4m3-f32 sm120-mma-mxf4nvf4-ue4m3-f32; do
     expect_out check-mmasim-nvfp4-cut-explains-$p ": 0/2000 mismatches"
 done
 
+# class F: on the stored answers of the CDNA3 e5m2fnuz presets, the cases
+# where ladder and MMA-Sim differ (other than as two NaNs) are exactly
+# those where a NaN or Inf addend meets a pass with a product of exponent
+# e_a + e_b >= 25 (tests/data/mmasim-class-f.py decodes the words itself).
+py=${VENV:-build/venv}/bin/python
+for p in cdna3-mfma-e5m2fnuz-f32 cdna3-mfma-e5m2fnuz-f32-k16; do
+    grep -v '^#' "$VEC/$p.vec" | cut -d';' -f1-3 > "$TMP/f.txt"
+    run_ladder eval --model "$p" "$TMP/f.txt"
+    check check-mmasim-class-f-rule-$p "$py" tests/data/mmasim-class-f.py "$VEC/$p.vec" "$out"
+done
+
 test_done
