@@ -1,14 +1,18 @@
 /*
 ** ladder validate: proves a model against a device on random cases.
 **
-**     ladder validate RUN [--device D] [--cases N] [--seed S] [--raw P] [--shard I/N]
-**     ladder validate --model SPEC --device D [--cases N] [--seed S] [--raw P]
+**     ladder validate RUN [--device D] [--cases N] [--seed S] [--raw P] [--gen G]
 **                     [--shard I/N]
+**     ladder validate --model SPEC --device D [--cases N] [--seed S] [--raw P]
+**                     [--gen G] [--shard I/N]
 **
 ** Cases come from the seeded generator of probes/gen.h: with --raw 50 (the
 ** default) half are raw bit patterns (NaN and Inf codes, scales over their
 ** whole encoding) and half finite values drawn to exercise cancellation and
-** the window; sparse kinds get legal random metadata. Each case is
+** the window; sparse kinds get legal random metadata. --gen names another
+** generator of finite cases (near-zero, scale-edge: gen.h says what each
+** aims at); with one, --raw defaults to 0. The store keeps the generator
+** with the validation, and --resume draws from it again. Each case is
 ** evaluated by the model and by the device and the two D words are compared
 ** as integers, NaN payloads included.
 **
@@ -46,6 +50,7 @@
 #include "io/modelfile.h"
 #include "io/vecline.h"
 #include "probes/case.h"
+#include "probes/gen.h"
 #include "probes/ladder.h"
 #include "probes/recipe.h"
 #include "probes/validate.h"
@@ -66,7 +71,9 @@
 
 static const char usage[] =
     "usage: ladder validate <run> [--device <spec> | --trust-exec] [--cases <n>] [--seed <s>]\n"
+    "                       [--raw <p>] [--gen <name>] [--shard <i>/<n>]\n"
     "       ladder validate --model <spec> --device <spec> [--cases <n>] [--seed <s>]\n"
+    "                       [--raw <p>] [--gen <name>] [--shard <i>/<n>]\n"
     "       ladder validate --resume <validation> [--db <file>] [--trust-exec]\n"
     "\n"
     "  Compares a model with a device on random cases, bit for bit, and\n"
@@ -86,7 +93,17 @@ static const char usage[] =
     "                   cuda:<index> or cublaslt:<index>[:<options>]\n"
     "  --cases <n>      cases to run, 1..1000000000 (default 1000000)\n"
     "  --seed <s>       seed of the case stream, 0..2^64-1 (default 1)\n"
-    "  --raw <p>        percent of raw bit-pattern cases, 0..100 (default 50)\n"
+    "  --raw <p>        percent of raw bit-pattern cases, 0..100 (default 50;\n"
+    "                   0 with --gen other than mix)\n"
+    "  --gen <name>     the generator of the finite cases:\n"
+    "                     mix         cancellation, window edges, zero lanes,\n"
+    "                                 the bottom and top of the range (default)\n"
+    "                     near-zero   products near the anchor floors (raw\n"
+    "                                 exponents -180..-126, scales included),\n"
+    "                                 zero lanes, C zero or tiny (float kinds)\n"
+    "                     scale-edge  one block's scales at the top, the others\n"
+    "                                 far below or at the bottom, C minus the\n"
+    "                                 top block's exact sum (block-scaled kinds)\n"
     "  --shard <i>/<n>  run only shard i of n (0 <= i < n <= 4096) of the\n"
     "                   cases, for `ladder merge` to combine\n"
     "  --threads <n>    threads evaluating a sim device's batches, 1..1024\n"
@@ -184,10 +201,9 @@ static int setup_of_validation(lad_store *st, const char *spec, run_setup *rs,
         return LAD_EUSAGE;
     }
     lad_validation_row v;
-    int raw = 0, rc = lad_store_validation(st, (int64_t)vid, &v, run, err);
+    int raw = 0, gen = 0, rc = lad_store_validation(st, (int64_t)vid, &v, run, err);
     if (rc)
         return rc;
-    char tail;
     if (v.status == LAD_RUN_OK || v.status == LAD_RUN_RUNNING)
         rc = lad_errf(err, LAD_EUSAGE, "validation %" PRIu64 " is %s; only a failed or "
                       "interrupted validation can be resumed", vid,
@@ -195,7 +211,7 @@ static int setup_of_validation(lad_store *st, const char *spec, run_setup *rs,
     else if (v.cases < 0 || v.mismatches < 0 || v.planned < 0)
         rc = lad_errf(err, LAD_EDATA, "validation %" PRIu64 " was stored before its "
                       "counts were kept per chunk; it cannot be resumed", vid);
-    else if (sscanf(v.generator, "gen1:raw=%d%c", &raw, &tail) != 1 || raw < 0 || raw > 100)
+    else if (lad_gen_parse(v.generator, &gen, &raw) != 0)
         rc = lad_errf(err, LAD_EDATA, "validation %" PRIu64 "'s generator '%s' is not "
                       "one this ladder draws", vid, v.generator);
     static lad_run_row row;
@@ -217,7 +233,7 @@ static int setup_of_validation(lad_store *st, const char *spec, run_setup *rs,
     /* a shard goes on with its part of the whole stream it was cut from */
     int sharded = v.shard_count > 1 && v.stream_cases >= 0;
     *vo = (lad_validate_opts){.cases = (uint64_t)(sharded ? v.stream_cases : v.planned),
-                              .seed = v.seed, .raw = raw,
+                              .seed = v.seed, .raw = raw, .gen = gen,
                               .resume = (int64_t)vid, .done = (uint64_t)v.cases,
                               .done_bad = (uint64_t)v.mismatches,
                               .shard_index = sharded ? (uint64_t)v.shard_index : 0,
@@ -283,6 +299,7 @@ int cmd_validate(int argc, char **argv)
 {
     const char *model = NULL, *device = NULL, *cases = NULL, *seeds = NULL;
     const char *raws = NULL, *db = LAD_STORE_DEFAULT, *quiet = NULL, *json = NULL;
+    const char *gens = NULL;
     const char *shard = NULL, *threads = NULL;
     const char *resume = NULL, *trust = NULL;
     cli_opt opts[] = {
@@ -293,6 +310,7 @@ int cmd_validate(int argc, char **argv)
         {"cases", 0, 1, &cases},
         {"seed", 0, 1, &seeds},
         {"raw", 0, 1, &raws},
+        {"gen", 0, 1, &gens},
         {"shard", 0, 1, &shard},
         {"threads", 0, 1, &threads},
         {"db", 0, 1, &db},
@@ -305,7 +323,7 @@ int cmd_validate(int argc, char **argv)
     int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 1, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
-    if (resume && (npos || model || cases || seeds || raws || shard))
+    if (resume && (npos || model || cases || seeds || raws || gens || shard))
         return cli_usage_error("--resume goes on with the validation's own run, model and "
                                "cases; give none of them");
     if (npos == 0 && !model && !resume)
@@ -315,6 +333,11 @@ int cmd_validate(int argc, char **argv)
     if (model && !device)
         return cli_usage_error("--model needs --device");
     uint64_t ncases = DEFAULT_CASES, seed = 1, raw = 50;
+    int gen = LAD_GEN_MIX;
+    if (gens && (gen = lad_gen_find(gens)) < 0)
+        return cli_usage_error("--gen: no generator '%s' (mix, near-zero, scale-edge)", gens);
+    if (gen != LAD_GEN_MIX)
+        raw = 0;
     if (cases && (rc = cli_number(cases, "--cases", 1, MAX_CASES, &ncases)))
         return rc;
     if (seeds && (rc = cli_number(seeds, "--seed", 0, UINT64_MAX, &seed)))
@@ -374,7 +397,7 @@ int cmd_validate(int argc, char **argv)
         if (rs.has_random) {
             ncases = cases ? ncases : rs.cases;
             seed = seeds ? seed : rs.seed;
-            raw = raws ? raw : (uint64_t)rs.raw;
+            raw = raws || gens ? raw : (uint64_t)rs.raw;
         }
     }
     if (rc == LAD_OK)
@@ -428,7 +451,7 @@ int cmd_validate(int argc, char **argv)
     }
     lad_sig_graceful();
     if (!resume)
-        vo = (lad_validate_opts){.cases = ncases, .seed = seed, .raw = (int)raw,
+        vo = (lad_validate_opts){.cases = ncases, .seed = seed, .raw = (int)raw, .gen = gen,
                                  .shard_index = shard_i, .shard_count = shard_n};
     vo.threads = (int)nthread;
     vo.mismatch = show;

@@ -78,7 +78,7 @@ static int run_cases(const lad_datapath *dp, lad_device *dev, lad_store *st,
             goto done;
         }
         size_t n = hi - first < BATCH ? (size_t)(hi - first) : BATCH;
-        lad_gen_cases(dp, o->seed, o->raw, first, cs, n);
+        lad_gen_kind_cases(dp, o->gen, o->seed, o->raw, first, cs, n);
         model_job job = {dp, cs, n, want};
         pthread_t th;
         int beside = beside_ok && pthread_create(&th, NULL, model_work, &job) == 0;
@@ -185,7 +185,7 @@ static void work_batch(worker *w, uint64_t b)
     slot *s = &p->slots[b % p->nslot];
     uint64_t first = p->start + b * BATCH;
     size_t n = p->hi - first < BATCH ? (size_t)(p->hi - first) : BATCH;
-    lad_gen_cases(p->dp, p->o->seed, p->o->raw, first, w->cs, n);
+    lad_gen_kind_cases(p->dp, p->o->gen, p->o->seed, p->o->raw, first, w->cs, n);
     size_t done = 0;
     s->n = n;
     s->m = 0;
@@ -349,11 +349,14 @@ int lad_validate(lad_store *st, int64_t run, const char *name,
                  const lad_validate_opts *o, uint64_t *cases, uint64_t *bad,
                  lad_err *err)
 {
-    char gen[32];
+    char gen[48];
     int64_t vid = o->resume;
     *cases = o->resume ? o->done : 0;
     *bad = o->resume ? o->done_bad : 0;
-    lad_gen_name(o->raw, gen, sizeof gen);
+    lad_gen_name(o->gen, o->raw, gen, sizeof gen);
+    const char *why = lad_gen_refuses(o->gen, dp);
+    if (why)
+        return lad_errf(err, LAD_EUSAGE, "generator %s: %s", lad_gen_kind_name(o->gen), why);
     /* a shard plans its own part of the stream; it is shard 0 of 1 alone */
     uint64_t count = o->shard_count > 1 ? o->shard_count : 1, lo, n;
     lad_shard_range(o->cases, count > 1 ? o->shard_index : 0, count, &lo, &n);

@@ -1,6 +1,6 @@
 /*
 ** Validation: a model against a device on the seeded random cases of
-** probes/gen.h, D words compared as integers (NaN payloads included).
+** probes/gen.h (any of its named generators), D words compared as integers (NaN payloads included).
 **
 ** Cases go in batches of 8192, each committed with the counts so far. On a
 ** device that can evaluate concurrently (sim) a pool of threads evaluates
@@ -33,6 +33,8 @@ typedef struct lad_validate_opts {
     uint64_t cases;          /* cases of the whole stream */
     uint64_t seed;           /* seed of the case stream */
     int raw;                 /* percent of raw bit-pattern cases, 0..100 */
+    int gen;                 /* the named generator (gen.h, enum
+                                lad_gen_kind; 0: mix) */
     lad_mismatch_fn mismatch;/* may be NULL; called from the calling thread,
                                 in case-stream order */
     void *ctx;

@@ -8,30 +8,46 @@
 # files hold exactly the generator's stream; MMA-Sim then answers all of them
 # in one process (scripts/mmasim-oracle.py --fill).
 #
-#   scripts/mmasim-answers.sh [PYTHON] [LADDER] [PATTERN]
+#   scripts/mmasim-answers.sh [PYTHON] [LADDER] [PATTERN] [GEN]
 #
 # PYTHON must import mmasim and torch (default build/peers/bin/python, made
 # by `make test-peers`); LADDER defaults to build/rel/ladder. PATTERN, an
 # extended regular expression (grep -E), makes the files of the presets
 # whose names it matches only ('f64-f64' for the f64 presets); the others
-# stay as they are.
+# stay as they are. GEN names the generator of `ladder validate --gen`
+# (probes/gen.h; default mix): another one writes vectors/mmasim/GEN/
+# <preset>.vec, its cases drawn with --gen GEN (and its default raw share,
+# 0), for the presets PATTERN matches that the generator accepts. CASES
+# (environment, default 2000) sets the cases per file.
 set -eu
 cd "$(dirname "$0")/.."
 PY=${1:-build/peers/bin/python}
 LADDER=${2:-build/rel/ladder}
 PATTERN=${3:-}
-CASES=2000
+GEN=${4:-mix}
+CASES=${CASES:-2000}
 SEED=3200
 OUT=vectors/mmasim
+RAW=50
+if [ "$GEN" != mix ]; then
+    OUT=$OUT/$GEN
+    RAW=0
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mmasim-answers.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$OUT"
 
 : > "$tmp/list"
 for p in $("$LADDER" presets | awk '{print $1}' | grep -E -- "${PATTERN:-.}"); do
-    "$LADDER" validate --model "$p" --db "$tmp/db" --cases $CASES --seed $SEED \
+    rm -f "$tmp/db"
+    "$LADDER" validate --model "$p" --db "$tmp/db" --cases $CASES --seed $SEED --gen "$GEN" \
         -q --device "exec-framed:tee '$tmp/$p.in' | '$LADDER' eval --model '$p'" \
-        >/dev/null
+        >/dev/null 2>"$tmp/err" || {
+        # a generator refuses a datapath it draws nothing for (exit 2)
+        grep -q "generator $GEN" "$tmp/err" && continue
+        cat "$tmp/err" >&2
+        exit 1
+    }
     echo "$p $tmp/$p.in $tmp/$p.out" >> "$tmp/list"
 done
 "$PY" scripts/mmasim-oracle.py --ladder "$LADDER" --fill "$tmp/list" > "$tmp/log"
@@ -50,7 +66,11 @@ for p in $(sed -n 's/^done \([^:]*\):.*/\1/p' "$tmp/log"); do
             $1 == "instr" { print "# instruction: " $2 }
             $1 == "a" || $1 == "b" || $1 == "c" { print "# " $1 ": " $2 }
             $1 == "k" { print "# k: " $2 }'
-        echo "# generator: ladder validate --cases $CASES --seed $SEED --raw 50"
+        if [ "$GEN" = mix ]; then
+            echo "# generator: ladder validate --cases $CASES --seed $SEED --raw $RAW"
+        else
+            echo "# generator: ladder validate --gen $GEN --cases $CASES --seed $SEED --raw $RAW"
+        fi
         echo "# cases: $CASES"
         cat "$tmp/$p.out"
     } > "$OUT/$p.vec"
