@@ -10,7 +10,9 @@
 ** kernel's 8 columns; operands finite and moderate, or laced with NaN, Inf,
 ** zeros of both signs, subnormals, values at the top of the range that
 ** overflow, sums that cancel, mostly zeros, and largest significands whose
-** window sums pass 2^30; 1 and 2 threads. Each GEMM runs three ways:
+** window sums pass 2^30; C near the negated sum, or making a tie of the
+** rounding where C is added last; every datapath the kernel takes, once per
+** family; 1 and 2 threads. Each GEMM runs three ways:
 ** general, the kernel (AVX2 where the CPU has it) and the kernel's generic
 ** build (LAD_GEMM_PORTABLE).
 */
