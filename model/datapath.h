@@ -156,9 +156,9 @@ typedef struct lad_plan {
                             as integers from the tables below (plan.c,
                             fixed_ok) */
     int fxunit;          /* the exponent of those integers' unit */
-    int16_t fxa[64], fxb[64];  /* A and B words by their low 6 bits: the
+    int8_t fxa[16], fxb[16];  /* A and B words by their low 4 bits: the
                             value as a signed count of the smallest subnormal */
-    int16_t rxa[64], rxb[64];  /* the raw exponent (a zero: far below any) */
+    int8_t rxa[16], rxb[16];  /* the raw exponent (a zero: far below any) */
 } lad_plan;
 
 void lad_plan_init(lad_plan *p, const lad_datapath *dp);

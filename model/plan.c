@@ -378,7 +378,7 @@ static int lane_words(const lad_datapath *dp, const lad_case *cs, lad_word_t *wa
 ** the bounds below hold: the products of a group share their scales, so a
 ** group's exact sum is the sum of its A x B products times one scale
 ** product; A and B decode four lanes at a time as on the unscaled path.
-** Narrow A and B (fp4, fp6: fixed_ok) skip the decoding: a word's value is
+** fp4 A and B (fixed_ok) skip the decoding: a word's value is
 ** a small integer count of its format's smallest subnormal, read from a
 ** table, and a group's products sum exactly in 32 bits before its scale
 ** product multiplies the sum. A NaN or Inf anywhere, or any other shape,
@@ -404,13 +404,13 @@ static int scaled_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt
            w + 4 + kbits <= 62;  /* every term below 2^(w + 4) units, kp + 1 of them */
 }
 
-/* Words of formats whose every field lies in their low 6 bits (above the
-** padding) index tables of 64 (lad_plan's fxa, rxa); a zero's raw
+/* Words of formats whose every field lies in their low 4 bits (above the
+** padding) index tables of 16 (lad_plan's fxa, rxa); a zero's raw
 ** exponent there is FX_ZERO, so that a product's raw exponent, the sum of
-** two, is above FX_ZERO / 2 exactly when neither is zero (|bias| <= 1000:
+** two, is above FX_ZERO / 2 exactly when neither is zero (|bias| <= 20:
 ** fixed_ok). */
-#define FX_MASK 63u
-#define FX_ZERO (-4096)
+#define FX_MASK 15u
+#define FX_ZERO (-100)
 
 /* The bits of the largest magnitude of format f as an integer count of its
 ** smallest subnormal: every code a number (no NaN or Inf), so the top
@@ -422,34 +422,31 @@ static int fixed_bits(const lad_format *f)
 
 /* Whether eval_scaled sums each group's products as integers of one unit
 ** (lad_plan's fxa, fxb): groups of more than one lane (alone, a product is
-** as quickly aligned as decoded), A and B narrow formats without NaN or
-** Inf whose group sums fit int32 (products of two such counts, group of
-** them), a group within one scale block, C-dominant groups made of whole
-** groups, and no zero floor (which needs to know whether any product is
-** zero). */
+** as quickly aligned as decoded), A and B fp4 formats without NaN or Inf
+** (values below 2^7: a group of K products below 2^14 sums in int32), a
+** group within one scale block, C-dominant groups made of whole groups,
+** and no zero floor (which needs to know whether any product is zero). */
 static int fixed_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
 {
     const lad_format *fs[2] = {&dp->a, &dp->b};
     const lad_opfmt *os[2] = {a, b};
     for (int i = 0; i < 2; i++)
-        if (os[i]->spec != FS_NONE || fs[i]->width - fs[i]->pad > 6 ||
-            fixed_bits(fs[i]) > 15 || fs[i]->bias < -1000 || fs[i]->bias > 1000)
+        if (os[i]->spec != FS_NONE || fs[i]->width - fs[i]->pad > 4 ||
+            fixed_bits(fs[i]) > 7 || fs[i]->bias < -20 || fs[i]->bias > 20)
             return 0;
-    return dp->group > 1 &&
-           fixed_bits(&dp->a) + fixed_bits(&dp->b) + ceil_log2(dp->group) <= 31 &&
-           dp->scale_block % dp->group == 0 && dp->cdom_group % dp->group == 0 &&
-           dp->zero_floor == LAD_NOFLOOR;
+    return dp->group > 1 && dp->scale_block % dp->group == 0 &&
+           dp->cdom_group % dp->group == 0 && dp->zero_floor == LAD_NOFLOOR;
 }
 
-/* The tables of fixed_ok's formats: each 6-bit code as a signed count of
+/* The tables of fixed_ok's formats: each 4-bit code as a signed count of
 ** the smallest subnormal, and its raw exponent. */
-static void fixed_tables(const lad_format *f, const lad_opfmt *d, int16_t *fx, int16_t *rx)
+static void fixed_tables(const lad_format *f, const lad_opfmt *d, int8_t *fx, int8_t *rx)
 {
     for (uint32_t i = 0; i <= FX_MASK; i++) {
         term t = opfmt_term(d, (lad_word_t)i << d->pad);
         int v = (int)t.mag << (t.exp - (1 - f->bias - f->mbits));
-        fx[i] = (int16_t)(t.neg ? -v : v);
-        rx[i] = (int16_t)(t.cls == LAD_ZERO ? FX_ZERO : t.raw);
+        fx[i] = (int8_t)(t.neg ? -v : v);
+        rx[i] = (int8_t)(t.cls == LAD_ZERO ? FX_ZERO : t.raw);
     }
 }
 
