@@ -427,7 +427,7 @@ vround(vterm *r, v8i *over, const v8i *s, const v8i *q, int mb, int emin, int em
 {
     const v8i zero = {0};
     v8i sg = *s >> 31;
-    v8u m = (v8u)((*s ^ sg) - sg);
+    v8u m = ((v8u)*s ^ (v8u)sg) - (v8u)sg;
     v8i bl;
     vbitlen(&bl, &m);
     v8i e = bl - 1 + *q;
@@ -443,9 +443,9 @@ vround(vterm *r, v8i *over, const v8i *s, const v8i *q, int mb, int emin, int em
         v8i half = (v8i)(m >> (v8u)hs) & 1 & (sh > 0);
         v8i rest = (v8i)(m & (((v8u)(zero + 1) << (v8u)hs) - 1)) != 0;
         u += (v8u)(half & (rest | (v8i)(u & 1)));
-        v8i carry = norm & ((v8i)(u >> (unsigned)(mb + 1)) != 0);
-        u = (v8u)(((v8i)(u >> 1) & carry) | ((v8i)u & ~carry));
-        e -= carry;
+        v8i carry = (v8i)(u >> (unsigned)(mb + 1)) & norm;  /* 0 or 1 */
+        u >>= (v8u)carry;
+        e += carry;
     }
     v8i unz = (v8i)u != 0;
     *over = norm & (e > emax);
@@ -556,13 +556,14 @@ chain_pass(const lad_block *bk, const lad_block_row *row, int blk, int k, int fr
 
     /* the running value aligned toward zero to the pass's quantum q (below
     ** 2^(window + 1): x is at least its raw exponent), the sum below 2^31
-    ** where the products' sum is below 2^30 */
+    ** where the products' sum is below 2^30 (in unsigned lanes: the lanes
+    ** left to pass_one may wrap) */
     v8i q = x - dp->window;
     v8u al;
     v8u um = (v8u)v->mag;
     v8i ash = v->exp - q;
     vshift(&al, &um, &ash);
-    v8i s = sum + (((v8i)al ^ v->neg) - v->neg);
+    v8i s = (v8i)((v8u)sum + ((al ^ (v8u)v->neg) - (v8u)v->neg));
     v8i edge = nothing | (sum >= (1 << 30)) | (sum <= -(1 << 30));
     vterm prev = *v;
     v8i over;
