@@ -111,6 +111,19 @@ static const char *fast_words(const char *p, int width, int digits, int want,
                               lad_word_t *out)
 {
     lad_word_t top = width < 64 ? ~(lad_word_t)0 << width : 0;
+    if (digits == 1) {
+        /* a word of one digit (fp4): the digit, then ',' or the list's end */
+        for (int n = 0;; p += 2) {
+            unsigned h = hexdigit1[(unsigned char)p[0]];
+            if (h == 0 || hexdigit1[(unsigned char)p[1]] != 0 || ((h - 1) & top) != 0)
+                return NULL;
+            out[n++] = h - 1;
+            if (n == want)
+                return p + 1;
+            if (p[1] != ',')
+                return NULL;
+        }
+    }
     for (int n = 0;;) {
         const char *w = p;
         lad_word_t v = 0;

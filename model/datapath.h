@@ -152,6 +152,13 @@ typedef struct lad_plan {
     int simple;          /* a's and b's NaN and Inf are decided fast */
     int fast_c, fast_acc;/* c and acc words decoded by the fast path */
     lad_word_t acc_nan;  /* the NaN word of acc */
+    int fixed;           /* 1: the block-scaled path sums a group's products
+                            as integers from the tables below (plan.c,
+                            fixed_ok) */
+    int fxunit;          /* the exponent of those integers' unit */
+    int8_t fxa[16], fxb[16];  /* A and B words by their low 4 bits: the
+                            value as a signed count of the smallest subnormal */
+    int8_t rxa[16], rxb[16];  /* the raw exponent (a zero: far below any) */
 } lad_plan;
 
 void lad_plan_init(lad_plan *p, const lad_datapath *dp);

@@ -15,8 +15,9 @@
 ** for eight columns at once (one AVX2 register), plus per pass the
 ** anchor's rules and one rounding into acc or d: in the lanes too along a
 ** chain whose running value stays decoded (chain_body, some 60 vector
-** operations per pass for all eight columns), else round64 per column (a
-** few dozen scalar operations per column and pass: lad_block_mma).
+** operations per pass for all eight columns, and about 80 more per MMA
+** where C is added last: vadd), else round64 per column (a few dozen
+** scalar operations per column and pass: lad_block_mma).
 **
 ** Why it is exact: it is fast_body's arithmetic with the datapath's rules
 ** restricted to those below (lad_block_ok), in 32-bit lanes only where the
@@ -334,9 +335,9 @@ void lad_block_mma(const lad_block *bk, const lad_block_row *row, int blk, int k
 ** running value kept as a decoded term in 32-bit lanes */
 
 /* Whether chain_body computes dp's chains: lad_block_ok's datapaths whose
-** passes and MMAs only ever round toward zero into formats that round64
-** does inline (IEEE subnormals, Inf and NaN, overflow to Inf; f32, e8m13,
-** f16), with C anchored in the window, no zero floor and no C added last,
+** passes and MMAs round toward zero or to nearest even into formats that
+** round64 does inline (IEEE subnormals, Inf and NaN, overflow to Inf; f32,
+** e8m13, f16), with C anchored in the window or added last, no zero floor,
 ** and whose D words read as C words give the same values (D = C, or D the
 ** same exponent range with fewer fraction bits, as wgmma's e8m13 in f32),
 ** so that a D need not be encoded to be fed on as the next C. */
@@ -348,12 +349,46 @@ static int lanes_ok(const lad_datapath *dp, const lad_plan *pl, const lad_opfmt 
             fs[i]->sub != LAD_SUB_IEEE || fs[i]->inf != LAD_INF_IEEE ||
             fs[i]->nan != LAD_NAN_IEEE)
             return 0;
-    return dp->c_anchor && !dp->c_last && dp->zero_floor == LAD_NOFLOOR &&
-           dp->acc_round == LAD_RZ && dp->d_round == LAD_RZ && dp->overflow == LAD_OVF_INF &&
+    return dp->c_anchor && dp->zero_floor == LAD_NOFLOOR &&
+           (dp->acc_round == LAD_RZ || dp->acc_round == LAD_RNE) &&
+           (dp->d_round == LAD_RZ || dp->d_round == LAD_RNE) && dp->overflow == LAD_OVF_INF &&
            pl->fast_c && pl->fast_acc && lad_opfmt_usable(d, od) && c->mbits <= 23 &&
            c->ebits == d->ebits && c->bias == d->bias && c->width == d->width &&
            c->mbits + c->pad == d->mbits + d->pad && c->mbits >= d->mbits &&
            dp->window + 1 <= 29;
+}
+
+/* Each column's value as opfmt_term gives it, one lane a column: sign (0
+** or -1), significand, exponent of its last bit, raw exponent, nonzero (0
+** or -1). */
+typedef struct vterm {
+    v8i neg, mag, exp, raw, nz;
+} vterm;
+
+static inline __attribute__((always_inline)) void vterm_set(vterm *v, int col, const term *t)
+{
+    int z = t->cls == LAD_ZERO;
+    v->neg[col] = z ? 0 : -t->neg;
+    v->mag[col] = z ? 0 : (int32_t)t->mag;
+    v->exp[col] = t->exp;
+    v->raw[col] = t->raw;
+    v->nz[col] = -!z;
+}
+
+static inline __attribute__((always_inline)) term vterm_get(const vterm *v, int col)
+{
+    term t = {v->nz[col] ? LAD_NORMAL : LAD_ZERO, v->neg[col] != 0, (uint32_t)v->mag[col],
+              v->exp[col], v->raw[col]};
+    return t;
+}
+
+/* The columns whose lane of m (0 or -1) is set, as bits. */
+static inline __attribute__((always_inline)) unsigned vbits(const v8i *m)
+{
+    unsigned b = 0;
+    for (int col = 0; col < W; col++)
+        b |= (unsigned)((*m)[col] & 1) << col;
+    return b;
 }
 
 /* The number of significant bits of each lane (0 for 0): a binary search
@@ -381,7 +416,79 @@ static inline __attribute__((always_inline)) void vshift(v8u *out, const v8u *a,
     *out = (*a << (v8u)l) >> (v8u)r;
 }
 
-/* One column's pass the way mma_body does it (for the lanes chain_body's
+/* round64 lane by lane: s * 2^q (|s| < 2^31) rounded toward zero, or to
+** nearest even (rne), into a format of mb fraction bits, IEEE subnormals
+** and exponents up to emax; the lanes that overflow set in *over. The
+** units kept are the significand of mb + 1 bits or the subnormal grid's
+** count; a carry out of either is the next binade's significand 2^mb,
+** which is also what the subnormal grid's carry decodes as. */
+static inline __attribute__((always_inline)) void
+vround(vterm *r, v8i *over, const v8i *s, const v8i *q, int mb, int emin, int emax, int rne)
+{
+    const v8i zero = {0};
+    v8i sg = *s >> 31;
+    v8u m = ((v8u)*s ^ (v8u)sg) - (v8u)sg;
+    v8i bl;
+    vbitlen(&bl, &m);
+    v8i e = bl - 1 + *q;
+    v8i norm = e >= emin;
+    v8i sh = (norm & (bl - 1 - mb)) | (~norm & (emin - mb - *q));
+    v8u u;
+    v8i nsh = -sh;
+    vshift(&u, &m, &nsh);
+    if (rne) {
+        /* the bit below the units kept, and whether any under it is set
+        ** (m is below 2^31: a shift clamped to 31 leaves neither) */
+        v8i hs = VMIN(VMAX(sh - 1, zero), zero + 31);
+        v8i half = (v8i)(m >> (v8u)hs) & 1 & (sh > 0);
+        v8i rest = (v8i)(m & (((v8u)(zero + 1) << (v8u)hs) - 1)) != 0;
+        u += (v8u)(half & (rest | (v8i)(u & 1)));
+        v8i carry = (v8i)(u >> (unsigned)(mb + 1)) & norm;  /* 0 or 1 */
+        u >>= (v8u)carry;
+        e += carry;
+    }
+    v8i unz = (v8i)u != 0;
+    *over = norm & (e > emax);
+    r->neg = sg & unz;
+    r->mag = (v8i)u;
+    r->nz = unz;
+    r->exp = (norm & (e - mb)) | (~norm & (emin - mb));
+    r->raw = (norm & e) | (~norm & emin);
+}
+
+/* x + y exactly, rounded into a format as vround does (C added last: the
+** passes' result and C), as an IEEE adder does it: both significands (24
+** bits or fewer) shifted up to 27 bits, the one with the lower last bit
+** aligned to the other's, the bits the alignment cuts off kept as a sticky
+** bit in its lowest place. Exact when at most 3 bits are cut (a gap of 3
+** or less); otherwise the smaller is below 2^23, the sum at least 2^25,
+** and its rounding, at bit 2 or above for mb <= 23 (or on the subnormal
+** grid, then further up), is the same for the sticky sum as for the exact
+** one: neither sits on an even count of units, where the ties and the
+** grid points of that rounding lie. */
+static inline __attribute__((always_inline)) void
+vadd(vterm *r, v8i *over, const vterm *x, const vterm *y, int mb, int emin, int emax, int rne)
+{
+    const v8i zero = {0}, low = zero - (1 << 28);
+    v8u mx = (v8u)x->mag, my = (v8u)y->mag;
+    v8i bx, by;
+    vbitlen(&bx, &mx);
+    vbitlen(&by, &my);
+    mx <<= (v8u)(27 - bx);
+    my <<= (v8u)(27 - by);
+    v8i ex = ((x->exp - (27 - bx)) & x->nz) | (low & ~x->nz);
+    v8i ey = ((y->exp - (27 - by)) & y->nz) | (low & ~y->nz);
+    v8i xhi = ex >= ey;
+    v8i hi = ((v8i)mx & xhi) | ((v8i)my & ~xhi), lo = ((v8i)my & xhi) | ((v8i)mx & ~xhi);
+    v8i shi = (x->neg & xhi) | (y->neg & ~xhi), slo = (y->neg & xhi) | (x->neg & ~xhi);
+    v8i q = VMAX(ex, ey), gap = VMIN(q - VMIN(ex, ey), zero + 31);
+    v8i cut = (v8i)((v8u)lo & (((v8u)(zero + 1) << (v8u)gap) - 1)) != 0;
+    lo = (v8i)((v8u)lo >> (v8u)gap) | (cut & 1);
+    v8i s = ((hi ^ shi) - shi) + ((lo ^ slo) - slo);
+    vround(r, over, &s, &q, mb, emin, emax, rne);
+}
+
+/* One column's pass the way mma_body does it (for the lanes chain_pass's
 ** vector step leaves: no product in the pass, or a product sum at 2^30 or
 ** beyond): the running value *t in, the word of out rounded from it and
 ** the pass's sum su at anchor x out. Returns 1 unless the result is NaN
@@ -407,6 +514,76 @@ static int pass_one(const lad_datapath *dp, const lad_format *out, const lad_opf
     return t->cls < LAD_INFINITE;
 }
 
+/* Pass [from, to) of the MMA at k of block blk: the running value *v (a
+** term of the window, in acc's terms) in, its rounding into out (decoded
+** by od, mode) out; columns that overflow leave *live. */
+static inline __attribute__((always_inline)) void
+chain_pass(const lad_block *bk, const lad_block_row *row, int blk, int k, int from, int to,
+           const lad_format *out, const lad_opfmt *od, int mode, vterm *v, unsigned *live)
+{
+    const lad_plan *pl = &bk->pl;
+    const lad_datapath *dp = pl->dp;
+    const v8i zero = {0}, none = zero + LAD_BLOCK_NONE;
+    size_t at = ((size_t)blk * bk->K + k) * W;
+    const int32_t *braw = bk->braw + at, *bmag = bk->bmag + at;
+    const int32_t *araw = row->raw + k, *asgn = row->sgn + k;
+    const uint32_t *amag = row->mag + k;
+
+    /* the anchor: the products' largest raw exponent, the running value's
+    ** when nonzero, the anchor's floor */
+    v8i rmax = zero - (1 << 30), bv;
+    for (int j = from; j < to; j++) {
+        memcpy(&bv, braw + (size_t)j * W, sizeof bv);
+        v8i rp = bv + araw[j];
+        rmax = VMAX(rmax, rp);
+    }
+    v8i nothing = rmax < none;
+    v8i x = VMAX(rmax, (v->raw & v->nz) | ((zero - (1 << 30)) & ~v->nz));
+    x = VMAX(x, zero + dp->anchor_min);
+    x &= ~nothing;  /* no product: every shift below is then large */
+    v8i vbase = x + pl->down, sum = zero;
+    for (int j = from; j < to; j++) {
+        v8i rb, mbv;
+        memcpy(&rb, braw + (size_t)j * W, sizeof rb);
+        memcpy(&mbv, bmag + (size_t)j * W, sizeof mbv);
+        v8i d = vbase - araw[j] - rb;
+        d = VMIN(d, zero + 31);
+        v8u m = ((v8u)mbv & 0x7fffffffu) * amag[j];
+        v8i s = (mbv >> 31) ^ asgn[j];
+        v8i a = (v8i)(m >> (v8u)d);
+        sum += (a ^ s) - s;
+    }
+
+    /* the running value aligned toward zero to the pass's quantum q (below
+    ** 2^(window + 1): x is at least its raw exponent), the sum below 2^31
+    ** where the products' sum is below 2^30 (in unsigned lanes: the lanes
+    ** left to pass_one may wrap) */
+    v8i q = x - dp->window;
+    v8u al;
+    v8u um = (v8u)v->mag;
+    v8i ash = v->exp - q;
+    vshift(&al, &um, &ash);
+    v8i s = (v8i)((v8u)sum + ((al ^ (v8u)v->neg) - (v8u)v->neg));
+    v8i edge = nothing | (sum >= (1 << 30)) | (sum <= -(1 << 30));
+    vterm prev = *v;
+    v8i over;
+    vround(v, &over, &s, &q, out->mbits, 1 - out->bias,
+           (int)((1u << out->ebits) - 2) - out->bias, mode == LAD_RNE);
+
+    unsigned fix = vbits(&edge) & *live;
+    *live &= ~(vbits(&over) & ~fix);
+    /* the lanes the vector step leaves, from the running value before it */
+    for (int col = 0; fix >> col; col++) {
+        if (!(fix >> col & 1))
+            continue;
+        term t = vterm_get(&prev, col);
+        if (!pass_one(dp, out, od, mode, nothing[col] != 0, sum[col], x[col], &t))
+            *live &= ~(1u << col);
+        else
+            vterm_set(v, col, &t);
+    }
+}
+
 /* MMAs k0, k0 + dp->k, ... below k1 of block blk, chained: c[col] (words
 ** of dp->c) in, the last D words out; *dead as lad_block_mma. */
 static inline __attribute__((always_inline)) void
@@ -415,11 +592,10 @@ chain_body(const lad_block *bk, const lad_block_row *row, int blk, int k0, int k
 {
     const lad_plan *pl = &bk->pl;
     const lad_datapath *dp = pl->dp;
+    const lad_format *d = &dp->d;
     unsigned live = ~*dead & ((1u << W) - 1);
-    /* the running value of each column, as opfmt_term gives it: sign (0 or
-    ** -1), significand, exponent of its last bit, raw exponent, nonzero
-    ** (0 or -1) */
-    int32_t neg[W], mag[W], exp[W], raw[W], nz[W];
+    /* each column's C, the running value from one MMA to the next */
+    vterm c;
     for (int col = 0; col < W; col++) {
         term t = {LAD_ZERO, 0, 0, 0, 0};
         if (live >> col & 1) {
@@ -429,162 +605,39 @@ chain_body(const lad_block *bk, const lad_block_row *row, int blk, int k0, int k
                 t.cls = LAD_ZERO;
             }
         }
-        int z = t.cls == LAD_ZERO;
-        neg[col] = z ? 0 : -t.neg;
-        mag[col] = z ? 0 : (int32_t)t.mag;
-        exp[col] = t.exp;
-        raw[col] = t.raw;
-        nz[col] = -!z;
+        vterm_set(&c, col, &t);
     }
-    v8i vneg, vmag, vexp, vraw, vnz;
-    memcpy(&vneg, neg, sizeof vneg);
-    memcpy(&vmag, mag, sizeof vmag);
-    memcpy(&vexp, exp, sizeof vexp);
-    memcpy(&vraw, raw, sizeof vraw);
-    memcpy(&vnz, nz, sizeof vnz);
-    const v8i zero = {0}, none = zero + LAD_BLOCK_NONE;
+    const vterm zero = {{0}, {0}, {0}, {0}, {0}};
+    int emin = 1 - d->bias, emax = (int)((1u << d->ebits) - 2) - d->bias;
 
     for (int k = k0; k < k1 && live; k += dp->k) {
-        size_t at = ((size_t)blk * bk->K + k) * W;
-        const int32_t *braw = bk->braw + at, *bmag = bk->bmag + at;
-        const int32_t *araw = row->raw + k, *asgn = row->sgn + k;
-        const uint32_t *amag = row->mag + k;
+        /* the passes start from C, or from +0 when C is added last */
+        vterm v = dp->c_last ? zero : c;
         for (int p = 0; p < pl->npass; p++) {
             int from = p * dp->pass, to = from + dp->pass < dp->k ? from + dp->pass : dp->k;
-            int last = p == pl->npass - 1;
-            const lad_format *out = last ? &dp->d : &dp->acc;
-            const lad_opfmt *od = last ? &bk->d : &pl->acc;
-            int mb = out->mbits, emin = 1 - out->bias;
-            int emax = (int)((1u << out->ebits) - 2) - out->bias;
-
-            /* the anchor: the products' largest raw exponent, the running
-            ** value's when nonzero, the anchor's floor */
-            v8i rmax = zero - (1 << 30), bv;
-            for (int j = from; j < to; j++) {
-                memcpy(&bv, braw + (size_t)j * W, sizeof bv);
-                v8i rp = bv + araw[j];
-                rmax = VMAX(rmax, rp);
-            }
-            v8i nothing = rmax < none;
-            v8i x = VMAX(rmax, (vraw & vnz) | ((zero - (1 << 30)) & ~vnz));
-            x = VMAX(x, zero + dp->anchor_min);
-            x &= ~nothing;  /* no product: every shift below is then large */
-            v8i vbase = x + pl->down, sum = zero;
-            for (int j = from; j < to; j++) {
-                v8i rb, mbv;
-                memcpy(&rb, braw + (size_t)j * W, sizeof rb);
-                memcpy(&mbv, bmag + (size_t)j * W, sizeof mbv);
-                v8i d = vbase - araw[j] - rb;
-                d = VMIN(d, zero + 31);
-                v8u m = ((v8u)mbv & 0x7fffffffu) * amag[j];
-                v8i s = (mbv >> 31) ^ asgn[j];
-                v8i a = (v8i)(m >> (v8u)d);
-                sum += (a ^ s) - s;
-            }
-
-            /* the running value aligned toward zero to the pass's quantum
-            ** q (below 2^(window + 1): x is at least its raw exponent), the
-            ** sum below 2^31 where the products' sum is below 2^30 */
-            v8i q = x - dp->window;
-            v8u al;
-            v8u um = (v8u)vmag;
-            v8i ash = vexp - q;
-            vshift(&al, &um, &ash);
-            v8i s = sum + (((v8i)al ^ vneg) - vneg);
-            v8i edge = nothing | (sum >= (1 << 30)) | (sum <= -(1 << 30));
-
-            /* round64 toward zero into out, lane by lane: the normal
-            ** significand of mb + 1 bits, or the subnormal grid's count */
-            v8i pneg = vneg, pmag = vmag, pexp = vexp, praw = vraw, pnz = vnz;
-            v8i sg = s >> 31;
-            v8u m = (v8u)((s ^ sg) - sg);
-            v8i bl;
-            vbitlen(&bl, &m);
-            v8i e = bl - 1 + q;
-            v8i norm = e >= emin;
-            v8i sh = (norm & (bl - 1 - mb)) | (~norm & (emin - mb - q));
-            v8u u;
-            v8i nsh = -sh;
-            vshift(&u, &m, &nsh);
-            v8i unz = (v8i)u != 0;
-            v8i over = norm & (e > emax);
-            vneg = sg & unz;
-            vmag = (v8i)u;
-            vnz = unz;
-            vexp = (norm & (e - mb)) | (~norm & (emin - mb));
-            vraw = (norm & e) | (~norm & emin);
-
-            int32_t ed[W], ov[W];
-            memcpy(ed, &edge, sizeof ed);
-            memcpy(ov, &over, sizeof ov);
-            unsigned bad = 0, fix = 0;
-            for (int col = 0; col < W; col++) {
-                bad |= (unsigned)(ov[col] & 1) << col;
-                fix |= (unsigned)(ed[col] & 1) << col;
-            }
-            fix &= live;
-            live &= ~(bad & ~fix);
-            if (fix) {
-                /* the lanes the vector step leaves, from the running value
-                ** before it */
-                int32_t su[W], xs[W], rn[W], prev_neg[W], prev_mag[W], prev_exp[W],
-                    prev_raw[W], prev_nz[W];
-                memcpy(prev_neg, &pneg, sizeof prev_neg);
-                memcpy(prev_mag, &pmag, sizeof prev_mag);
-                memcpy(prev_exp, &pexp, sizeof prev_exp);
-                memcpy(prev_raw, &praw, sizeof prev_raw);
-                memcpy(prev_nz, &pnz, sizeof prev_nz);
-                memcpy(su, &sum, sizeof su);
-                memcpy(xs, &x, sizeof xs);
-                memcpy(rn, &nothing, sizeof rn);
-                memcpy(neg, &vneg, sizeof neg);
-                memcpy(mag, &vmag, sizeof mag);
-                memcpy(exp, &vexp, sizeof exp);
-                memcpy(raw, &vraw, sizeof raw);
-                memcpy(nz, &vnz, sizeof nz);
-                for (int col = 0; col < W; col++) {
-                    if (!(fix >> col & 1))
-                        continue;
-                    term t = {LAD_ZERO, 0, 0, 0, 0};
-                    t.cls = prev_nz[col] ? LAD_NORMAL : LAD_ZERO;
-                    t.neg = prev_neg[col] != 0;
-                    t.mag = (uint32_t)prev_mag[col];
-                    t.exp = prev_exp[col];
-                    t.raw = prev_raw[col];
-                    if (!pass_one(dp, out, od, last ? dp->d_round : dp->acc_round, rn[col] != 0, su[col], xs[col],
-                                  &t)) {
-                        live &= ~(1u << col);
-                        continue;
-                    }
-                    int z = t.cls == LAD_ZERO;
-                    neg[col] = z ? 0 : -t.neg;
-                    mag[col] = z ? 0 : (int32_t)t.mag;
-                    exp[col] = t.exp;
-                    raw[col] = t.raw;
-                    nz[col] = -!z;
-                }
-                memcpy(&vneg, neg, sizeof vneg);
-                memcpy(&vmag, mag, sizeof vmag);
-                memcpy(&vexp, exp, sizeof vexp);
-                memcpy(&vraw, raw, sizeof vraw);
-                memcpy(&vnz, nz, sizeof vnz);
-            }
+            int last = p == pl->npass - 1 && !dp->c_last;
+            chain_pass(bk, row, blk, k, from, to, last ? d : &dp->acc,
+                       last ? &bk->d : &pl->acc, last ? dp->d_round : dp->acc_round, &v, &live);
+        }
+        if (dp->c_last) {
+            v8i over;
+            vadd(&c, &over, &v, &c, d->mbits, emin, emax, dp->d_round == LAD_RNE);
+            live &= ~vbits(&over);
+        } else {
+            c = v;
         }
     }
     *dead |= ~live & ((1u << W) - 1);
 
     /* the last D words, encoded from the running value in d's terms */
-    memcpy(neg, &vneg, sizeof neg);
-    memcpy(mag, &vmag, sizeof mag);
-    memcpy(raw, &vraw, sizeof raw);
     const lad_opfmt *od = &bk->d;
     for (int col = 0; col < W; col++) {
         if (!(live >> col & 1))
             continue;
-        uint32_t u = (uint32_t)mag[col], w = 0;
+        uint32_t u = (uint32_t)c.mag[col], w = 0;
         if (u)
-            w = (neg[col] ? od->smask : 0) |
-                (u >> od->mb ? (uint32_t)(raw[col] + od->bias) << od->mb | (u & od->fmask) : u);
+            w = (c.neg[col] ? od->smask : 0) |
+                (u >> od->mb ? (uint32_t)(c.raw[col] + od->bias) << od->mb | (u & od->fmask) : u);
         cw[col] = (lad_word_t)(w << od->pad);
     }
 }

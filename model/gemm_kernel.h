@@ -10,8 +10,9 @@
 ** thread, and each pass of an MMA is summed for the block's columns side by
 ** side in 32-bit vector lanes (AVX2 where the CPU has it): anchor, alignment
 ** toward zero, sum; then each column's pass sum is rounded by round64's
-** rules, in the lanes along a chain of MMAs where the datapath allows
-** (lad_block_chain), by round64 itself per column otherwise.
+** rules (and a C added last, exactly, then rounded the same way), in the
+** lanes along a chain of MMAs where the datapath allows (lad_block_chain),
+** by round64 and lad_add_terms per column otherwise.
 **
 ** The kernel takes only datapaths where that is the whole algorithm
 ** (lad_block_ok): the plan's fast path, passes that chain, alignment toward

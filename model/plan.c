@@ -377,8 +377,12 @@ static int lane_words(const lad_datapath *dp, const lad_case *cs, lad_word_t *wa
 ** pass_eval's block-scaled algorithm for one pass in 64-bit integers, when
 ** the bounds below hold: the products of a group share their scales, so a
 ** group's exact sum is the sum of its A x B products times one scale
-** product; A and B decode four lanes at a time as on the unscaled path. A
-** NaN or Inf anywhere, or any other shape, goes to the general code.
+** product; A and B decode four lanes at a time as on the unscaled path.
+** fp4 A and B (fixed_ok) skip the decoding: a word's value is
+** a small integer count of its format's smallest subnormal, read from a
+** table, and a group's products sum exactly in 32 bits before its scale
+** product multiplies the sum. A NaN or Inf anywhere, or any other shape,
+** goes to the general code.
 */
 
 /* Whether eval_scaled computes dp exactly as the general code. */
@@ -398,6 +402,52 @@ static int scaled_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt
            !dp->c_last && dp->c_anchor && !dp->norder && lad_opfmt_usable(&dp->a, a) &&
            lad_opfmt_usable(&dp->b, b) && a->mb + b->mb + 2 <= 32 && span <= 62 &&
            w + 4 + kbits <= 62;  /* every term below 2^(w + 4) units, kp + 1 of them */
+}
+
+/* Words of formats whose every field lies in their low 4 bits (above the
+** padding) index tables of 16 (lad_plan's fxa, rxa); a zero's raw
+** exponent there is FX_ZERO, so that a product's raw exponent, the sum of
+** two, is above FX_ZERO / 2 exactly when neither is zero (|bias| <= 20:
+** fixed_ok). */
+#define FX_MASK 15u
+#define FX_ZERO (-100)
+
+/* The bits of the largest magnitude of format f as an integer count of its
+** smallest subnormal: every code a number (no NaN or Inf), so the top
+** exponent field is 2^ebits - 2 binades above the subnormals'. */
+static int fixed_bits(const lad_format *f)
+{
+    return f->mbits + 1 + (1 << f->ebits) - 2;
+}
+
+/* Whether eval_scaled sums each group's products as integers of one unit
+** (lad_plan's fxa, fxb): groups of more than one lane (alone, a product is
+** as quickly aligned as decoded), A and B fp4 formats without NaN or Inf
+** (values below 2^7: a group of K products below 2^14 sums in int32), a
+** group within one scale block, C-dominant groups made of whole groups,
+** and no zero floor (which needs to know whether any product is zero). */
+static int fixed_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
+{
+    const lad_format *fs[2] = {&dp->a, &dp->b};
+    const lad_opfmt *os[2] = {a, b};
+    for (int i = 0; i < 2; i++)
+        if (os[i]->spec != FS_NONE || fs[i]->width - fs[i]->pad > 4 ||
+            fixed_bits(fs[i]) > 7 || fs[i]->bias < -20 || fs[i]->bias > 20)
+            return 0;
+    return dp->group > 1 && dp->scale_block % dp->group == 0 &&
+           dp->cdom_group % dp->group == 0 && dp->zero_floor == LAD_NOFLOOR;
+}
+
+/* The tables of fixed_ok's formats: each 4-bit code as a signed count of
+** the smallest subnormal, and its raw exponent. */
+static void fixed_tables(const lad_format *f, const lad_opfmt *d, int8_t *fx, int8_t *rx)
+{
+    for (uint32_t i = 0; i <= FX_MASK; i++) {
+        term t = opfmt_term(d, (lad_word_t)i << d->pad);
+        int v = (int)t.mag << (t.exp - (1 - f->bias - f->mbits));
+        fx[i] = (int8_t)(t.neg ? -v : v);
+        rx[i] = (int8_t)(t.cls == LAD_ZERO ? FX_ZERO : t.raw);
+    }
 }
 
 /* v * 2^e (|v| < 2^62) in units of 2^q, rounded with mode when e < q: lad_align()
@@ -441,101 +491,63 @@ static int64_t group_sum64(const int64_t *m, const int *ex, int from, int to, in
     return (int64_t)s;
 }
 
-static lad_word_t eval_scaled(const lad_plan *pl, const lad_case *cs)
+/*
+** The pass from its terms: term t is m[t] * 2^ex[t], a product with its
+** scales or the exact sum of a group's; rt[t] is the raw exponent of its
+** largest nonzero product (LAD_NOFLOOR: none), sr[t] its block's scale
+** pair's raw exponent. gsize terms make a group, csize a C-dominant group.
+** rp is the largest rt[t], smax the largest sr[t] of a term with a nonzero
+** product; anyzero says whether any product is zero.
+*/
+static lad_word_t scaled_sum(const lad_plan *pl, const term *c, const int64_t *m,
+                             const int *ex, const int *rt, const int *sr, int nt, int gsize,
+                             int csize, int rp, int smax, int anyzero)
 {
     const lad_datapath *dp = pl->dp;
-    uint32_t mag32[LAD_KMAX], raw[LAD_KMAX], sgn[LAD_KMAX];
-    lad_word_t wa[LAD_KMAX], wb[LAD_KMAX];
-    const lad_word_t *pa, *pb;
-    int n = lane_words(dp, cs, wa, wb, &pa, &pb);
-    uint32_t rmax, zeros;
-    if (decode_pass(pl, pa, pb, 0, n, NULL, mag32, raw, sgn, &rmax, &zeros))
-        return lad_eval_general(dp, cs);
-    term c = pl->fast_c ? opfmt_term(&pl->c, cs->c) : decode_term(&dp->c, cs->c);
-    if (c.cls >= LAD_INFINITE)
-        return lad_eval_general(dp, cs);
-
-    /* the scales of the blocks that have lanes */
-    int nb = (n + dp->scale_block - 1) / dp->scale_block;
-    uint64_t smag[LAD_SCALEMAX];
-    int sexp[LAD_SCALEMAX], sraw[LAD_SCALEMAX];
-    for (int i = 0; i < nb; i++) {
-        lad_value sa = lad_decode(&dp->sa, cs->sa[i]), sb = lad_decode(&dp->sb, cs->sb[i]);
-        if (sa.cls == LAD_NAN || sb.cls == LAD_NAN)
-            return lad_eval_general(dp, cs);
-        smag[i] = sa.mag * sb.mag;
-        sexp[i] = sa.exp + sb.exp;
-        sraw[i] = sa.raw + sb.raw;
-    }
-
-    /* products with their scales: value m[j] * 2^ex[j], raw exponent rt[j] */
-    int64_t m[LAD_KMAX];
-    int ex[LAD_KMAX], rt[LAD_KMAX];
-    int off = (int)(pl->a.mb + pl->b.mb);
-    int rp = LAD_NOFLOOR, smax = LAD_NOFLOOR, any = 0, anyzero = 0;
-    for (int blk = 0, from = 0; from < n; blk++, from += dp->scale_block) {
-        int to = from + dp->scale_block < n ? from + dp->scale_block : n, bany = 0;
-        for (int j = from; j < to; j++) {
-            uint64_t v = (uint64_t)mag32[j] * smag[blk];
-            uint64_t sg = (uint64_t)(int64_t)(int32_t)sgn[j];  /* 0 or all ones */
-            m[j] = (int64_t)((v ^ sg) - sg);
-            ex[j] = (int)raw[j] - pl->bias - off + sexp[blk];
-            rt[j] = (int)raw[j] - pl->bias + sraw[blk];
-            int x = v ? rt[j] : LAD_NOFLOOR;
-            rp = x > rp ? x : rp;
-            bany |= v != 0;
-            anyzero |= v == 0;
-        }
-        any |= bany;
-        if (bany && sraw[blk] > smax)
-            smax = sraw[blk];
-    }
+    int any = rp > LAD_NOFLOOR;
     if (anyzero && dp->zero_floor != LAD_NOFLOOR && dp->zero_floor > rp)
         rp = dp->zero_floor;
     if (!any)  /* no product: the addend alone, rounded (exact zero: +0) */
-        return lad_add_round(&dp->d, 0, 0, &c, dp->d_round, dp->overflow);
+        return lad_add_round(&dp->d, 0, 0, c, dp->d_round, dp->overflow);
 
-    int cnz = c.cls != LAD_ZERO;
-    int64_t cv = cnz ? (c.neg ? -(int64_t)c.mag : (int64_t)c.mag) : 0;
-    int r = cnz && c.raw > rp ? c.raw : rp;
+    int cnz = c->cls != LAD_ZERO;
+    int64_t cv = cnz ? (c->neg ? -(int64_t)c->mag : (int64_t)c->mag) : 0;
+    int r = cnz && c->raw > rp ? c->raw : rp;
     if (r < dp->anchor_min)
         r = dp->anchor_min;
     int mode = dp->align_round, q, e;
     int64_t sum = 0;
-    if (dp->cdom_window > 0 && cnz && c.raw >= rp) {
+    if (dp->cdom_window > 0 && cnz && c->raw >= rp) {
         /* C-dominant merge: C sets a coarser quantum; groups summed exactly */
-        q = c.raw - dp->cdom_window;
-        for (int g = 0; g < n; g += dp->cdom_group) {
-            int end = g + dp->cdom_group < n ? g + dp->cdom_group : n;
+        q = c->raw - dp->cdom_window;
+        for (int g = 0; g < nt; g += csize) {
+            int end = g + csize < nt ? g + csize : nt;
             int64_t s = group_sum64(m, ex, g, end, &e);
             sum += align64(s, e, q, mode);
         }
-        sum += align64(cv, c.exp, q, mode);
+        sum += align64(cv, c->exp, q, mode);
         return round64(&dp->d, sum, q, dp->d_round, dp->overflow);
     }
     q = r - dp->window;
     if (dp->scale_floor != LAD_NOFLOOR && smax - dp->scale_floor > q)
         q = smax - dp->scale_floor;
-    int64_t cu = align64(cv, c.exp, q, mode);
+    int64_t cu = align64(cv, c->exp, q, mode);
     int64_t gu[LAD_KMAX];
     int gsraw[LAD_KMAX], gnz[LAD_KMAX], ng = 0;
-    for (int g = 0; g < n; g += dp->group, ng++) {
-        int end = g + dp->group < n ? g + dp->group : n, rg = LAD_NOFLOOR;
-        gnz[ng] = 0;
-        gsraw[ng] = sraw[g / dp->scale_block];  /* a group shares its block */
-        for (int j = g; j < end; j++) {
-            int x = m[j] ? rt[j] : LAD_NOFLOOR;
-            rg = x > rg ? x : rg;
-            gnz[ng] |= m[j] != 0;
-        }
+    for (int g = 0; g < nt; g += gsize, ng++) {
+        int end = g + gsize < nt ? g + gsize : nt, rg = LAD_NOFLOOR;
+        gsraw[ng] = sr[g];  /* a group shares its block */
+        for (int j = g; j < end; j++)
+            rg = rt[j] > rg ? rt[j] : rg;
+        gnz[ng] = rg > LAD_NOFLOOR;
         if (dp->group == 1) {
             gu[ng] = align64(m[g], ex[g], q, mode);
         } else {
             int64_t s = group_sum64(m, ex, g, end, &e);
             int qg = q;
-            if (dp->cdom_per_group && cnz && gnz[ng] && c.raw >= rg &&
-                c.raw - dp->cdom_window > q)
-                qg = c.raw - dp->cdom_window;
+            if (dp->cdom_per_group && cnz && gnz[ng] && c->raw >= rg &&
+                c->raw - dp->cdom_window > q)
+                qg = c->raw - dp->cdom_window;
             gu[ng] = align64(s, e, qg, mode) * ((int64_t)1 << (qg - q));
         }
         sum += gu[ng];
@@ -557,6 +569,85 @@ static lad_word_t eval_scaled(const lad_plan *pl, const lad_case *cs)
         w = round64(&dp->d, s2, q, dp->d_round, dp->overflow);
     }
     return w;
+}
+
+static lad_word_t eval_scaled(const lad_plan *pl, const lad_case *cs)
+{
+    const lad_datapath *dp = pl->dp;
+    uint32_t mag32[LAD_KMAX], raw[LAD_KMAX], sgn[LAD_KMAX];
+    lad_word_t wa[LAD_KMAX], wb[LAD_KMAX];
+    const lad_word_t *pa, *pb;
+    int n = lane_words(dp, cs, wa, wb, &pa, &pb);
+    uint32_t rmax, zeros;
+    if (!pl->fixed && decode_pass(pl, pa, pb, 0, n, NULL, mag32, raw, sgn, &rmax, &zeros))
+        return lad_eval_general(dp, cs);
+    term c = pl->fast_c ? opfmt_term(&pl->c, cs->c) : decode_term(&dp->c, cs->c);
+    if (c.cls >= LAD_INFINITE)
+        return lad_eval_general(dp, cs);
+
+    /* the scales of the blocks that have lanes */
+    int nb = (n + dp->scale_block - 1) / dp->scale_block;
+    uint64_t smag[LAD_SCALEMAX];
+    int sexp[LAD_SCALEMAX], sraw[LAD_SCALEMAX];
+    for (int i = 0; i < nb; i++) {
+        lad_value sa = lad_decode(&dp->sa, cs->sa[i]), sb = lad_decode(&dp->sb, cs->sb[i]);
+        if (sa.cls == LAD_NAN || sb.cls == LAD_NAN)
+            return lad_eval_general(dp, cs);
+        smag[i] = sa.mag * sb.mag;
+        sexp[i] = sa.exp + sb.exp;
+        sraw[i] = sa.raw + sb.raw;
+    }
+
+    int64_t m[LAD_KMAX];
+    int ex[LAD_KMAX], rt[LAD_KMAX], sr[LAD_KMAX];
+    if (pl->fixed) {
+        /* a group's products as integers of one unit, summed exactly in
+        ** 32 bits (fixed_ok), times the scale pair the group shares */
+        int nt = 0, rp = LAD_NOFLOOR, smax = LAD_NOFLOOR;
+        for (int blk = 0, from = 0; from < n; blk++, from += dp->scale_block) {
+            int bend = from + dp->scale_block < n ? from + dp->scale_block : n;
+            for (int g = from; g < bend; g += dp->group, nt++) {
+                int to = g + dp->group < bend ? g + dp->group : bend;
+                int32_t p = 0, rm = 2 * FX_ZERO;
+                for (int j = g; j < to; j++) {
+                    uint32_t ia = ((uint32_t)pa[j] >> pl->a.pad) & FX_MASK;
+                    uint32_t ib = ((uint32_t)pb[j] >> pl->b.pad) & FX_MASK;
+                    p += pl->fxa[ia] * pl->fxb[ib];
+                    int32_t x = pl->rxa[ia] + pl->rxb[ib];
+                    rm = x > rm ? x : rm;
+                }
+                m[nt] = (int64_t)p * (int64_t)smag[blk];
+                ex[nt] = pl->fxunit + sexp[blk];
+                rt[nt] = rm > FX_ZERO / 2 && smag[blk] ? rm + sraw[blk] : LAD_NOFLOOR;
+                sr[nt] = sraw[blk];
+                rp = rt[nt] > rp ? rt[nt] : rp;
+                if (rt[nt] > LAD_NOFLOOR && sraw[blk] > smax)
+                    smax = sraw[blk];
+            }
+        }
+        return scaled_sum(pl, &c, m, ex, rt, sr, nt, 1, dp->cdom_group / dp->group, rp, smax,
+                          0);
+    }
+
+    /* products with their scales: value m[j] * 2^ex[j], raw exponent rt[j] */
+    int off = (int)(pl->a.mb + pl->b.mb), rp = LAD_NOFLOOR, smax = LAD_NOFLOOR, anyzero = 0;
+    for (int blk = 0, from = 0; from < n; blk++, from += dp->scale_block) {
+        int to = from + dp->scale_block < n ? from + dp->scale_block : n, bany = 0;
+        for (int j = from; j < to; j++) {
+            uint64_t v = (uint64_t)mag32[j] * smag[blk];
+            uint64_t sg = (uint64_t)(int64_t)(int32_t)sgn[j];  /* 0 or all ones */
+            m[j] = (int64_t)((v ^ sg) - sg);
+            ex[j] = (int)raw[j] - pl->bias - off + sexp[blk];
+            rt[j] = v ? (int)raw[j] - pl->bias + sraw[blk] : LAD_NOFLOOR;
+            sr[j] = sraw[blk];
+            rp = rt[j] > rp ? rt[j] : rp;
+            bany |= v != 0;
+            anyzero |= v == 0;
+        }
+        if (bany && sraw[blk] > smax)
+            smax = sraw[blk];
+    }
+    return scaled_sum(pl, &c, m, ex, rt, sr, n, dp->group, dp->cdom_group, rp, smax, anyzero);
 }
 
 static int lanes8_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b);
@@ -588,6 +679,12 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     p->down = dp->window < off ? off - dp->window : 0;
     p->bias = p->a.bias + p->b.bias;
     p->npass = (dp->k + dp->pass - 1) / dp->pass;
+    if (p->path == LAD_PATH_SCALED && fixed_ok(dp, &p->a, &p->b)) {
+        p->fixed = 1;
+        p->fxunit = 2 - dp->a.bias - dp->a.mbits - dp->b.bias - dp->b.mbits;
+        fixed_tables(&dp->a, &p->a, p->fxa, p->rxa);
+        fixed_tables(&dp->b, &p->b, p->fxb, p->rxb);
+    }
 #if LAD_AVX2_CLONE
     p->avx2 = __builtin_cpu_supports("avx2") != 0;
 #endif

@@ -44,6 +44,7 @@ void test_check(int ok, const char *name, const char *fmt, ...)
     X(store)      \
     X(rational)   \
     X(datapath)   \
+    X(scaled)     \
     X(program)    \
     X(gemm_kernel) \
     X(params)

@@ -10,7 +10,9 @@
 ** kernel's 8 columns; operands finite and moderate, or laced with NaN, Inf,
 ** zeros of both signs, subnormals, values at the top of the range that
 ** overflow, sums that cancel, mostly zeros, and largest significands whose
-** window sums pass 2^30; 1 and 2 threads. Each GEMM runs three ways:
+** window sums pass 2^30; C near the negated sum, or making a tie of the
+** rounding where C is added last; every datapath the kernel takes, once per
+** family; 1 and 2 threads. Each GEMM runs three ways:
 ** general, the kernel (AVX2 where the CPU has it) and the kernel's generic
 ** build (LAD_GEMM_PORTABLE).
 */
@@ -44,8 +46,14 @@ enum family {
     FAM_SPARSE,     /* moderate, 7 words in 8 zeros of either sign: passes
                        with no product, which the lanes leave to the
                        per-column code */
-    FAM_FULL        /* 1.11..1 * 2^e, e 0 or 1, positive: window sums of
+    FAM_FULL,       /* 1.11..1 * 2^e, e 0 or 1, positive: window sums of
                        2^30 and more, which the lanes leave too */
+    FAM_NEGSUM,     /* moderate; C the negated D of C = +0, a few units
+                       off: sums that C cancels exactly or to a few bits */
+    FAM_TIE,        /* moderate; C an odd multiple of half a unit of the
+                       last place of the D of C = +0: ties of the rounding
+                       into d, where C is added last */
+    NFAM
 };
 
 /* A word of float format f of a rare kind: raw bits, a zero of either sign,
@@ -93,6 +101,27 @@ static uint64_t word(const lad_format *f, int fam)
     return (uint64_t)w << f->pad | (next() & ((1u << f->pad) - 1));
 }
 
+/* C for FAM_NEGSUM and FAM_TIE from d0, the D of C = +0 (a word of d, here
+** of the width and fields of c: the caller sees to it). */
+static uint64_t c_near(const lad_format *c, uint64_t d0, int fam)
+{
+    uint32_t mb = c->mbits, smask = 1u << (c->ebits + mb), w = (uint32_t)(d0 >> c->pad);
+    if (fam == FAM_NEGSUM) {
+        w ^= smask;
+        if (next() % 2)
+            w += next() % 5 - 2;  /* into the next binade or the sign: also a value */
+    } else {
+        /* m * 2^(raw - mb - 1), m = 1, 3, 5 or 7: exponent field e - mb - 1 + log2(m) */
+        static const uint32_t frac[4][2] = {{0, 0}, {1, 1}, {2, 1}, {2, 3}};
+        uint32_t e = w >> mb & ((1u << c->ebits) - 1), i = next() % 4;
+        int ef = (int)e - (int)mb - 1 + (int)frac[i][0];
+        uint32_t top = frac[i][0] ? frac[i][1] << (mb - frac[i][0]) : 0;
+        w = ef >= 1 ? (uint32_t)ef << mb | top : 1u << (mb - 1);  /* else a subnormal */
+        w |= (next() & 1) ? smask : 0;
+    }
+    return (uint64_t)(w & ((smask << 1) - 1)) << c->pad;
+}
+
 /* One GEMM both ways; returns whether the words agree. */
 static int compare(const char *name, const lad_datapath *dp, const lad_program *prog, int M,
                    int N, int K, int fam, int with_c, int threads)
@@ -116,10 +145,20 @@ static int compare(const char *name, const lad_datapath *dp, const lad_program *
                 if (j % 5)
                     B[(k + 1) * N + j] = B[k * N + j] ^ sb ^ (j % 3 == 0 ? 1u << dp->b.pad : 0);
     }
+    int near = (fam == FAM_NEGSUM || fam == FAM_TIE) && !prog && dp->c.width == dp->d.width;
+    int cfam = fam == FAM_CANCEL || fam >= FAM_NEGSUM ? FAM_MODERATE : fam;
     for (int i = 0; i < M * N; i++)
-        C[i] = fam == FAM_TINY && next() % 2 ? 0 : word(&dp->c, fam == FAM_CANCEL ? FAM_MODERATE : fam);
-    const uint64_t *Cp = with_c ? C : NULL;
+        C[i] = fam == FAM_TINY && next() % 2 ? 0 : word(&dp->c, cfam);
+    const uint64_t *Cp = with_c || near ? C : NULL;
     lad_err err;
+    if (near) {
+        /* D0 by the general code: C follows from it */
+        if (lad_gemm_with(dp, prog, M, N, K, A, K, B, N, NULL, N, D0, N, 1, LAD_GEMM_GENERAL,
+                          NULL, NULL, &err) != LAD_OK)
+            memset(D0, 0, sizeof *D0 * (size_t)M * N);
+        for (int i = 0; i < M * N; i++)
+            C[i] = c_near(&dp->c, D0[i], fam);
+    }
     int r0 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D0, N, 1, LAD_GEMM_GENERAL,
                            NULL, NULL, &err);
     int r1 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D1, N, threads, LAD_GEMM_AUTO,
@@ -163,6 +202,25 @@ void test_gemm_kernel(void)
         snprintf(name, sizeof name, "gemm-kernel-gate-%s", taken[i]);
         test_check(p && lad_block_ok(&p->dp), name, "the block kernel does not take it");
     }
+    /* and these keep the running values in lanes (lad_block_chain): C added
+    ** last and rounded to nearest even, passes rounded to nearest into f16 */
+    static const char *const lanes[] = {
+        "sm90-mma-e4m3-f32", "sm90-mma-e5m2-f32", "sm100-mma-e4m3-f32", "sm90-mma-e4m3-f16",
+        "sm90-mma-e5m2-f16", "sm100-mma-e4m3-f16", "sm90-mma-f16-f16", "sm90-wgmma-e4m3-f16",
+        "sm90-mma-bf16-f32",
+    };
+    for (size_t i = 0; i < sizeof lanes / sizeof lanes[0]; i++) {
+        const lad_preset *p = lad_preset_find(lanes[i]);
+        char name[96];
+        lad_word_t zero[LAD_KMAX] = {0};
+        lad_block bk;
+        snprintf(name, sizeof name, "gemm-kernel-lanes-%s", lanes[i]);
+        int ok = p && lad_block_ok(&p->dp) &&
+                 lad_block_init(&bk, &p->dp, zero, 1, p->dp.k, 1) == LAD_OK;
+        test_check(ok && bk.lanes, name, "the block kernel does not keep it in lanes");
+        if (ok)
+            lad_block_free(&bk);
+    }
 
     /* every datapath above, and one the kernel leaves (its words must
     ** come through the same way) */
@@ -171,11 +229,13 @@ void test_gemm_kernel(void)
         "sm90-mma-tf32-f32", "sm90-wgmma-e4m3-f32", "sm90-mma-e4m3-f32", "sm90-wgmma-e5m2-f16",
         "sm90-mma-e5m2-f32", "sm89-mma-e4m3-f32", "sm100-tcgen05-bf16-f32",
         "sm100-tcgen05-e4m3-f32", "sm70-mma-f16-f16", "sm80-mma-f16-f32",
-        "sm100-tcgen05-tf32-f32", "sm90-wgmma-e4m3-f16",
+        "sm100-tcgen05-tf32-f32", "sm90-wgmma-e4m3-f16", "sm100-mma-e4m3-f32",
+        "sm90-mma-e4m3-f16", "sm90-mma-e5m2-f16", "sm100-mma-e4m3-f16", "sm100-mma-e5m2-f16",
+        "sm90-mma-e4m3xe5m2-f32",
     };
     static const int sizes[][2] = {{5, 1}, {3, 7}, {9, 8}, {4, 17}, {7, 23}};
     static const char *const fams[] = {"moderate", "sprinkled", "laced", "huge", "cancel",
-                                       "tiny", "sparse", "full"};
+                                       "tiny", "sparse", "full", "negsum", "tie"};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         const lad_preset *pr = lad_preset_find(all[i]);
         if (!pr) {
@@ -183,7 +243,7 @@ void test_gemm_kernel(void)
             continue;
         }
         const lad_datapath *dp = &pr->dp;
-        for (int fam = 0; fam < 8; fam++)
+        for (int fam = 0; fam < NFAM; fam++)
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
                 char name[128];
                 int K = dp->k * (1 + (int)s % 3);
@@ -192,6 +252,26 @@ void test_gemm_kernel(void)
                 compare(name, dp, NULL, sizes[s][0], sizes[s][1], K, fam,
                                    (int)s % 2 == 0, 1 + (int)s % 2);
             }
+    }
+
+    /* every datapath the kernel takes, once per family; those whose D
+    ** cannot be the next C promote every MMA */
+    lad_program plain, each;
+    lad_program_init(&plain);
+    lad_program_init(&each);
+    each.promote = 1;
+    for (int i = 0; i < lad_preset_count(); i++) {
+        const lad_datapath *dp = &lad_preset_get(i)->dp;
+        lad_err err;
+        if (!lad_block_ok(dp))
+            continue;
+        const lad_program *prog = lad_program_check(dp, &plain, dp->k, &err) == LAD_OK
+                                      ? NULL : &each;
+        for (int fam = 0; fam < NFAM; fam++) {
+            char name[128];
+            snprintf(name, sizeof name, "gemm-kernel-every-%s-%s", dp->name, fams[fam]);
+            compare(name, dp, prog, 4, 11, dp->k * (1 + fam % 2), fam, 1, 1);
+        }
     }
 
     /* floors that moderate operands reach: the anchor floor above most
