@@ -2,10 +2,11 @@
 ** ladder gemm: a whole matrix multiply through the model.
 **
 **     ladder gemm --datapath SPEC [--program SPEC] A.npy B.npy [C.npy]
-**                 -o D.npy [--threads N]
+**                 [--sa SA.npy --sb SB.npy] -o D.npy [--threads N]
 **
 ** Reads raw words from .npy files (io/npy.h), runs lad_gemm (the program
-** over the datapath, model/program.h) and writes D's raw words: float64,
+** over the datapath, model/program.h; lad_gemm_scaled with a block-scaled
+** datapath's scales) and writes D's raw words: float64,
 ** float32 or float16 when the output format's words are those, else unsigned integers
 ** of the format's width. Nothing is rounded on the way in or out: every
 ** word is the model's. The outputs written so far show as progress
@@ -28,7 +29,8 @@
 
 static const char usage[] =
     "usage: ladder gemm --datapath <spec> [--program <spec> | --device <dev>]\n"
-    "                   <A.npy> <B.npy> [<C.npy>] -o <D.npy> [--threads <n>] [-q]\n"
+    "                   <A.npy> <B.npy> [<C.npy>] [--sa <SA.npy> --sb <SB.npy>]\n"
+    "                   -o <D.npy> [--threads <n>] [-q]\n"
     "\n"
     "  D = the program over A (M x K), B (K x N) and C (M x N, +0 when left\n"
     "  out), word for word as the datapath computes it. Arrays hold raw words\n"
@@ -45,6 +47,10 @@ static const char usage[] =
     "                     cuBLASLt on that GPU instead (options as for the\n"
     "                     cublaslt device; the heuristic's algorithm for the\n"
     "                     size, which it prints), D in the datapath's C format\n"
+    "  --sa, --sb <.npy>  a block-scaled datapath's scales (uint8 words of its\n"
+    "                     sa and sb formats): SA is M x K/scale_block, the\n"
+    "                     scales of A's rows block by block, SB K/scale_block\n"
+    "                     x N, those of B's columns\n"
     "  -o <D.npy>         where D goes (float64, float32, float16 or uint words)\n"
     "  --threads <n>      threads to use, 0..1024 (0, the default: every CPU)\n"
     "  -q, --quiet        no progress on stderr (docs/progress.md)\n";
@@ -116,11 +122,60 @@ static int lt_spec(const char *dev, uint64_t *gpu, const char **options)
     return cli_number(idx, "--device cublaslt:<gpu>", 0, 1023, gpu);
 }
 
+/* The scale words of x as bytes (check_words has bounded them to 8 bits). */
+static uint8_t *scale_bytes(const lad_npy *x, lad_err *err)
+{
+    size_t n = x->shape[0] * x->shape[1];
+    uint8_t *s = malloc(n + 1);
+    if (s == NULL) {
+        lad_errf(err, LAD_EINTERNAL, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        s[i] = (uint8_t)x->w[i];
+    return s;
+}
+
+/* A's and B's block scales from --sa and --sb: M x K/block and K/block x N. */
+static int read_scales(const lad_datapath *dp, const char *sapath, const char *sbpath,
+                       size_t M, size_t N, size_t K, uint8_t **sa, uint8_t **sb,
+                       lad_err *err)
+{
+    lad_npy x = {0}, y = {0};
+    size_t nkb = dp->scale_block ? K / (size_t)dp->scale_block : 0;
+    int rc = LAD_OK;
+    if (!dp->scale_block)
+        rc = lad_errf(err, LAD_EDATA, "datapath '%s' has no block scales: "
+                      "--sa and --sb are for block-scaled datapaths", dp->name);
+    if (rc == LAD_OK)
+        rc = read_matrix(sapath, &dp->sa, "SA", &x, err);
+    if (rc == LAD_OK && (rc = read_matrix(sbpath, &dp->sb, "SB", &y, err)) != LAD_OK)
+        lad_npy_free(&x);
+    if (rc != LAD_OK)
+        return rc;
+    if (K % (size_t)dp->scale_block)
+        rc = lad_errf(err, LAD_EDATA, "K %zu is not a multiple of the scale block %d", K,
+                      dp->scale_block);
+    else if (x.shape[0] != M || x.shape[1] != nkb)
+        rc = lad_errf(err, LAD_EDATA, "%s is %zu x %zu, not %zu x %zu (M x K/%d)", sapath,
+                      x.shape[0], x.shape[1], M, nkb, dp->scale_block);
+    else if (y.shape[0] != nkb || y.shape[1] != N)
+        rc = lad_errf(err, LAD_EDATA, "%s is %zu x %zu, not %zu x %zu (K/%d x N)", sbpath,
+                      y.shape[0], y.shape[1], nkb, N, dp->scale_block);
+    if (rc == LAD_OK && ((*sa = scale_bytes(&x, err)) == NULL ||
+                         (*sb = scale_bytes(&y, err)) == NULL))
+        rc = LAD_EINTERNAL;
+    lad_npy_free(&x);
+    lad_npy_free(&y);
+    return rc;
+}
+
 static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
-                int npos, const char *out, int threads, const char *lt,
-                int gpu, lad_progress *pr, lad_err *err)
+                int npos, const char *sapath, const char *sbpath, const char *out,
+                int threads, const char *lt, int gpu, lad_progress *pr, lad_err *err)
 {
     lad_npy a, b, c = {0};
+    uint8_t *sa = NULL, *sb = NULL;
     int rc = read_matrix(pos[0], &dp->a, "A", &a, err);
     if (rc == LAD_OK && (rc = read_matrix(pos[1], &dp->b, "B", &b, err)) != LAD_OK)
         lad_npy_free(&a);
@@ -137,6 +192,11 @@ static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
                       c.shape[0], c.shape[1], M, N);
     if (rc == LAD_OK && (M > 1u << 30 || N > 1u << 30 || K > 1u << 30))
         rc = lad_errf(err, LAD_EDATA, "matrices of more than 2^30 rows or columns");
+    if (rc == LAD_OK && sapath)
+        rc = read_scales(dp, sapath, sbpath, M, N, K, &sa, &sb, err);
+    else if (rc == LAD_OK && dp->scale_block)
+        rc = lad_errf(err, LAD_EDATA, "datapath '%s' is block-scaled: give its scales "
+                      "with --sa <SA.npy> --sb <SB.npy>", dp->name);
     lad_word_t *d = NULL;
     if (rc == LAD_OK && (d = malloc((M * N + 1) * sizeof *d)) == NULL)
         rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
@@ -146,9 +206,13 @@ static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
                                npos == 3 ? c.w : NULL, d, info, sizeof info, err);
     else if (rc == LAD_OK) {
         lad_progress_begin(pr, "gemm %zu x %zu x %zu: %zu outputs", M, N, K, M * N);
-        rc = lad_gemm_with(dp, prog, (int)M, (int)N, (int)K, a.w, (int)K, b.w, (int)N, c.w,
-                           (int)N, d, (int)N, threads, LAD_GEMM_AUTO, lad_progress_step, pr,
-                           err);
+        int nkb = sa ? (int)K / dp->scale_block : 0;
+        rc = sa ? lad_gemm_scaled(dp, prog, (int)M, (int)N, (int)K, a.w, (int)K, b.w, (int)N,
+                                  sa, nkb, sb, (int)N, c.w, (int)N, d, (int)N, threads,
+                                  lad_progress_step, pr, err)
+                : lad_gemm_with(dp, prog, (int)M, (int)N, (int)K, a.w, (int)K, b.w, (int)N,
+                                c.w, (int)N, d, (int)N, threads, LAD_GEMM_AUTO,
+                                lad_progress_step, pr, err);
         lad_progress_end(pr, rc);
     }
     if (rc == LAD_OK && lt)
@@ -160,6 +224,8 @@ static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
         rc = lad_npy_write(out, kind, size, M, N, d, err);
     }
     free(d);
+    free(sa);
+    free(sb);
     lad_npy_free(&a);
     lad_npy_free(&b);
     lad_npy_free(&c);
@@ -169,10 +235,11 @@ static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
 int cmd_gemm(int argc, char **argv)
 {
     const char *spec = NULL, *progspec = NULL, *out = NULL, *threads_s = NULL,
-               *devspec = NULL, *quiet = NULL;
+               *devspec = NULL, *quiet = NULL, *sapath = NULL, *sbpath = NULL;
     const cli_opt opts[] = {{"datapath", 0, 1, &spec}, {"program", 0, 1, &progspec},
                             {"output", 'o', 1, &out}, {"threads", 0, 1, &threads_s},
                             {"device", 0, 1, &devspec}, {"quiet", 'q', 0, &quiet},
+                            {"sa", 0, 1, &sapath}, {"sb", 0, 1, &sbpath},
                             {NULL, 0, 0, NULL}};
     char *pos[4];
     int npos;
@@ -190,8 +257,14 @@ int cmd_gemm(int argc, char **argv)
         if ((rc = cli_output_ok(out, names[i], pos[i])) != LAD_OK)
             return rc;
     if ((rc = cli_output_ok(out, "the datapath's model file", spec)) != LAD_OK ||
-        (rc = cli_output_ok(out, "the program's file", progspec)) != LAD_OK)
+        (rc = cli_output_ok(out, "the program's file", progspec)) != LAD_OK ||
+        (rc = cli_output_ok(out, "SA", sapath)) != LAD_OK ||
+        (rc = cli_output_ok(out, "SB", sbpath)) != LAD_OK)
         return rc;
+    if (!sapath != !sbpath)
+        return cli_usage_error("gemm takes --sa and --sb together");
+    if (sapath && devspec)
+        return cli_usage_error("gemm takes block scales on the model only, not with --device");
     uint64_t threads = 0;
     if (threads_s && (rc = cli_number(threads_s, "--threads", 0, 1024, &threads)) != LAD_OK)
         return rc;
@@ -215,7 +288,8 @@ int cmd_gemm(int argc, char **argv)
     lad_progress pr;
     lad_progress_init(&pr, quiet != NULL);
     if (rc == LAD_OK)
-        rc = gemm(&dp, &prog, pos, npos, out, (int)threads, lt, (int)gpu, &pr, &err);
+        rc = gemm(&dp, &prog, pos, npos, sapath, sbpath, out, (int)threads, lt, (int)gpu,
+                  &pr, &err);
     lad_progress_free(&pr);
     return rc == LAD_OK ? 0 : cli_report(&err);
 }

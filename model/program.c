@@ -155,13 +155,18 @@ size_t lad_program_size(void)
     return sizeof(lad_program);
 }
 
-int lad_program_check(const lad_datapath *dp, const lad_program *prog, int k,
-                      lad_err *err)
+/* lad_program_check, for a GEMM given block scales (scaled) or not. */
+static int check(const lad_datapath *dp, const lad_program *prog, int k, int scaled,
+                 lad_err *err)
 {
-    if (dp->integer || dp->scale_block || dp->sparse)
-        return lad_errf(err, LAD_EDATA, "datapath '%s' is %s: programs run dense, "
-                        "unscaled float datapaths", dp->name,
+    if (dp->integer || dp->sparse || (dp->scale_block && !scaled))
+        return lad_errf(err, LAD_EDATA, "datapath '%s' is %s: programs run dense "
+                        "float datapaths, block-scaled ones with their scales "
+                        "(lad_gemm_scaled, ladder gemm --sa --sb)", dp->name,
                         dp->integer ? "integer" : dp->scale_block ? "block-scaled" : "sparse");
+    if (scaled && !dp->scale_block)
+        return lad_errf(err, LAD_EDATA, "datapath '%s' has no block scales: "
+                        "a GEMM on it takes none", dp->name);
     /* between promotions (promote > 1) the MMAs chain too */
     if (prog->promote != 1 && !holds(&dp->c, &dp->d))
         return lad_errf(err, LAD_EDATA, "datapath '%s' cannot chain: its d format "
@@ -178,6 +183,12 @@ int lad_program_check(const lad_datapath *dp, const lad_program *prog, int k,
                         "instruction's K %d times %d slices)", k, step, dp->k,
                         prog->split);
     return LAD_OK;
+}
+
+int lad_program_check(const lad_datapath *dp, const lad_program *prog, int k,
+                      lad_err *err)
+{
+    return check(dp, prog, k, 0, err);
 }
 
 /* ---- presets */
@@ -290,20 +301,36 @@ typedef struct gemm {
     lad_gemm_progress_fn progress; /* thread 0's only: the caller's thread */
     void *ctx;
     size_t total;                  /* items in all (from, to count them) */
+    const uint8_t *SA;            /* A's scales, row i at SA + i*ldsa; NULL: none */
+    int ldsa;
+    const uint8_t *SBt;           /* B's scales packed column by column, N x K/block */
 } gemm;
 
-/* The MMAs of one slice, K lanes [k0, k1) of row a and column b, starting
-** from c (a word of format *cf). Returns the slice's value; *cf is its format. */
+/* The operands of the MMA at K lane k into cs: A's and B's words, and
+** their block scales when sa and sb are not NULL. */
+static void operands(const lad_datapath *dp, lad_case *cs, const lad_word_t *a,
+                     const lad_word_t *b, const uint8_t *sa, const uint8_t *sb, int k)
+{
+    memcpy(cs->a, a + k, (size_t)dp->k * sizeof *a);
+    memcpy(cs->b, b + k, (size_t)dp->k * sizeof *b);
+    if (sa) {
+        int nb = dp->k / dp->scale_block, kb = k / dp->scale_block;
+        memcpy(cs->sa, sa + kb, (size_t)nb);
+        memcpy(cs->sb, sb + kb, (size_t)nb);
+    }
+}
+
+/* The MMAs of one slice, K lanes [k0, k1) of row a and column b (with
+** their block scales sa and sb, or NULL), starting from c (a word of
+** format *cf). Returns the slice's value; *cf is its format. */
 static lad_word_t slice(const lad_plan *pl, const lad_program *prog, lad_case *cs,
-                      const lad_word_t *a, const lad_word_t *b, int k0, int k1,
-                      lad_word_t c, const lad_format **cf)
+                      const lad_word_t *a, const lad_word_t *b, const uint8_t *sa,
+                      const uint8_t *sb, int k0, int k1, lad_word_t c, const lad_format **cf)
 {
     const lad_datapath *dp = pl->dp;
-    size_t bytes = (size_t)dp->k * sizeof *a;
     if (prog->promote == 0) {
         for (int k = k0; k < k1; k += dp->k) {
-            memcpy(cs->a, a + k, bytes);
-            memcpy(cs->b, b + k, bytes);
+            operands(dp, cs, a, b, sa, sb, k);
             cs->c = c;
             c = lad_plan_eval(pl, cs);
         }
@@ -313,8 +340,7 @@ static lad_word_t slice(const lad_plan *pl, const lad_program *prog, lad_case *c
     lad_word_t acc = c, d = 0;
     int n = 0;
     for (int k = k0; k < k1; k += dp->k) {
-        memcpy(cs->a, a + k, bytes);
-        memcpy(cs->b, b + k, bytes);
+        operands(dp, cs, a, b, sa, sb, k);
         cs->c = n ? d : 0;
         d = lad_plan_eval(pl, cs);
         if (++n == prog->promote || k + dp->k >= k1) {
@@ -369,18 +395,25 @@ static lad_word_t finish(const gemm *g, lad_word_t *s, const lad_format *sf)
     return v;
 }
 
-/* One output element, by the plan. */
+/* One output element, by the plan: row i of A (a), a column of B (b,
+** column j) and C's word. */
 static lad_word_t element(const gemm *g, const lad_plan *pl, lad_case *cs,
-                        const lad_word_t *a, const lad_word_t *b, lad_word_t c)
+                        const lad_word_t *a, const lad_word_t *b, size_t i, size_t j,
+                        lad_word_t c)
 {
+    const uint8_t *sa = NULL, *sb = NULL;
+    if (g->SA) {
+        sa = g->SA + i * (size_t)g->ldsa;
+        sb = g->SBt + j * (size_t)(g->K / g->dp->scale_block);
+    }
     const lad_program *prog = g->prog;
     lad_word_t s[LAD_SPLITMAX];
     const lad_format *sf = &g->dp->c;
     int len = g->K / prog->split;
     s[0] = c;  /* split >= 1 (lad_program_check); the compiler cannot tell */
-    for (int i = 0; i < prog->split; i++) {
+    for (int x = 0; x < prog->split; x++) {
         sf = &g->dp->c;
-        s[i] = slice(pl, prog, cs, a, b, i * len, (i + 1) * len, i ? 0 : c, &sf);
+        s[x] = slice(pl, prog, cs, a, b, sa, sb, x * len, (x + 1) * len, x ? 0 : c, &sf);
     }
     return finish(g, s, sf);
 }
@@ -488,7 +521,7 @@ static int run_blocks(gemm *g, const lad_plan *pl, lad_case *cs)
                 const lad_word_t *b = g->B + j0 + j;
                 for (int k = 0; k < g->K; k++)
                     col[k] = b[(size_t)k * g->ldb];
-                v = element(g, pl, cs, a, col, c0[j]);
+                v = element(g, pl, cs, a, col, (size_t)i, (size_t)(j0 + j), c0[j]);
             } else {
                 lad_word_t sj[LAD_SPLITMAX];
                 for (int x = 0; x < prog->split; x++)
@@ -525,7 +558,7 @@ static void *run(void *arg)
         size_t i = e / (size_t)g->N, j = e % (size_t)g->N;
         lad_word_t c = g->C ? g->C[i * (size_t)g->ldc + j] : 0;
         g->D[i * (size_t)g->ldd + j] = element(g, &pl, cs, g->A + i * (size_t)g->lda,
-                                               g->Bt + j * (size_t)g->K, c);
+                                               g->Bt + j * (size_t)g->K, i, j, c);
         tick(g, e);
     }
     free(cs);
@@ -538,10 +571,12 @@ static int online_cpus(void)
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
-int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
-                  int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
-                  const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
-                  int kernel, lad_gemm_progress_fn progress, void *ctx, lad_err *err)
+/* lad_gemm_with and lad_gemm_scaled: SA and SB NULL, or the block scales. */
+static int run_gemm(const lad_datapath *dp, const lad_program *prog, int M, int N, int K,
+                    const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+                    const uint8_t *SA, int ldsa, const uint8_t *SB, int ldsb,
+                    const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
+                    int kernel, lad_gemm_progress_fn progress, void *ctx, lad_err *err)
 {
     lad_program plain;
     if (prog == NULL) {
@@ -550,12 +585,15 @@ int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
     }
     int rc = lad_datapath_check(dp, err);
     if (rc == LAD_OK)
-        rc = lad_program_check(dp, prog, K, err);
+        rc = check(dp, prog, K, SA != NULL, err);
     if (rc != LAD_OK)
         return rc;
-    if (M < 0 || N < 0 || K < 1 || lda < K || ldb < N || ldd < N || (C && ldc < N))
+    int nkb = SA ? K / dp->scale_block : 0;
+    if (M < 0 || N < 0 || K < 1 || lda < K || ldb < N || ldd < N || (C && ldc < N) ||
+        (SA && (ldsa < nkb || ldsb < N)))
         return lad_errf(err, LAD_EDATA, "bad sizes: M %d N %d K %d lda %d ldb %d "
-                        "ldc %d ldd %d", M, N, K, lda, ldb, ldc, ldd);
+                        "ldc %d ldd %d ldsa %d ldsb %d", M, N, K, lda, ldb, ldc, ldd,
+                        ldsa, ldsb);
     size_t total = (size_t)M * (size_t)N;
     if (total == 0)
         return LAD_OK;
@@ -571,17 +609,30 @@ int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
     lad_block block, *bk = NULL;
     lad_word_t *Bt = NULL;
     size_t items = total;  /* the threads' work: outputs, or (row, block) pairs */
+    uint8_t *SBt = NULL;
+    if (SA) {
+        /* B's scales by column, as Bt below */
+        if ((SBt = malloc((size_t)N * (size_t)nkb + 1)) == NULL)
+            return lad_errf(err, LAD_EINTERNAL, "out of memory for %d x %d scales", nkb, N);
+        for (int kb = 0; kb < nkb; kb++)
+            for (int j = 0; j < N; j++)
+                SBt[(size_t)j * nkb + kb] = SB[(size_t)kb * ldsb + j];
+    }
     if (kernel != LAD_GEMM_GENERAL && lad_block_ok(dp)) {
-        if (lad_block_init(&block, dp, B, ldb, K, N) != LAD_OK)
+        if (lad_block_init(&block, dp, B, ldb, K, N) != LAD_OK) {
+            free(SBt);
             return lad_errf(err, LAD_EINTERNAL, "out of memory for a %d x %d B", K, N);
+        }
         bk = &block;
         if (kernel == LAD_GEMM_PORTABLE)
             block.pl.avx2 = 0;
         items = (size_t)M * (size_t)block.nblk;
     } else {
         Bt = malloc((size_t)N * (size_t)K * sizeof *Bt);
-        if (Bt == NULL)
+        if (Bt == NULL) {
+            free(SBt);
             return lad_errf(err, LAD_EINTERNAL, "out of memory for a %d x %d B", K, N);
+        }
         for (int k = 0; k < K; k++)
             for (int j = 0; j < N; j++)
                 Bt[(size_t)j * K + k] = B[(size_t)k * ldb + j];
@@ -597,6 +648,7 @@ int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
         if (bk)
             lad_block_free(bk);
         free(Bt);
+        free(SBt);
         free(g);
         free(tid);
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
@@ -610,7 +662,8 @@ int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
         gemm x = {dp, prog, N, K, A, Bt, C, lda, ldc, ldd, B, ldb, M, D,
                   items * (size_t)t / (size_t)threads,
                   items * (size_t)(t + 1) / (size_t)threads, alpha, bk, LAD_OK,
-                  progress ? &written : NULL, t == 0 ? progress : NULL, ctx, items};
+                  progress ? &written : NULL, t == 0 ? progress : NULL, ctx, items,
+                  SA, ldsa, SBt};
         g[t] = x;
         if (t > 0 && pthread_create(&tid[t], NULL, run, &g[t]) != 0) {
             rc = lad_errf(err, LAD_EINTERNAL, "cannot start thread %d of %d", t + 1, threads);
@@ -630,9 +683,31 @@ int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
     if (bk)
         lad_block_free(bk);
     free(Bt);
+    free(SBt);
     free(g);
     free(tid);
     return rc;
+}
+
+int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
+                  int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+                  const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
+                  int kernel, lad_gemm_progress_fn progress, void *ctx, lad_err *err)
+{
+    return run_gemm(dp, prog, M, N, K, A, lda, B, ldb, NULL, 0, NULL, 0, C, ldc, D, ldd,
+                    threads, kernel, progress, ctx, err);
+}
+
+int lad_gemm_scaled(const lad_datapath *dp, const lad_program *prog, int M, int N, int K,
+                    const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+                    const uint8_t *SA, int ldsa, const uint8_t *SB, int ldsb,
+                    const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
+                    lad_gemm_progress_fn progress, void *ctx, lad_err *err)
+{
+    if (SA == NULL || SB == NULL)
+        return lad_errf(err, LAD_EDATA, "lad_gemm_scaled needs both scale arrays");
+    return run_gemm(dp, prog, M, N, K, A, lda, B, ldb, SA, ldsa, SB, ldsb, C, ldc, D, ldd,
+                    threads, LAD_GEMM_AUTO, progress, ctx, err);
 }
 
 int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,

@@ -146,6 +146,20 @@ int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
                   const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
                   int kernel, lad_gemm_progress_fn progress, void *ctx, lad_err *err);
 
+/*
+** lad_gemm_with (LAD_GEMM_AUTO) on a block-scaled datapath, with its
+** scales: SA holds M rows of K / scale_block scale words (row i at SA +
+** i*ldsa, the scales of A's row i block by block along K), SB holds K /
+** scale_block rows of N (row kb at SB + kb*ldsb, the scales of block kb
+** of B's columns). Each MMA takes the scales of its K lanes' blocks. Only
+** for block-scaled datapaths, which lad_gemm_with refuses.
+*/
+int lad_gemm_scaled(const lad_datapath *dp, const lad_program *prog, int M, int N, int K,
+                    const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+                    const uint8_t *SA, int ldsa, const uint8_t *SB, int ldsb,
+                    const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
+                    lad_gemm_progress_fn progress, void *ctx, lad_err *err);
+
 /* lad_gemm_err without a message. */
 int lad_gemm(const lad_datapath *dp, const lad_program *prog, int M, int N,
              int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
