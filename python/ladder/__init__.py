@@ -92,6 +92,13 @@ def _library():
     lib.lad_gemm_err.argtypes = [vp, vp, i, i, i, vp, i, vp, i, vp, i, vp, i, i,
                                  ctypes.POINTER(_Err)]
     lib.lad_gemm_err.restype = i
+    lib.lad_gemm_scaled.argtypes = [vp, vp, i, i, i, vp, i, vp, i, vp, i, vp, i, vp, i,
+                                    vp, i, i, vp, vp, ctypes.POINTER(_Err)]
+    lib.lad_gemm_scaled.restype = i
+    lib.lad_param_find.argtypes = [cp]
+    lib.lad_param_find.restype = vp
+    lib.lad_param_get.argtypes = [vp, vp, vp]
+    lib.lad_param_get.restype = ctypes.c_int64
     lib.lad_preset_get.argtypes = [i]
     lib.lad_preset_get.restype = vp
     lib.lad_preset_summary.argtypes = [vp, cp, ctypes.c_size_t]
@@ -237,13 +244,26 @@ def _program(lib, program):
     return buf
 
 
-def matmul(a, b, c=None, datapath="sm90-wgmma-e4m3-f32", program=None, threads=0):
+def _scales(x, shape, what):
+    """x as a C-order uint8 array of scale words of the given shape."""
+    x = np.asarray(x)
+    if x.dtype.itemsize != 1 or x.dtype.kind not in "uVf":
+        raise LadderError(f"{what}: {x.dtype} is not a 1-byte array of scale words")
+    if x.shape != shape:
+        raise LadderError(f"{what} is {x.shape}, not {shape}")
+    return np.ascontiguousarray(x.view(np.uint8))
+
+
+def matmul(a, b, c=None, datapath="sm90-wgmma-e4m3-f32", program=None, threads=0,
+           sa=None, sb=None):
     """D = the program over A (M x K), B (K x N) and C (M x N, or +0), word for
     word as the datapath computes it. datapath is a preset name; program is
     None (every MMA chained), a program preset name or a dict of program
     keys (docs/commands/gemm.md). threads 0 uses every CPU. datapath is
     a preset name, a model file (docs/model-files.md) or a dict of a model
-    file's keys."""
+    file's keys. A block-scaled datapath takes its scales, 1-byte words:
+    sa (M x K/scale_block) of A's rows, sb (K/scale_block x N) of B's
+    columns, as `ladder gemm --sa --sb`."""
     lib = _library()
     dp = _datapath(lib, datapath)
     prog = _program(lib, program)
@@ -261,8 +281,24 @@ def matmul(a, b, c=None, datapath="sm90-wgmma-e4m3-f32", program=None, threads=0
     D = np.zeros((M, N), np.uint64)
     ptr = lambda x: None if x is None else x.ctypes.data_as(ctypes.c_void_p)
     err = _Err()
-    if lib.lad_gemm_err(dp, prog, M, N, K, ptr(A), K, ptr(B), N, ptr(C), N,
-                        ptr(D), N, int(threads), ctypes.byref(err)):
+    if (sa is None) != (sb is None):
+        raise LadderError("sa and sb go together")
+    if sa is not None:
+        blk = lib.lad_param_get(lib.lad_param_find(b"scale_block"), dp, dp)
+        if blk <= 0:
+            raise LadderError("the datapath has no block scales: sa and sb are for "
+                              "block-scaled datapaths")
+        if K % blk:
+            raise LadderError(f"K {K} is not a multiple of the scale block {blk}")
+        SA = _scales(sa, (M, K // blk), "sa")
+        SB = _scales(sb, (K // blk, N), "sb")
+        rc = lib.lad_gemm_scaled(dp, prog, M, N, K, ptr(A), K, ptr(B), N, ptr(SA), K // blk,
+                                 ptr(SB), N, ptr(C), N, ptr(D), N, int(threads), None, None,
+                                 ctypes.byref(err))
+    else:
+        rc = lib.lad_gemm_err(dp, prog, M, N, K, ptr(A), K, ptr(B), N, ptr(C), N,
+                              ptr(D), N, int(threads), ctypes.byref(err))
+    if rc:
         raise LadderError(err.msg.decode())
     out = _out_dtype(fmt["d"])
     return D.astype(_uint(8 * np.dtype(out).itemsize)).view(out)

@@ -180,3 +180,35 @@ cli = gemm_cli(DP, a5, b5, np.zeros((4, 4), np.float32), f"{TMP}/p.yaml")
 check("matmul-program-dict-bf16-dtype", d5.dtype == ml_dtypes.bfloat16, str(d5.dtype))
 check("matmul-program-dict-gemm-file", np.array_equal(bits(d5), cli),
       "ladder.matmul with a dict differs from ladder gemm with the program file")
+
+# ---- block-scaled: sa and sb as `ladder gemm --sa --sb` takes them
+
+SDP = "sm100-tcgen05-mxf4-e2m1-f32"  # K 64 an MMA, scale blocks of 32
+a4 = rng.integers(0, 16, (3, 128), dtype=np.uint8)
+b4 = rng.integers(0, 16, (128, 5), dtype=np.uint8)
+s_a = rng.integers(120, 134, (3, 4), dtype=np.uint8)
+s_b = rng.integers(120, 134, (4, 5), dtype=np.uint8)
+d4 = ladder.matmul(a4, b4, datapath=SDP, sa=s_a, sb=s_b, threads=2)
+paths = [f"{TMP}/s{n}.npy" for n in ("a", "b", "sa", "sb", "d")]
+for p, x in zip(paths, (a4, b4, s_a, s_b)):
+    np.save(p, x)
+subprocess.run([LADDER, "gemm", "--datapath", SDP, paths[0], paths[1], "--sa", paths[2],
+                "--sb", paths[3], "-o", paths[4], "-q"], check=True)
+cli = bits(np.load(paths[4]))
+check("matmul-scaled-gemm-cli", np.array_equal(bits(d4), cli),
+      f"{np.count_nonzero(bits(d4) != cli)} of 15 words differ from ladder gemm --sa --sb")
+# the scales matter: another scale of one block changes that row's words only
+s_a2 = s_a.copy()
+s_a2[1, 2] += 3
+d4b = bits(ladder.matmul(a4, b4, datapath=SDP, sa=s_a2, sb=s_b))
+check("matmul-scaled-row-scale",
+      np.array_equal(d4b[[0, 2]], bits(d4)[[0, 2]]) and not np.array_equal(d4b[1], bits(d4)[1]),
+      "changing row 1's third scale did not change row 1 alone")
+for name, kw, want in (("sa-alone", {"sa": s_a}, "go together"),
+                       ("sa-shape", {"sa": s_a[:, :3], "sb": s_b}, "not (3, 4)"),
+                       ("none", {}, "with their scales")):
+    try:
+        ladder.matmul(a4, b4, datapath=SDP, **kw)
+        check(f"matmul-scaled-{name}-refused", False, "accepted")
+    except ladder.LadderError as e:
+        check(f"matmul-scaled-{name}-refused", want in str(e), str(e))
