@@ -317,15 +317,12 @@ static int restructure(sweep *w, const group *gs, int ng)
 }
 
 /* Whether some other value of row r changes the word of one of the cases
-** the current model misses: a pair of rows neither of which does can
-** still fix a case together, but rarely, and pairs() leaves those out. */
-static int sensitive(sweep *w, int r)
+** the current model misses (now[i]: its word on w->fail[i]): a pair of
+** rows neither of which does can still fix a case together, but rarely,
+** and pairs() leaves those out. */
+static int sensitive(sweep *w, int r, const lad_word_t *now)
 {
     ctx *x = w->x;
-    lad_datapath dp;
-    sp_apply(x, &w->cur, &dp);
-    lad_plan pl;
-    lad_plan_init(&pl, &dp);
     for (int j = 0; j < x->nvals[r]; j++) {
         pvec p = w->cur;
         if ((p.v[r] = x->vals[r][j]) == w->cur.v[r] || !legal(w, &p))
@@ -335,9 +332,8 @@ static int sensitive(sweep *w, int r)
         lad_plan pq;
         lad_plan_init(&pq, &dq);
         for (size_t i = 0; i < w->nfail; i++) {
-            const lad_case *c = &x->cs[w->fail[i]];
-            x->evals += 2;
-            if (lad_plan_eval(&pq, c) != lad_plan_eval(&pl, c))
+            x->evals++;
+            if (lad_plan_eval(&pq, &x->cs[w->fail[i]]) != now[i])
                 return 1;
         }
     }
@@ -359,12 +355,19 @@ static int pairs(sweep *w)
     ctx *x = w->x;
     uint64_t best = sweep_score(w, &w->cur, UINT64_MAX), stop = x->evals + PAIRBUDGET;
     int changed = 0;
-    for (int round = 0; round < 4 && best > 0 && x->evals < stop; round++) {
+    lad_word_t *now = malloc(sizeof *now * (x->n + 1));
+    for (int round = 0; now && round < 4 && best > 0 && x->evals < stop; round++) {
         int moved = 0;
         find_fails(w);
+        lad_datapath dp;
+        sp_apply(x, &w->cur, &dp);
+        lad_plan pl;
+        lad_plan_init(&pl, &dp);
+        for (size_t i = 0; i < w->nfail; i++)
+            now[i] = lad_plan_eval(&pl, &x->cs[w->fail[i]]);
         unsigned char sens[NP];
         for (int r = 0; r < lad_nparams; r++)
-            sens[r] = x->nvals[r] > 1 && sensitive(w, r);
+            sens[r] = x->nvals[r] > 1 && sensitive(w, r, now);
         for (int ii = 0; ii < lad_nparams && best > 0 && x->evals < stop; ii++)
             for (int jj = ii + 1; jj < lad_nparams && best > 0 && x->evals < stop; jj++) {
                 group g = {.n = 2, .rows = {x->byname[ii], x->byname[jj]}};
@@ -376,6 +379,7 @@ static int pairs(sweep *w)
         if (!moved)
             break;
     }
+    free(now);
     return changed;
 }
 
