@@ -32,9 +32,9 @@ static int value_eq(lad_value x, lad_value y)
 /* Whether finite x is larger in magnitude than finite y. */
 static int mag_above(lad_value x, lad_value y)
 {
-    int lx = x.mag ? 64 - __builtin_clzll(x.mag) : 0, ly = y.mag ? 64 - __builtin_clzll(y.mag) : 0;
     if (!x.mag || !y.mag)
         return x.mag != 0;
+    int lx = 64 - __builtin_clzll(x.mag), ly = 64 - __builtin_clzll(y.mag);
     if (lx + x.exp != ly + y.exp)
         return lx + x.exp > ly + y.exp;
     /* the same leading bit: compare the significands aligned at the top */
