@@ -167,6 +167,16 @@ script_checks() {
     done <"$1"
 }
 
+# need_venv NAME: $py, the test venv's Python (make test makes it); without
+# it the check NAME fails and the test ends.
+need_venv() {
+    py=${VENV:-build/venv}/bin/python
+    if [ ! -x "$py" ]; then
+        fail "$1" "no '$py' (run through 'make test')"
+        test_done
+    fi
+}
+
 test_done() {
     printf '%s: %d passed, %d failed\n' "$TEST_NAME" "$TEST_PASSED" "$TEST_FAILED"
     [ "$TEST_FAILED" -eq 0 ]

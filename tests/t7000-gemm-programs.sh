@@ -9,11 +9,7 @@
 # 2^24 + 1 rounds to 2^24 (0x4b800000).
 . tests/lib.sh
 
-py=${VENV:-build/venv}/bin/python
-if [ ! -x "$py" ]; then
-    fail gemm-setup "no '$py' (run through 'make test')"
-    test_done
-fi
+need_venv gemm-setup
 DP=sm90-mma-bf16-f32
 
 # mk FILE DTYPE SHAPE 'i:v i:v ...': a zero array with flat element i set

@@ -16,11 +16,7 @@
 # and without C; a promoted program; 1 and 2 threads.
 . tests/lib.sh
 
-py=${VENV:-build/venv}/bin/python
-if [ ! -x "$py" ]; then
-    fail gemm-kernel-setup "no '$py' (run through 'make test')"
-    test_done
-fi
+need_venv gemm-kernel-setup
 
 # mk FILE DTYPE ROWS COLS EBITS MBITS KIND SEED: an array of raw words of a
 # float format of 1 + EBITS + MBITS bits (bias 2^(EBITS-1) - 1), saved with

@@ -8,11 +8,7 @@
 # columns of scales, so that a mixed-up index shows; then the errors.
 . tests/lib.sh
 
-py=${VENV:-build/venv}/bin/python
-if [ ! -x "$py" ]; then
-    fail gemm-scaled-setup "no '$py' (run through 'make test')"
-    test_done
-fi
+need_venv gemm-scaled-setup
 
 # gen DIR PRESET M N: A, B, SA, SB (random words of the preset's widths)
 # saved as .npy in DIR; prints K
