@@ -25,9 +25,17 @@
 ** 2^(mbB + 1), shifted up by up, is below 2^(max(window, off) + 2) (off =
 ** mbA + mbB): it fits uint32 when that is at most 32. Aligned to the
 ** anchor's quantum it is below 2^(window + 2); pass of them sum below
-** 2^(window + 2 + log2 pass), which fits int32 when that is at most 31.
+** 2^(window + 2 + log2 pass), which fits int32 when that is at most 31;
+** where it is 32 (tcgen05's e4m3: window 25, passes of 32) each half of
+** the pass is summed apart and the halves added where they are below 2^29.
 ** The addend joins in 64 bits, where fast_body adds it. Rounding toward
 ** zero of a term is the shift of its magnitude, as in sum_lanes.
+**
+** Block scales (lad_block_ok): with groups of one lane, the scaled pass
+** (plan.c, scaled_sum) is the unscaled one on products m * 2^(e + s), s
+** the exponent of the lane's scale pair; a pair of powers of two is added
+** to the raw exponents of A and B as they are decoded, and the kernel runs
+** the datapath without its scales (lad_block's udp).
 */
 #include "gemm_kernel.h"
 #include "datapath_int.h"
@@ -58,20 +66,59 @@ static int ceil_log2(int n)
     return b;
 }
 
+/* Whether every number of scale format f is a power of two (mag 1). */
+static int pow2_format(const lad_format *f)
+{
+    return f->kind == LAD_FLOAT && f->mbits == 0 && !f->sign;
+}
+
+/* Whether the pass sums of dp need the two halves (lad_block's halves). */
+static int halves_of(const lad_datapath *dp)
+{
+    int lanes = dp->pass < dp->k ? dp->pass : dp->k;
+    return dp->window + 2 + ceil_log2(lanes) > 31;
+}
+
+/* dp without its scales, in *u, for the datapaths lad_block_ok takes. */
+static const lad_datapath *unscaled(const lad_datapath *dp, lad_datapath *u)
+{
+    if (dp->scale_block == 0)
+        return dp;
+    *u = *dp;
+    u->scale_block = 0;
+    return u;
+}
+
 int lad_block_ok(const lad_datapath *dp)
 {
     lad_plan pl;
+    lad_datapath u;
+    if (dp->scale_block > 0 && (!pow2_format(&dp->sa) || !pow2_format(&dp->sb)))
+        return 0;
+    dp = unscaled(dp, &u);  /* the plan's fast path then asks for groups of one */
     lad_plan_init(&pl, dp);
     int off = (int)(pl.a.mb + pl.b.mb);
     int lanes = dp->pass < dp->k ? dp->pass : dp->k;
     int top = dp->window > off ? dp->window : off;
     /* the plan's fast path does the rest of the datapath (one window,
-    ** IEEE-subnormal operands of 32 bits or fewer, no scales); of what it
-    ** does, passes summed by `chain: sum`, the double rounding of
-    ** d_via_acc and the other alignment roundings are left to it */
+    ** IEEE-subnormal operands of 32 bits or fewer); of what it does, passes
+    ** summed by `chain: sum`, the double rounding of d_via_acc and the
+    ** other alignment roundings are left to it */
     return pl.path == LAD_PATH_FAST && !dp->sparse && dp->chain == LAD_CHAIN &&
            !dp->d_via_acc && dp->align_round == LAD_RZ && top + 2 <= 32 &&
-           dp->window + 2 + ceil_log2(lanes) <= 31;
+           dp->window + 2 + ceil_log2((lanes + 1) / 2) <= 31;
+}
+
+/* The exponent by which each code of scale format f moves its lanes, or
+** LAD_BLOCK_ZERO for a code that is no power of two (a NaN), which the
+** kernel leaves. */
+static void scale_table(const lad_format *f, int32_t *tab)
+{
+    for (int w = 0; w < 256; w++) {
+        lad_value v = lad_decode(f, (lad_word_t)w);
+        int pow2 = v.cls == LAD_NORMAL && !v.neg && v.mag == 1 && v.raw == v.exp;
+        tab[w] = pow2 ? v.exp : LAD_BLOCK_ZERO;
+    }
 }
 
 /* Word w of format f (opfmt d) as the kernel stores it; returns 1 for a
@@ -97,12 +144,21 @@ static int lane_of(const lad_datapath *dp, int j)
 }
 
 int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, int ldb,
-                   int K, int N)
+                   const uint8_t *SB, int ldsb, int K, int N)
 {
     memset(bk, 0, sizeof *bk);
+    int32_t bsh[256];
+    if (SB) {
+        scale_table(&dp->sa, bk->ash);
+        scale_table(&dp->sb, bsh);
+    }
+    int sblock = dp->scale_block;
+    dp = unscaled(dp, &bk->udp);
     lad_plan_init(&bk->pl, dp);
     bk->d = lad_opfmt_of(&dp->d);
     bk->lanes = lanes_ok(dp, &bk->pl, &bk->d);
+    bk->halves = halves_of(dp);
+    bk->sblock = SB ? sblock : 0;
     bk->K = K;
     bk->N = N;
     bk->nblk = (N + W - 1) / W;
@@ -122,9 +178,13 @@ int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, i
                 int j = blk * W + col;
                 int32_t raw = LAD_BLOCK_ZERO, neg = 0;
                 uint32_t mag = 0;
-                if (j < N)
+                if (j < N) {
                     bk->bbad[j] |= decode_word(dp, &dp->b, &bk->pl.b,
                                                B[(size_t)src * ldb + j], &raw, &mag, &neg);
+                    int32_t sh = SB ? bsh[SB[(size_t)(src / sblock) * ldsb + j]] : 0;
+                    bk->bbad[j] |= sh == LAD_BLOCK_ZERO;
+                    raw += raw == LAD_BLOCK_ZERO ? 0 : sh;
+                }
                 bk->braw[at + col] = raw;
                 bk->bmag[at + col] = (int32_t)(mag | (uint32_t)neg << 31);
             }
@@ -164,17 +224,44 @@ void lad_block_row_free(lad_block_row *row)
     row->sgn = NULL;
 }
 
-void lad_block_row_decode(const lad_block *bk, const lad_word_t *a, lad_block_row *row)
+void lad_block_row_decode(const lad_block *bk, const lad_word_t *a, const uint8_t *sa,
+                          lad_block_row *row)
 {
     const lad_datapath *dp = bk->pl.dp;
     row->bad = 0;
     for (int k = 0; k < bk->K; k++) {
         int src = k - k % dp->k + lane_of(dp, k % dp->k);
-        int32_t neg;
+        int32_t neg, sh = sa && bk->sblock ? bk->ash[sa[src / bk->sblock]] : 0;
         row->bad |= decode_word(dp, &dp->a, &bk->pl.a, a[src], &row->raw[k], &row->mag[k], &neg);
+        row->bad |= sh == LAD_BLOCK_ZERO;
+        row->raw[k] += row->raw[k] == LAD_BLOCK_ZERO ? 0 : sh;
         row->mag[k] <<= bk->pl.up;  /* below 2^32: lad_block_ok */
         row->sgn[k] = -neg;
     }
+}
+
+/* The products of lanes [from, to) aligned toward zero to base (the
+** anchor's quantum: base - raw is each one's shift) and summed, one column
+** a lane (a zero product's shift is large and its magnitude 0), into
+** *out. Pointers, not values: as vshift. */
+static inline __attribute__((always_inline)) void
+aligned_sum(v8i *out, const int32_t *braw, const int32_t *bmag, const int32_t *araw,
+            const int32_t *asgn, const uint32_t *amag, int from, int to, const v8i *vbase)
+{
+    const v8i zero = {0};
+    v8i sum = zero;
+    for (int j = from; j < to; j++) {
+        v8i rb, mb;
+        memcpy(&rb, braw + (size_t)j * W, sizeof rb);
+        memcpy(&mb, bmag + (size_t)j * W, sizeof mb);
+        v8i d = *vbase - araw[j] - rb;
+        d = VMIN(d, zero + 31);
+        v8u m = ((v8u)mb & 0x7fffffffu) * amag[j];
+        v8i s = (mb >> 31) ^ asgn[j];
+        v8i a = (v8i)(m >> (v8u)d);
+        sum += (a ^ s) - s;
+    }
+    *out = sum;
 }
 
 /* fast_body's pass loop for the block's columns (its comments say why
@@ -243,23 +330,17 @@ mma_body(const lad_block *bk, const lad_block_row *row, int blk, int k0, lad_wor
             base[col] = x + pl->down;
         }
 
-        /* the products aligned toward zero and summed (a zero product's
-        ** shift is large and its magnitude 0) */
-        v8i vbase, sum = {0};
+        /* the products aligned toward zero and summed, in two halves
+        ** where the whole needs 32 bits */
+        v8i vbase;
         memcpy(&vbase, base, sizeof vbase);
-        for (int j = from; j < to; j++) {
-            v8i rb, mb;
-            memcpy(&rb, braw + (size_t)j * W, sizeof rb);
-            memcpy(&mb, bmag + (size_t)j * W, sizeof mb);
-            v8i d = vbase - araw[j] - rb;
-            d = VMIN(d, d - d + 31);
-            v8u m = ((v8u)mb & 0x7fffffffu) * amag[j];
-            v8i s = (mb >> 31) ^ asgn[j];
-            v8i a = (v8i)(m >> (v8u)d);
-            sum += (a ^ s) - s;
-        }
-        int32_t su[W];
+        int mid = bk->halves ? from + (to - from + 1) / 2 : to;
+        v8i sum, sum2;
+        aligned_sum(&sum, braw, bmag, araw, asgn, amag, from, mid, &vbase);
+        aligned_sum(&sum2, braw, bmag, araw, asgn, amag, mid, to, &vbase);
+        int32_t su[W], su2[W];
         memcpy(su, &sum, sizeof su);
+        memcpy(su2, &sum2, sizeof su2);
 
         /* each column's pass result: the addend, one rounding */
         for (int col = 0; col < W; col++) {
@@ -271,7 +352,7 @@ mma_body(const lad_block *bk, const lad_block_row *row, int blk, int k0, lad_wor
                 w = lad_add_round(out, 0, 0, add, mode, dp->overflow);
             } else {
                 int q = r[col] - dp->window;
-                int64_t s = su[col];
+                int64_t s = (int64_t)su[col] + su2[col];
                 if (dp->c_anchor && add->cls != LAD_ZERO) {
                     int sh = add->exp - q;
                     uint64_t a = sh >= 0 ? (uint64_t)add->mag << sh
@@ -494,7 +575,7 @@ vadd(vterm *r, v8i *over, const vterm *x, const vterm *y, int mb, int emin, int 
 ** the pass's sum su at anchor x out. Returns 1 unless the result is NaN
 ** or Inf. */
 static int pass_one(const lad_datapath *dp, const lad_format *out, const lad_opfmt *od,
-                    int mode, int nothing, int32_t su, int x, term *t)
+                    int mode, int nothing, int64_t su, int x, term *t)
 {
     lad_word_t w;
     if (nothing) {
@@ -541,18 +622,12 @@ chain_pass(const lad_block *bk, const lad_block_row *row, int blk, int k, int fr
     v8i x = VMAX(rmax, (v->raw & v->nz) | ((zero - (1 << 30)) & ~v->nz));
     x = VMAX(x, zero + dp->anchor_min);
     x &= ~nothing;  /* no product: every shift below is then large */
-    v8i vbase = x + pl->down, sum = zero;
-    for (int j = from; j < to; j++) {
-        v8i rb, mbv;
-        memcpy(&rb, braw + (size_t)j * W, sizeof rb);
-        memcpy(&mbv, bmag + (size_t)j * W, sizeof mbv);
-        v8i d = vbase - araw[j] - rb;
-        d = VMIN(d, zero + 31);
-        v8u m = ((v8u)mbv & 0x7fffffffu) * amag[j];
-        v8i s = (mbv >> 31) ^ asgn[j];
-        v8i a = (v8i)(m >> (v8u)d);
-        sum += (a ^ s) - s;
-    }
+    v8i vbase = x + pl->down;
+    int mid = bk->halves ? from + (to - from + 1) / 2 : to;
+    v8i half, half2;
+    aligned_sum(&half, braw, bmag, araw, asgn, amag, from, mid, &vbase);
+    aligned_sum(&half2, braw, bmag, araw, asgn, amag, mid, to, &vbase);
+    v8i sum = (v8i)((v8u)half + (v8u)half2);  /* may wrap in the lanes edge takes */
 
     /* the running value aligned toward zero to the pass's quantum q (below
     ** 2^(window + 1): x is at least its raw exponent), the sum below 2^31
@@ -565,6 +640,9 @@ chain_pass(const lad_block *bk, const lad_block_row *row, int blk, int k, int fr
     vshift(&al, &um, &ash);
     v8i s = (v8i)((v8u)sum + ((al ^ (v8u)v->neg) - (v8u)v->neg));
     v8i edge = nothing | (sum >= (1 << 30)) | (sum <= -(1 << 30));
+    if (bk->halves)  /* each half below 2^29: no wrap, the sum below 2^30 */
+        edge |= (half >= (1 << 29)) | (half <= -(1 << 29)) | (half2 >= (1 << 29)) |
+                (half2 <= -(1 << 29));
     vterm prev = *v;
     v8i over;
     vround(v, &over, &s, &q, out->mbits, 1 - out->bias,
@@ -577,7 +655,8 @@ chain_pass(const lad_block *bk, const lad_block_row *row, int blk, int k, int fr
         if (!(fix >> col & 1))
             continue;
         term t = vterm_get(&prev, col);
-        if (!pass_one(dp, out, od, mode, nothing[col] != 0, sum[col], x[col], &t))
+        if (!pass_one(dp, out, od, mode, nothing[col] != 0,
+                      (int64_t)half[col] + half2[col], x[col], &t))
             *live &= ~(1u << col);
         else
             vterm_set(v, col, &t);

@@ -16,10 +16,15 @@
 **
 ** The kernel takes only datapaths where that is the whole algorithm
 ** (lad_block_ok): the plan's fast path, passes that chain, alignment toward
-** zero, and window sums that fit 31 bits. Words it does not do (a NaN or
-** Inf operand, a C that is special, an accumulator that overflows) mark
-** the column dead; lad_gemm then computes that output element by the
-** general per-element code. The words are those of lad_plan_eval.
+** zero, and window sums that fit 31 bits (32 for a pass summed in two
+** halves). A block-scaled datapath is taken when its scale pairs are
+** powers of two and its groups single lanes (mxf8f6f4): it is then the
+** unscaled datapath with each lane's exponents moved by its block's scales,
+** which the kernel folds into the decoded A and B. Words it does not do (a
+** NaN or Inf operand or scale, a C that is special, an accumulator that
+** overflows) mark the column dead; lad_gemm then computes that output
+** element by the general per-element code. The words are those of
+** lad_plan_eval.
 */
 #ifndef LADDER_MODEL_GEMM_KERNEL_H
 #define LADDER_MODEL_GEMM_KERNEL_H
@@ -46,6 +51,13 @@ typedef struct lad_block {
     int lanes;          /* 1: lad_block_chain keeps the running values in
                            lanes (gemm_kernel.c, lanes_ok); 0: it runs
                            lad_block_mma per MMA */
+    int halves;         /* 1: a pass's products are summed in two halves,
+                           its whole sum needing 32 bits (lad_block_ok) */
+    lad_datapath udp;   /* a block-scaled datapath without its scales: the
+                           one pl computes (gemm_kernel.c) */
+    int32_t ash[256];   /* the exponent each A scale code adds to its lanes
+                           (LAD_BLOCK_ZERO: none, a NaN) */
+    int sblock;         /* lanes per scale; 0: no scales */
 } lad_block;
 
 /* One A row decoded for the kernel: K lanes, in pass order. */
@@ -60,17 +72,21 @@ typedef struct lad_block_row {
 int lad_block_ok(const lad_datapath *dp);
 
 /* Decodes B (K x N, row k at B + k*ldb) into blocks. dp must pass
-** lad_block_ok and K be a multiple of dp->k. Returns LAD_OK or
-** LAD_EINTERNAL (out of memory). */
+** lad_block_ok and K be a multiple of dp->k. For a block-scaled dp, SB
+** holds B's scales (K / dp->scale_block x N, row kb at SB + kb*ldsb), each
+** a power of two that moves the exponents of its lanes; NULL otherwise.
+** Returns LAD_OK or LAD_EINTERNAL (out of memory). */
 int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, int ldb,
-                   int K, int N);
+                   const uint8_t *SB, int ldsb, int K, int N);
 void lad_block_free(lad_block *bk);
 
 /* Buffers for one A row; returns LAD_OK or LAD_EINTERNAL. */
 int lad_block_row_alloc(const lad_block *bk, lad_block_row *row);
 void lad_block_row_free(lad_block_row *row);
-/* Decodes row a (K words) into row. */
-void lad_block_row_decode(const lad_block *bk, const lad_word_t *a, lad_block_row *row);
+/* Decodes row a (K words; sa: its K / dp->scale_block scales for a
+** block-scaled dp, else NULL) into row. */
+void lad_block_row_decode(const lad_block *bk, const lad_word_t *a, const uint8_t *sa,
+                          lad_block_row *row);
 
 /* One MMA: lanes [k0, k0 + dp->k) of row and of block blk's columns, the
 ** addend c[col] (a word of dp->c). Leaves the D words in c. A column whose

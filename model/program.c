@@ -496,7 +496,7 @@ static int run_blocks(gemm *g, const lad_plan *pl, lad_case *cs)
         const lad_word_t *a = g->A + (size_t)i * g->lda;
         lad_block_row *rowp = &rows[i % ROWS];
         if (tag[i % ROWS] != i) {
-            lad_block_row_decode(bk, a, rowp);
+            lad_block_row_decode(bk, a, g->SA ? g->SA + (size_t)i * g->ldsa : NULL, rowp);
             tag[i % ROWS] = i;
         }
         const lad_block_row row = *rowp;
@@ -619,7 +619,7 @@ static int run_gemm(const lad_datapath *dp, const lad_program *prog, int M, int 
                 SBt[(size_t)j * nkb + kb] = SB[(size_t)kb * ldsb + j];
     }
     if (kernel != LAD_GEMM_GENERAL && lad_block_ok(dp)) {
-        if (lad_block_init(&block, dp, B, ldb, K, N) != LAD_OK) {
+        if (lad_block_init(&block, dp, B, ldb, SB, ldsb, K, N) != LAD_OK) {
             free(SBt);
             return lad_errf(err, LAD_EINTERNAL, "out of memory for a %d x %d B", K, N);
         }
@@ -698,16 +698,26 @@ int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
                     threads, kernel, progress, ctx, err);
 }
 
+int lad_gemm_scaled_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
+                         int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+                         const uint8_t *SA, int ldsa, const uint8_t *SB, int ldsb,
+                         const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
+                         int kernel, lad_gemm_progress_fn progress, void *ctx, lad_err *err)
+{
+    if (SA == NULL || SB == NULL)
+        return lad_errf(err, LAD_EDATA, "lad_gemm_scaled needs both scale arrays");
+    return run_gemm(dp, prog, M, N, K, A, lda, B, ldb, SA, ldsa, SB, ldsb, C, ldc, D, ldd,
+                    threads, kernel, progress, ctx, err);
+}
+
 int lad_gemm_scaled(const lad_datapath *dp, const lad_program *prog, int M, int N, int K,
                     const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
                     const uint8_t *SA, int ldsa, const uint8_t *SB, int ldsb,
                     const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
                     lad_gemm_progress_fn progress, void *ctx, lad_err *err)
 {
-    if (SA == NULL || SB == NULL)
-        return lad_errf(err, LAD_EDATA, "lad_gemm_scaled needs both scale arrays");
-    return run_gemm(dp, prog, M, N, K, A, lda, B, ldb, SA, ldsa, SB, ldsb, C, ldc, D, ldd,
-                    threads, LAD_GEMM_AUTO, progress, ctx, err);
+    return lad_gemm_scaled_with(dp, prog, M, N, K, A, lda, B, ldb, SA, ldsa, SB, ldsb, C, ldc,
+                                D, ldd, threads, LAD_GEMM_AUTO, progress, ctx, err);
 }
 
 int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,

@@ -160,6 +160,14 @@ int lad_gemm_scaled(const lad_datapath *dp, const lad_program *prog, int M, int 
                     const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
                     lad_gemm_progress_fn progress, void *ctx, lad_err *err);
 
+/* lad_gemm_scaled with a choice of kernel, as lad_gemm_with. */
+int lad_gemm_scaled_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
+                         int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
+                         const uint8_t *SA, int ldsa, const uint8_t *SB, int ldsb,
+                         const lad_word_t *C, int ldc, lad_word_t *D, int ldd, int threads,
+                         int kernel, lad_gemm_progress_fn progress, void *ctx,
+                         lad_err *err);
+
 /* lad_gemm_err without a message. */
 int lad_gemm(const lad_datapath *dp, const lad_program *prog, int M, int N,
              int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,

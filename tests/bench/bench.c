@@ -25,11 +25,14 @@
 **
 ** Then lad_gemm's block kernel beside its per-element path in the same run
 ** (lad_gemm_with, LAD_GEMM_GENERAL), 128 x 128 x 2048, on bf16 and f16 into
-** f32 and e4m3 wgmma and mma.sync: multiply-adds per CPU second of the
+** f32, e4m3 wgmma, mma.sync and tcgen05, and the block-scaled kinds
+** (mxf8f6f4 on the kernel; mxf4 and nvf4, which it leaves to the
+** per-element path in both columns): multiply-adds per CPU second of the
 ** process, CPU and wall seconds of one product, the wall-time speedup of
 ** 2 threads over 1, whether all gave the general path's words, and the
 ** kernel's generic build (LAD_GEMM_PORTABLE, what CPUs without AVX2 run).
-** Target: 1e9 multiply-adds per CPU second, 1.8x on 2 threads.
+** Targets: 1e9 multiply-adds per CPU second (2e8 for the block-scaled
+** kinds), 1.8x on 2 threads.
 **
 ** When the ladder binary is at hand ($LADDER, default build/rel/ladder) and
 ** its run, infer and validate commands exist, the last lines time a full
@@ -290,28 +293,46 @@ static double proc_now(void)
 }
 
 /* A random finite word of float format f, of either sign, exponent within
-** 2^+-4 of 1. */
+** 2^+-4 of 1 (and within the format's normal binades). */
 static lad_word_t moderate_word(const lad_format *f, uint64_t *x)
 {
     *x = *x * 6364136223846793005ull + 1442695040888963407ull;
     uint32_t r = (uint32_t)(*x >> 32);
-    uint32_t e = (uint32_t)(f->bias - 4) + (r >> 24) % 8;
+    int ef = f->bias - 4 + (int)((r >> 24) % 8), top = (1 << f->ebits) - 2;
+    uint32_t e = (uint32_t)(ef < 1 ? 1 : ef > top ? top : ef);
     uint32_t w = (r & 1) << (f->ebits + f->mbits) | e << f->mbits | (r >> 1 & ((1u << f->mbits) - 1));
     return (lad_word_t)w << f->pad;
 }
 
-/* Runs lad_gemm_with for about secs CPU seconds of the process; returns the
-** multiply-adds per CPU second and leaves the CPU and wall seconds of one
-** run in *cpu1, *wall1. */
+/* A random scale word of format f (8 bits or fewer, unsigned), within
+** 2^+-7 of 1. */
+static uint8_t scale_word(const lad_format *f, uint64_t *x)
+{
+    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t r = (uint32_t)(*x >> 32);
+    int ef = f->bias - 7 + (int)((r >> 24) % 15), top = (1 << f->ebits) - 2;
+    uint32_t e = (uint32_t)(ef < 1 ? 1 : ef > top ? top : ef);
+    return (uint8_t)(e << f->mbits | (r & ((1u << f->mbits) - 1)));
+}
+
+/* Runs lad_gemm_with (lad_gemm_scaled_with where SA and SB are given)
+** for about secs CPU seconds of the process; returns the multiply-adds per
+** CPU second and leaves the CPU and wall seconds of one run in *cpu1,
+** *wall1. */
 static double gemm_rate(const lad_datapath *dp, int M, int N, int K, const lad_word_t *A,
-                        const lad_word_t *B, lad_word_t *D, int threads, int kernel,
-                        double secs, double *cpu1, double *wall1)
+                        const lad_word_t *B, const uint8_t *SA, const uint8_t *SB,
+                        lad_word_t *D, int threads, int kernel, double secs, double *cpu1,
+                        double *wall1)
 {
     double c0 = proc_now(), w0 = now(), t = 0;
     long runs = 0;
+    int nkb = SA ? K / dp->scale_block : 0;
     do {
-        if (lad_gemm_with(dp, NULL, M, N, K, A, K, B, N, NULL, 0, D, N, threads, kernel,
-                          NULL, NULL, NULL) != LAD_OK)
+        int rc = SA ? lad_gemm_scaled_with(dp, NULL, M, N, K, A, K, B, N, SA, nkb, SB, N, NULL,
+                                           0, D, N, threads, kernel, NULL, NULL, NULL)
+                    : lad_gemm_with(dp, NULL, M, N, K, A, K, B, N, NULL, 0, D, N, threads,
+                                    kernel, NULL, NULL, NULL);
+        if (rc != LAD_OK)
             return 0;
         runs++;
         t = proc_now() - c0;
@@ -322,7 +343,9 @@ static double gemm_rate(const lad_datapath *dp, int M, int N, int K, const lad_w
 }
 
 /* lad_gemm's block kernel (model/gemm_kernel.h) against its per-element
-** path in the same run, on four datapaths; then the kernel on 2 threads. */
+** path in the same run; then the kernel on 2 threads. The block-scaled
+** kinds take scales within 2^+-7; the kernel leaves mxf4's and nvf4's
+** groups to the per-element path, whose rate both columns then give. */
 static void kernel_bench(double secs)
 {
     static const struct { const char *what, *preset; } rows[] = {
@@ -330,18 +353,24 @@ static void kernel_bench(double secs)
         {"f16 -> f32", "sm90-mma-f16-f32"},
         {"e4m3 -> f32 wgmma", "sm90-wgmma-e4m3-f32"},
         {"e4m3 -> f32 mma.sync", "sm90-mma-e4m3-f32"},
+        {"e4m3 -> f32 tcgen05", "sm100-tcgen05-e4m3-f32"},
+        {"mxf8f6f4 e4m3", "sm100-tcgen05-mxf8f6f4-e4m3-f32"},
+        {"mxf8f6f4 e2m1", "sm100-tcgen05-mxf8f6f4-e2m1-f32"},
+        {"mxf4 e2m1", "sm100-tcgen05-mxf4-e2m1-f32"},
+        {"nvf4 (ue4m3 scales)", "sm100-tcgen05-mxf4nvf4-ue4m3-f32"},
     };
     enum { M = 128, N = 128, K = 2048 };
     lad_word_t *A = malloc(sizeof *A * M * K), *B = malloc(sizeof *B * K * N);
     lad_word_t *D0 = malloc(sizeof *D0 * M * N), *D1 = malloc(sizeof *D1 * M * N);
-    if (!A || !B || !D0 || !D1) {
+    uint8_t *SA = malloc(M * K), *SB = malloc(K * N);  /* blocks of 1 lane at most */
+    if (!A || !B || !D0 || !D1 || !SA || !SB) {
         fprintf(stderr, "bench: out of memory\n");
         exit(1);
     }
-    printf("\n%-22s %-22s %12s %12s %7s %9s %9s %8s  %s\n",
+    printf("\n%-22s %-32s %12s %12s %7s %9s %9s %8s  %s\n",
            "lad_gemm 128x128x2048", "preset", "general", "kernel", "speedup", "2 threads",
            "CPU s", "wall s", "same words");
-    printf("%-22s %-22s %12s %12s %7s %9s %9s %8s\n", "", "", "MAC/CPU s", "MAC/CPU s", "",
+    printf("%-22s %-32s %12s %12s %7s %9s %9s %8s\n", "", "", "MAC/CPU s", "MAC/CPU s", "",
            "wall x", "1 run", "1 run");
     for (size_t p = 0; p < sizeof rows / sizeof rows[0]; p++) {
         const lad_preset *pr = lad_preset_find(rows[p].preset);
@@ -353,19 +382,31 @@ static void kernel_bench(double secs)
             A[i] = moderate_word(&dp->a, &x);
         for (int i = 0; i < K * N; i++)
             B[i] = moderate_word(&dp->b, &x);
+        const uint8_t *sa = NULL, *sb = NULL;
+        if (dp->scale_block) {
+            int nkb = K / dp->scale_block;
+            for (int i = 0; i < M * nkb; i++)
+                SA[i] = scale_word(&dp->sa, &x);
+            for (int i = 0; i < nkb * N; i++)
+                SB[i] = scale_word(&dp->sb, &x);
+            sa = SA;
+            sb = SB;
+        }
         double c, w, c2, w2, cg, wg;
-        double gen = gemm_rate(dp, M, N, K, A, B, D0, 1, LAD_GEMM_GENERAL, secs / 2, &cg, &wg);
-        double ker = gemm_rate(dp, M, N, K, A, B, D1, 1, LAD_GEMM_AUTO, secs, &c, &w);
+        double gen = gemm_rate(dp, M, N, K, A, B, sa, sb, D0, 1, LAD_GEMM_GENERAL, secs / 2,
+                               &cg, &wg);
+        double ker = gemm_rate(dp, M, N, K, A, B, sa, sb, D1, 1, LAD_GEMM_AUTO, secs, &c, &w);
         int same = !memcmp(D0, D1, sizeof *D0 * M * N);
-        gemm_rate(dp, M, N, K, A, B, D1, 2, LAD_GEMM_AUTO, secs, &c2, &w2);
+        gemm_rate(dp, M, N, K, A, B, sa, sb, D1, 2, LAD_GEMM_AUTO, secs, &c2, &w2);
         same &= !memcmp(D0, D1, sizeof *D0 * M * N);
         double cp, wp;
-        double port = gemm_rate(dp, M, N, K, A, B, D1, 1, LAD_GEMM_PORTABLE, secs / 2, &cp, &wp);
+        double port = gemm_rate(dp, M, N, K, A, B, sa, sb, D1, 1, LAD_GEMM_PORTABLE, secs / 2,
+                                &cp, &wp);
         same &= !memcmp(D0, D1, sizeof *D0 * M * N);
-        printf("%-22s %-22s %12.3g %12.3g %6.1fx %8.2fx %9.4f %8.4f  %s  generic build %.3g\n",
+        printf("%-22s %-32s %12.3g %12.3g %6.1fx %8.2fx %9.4f %8.4f  %s  generic build %.3g\n",
                rows[p].what, rows[p].preset, gen, ker, ker / gen, w / w2, c, w,
                same ? "yes" : "NO", port);
-        printf("%-22s %-22s %12s %12s %7s %9s %9.4f %8.4f  (2 threads)\n", "", "", "", "", "",
+        printf("%-22s %-32s %12s %12s %7s %9s %9.4f %8.4f  (2 threads)\n", "", "", "", "", "",
                "", c2, w2);
         fflush(stdout);
     }
@@ -373,6 +414,8 @@ static void kernel_bench(double secs)
     free(B);
     free(D0);
     free(D1);
+    free(SA);
+    free(SB);
 }
 
 /* Runs a shell command, returns its wall time in seconds or -1. */

@@ -5,12 +5,14 @@
 ** reference in test_program.c and test_rational.c), and every word of the
 ** default kernel must equal its word. Datapaths: the common bf16, f16,
 ** tf32, e4m3 and e5m2 mma.sync, wgmma and tcgen05 presets, with f32, e8m13
-** and f16 accumulators, fp8 mma.sync's lane order and C added last; programs:
+** and f16 accumulators, fp8 mma.sync's lane order and C added last, and
+** the mxf8f6f4 kinds with block scales (lad_gemm_scaled_with: scales near
+** 1, at either end of ue8m0, NaN); programs:
 ** chained, promoted, split and scaled; sizes that are not multiples of the
 ** kernel's 8 columns; operands finite and moderate, or laced with NaN, Inf,
 ** zeros of both signs, subnormals, values at the top of the range that
 ** overflow, sums that cancel, mostly zeros, and largest significands whose
-** window sums pass 2^30; C near the negated sum, or making a tie of the
+** window sums pass 2^30 (and 2^31: the two halves of tcgen05's e4m3); C near the negated sum, or making a tie of the
 ** rounding where C is added last; every datapath the kernel takes, once per
 ** family; 1 and 2 threads. Each GEMM runs three ways:
 ** general, the kernel (AVX2 where the CPU has it) and the kernel's generic
@@ -53,6 +55,9 @@ enum family {
     FAM_TIE,        /* moderate; C an odd multiple of half a unit of the
                        last place of the D of C = +0: ties of the rounding
                        into d, where C is added last */
+    FAM_TOP,        /* 1.11..1 * 2^0, positive: every product the largest
+                       at one exponent, pass sums of 2^31 and more (in two
+                       halves, tcgen05's e4m3: a whole that wraps int32) */
     NFAM
 };
 
@@ -87,6 +92,8 @@ static uint64_t word(const lad_format *f, int fam)
     uint32_t emax = (1u << f->ebits) - 1;
     if (fam == FAM_SPARSE && next() % 8)
         return (uint64_t)(next() & 1) << (f->ebits + f->mbits + f->pad);
+    if (fam == FAM_TOP)
+        return (uint64_t)((uint32_t)f->bias << f->mbits | ((1u << f->mbits) - 1)) << f->pad;
     if (fam == FAM_FULL)
         return (uint64_t)((uint32_t)(f->bias + (int)(next() % 2)) << f->mbits |
                           ((1u << f->mbits) - 1)) << f->pad;
@@ -122,6 +129,34 @@ static uint64_t c_near(const lad_format *c, uint64_t d0, int fam)
     return (uint64_t)(w & ((smask << 1) - 1)) << c->pad;
 }
 
+/* A block scale (a code of ue8m0 or another scale format of 8 bits or
+** fewer) for family fam: near 1, or rare (the extremes, NaN, any code),
+** large (products that overflow) or small (results that underflow). */
+static uint8_t scale_word(const lad_format *f, int fam)
+{
+    int top = (1 << f->width) - 1, b = f->bias;
+    int rare = (fam == FAM_LACED && next() % 4 == 0) ||
+               (fam == FAM_SPRINKLED && next() % 64 == 0);
+    int v = rare ? (int)(next() % 4 == 0 ? next() : (uint32_t)(next() % 2 ? 0 : top - 1))
+          : fam == FAM_HUGE ? b + 40 + (int)(next() % 80)
+          : fam == FAM_TINY ? b - 40 - (int)(next() % 80)
+                            : b + (int)(next() % 9) - 4;
+    if (rare && next() % 8 == 0)
+        v = top;  /* ue8m0's NaN */
+    return (uint8_t)(v < 0 ? 0 : v > top ? top : v);
+}
+
+/* A block-scaled GEMM, one of the three ways. */
+static int scaled_way(const lad_datapath *dp, const lad_program *prog, int M, int N, int K,
+                      const uint64_t *A, const uint64_t *B, const uint8_t *SA,
+                      const uint8_t *SB, const uint64_t *C, uint64_t *D, int threads,
+                      int kernel, lad_err *err)
+{
+    int nkb = K / dp->scale_block;
+    return lad_gemm_scaled_with(dp, prog, M, N, K, A, K, B, N, SA, nkb, SB, N, C, N, D, N,
+                                threads, kernel, NULL, NULL, err);
+}
+
 /* One GEMM both ways; returns whether the words agree. */
 static int compare(const char *name, const lad_datapath *dp, const lad_program *prog, int M,
                    int N, int K, int fam, int with_c, int threads)
@@ -129,6 +164,12 @@ static int compare(const char *name, const lad_datapath *dp, const lad_program *
     uint64_t *A = malloc(sizeof *A * (size_t)M * K), *B = malloc(sizeof *B * (size_t)K * N);
     uint64_t *C = malloc(sizeof *C * (size_t)M * N), *D0 = calloc((size_t)M * N, 8);
     uint64_t *D1 = calloc((size_t)M * N, 8), *D2 = calloc((size_t)M * N, 8);
+    int nkb = dp->scale_block ? K / dp->scale_block : 0;
+    uint8_t *SA = malloc((size_t)M * nkb + 1), *SB = malloc((size_t)nkb * N + 1);
+    for (int i = 0; i < M * nkb; i++)
+        SA[i] = scale_word(&dp->sa, fam);
+    for (int i = 0; i < nkb * N; i++)
+        SB[i] = scale_word(&dp->sb, fam);
     for (int i = 0; i < M * K; i++)
         A[i] = word(&dp->a, fam);
     for (int i = 0; i < K * N; i++)
@@ -145,7 +186,8 @@ static int compare(const char *name, const lad_datapath *dp, const lad_program *
                 if (j % 5)
                     B[(k + 1) * N + j] = B[k * N + j] ^ sb ^ (j % 3 == 0 ? 1u << dp->b.pad : 0);
     }
-    int near = (fam == FAM_NEGSUM || fam == FAM_TIE) && !prog && dp->c.width == dp->d.width;
+    int near = (fam == FAM_NEGSUM || fam == FAM_TIE) && !prog && dp->c.width == dp->d.width &&
+               !nkb;
     int cfam = fam == FAM_CANCEL || fam >= FAM_NEGSUM ? FAM_MODERATE : fam;
     for (int i = 0; i < M * N; i++)
         C[i] = fam == FAM_TINY && next() % 2 ? 0 : word(&dp->c, cfam);
@@ -159,13 +201,21 @@ static int compare(const char *name, const lad_datapath *dp, const lad_program *
         for (int i = 0; i < M * N; i++)
             C[i] = c_near(&dp->c, D0[i], fam);
     }
-    int r0 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D0, N, 1, LAD_GEMM_GENERAL,
+    int r0, r1, r2;
+    if (nkb) {
+        r0 = scaled_way(dp, prog, M, N, K, A, B, SA, SB, Cp, D0, 1, LAD_GEMM_GENERAL, &err);
+        r1 = scaled_way(dp, prog, M, N, K, A, B, SA, SB, Cp, D1, threads, LAD_GEMM_AUTO, &err);
+        r2 = scaled_way(dp, prog, M, N, K, A, B, SA, SB, Cp, D2, threads, LAD_GEMM_PORTABLE,
+                        &err);
+    } else {
+        r0 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D0, N, 1, LAD_GEMM_GENERAL,
                            NULL, NULL, &err);
-    int r1 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D1, N, threads, LAD_GEMM_AUTO,
-                           NULL, NULL, &err);
-    /* the kernel's generic build, which CPUs without AVX2 run */
-    int r2 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D2, N, threads,
+        r1 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D1, N, threads,
+                           LAD_GEMM_AUTO, NULL, NULL, &err);
+        /* the kernel's generic build, which CPUs without AVX2 run */
+        r2 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D2, N, threads,
                            LAD_GEMM_PORTABLE, NULL, NULL, &err);
+    }
     int bad = -1;
     for (int i = 0; i < M * N && bad < 0; i++)
         if (D0[i] != D1[i] || D0[i] != D2[i])
@@ -179,6 +229,8 @@ static int compare(const char *name, const lad_datapath *dp, const lad_program *
                bad < 0 ? 0ull : (unsigned long long)D2[bad]);
     free(A);
     free(B);
+    free(SA);
+    free(SB);
     free(C);
     free(D0);
     free(D1);
@@ -189,18 +241,28 @@ static int compare(const char *name, const lad_datapath *dp, const lad_program *
 void test_gemm_kernel(void)
 {
     /* the kernel must take these (else the comparisons below test nothing
-    ** new): bf16, f16, tf32, e4m3 and e5m2 on mma.sync and wgmma */
-    static const char *const taken[] = {
-        "sm90-mma-bf16-f32", "sm90-wgmma-bf16-f32", "sm90-mma-f16-f32", "sm90-mma-f16-f16",
-        "sm90-mma-tf32-f32", "sm90-wgmma-e4m3-f32", "sm90-mma-e4m3-f32", "sm90-wgmma-e5m2-f16",
-        "sm90-mma-e5m2-f32", "sm89-mma-e4m3-f32", "sm100-tcgen05-bf16-f32",
-        "sm70-mma-f16-f16", "sm80-mma-f16-f32",
+    ** new): bf16, f16, tf32, e4m3 and e5m2 on mma.sync and wgmma, tcgen05's
+    ** e4m3 (window sums of 32 bits, in two halves) and the mxf8f6f4 kinds
+    ** (ue8m0 scales, groups of one lane) */
+    static const struct { const char *name; int taken; } gate[] = {
+        {"sm90-mma-bf16-f32", 1}, {"sm90-wgmma-bf16-f32", 1}, {"sm90-mma-f16-f32", 1},
+        {"sm90-mma-f16-f16", 1}, {"sm90-mma-tf32-f32", 1}, {"sm90-wgmma-e4m3-f32", 1},
+        {"sm90-mma-e4m3-f32", 1}, {"sm90-wgmma-e5m2-f16", 1}, {"sm90-mma-e5m2-f32", 1},
+        {"sm89-mma-e4m3-f32", 1}, {"sm100-tcgen05-bf16-f32", 1}, {"sm70-mma-f16-f16", 1},
+        {"sm80-mma-f16-f32", 1}, {"sm100-tcgen05-e4m3-f32", 1},
+        {"sm100-tcgen05-mxf8f6f4-e4m3-f32", 1}, {"sm100-tcgen05-mxf8f6f4-e2m1-f32", 1},
+        {"sm100-tcgen05-mxf8f6f4-e3m2-f32", 1},
+        /* and leaves these: groups of 16 and 4 lanes (mxf4, nvf4), ue4m3 scales */
+        {"sm100-tcgen05-mxf4-e2m1-f32", 0}, {"sm100-tcgen05-mxf4nvf4-4x-f32", 0},
+        {"sm100-tcgen05-mxf4nvf4-ue4m3-f32", 0},
     };
-    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
-        const lad_preset *p = lad_preset_find(taken[i]);
+    for (size_t i = 0; i < sizeof gate / sizeof gate[0]; i++) {
+        const lad_preset *p = lad_preset_find(gate[i].name);
         char name[96];
-        snprintf(name, sizeof name, "gemm-kernel-gate-%s", taken[i]);
-        test_check(p && lad_block_ok(&p->dp), name, "the block kernel does not take it");
+        snprintf(name, sizeof name, "gemm-kernel-gate-%s", gate[i].name);
+        test_check(p && lad_block_ok(&p->dp) == gate[i].taken, name,
+                   gate[i].taken ? "the block kernel does not take it"
+                                 : "the block kernel takes it");
     }
     /* and these keep the running values in lanes (lad_block_chain): C added
     ** last and rounded to nearest even, passes rounded to nearest into f16 */
@@ -216,7 +278,7 @@ void test_gemm_kernel(void)
         lad_block bk;
         snprintf(name, sizeof name, "gemm-kernel-lanes-%s", lanes[i]);
         int ok = p && lad_block_ok(&p->dp) &&
-                 lad_block_init(&bk, &p->dp, zero, 1, p->dp.k, 1) == LAD_OK;
+                 lad_block_init(&bk, &p->dp, zero, 1, NULL, 0, p->dp.k, 1) == LAD_OK;
         test_check(ok && bk.lanes, name, "the block kernel does not keep it in lanes");
         if (ok)
             lad_block_free(&bk);
@@ -231,11 +293,12 @@ void test_gemm_kernel(void)
         "sm100-tcgen05-e4m3-f32", "sm70-mma-f16-f16", "sm80-mma-f16-f32",
         "sm100-tcgen05-tf32-f32", "sm90-wgmma-e4m3-f16", "sm100-mma-e4m3-f32",
         "sm90-mma-e4m3-f16", "sm90-mma-e5m2-f16", "sm100-mma-e4m3-f16", "sm100-mma-e5m2-f16",
-        "sm90-mma-e4m3xe5m2-f32",
+        "sm90-mma-e4m3xe5m2-f32", "sm100-tcgen05-mxf8f6f4-e4m3-f32",
+        "sm100-tcgen05-mxf8f6f4-e2m1-f32", "sm100-tcgen05-mxf8f6f4-e5m2-f32",
     };
     static const int sizes[][2] = {{5, 1}, {3, 7}, {9, 8}, {4, 17}, {7, 23}};
     static const char *const fams[] = {"moderate", "sprinkled", "laced", "huge", "cancel",
-                                       "tiny", "sparse", "full", "negsum", "tie"};
+                                       "tiny", "sparse", "full", "negsum", "tie", "top"};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         const lad_preset *pr = lad_preset_find(all[i]);
         if (!pr) {
