@@ -145,6 +145,35 @@ static lad_word_t fast_special(const lad_plan *p, const lad_word_t *pa, const la
     return lad_format_inf(&p->dp->d, ninf);
 }
 
+/* Whether a case of several passes gives NaN whatever its passes' sums:
+** a NaN among its words or C, a zero times an Inf, or Infs of both signs
+** among its products and C (a pass with an Inf term gives acc's Inf, which
+** no finite sum undoes, so two of opposite signs meet in some pass, or in
+** the add of C). Only where acc has IEEE Inf and NaN words, which the next
+** pass reads back as such. Infs of one sign are left to the general code:
+** a finite pass that overflows to the other sign would make NaN of them. */
+static int nan_case(const lad_plan *p, const lad_word_t *pa, const lad_word_t *pb, int n,
+                    const term *c)
+{
+    if (p->dp->acc.inf != LAD_INF_IEEE || p->dp->acc.nan != LAD_NAN_IEEE)
+        return 0;
+    int pinf = c->cls == LAD_INFINITE && !c->neg, ninf = c->cls == LAD_INFINITE && c->neg;
+    if (c->cls == LAD_NAN)
+        return 1;
+    for (int j = 0; j < n; j++) {
+        int a = opfmt_class(&p->a, pa[j]), b = opfmt_class(&p->b, pb[j]);
+        if (a == LAD_NAN || b == LAD_NAN)
+            return 1;
+        if (a == LAD_INFINITE || b == LAD_INFINITE) {
+            if (a == LAD_ZERO || b == LAD_ZERO)
+                return 1;
+            int neg = (opfmt_term(&p->a, pa[j]).neg) ^ (opfmt_term(&p->b, pb[j]).neg);
+            *(neg ? &ninf : &pinf) = 1;
+        }
+    }
+    return pinf && ninf;
+}
+
 /* One lane: *m = the exact product's integer significand, *rw = its raw
 ** exponent plus both biases (at least 2), *sg = all ones for a negative
 ** product, else 0; returns 1 when a word is special. */
@@ -726,6 +755,8 @@ fast_body(const lad_plan *pl, const lad_case *cs)
         if (special || add->cls >= LAD_INFINITE) {
             if (npass == 1 && direct && pl->simple)
                 return fast_special(pl, pa, pb, sgn, n, add);
+            if (pl->simple && nan_case(pl, pa, pb, n, &c))
+                return dp->nan;
             return lad_eval_general(dp, cs);
         }
         lad_word_t w;
