@@ -242,6 +242,8 @@ bench: $(BUILD)/bench $(BUILD)/ladder
 	    $(if $(wildcard build/peers/bin/python),build/peers/bin/python)
 	@$(if $(wildcard build/peers/bin/python),build/peers/bin/python tests/bench/gemm_mmasim.py $(BUILD)/ladder,\
 	    echo "gemm against MMA-Sim: no build/peers (make test-peers makes it)")
+	@$(if $(wildcard build/peers/bin/python),build/peers/bin/python tests/bench/eval_mmasim.py $(BUILD)/ladder,\
+	    echo "eval against MMA-Sim: no build/peers (make test-peers makes it)")
 
 clean:
 	rm -rf build ladder
