@@ -30,6 +30,13 @@
 **             block's products, cancelled by a product 2^(R-1) in block 0,
 **             and a survivor 2^(R-1-d) in the last block: cut at the global
 **             quantum, or at R-1 - Dc when C outranks that block's group;
+**   cdom-lone: with one block or no quantum seen, in their place: C =
+**             2^(R+d) above a lone largest product +-2^R, d = 0..: where C
+**             alone sets the C-dominant quantum, the product's fate shows
+**             it through the rounding of the result (the random cases
+**             alone told cdom_window by one case in thousands); then
+**             cdomg-lone: one d further, two such products in lanes g-1
+**             and g, which show when one exact group holds both;
 **   sub:      a product 2^S (S <= -136: an f32 subnormal result) minus a
 **             product 2^t of a lower scale, t from the quantum up: kept, the
 **             result is one ulp less; dropped (a lower-scale group under the
@@ -282,7 +289,51 @@ int lad_rung_scaling(lad_probe *p)
     }
     batch_done(&b, &dw, &ids, &total);
     if (D < 0 || last == 0 || !g.ok) {
-        /* one block, or no edge seen: the floor cases are all there is */
+        /* one block, or no edge seen: the floor cases, and the C-dominant
+        ** window from C alone above the lone largest product (the
+        ** families below need a second block or the quantum) */
+        for (int d = 0; g.ok && d <= dmax; d++)
+            for (int v = 0; v < 2; v++) {
+                lad_case cs;
+                if (base_s(dp, &cs, Sx) || lad_case_c(dp, &cs, 0, 1, Sx + g.p + d))
+                    continue;
+                lad_case_words(dp, &cs, 0, v ? g.na : g.a, g.b);
+                lad_batch_series(&b, "cdom-lone", family_target("cdom"));
+                if ((rc = lad_batch_addv(&b, &cs, d, "cdom-lone R=%d d=%d%s", Sx + g.p, d,
+                                         v ? " neg" : "")))
+                    goto out;
+            }
+        if (b.n && (rc = lad_probe_run(p, &b, &dw, &ids)))
+            goto out;
+        /* the last d whose product shows (its two signs give two words) */
+        int Dl = -1, closed = 0;
+        for (size_t i = 0; i + 1 < b.n; i++) {
+            int d = (int)b.ev[i].vary;
+            if (b.ev[i + 1].vary != d)
+                continue;  /* one sign could not be built */
+            if (dw[i] != dw[i + 1])
+                Dl = d, closed = 0;
+            else if (Dl >= 0 && d == Dl + 1)
+                closed = 1;
+        }
+        batch_done(&b, &dw, &ids, &total);
+        /* cdomg-lone: one step further, where a lone product is cut, two
+        ** of them in lanes g-1 and g show when one exact group holds both */
+        for (int gl = 1; closed && gl < lad_datapath_kphys(dp); gl *= 2)
+            for (int v = 0; v < 2; v++) {
+                lad_case cs;
+                if (base_s(dp, &cs, Sx) || lad_case_c(dp, &cs, 0, 1, Sx + g.p + Dl + 1))
+                    continue;
+                lad_case_words(dp, &cs, gl - 1, v ? g.na : g.a, g.b);
+                lad_case_words(dp, &cs, gl, v ? g.na : g.a, g.b);
+                lad_batch_series(&b, "cdomg-lone", family_target("cdomg"));
+                if ((rc = lad_batch_addv(&b, &cs, gl, "cdomg-lone lanes %d,%d%s", gl - 1, gl,
+                                         v ? " neg" : "")))
+                    goto out;
+            }
+        if (b.n && (rc = lad_probe_run(p, &b, &dw, &ids)))
+            goto out;
+        batch_done(&b, &dw, &ids, &total);
         snprintf(p->summary, sizeof p->summary, "%zu scale cases (%d blocks of %d), quantum %s",
                  total, nb, sbk, D < 0 ? "not seen" : "seen");
         rc = lad_probe_observe(p, "cases", NULL, 0, "%zu", total);
