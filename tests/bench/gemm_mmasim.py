@@ -3,9 +3,11 @@
     build/peers/bin/python tests/bench/gemm_mmasim.py LADDER [PRESET...]
 
 For each preset (default: sm90-mma-bf16-f32, sm90-mma-f16-f32,
-sm90-wgmma-e4m3-f32 and sm89-mma-e4m3-f32; MMA-Sim has no sm_90a fp8
-mma.sync): random finite words (exponents within 2^+-4, as
-`bench gemm` draws them) for A (M x K) and B (K x N), C = +0. MMA-Sim
+sm90-wgmma-e4m3-f32, sm89-mma-e4m3-f32 and the block-scaled
+sm100-tcgen05-mxf8f6f4-e4m3-f32; MMA-Sim has no sm_90a fp8 mma.sync):
+random finite words (exponents within 2^+-4, as `bench gemm` draws them)
+for A (M x K) and B (K x N), C = +0, and for a block-scaled kind ue8m0
+scales within 2^+-7 (`ladder gemm --sa --sb`). MMA-Sim
 (scripts/mmasim-oracle.py's Datapath: the operation ladder's oracle asks)
 multiplies them as the chain of the instruction along K, every output
 element of a step in one batched `dpa` call; `ladder gemm --threads 1`
@@ -83,10 +85,10 @@ def child_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def ladder_gemm(ladder, preset, a, b, d):
+def ladder_gemm(ladder, preset, a, b, d, scales):
     t0 = child_cpu()
     subprocess.run([ladder, "gemm", "--datapath", preset, a, b, "-o", d, "--threads", "1",
-                    "-q"], check=True)
+                    "-q"] + scales, check=True)
     return child_cpu() - t0
 
 
@@ -104,10 +106,17 @@ def bench(ladder, preset, oracle, torch, rng, tmp):
     for (M, N, K), both in ((LARGE, False), (SMALL, True)):
         A = draw(rng, dp.a, M * K)
         B = draw(rng, dp.b, K * N)
-        pa, pb, pd = (os.path.join(tmp, x + ".npy") for x in "abd")
+        pa, pb, pd, psa, psb = (os.path.join(tmp, x + ".npy") for x in ("a", "b", "d", "sa", "sb"))
         npy_write(pa, A, (M, K), width)
         npy_write(pb, B, (K, N), width)
-        cpu = ladder_gemm(ladder, preset, pa, pb, pd)
+        scales, nkb = [], K // dp.block if dp.block else 0
+        if dp.block:
+            SA = [127 + rng.randint(-7, 7) for _ in range(M * nkb)]
+            SB = [127 + rng.randint(-7, 7) for _ in range(nkb * N)]
+            npy_write(psa, SA, (M, nkb), 8)
+            npy_write(psb, SB, (nkb, N), 8)
+            scales = ["--sa", psa, "--sb", psb]
+        cpu = ladder_gemm(ladder, preset, pa, pb, pd, scales)
         line.append("ladder %dx%dx%d %.3g MAC/CPU-s" % (M, N, K, M * N * K / cpu))
         if not both:
             rate_large = M * N * K / cpu
@@ -116,11 +125,21 @@ def bench(ladder, preset, oracle, torch, rng, tmp):
         Dl, _ = npy_read(pd)
         At = torch.tensor(A, dtype=torch.int64).reshape(M, K)
         Bt = torch.tensor(B, dtype=torch.int64).reshape(K, N)
+        if dp.block:
+            SAt = torch.tensor(SA, dtype=torch.int64).reshape(M, nkb)
+            SBt = torch.tensor(SB, dtype=torch.int64).reshape(nkb, N)
         c = dp.operand(torch.zeros(M * N, dtype=torch.int64), dp.c, op.c_type).reshape(M, N)
         t0 = time.process_time()
         for k0 in range(0, K, op.k):
             a = dp.operand(At[:, k0:k0 + op.k], dp.a, op.a_type)
             b = dp.operand(Bt[k0:k0 + op.k, :].T.contiguous(), dp.b, op.b_type)
+            if dp.block:
+                kb, nb = k0 // dp.block, op.k // dp.block
+                sa = dp.scales(SAt[:, kb:kb + nb], dp.sa)
+                sb = dp.scales(SBt[kb:kb + nb, :].T.contiguous(), dp.sb)
+                c = op.dpa(a[:, None, :].expand(M, N, op.k), b[None, :, :].expand(M, N, op.k),
+                           c, sa[:, None, :].expand(M, N, nb), sb[None, :, :].expand(M, N, nb))
+                continue
             c = op.dpa(a[:, None, :].expand(M, N, op.k), b[None, :, :].expand(M, N, op.k), c)
         cpu_sim = time.process_time() - t0
         Ds = dp.words(c.reshape(-1))
@@ -140,7 +159,7 @@ def main():
     torch.set_num_threads(1)
     ladder = os.path.abspath(sys.argv[1])
     presets = sys.argv[2:] or ["sm90-mma-bf16-f32", "sm90-mma-f16-f32", "sm90-wgmma-e4m3-f32",
-                                 "sm89-mma-e4m3-f32"]
+                                 "sm89-mma-e4m3-f32", "sm100-tcgen05-mxf8f6f4-e4m3-f32"]
     oracle = oracle_module()
     rng = random.Random(7)
     with tempfile.TemporaryDirectory() as tmp:
