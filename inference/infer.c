@@ -311,6 +311,33 @@ static int store_result(lad_store *st, int64_t run, const lad_infer_result *out,
     return rc ? rc : rc2;
 }
 
+/*
+** When the staged sweep leaves cases unexplained: the sweep again as
+** `ladder fit` runs it, blind to the rungs (every case in one stage that
+** only checks, so that a wrong structure of the sum is left by a restart
+** before the cases pile up); its model replaces *dp when it explains more
+** of them. The stages' order can lead the sweep into a structure no single
+** change leaves (a tree of passes summed apart, taken for passes of 4
+** with C added last), which this sweep, given every case at once, does
+** not enter. fit's beam after it found nothing more on the draws it was
+** tried on, at several times the cost, and is not run. A run whose device
+** is outside the family pays this sweep once more.
+*/
+static int rescue(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
+                  size_t n, lad_progress_fn progress, void *pctx, lad_datapath *dp,
+                  lad_err *err)
+{
+    uint64_t miss = lad_search_count(dp, cs, d, n);
+    if (miss == 0)
+        return LAD_OK;
+    lad_datapath alt = *start;
+    lad_stage one = {n, NULL, "every case at once"};
+    int rc = lad_search_staged(start, cs, d, n, &one, 1, progress, pctx, &alt, err);
+    if (rc == LAD_OK && lad_search_count(&alt, cs, d, n) < miss)
+        *dp = alt;
+    return rc;
+}
+
 int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress, void *pctx,
               lad_infer_result *out, lad_err *err)
 {
@@ -378,6 +405,8 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress
     out->fitted = nfit > 0;
     if (nfit && (rc = lad_search_staged(&start, cs, d, nfit, stages, nstages, progress, pctx,
                                         &dp, err)))
+        goto done;
+    if (nfit && (rc = rescue(&start, cs, d, nfit, progress, pctx, &dp, err)))
         goto done;
     out->dp = dp;
     out->ncases = n;
