@@ -318,8 +318,9 @@ int lad_rung_scaling(lad_probe *p)
         }
         batch_done(&b, &dw, &ids, &total);
         /* cdomg-lone: one step further, where a lone product is cut, two
-        ** of them in lanes g-1 and g show when one exact group holds both */
-        for (int gl = 1; closed && gl < lad_datapath_kphys(dp); gl *= 2)
+        ** of them in lanes g-1 and g of block 0 (under the one scale pair)
+        ** show when one exact group holds both */
+        for (int gl = 1; closed && gl < sbk; gl *= 2)
             for (int v = 0; v < 2; v++) {
                 lad_case cs;
                 if (base_s(dp, &cs, Sx) || lad_case_c(dp, &cs, 0, 1, Sx + g.p + Dl + 1))
