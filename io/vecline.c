@@ -332,7 +332,10 @@ int lad_vecline_parse(const lad_datapath *dp, int k, const char *line,
                                "got %d", dp->name, nf);
         return lad_errf_at(err, LAD_EDATA, loc->file, loc->line, col,
                            "expected 3 or 4 fields (A;B;C[;D]) for '%s', "
-                           "got %d", dp->name, nf);
+                           "got %d%s", dp->name, nf,
+                           nf == 6 || nf == 7 ? ": scale_a;scale_b;meta fields need a "
+                                                "block-scaled or sparse datapath (--model)"
+                                              : "");
     }
     int with_d = nf == 4 + extra;
 

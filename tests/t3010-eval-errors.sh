@@ -27,6 +27,10 @@ t() {
 }
 t eval-err-fields '3c00,0,0,0;3c00,0,0,0' 22 'expected 3 or 4 fields'
 t eval-err-extra-field '3c00,0,0,0;3c00,0,0,0;0;0;0' 27 'expected 3 or 4 fields'
+# a scaled line (an export of a block-scaled run) read as an unscaled one
+t eval-err-scaled-line '3c00,0,0,0;3c00,0,0,0;0;7f;7f;' 28 \
+    "expected 3 or 4 fields .*, got 6: scale_a;scale_b;meta fields need a block-scaled or sparse datapath \(--model\)"
+t eval-err-five-no-hint '3c00,0,0,0;3c00,0,0,0;0;0;0' 27 'expected 3 or 4 fields .*, got 5$'
 t eval-err-few-words '3c00,0,0;3c00,0,0,0;0' 9 'A has 3 words, expected 4'
 t eval-err-many-words '3c00,0,0,0;3c00,0,0,0,0;0' 23 'B has more than 4 words'
 t eval-err-wide-word '3c00,0,0,0;13c00,0,0,0;0' 12 "B word '13c00' has 5 hex digits"
