@@ -17,14 +17,15 @@ differ. Prints cases per CPU second of each and ladder's ratio to both
 (the target: 10x on every family).
 Runs under the peers venv (`make test-peers` makes it).
 """
-import importlib.util
 import os
 import random
-import resource
 import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gemm_mmasim import child_cpu, oracle_module  # noqa: E402
 
 PRESETS = [
     ("bf16", "sm90-mma-bf16-f32"),
@@ -40,20 +41,6 @@ PRESETS = [
 ]
 BATCH = 100000
 WIDTH = {"f64": 64, "f32": 32, "tf32": 32, "f16": 16, "bf16": 16, "e2m1": 4}
-
-
-def oracle_module():
-    here = os.path.dirname(os.path.abspath(__file__))
-    path = os.path.join(here, "..", "..", "scripts", "mmasim-oracle.py")
-    spec = importlib.util.spec_from_file_location("mmasim_oracle", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def child_cpu():
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
 
 
 def scale_word(rng, fmt):
