@@ -22,7 +22,11 @@
 ** random: block, each unless an option says otherwise; the validation is
 ** stored with that run. --model form: a new run of its own holds it. Either
 ** way the store keeps the counts and every mismatch (case, model word,
-** device word, index in the case stream).
+** device word, index in the case stream). A finished run validated on its
+** own device (no --device, or the very spec it ran with), unsharded and not
+** resumed, also gets the first LAD_STORE_JOIN_MAX mismatches as cases of
+** its rung "validation": the device's words, which the next `ladder infer`
+** checks its model on (docs/inference.md, "Refinement").
 **
 ** --shard I/N runs only cases [I*S/N, (I+1)*S/N) of the stream of S cases
 ** (util/shard.h), so that N machines each run one and `ladder merge`
@@ -79,7 +83,10 @@ static const char usage[] =
     "  Compares a model with a device on random cases, bit for bit, and\n"
     "  prints\n"
     "      validate: <mismatches>/<cases> mismatches (<model> vs <device>)\n"
-    "  Counts and every mismatch go into the store. Exit 0 when nothing\n"
+    "  Counts and every mismatch go into the store. Validating a run on its\n"
+    "  own device (no --device, or the run's own spec; no --shard or\n"
+    "  --resume), the first 256 mismatches also join the run's cases (rung\n"
+    "  validation), which `ladder infer` then fits. Exit 0 when nothing\n"
     "  mismatched, 1 when something did.\n"
     "\n"
     "  <run>            a run id or latest (run:<id>, run:latest alike): the\n"
@@ -120,7 +127,8 @@ static const char usage[] =
     "  -q, --quiet      print only the result line: no mismatches, no\n"
     "                   progress on stderr (docs/progress.md)\n"
     "  --json           one JSON object: model, device, run, cases, mismatches,\n"
-    "                   first [{index, model, device, case}]\n";
+    "                   joined (cases added to the run), first [{index, model,\n"
+    "                   device, case}]\n";
 
 /* What `validate <run>` takes from the run: the model `ladder infer` stored
 ** with it, the device spec it ran on and its recipe's random settings. */
@@ -132,6 +140,7 @@ typedef struct run_setup {
     uint64_t cases, seed;
     int raw;            /* percent: 100 - the recipe's random.finite */
     char sha256[65];    /* the model file's text must hash to this; "" any */
+    int finished;       /* the run ended ok: its mismatches may join it */
 } run_setup;
 
 /*
@@ -157,6 +166,7 @@ static int setup_of_run(lad_store *st, int64_t run, run_setup *rs,
     else
         snprintf(rs->device, sizeof rs->device, "%s", row.device_spec[0] ? row.device_spec : arg);
     snprintf(rs->sha256, sizeof rs->sha256, "%s", row.model_sha256);
+    rs->finished = row.status == LAD_RUN_OK;
     /* a run without a recipe (validate --model) has no random settings */
     char *text, path[256];
     size_t len;
@@ -279,15 +289,15 @@ static void show(void *ctx, const lad_datapath *dp, const lad_case *cs, uint64_t
 }
 
 static void print_json(const char *model, const char *device, int64_t run, uint64_t cases,
-                       uint64_t bad, const tally *t)
+                       uint64_t bad, uint64_t joined, const tally *t)
 {
     printf("{\"model\": ");
     cli_json_str(stdout, model);
     printf(", \"device\": ");
     cli_json_str(stdout, device);
     printf(", \"run\": %" PRId64 ", \"cases\": %" PRIu64 ", \"mismatches\": %" PRIu64
-           ", \"first\": [",
-           run, cases, bad);
+           ", \"joined\": %" PRIu64 ", \"first\": [",
+           run, cases, bad, joined);
     for (int i = 0; i < t->shown; i++)
         printf("%s{\"index\": %" PRIu64 ", \"model\": \"%s\", \"device\": \"%s\", "
                "\"case\": \"%s\"}", i ? ", " : "", t->first[i].index, t->first[i].want,
@@ -360,6 +370,8 @@ int cmd_validate(int argc, char **argv)
     char *name = rs.name, *devspec = rs.device;
     int64_t run = 0;
     int own_run = 0, own = 0; /* own: a resumed validation's run is its own */
+    int join = 0;             /* the mismatches join run's cases */
+    uint64_t joined = 0;      /* how many did */
     static tally t;
     t.quiet = quiet != NULL;
     t.json = json != NULL;
@@ -387,6 +399,10 @@ int cmd_validate(int argc, char **argv)
             rc = lad_store_resolve_run(st, pos[0], &run, &err);
         if (rc == LAD_OK)
             rc = setup_of_run(st, run, &rs, &err);
+        /* The run's own device, unsharded: the mismatches join its cases
+        ** (another device's words are no evidence of this run). */
+        join = rc == LAD_OK && rs.finished && rs.device[0] && shard_n == 1 &&
+               (!device || strcmp(device, rs.device) == 0);
         if (rc == LAD_OK && device) {
             snprintf(rs.device, sizeof rs.device, "%s", device);
             rs.sha256[0] = 0;   /* the device asked for, as it is */
@@ -452,7 +468,9 @@ int cmd_validate(int argc, char **argv)
     lad_sig_graceful();
     if (!resume)
         vo = (lad_validate_opts){.cases = ncases, .seed = seed, .raw = (int)raw, .gen = gen,
-                                 .shard_index = shard_i, .shard_count = shard_n};
+                                 .shard_index = shard_i, .shard_count = shard_n,
+                                 .join = join ? run : 0};
+    vo.joined = &joined;
     vo.threads = (int)nthread;
     vo.mismatch = show;
     vo.ctx = &t;
@@ -474,13 +492,17 @@ int cmd_validate(int argc, char **argv)
     if (own_run && (rc = lad_store_end_run(st, run, LAD_RUN_OK, NULL, &err)))
         goto fail;
     if (json)
-        print_json(name, devspec, run, ran, bad, &t);
+        print_json(name, devspec, run, ran, bad, joined, &t);
     else if (vo.shard_count > 1)
         printf("validate: %" PRIu64 "/%" PRIu64 " mismatches (%s vs %s), shard %" PRIu64
                "/%" PRIu64 "\n", bad, ran, name, devspec, vo.shard_index, vo.shard_count);
     else
         printf("validate: %" PRIu64 "/%" PRIu64 " mismatches (%s vs %s)\n", bad, ran, name,
                devspec);
+    if (joined && !quiet && !json)
+        fprintf(stderr, "ladder: %" PRIu64 " mismatching case%s joined run %" PRId64
+                "'s evidence (rung validation): 'ladder infer %" PRId64 "' fits %s\n",
+                joined, joined == 1 ? "" : "s", run, run, joined == 1 ? "it" : "them");
     lad_device_close(dev);
     lad_store_close(st);
     return bad ? LAD_NO : LAD_OK;

@@ -235,9 +235,18 @@ int lad_store_validation_chunk(lad_store *st, int64_t vid,
                                uint64_t mismatches, lad_err *err);
 
 /* Ends a validation as 'ok' with its counts (mismatches counts every one
-** found, even when fewer were stored). */
+** found, even when fewer were stored), in one transaction (commit point
+** end-validation). join > 0: the run whose device the validation ran on;
+** its first LAD_STORE_JOIN_MAX stored mismatches, in case-stream order,
+** also become cases of that run, rung "validation", series "mismatch",
+** label "validation <vid> case <index>", with the device's word as D and no
+** target: evidence `ladder infer` checks its model on (docs/inference.md).
+** A case the rung holds already is not added again. *joined (may be NULL)
+** receives the cases added. */
+#define LAD_STORE_JOIN_MAX 256
 int lad_store_end_validation(lad_store *st, int64_t vid, uint64_t cases,
-                             uint64_t mismatches, lad_err *err);
+                             uint64_t mismatches, int64_t join, uint64_t *joined,
+                             lad_err *err);
 
 /* Ends a validation as LAD_RUN_FAILED or LAD_RUN_INTERRUPTED with a
 ** message; the counts of its last chunk stay. */

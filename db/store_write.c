@@ -462,10 +462,46 @@ int lad_store_validation_chunk(lad_store *st, int64_t vid,
     return code;
 }
 
-int lad_store_end_validation(lad_store *st, int64_t vid, uint64_t cases,
-                             uint64_t mismatches, lad_err *err)
+/* The first LAD_STORE_JOIN_MAX mismatches of vid (in case-stream order)
+** as cases of run, rung "validation", series "mismatch", D the device's
+** word, but for cases the rung holds already (a validation run again on
+** the same seed adds nothing); inside the open transaction. */
+static int join_run(lad_store *st, int64_t vid, int64_t run, uint64_t *joined, lad_err *err)
 {
+    int code = ensure_rung(st, run, "validation", err);
+    sqlite3_stmt *s = NULL;
+    if (code == LAD_OK)
+        code = st_prepare(st, "INSERT INTO cases (run_id, rung, label, k, a, b, c, d, sa, sb, "
+                          "meta, series) SELECT ?2, 'validation', 'validation ' || ?1 || "
+                          "' case ' || m.seq, v.k, m.a, m.b, m.c, m.got, m.sa, m.sb, m.meta, "
+                          "'mismatch' FROM mismatches AS m JOIN validations AS v ON "
+                          "v.id = m.validation_id WHERE m.validation_id = ?1 AND NOT EXISTS "
+                          "(SELECT 1 FROM cases AS o WHERE o.run_id = ?2 AND o.rung = "
+                          "'validation' AND o.c = m.c AND o.a = m.a AND o.b = m.b AND "
+                          "o.sa = m.sa AND o.sb = m.sb AND o.meta = m.meta) "
+                          "ORDER BY m.seq, m.id LIMIT ?3",
+                          &s, err);
+    if (code == LAD_OK) {
+        sqlite3_bind_int64(s, 1, vid);
+        sqlite3_bind_int64(s, 2, run);
+        sqlite3_bind_int(s, 3, LAD_STORE_JOIN_MAX);
+        code = st_step_done(st, s, "write cases to", err);
+        if (code == LAD_OK && joined)
+            *joined = (uint64_t)sqlite3_changes(st->db);
+    }
+    sqlite3_finalize(s);
+    return code;
+}
+
+int lad_store_end_validation(lad_store *st, int64_t vid, uint64_t cases,
+                             uint64_t mismatches, int64_t join, uint64_t *joined,
+                             lad_err *err)
+{
+    if (joined)
+        *joined = 0;
     int code = st_writable(st, err);
+    if (code == LAD_OK)
+        code = st_begin(st, err);
     if (code)
         return code;
     sqlite3_stmt *s = NULL;
@@ -477,13 +513,18 @@ int lad_store_end_validation(lad_store *st, int64_t vid, uint64_t cases,
         sqlite3_bind_int64(s, 1, vid);
         sqlite3_bind_int64(s, 2, (sqlite3_int64)cases);
         sqlite3_bind_int64(s, 3, (sqlite3_int64)mismatches);
-        st_point(st, "end-validation");
         code = st_step_done(st, s, "write", err);
     }
     sqlite3_finalize(s);
     if (code == LAD_OK && sqlite3_changes(st->db) == 0)
         code = lad_errf(err, LAD_EDATA, "no validation %lld in '%s'",
                         (long long)vid, st->path);
+    if (code == LAD_OK && join > 0 && mismatches > 0)
+        code = join_run(st, vid, join, joined, err);
+    if (code == LAD_OK)
+        code = st_commit(st, "end-validation", err);
+    if (code)
+        st_rollback(st);
     return code;
 }
 

@@ -378,7 +378,7 @@ int lad_validate(lad_store *st, int64_t run, const char *name,
     else if (rc == LAD_OK)
         rc = run_cases(dp, dev, st, vid, o, threads > 1, lo, lo + n, cases, bad, err);
     if (rc == LAD_OK)
-        return lad_store_end_validation(st, vid, *cases, *bad, err);
+        return lad_store_end_validation(st, vid, *cases, *bad, o->join, o->joined, err);
     /* The chunks compared stay stored; the validation says why it ended. */
     lad_err e2 = {0};
     lad_store_stop_validation(st, vid, lad_sig_pending() ? LAD_RUN_INTERRUPTED

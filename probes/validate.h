@@ -48,6 +48,10 @@ typedef struct lad_validate_opts {
                                 must be the fields above) */
     uint64_t done, done_bad; /* resume: the cases it compared and the
                                 mismatches among them */
+    int64_t join;            /* 0, or the run whose device this is: the
+                                first mismatches join its cases when the
+                                validation ends (lad_store_end_validation) */
+    uint64_t *joined;        /* may be NULL: receives how many joined */
     uint64_t shard_index;    /* run only shard shard_index of shard_count */
     uint64_t shard_count;    /*   (util/shard.h); count 0 or 1: the whole */
     int threads;             /* threads evaluating at once, 1 to

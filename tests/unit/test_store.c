@@ -520,7 +520,7 @@ static void test_evidence(void)
     if (code == LAD_OK)
         code = lad_store_add_mismatches(st, vid, cs, exp, got, idx, 2, &err);
     if (code == LAD_OK)
-        code = lad_store_end_validation(st, vid, 1000000, 5, &err);
+        code = lad_store_end_validation(st, vid, 1000000, 5, 0, NULL, &err);
     TEST_EQ_INT("store-validation", LAD_OK, code);
 
     lad_show sh;
