@@ -6,7 +6,11 @@
 # --model <file>` over pipes: the inference code never sees the model
 # behind it), `ladder infer` fits a model from the stored words, and
 # `ladder validate` compares that model with the same device on random
-# cases. Every one must end with 0 mismatches. The recipe says only what an
+# cases. Every one must end with 0 mismatches. A validation's mismatches
+# join the run's evidence, so where one finds some, infer runs again and a
+# validation on a new seed follows, up to 3 times (tests/data/blind-one.sh;
+# docs/inference.md, "Refinement"): the verdict is the last validation's,
+# and the models that needed such rounds are counted apart. The recipe says only what an
 # experimenter knows: the instruction's names, K, the formats' names and
 # widths, scales, sparsity.
 #
@@ -91,6 +95,8 @@ TEST_FAILED=$((TEST_FAILED + $(grep -c '^FAIL ' "$TMP/results")))
 total=$(wc -l <"$TMP/list")
 done_n=$(grep -c -E '^(ok   |FAIL |known )' "$TMP/results")
 [ "$done_n" -eq "$total" ] && ok blind-all-reported || fail blind-all-reported "$done_n of $total models reported"
+refined=$(grep -c '^ok   .*(refined [0-9]*)$' "$TMP/results")
+echo "# $refined of $(grep -c '^ok   ' "$TMP/results") recovered after refinement rounds"
 if [ -s "$TMP/targeted" ]; then
     awk '{ s += $2; if ($2 > m) m = $2; n++ } END { printf "# targeted probe cases per datapath: mean %.0f, max %d over %d models; %d s\n", s / n, m, n, '"$((end - start))"' }' "$TMP/targeted"
 fi
