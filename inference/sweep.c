@@ -275,42 +275,78 @@ static int rescue(sweep *w)
 ** ends explaining strictly more cases is kept. Only sweeps: it runs before
 ** the beam, which it often spares, and again after it. Returns 1 when a
 ** structure was kept.
+**
+** wide: the structure is also the pass length and where C joins (c_last),
+** every combination of their candidates held in turn, within WIDEBUDGET
+** evaluations: a tree of passes of 2 with C in the tree, taken for passes
+** of 1 with C added last, moves only with all four at once (a signed zero
+** of random draw 701). For the end of a search that is still stuck.
 */
-static int restructure(sweep *w, const group *gs, int ng)
+#define WIDEBUDGET 5000000
+static int restructure(sweep *w, const group *gs, int ng, int wide)
 {
     ctx *x = w->x;
-    int re = LAD_P_exact, rt = LAD_P_tree;
-    uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
-    if (now == 0 || x->nvals[re] == 0 || x->nvals[rt] == 0)
+    int rows[4] = {LAD_P_exact, LAD_P_tree, LAD_P_pass, LAD_P_c_last};
+    int nrow = wide ? 4 : 2;
+    uint64_t now = sweep_score(w, &w->cur, UINT64_MAX), stop = x->evals + WIDEBUDGET;
+    if (now == 0)
         return 0;
+    for (int r = 0; r < nrow; r++)
+        if (x->nvals[rows[r]] == 0)
+            return 0;
     static const int shapes[3][2] = {{0, 0}, {1, 0}, {0, 1}};
     pvec was = w->cur;
     /* what holding overwrites: the counts and the first candidates */
-    int nre = x->nvals[re], nrt = x->nvals[rt];
-    int64_t vre = x->vals[re][0], vrt = x->vals[rt][0];
-    int took = 0;
-    for (int i = 0; i < 3 && !took; i++) {
-        if (was.v[re] == shapes[i][0] && was.v[rt] == shapes[i][1])
-            continue;
-        pvec p = was;
-        p.v[re] = shapes[i][0];
-        p.v[rt] = shapes[i][1];
-        if (!legal(w, &p))
-            continue;
-        /* the structure held while the other rows follow it: the groups
-        ** that hold exact or tree would take the old one straight back */
-        x->nvals[re] = x->nvals[rt] = 1;
-        x->vals[re][0] = shapes[i][0];
-        x->vals[rt][0] = shapes[i][1];
-        w->cur = p;
-        uint64_t best = sweep_score(w, &p, UINT64_MAX);
-        sweep_groups(w, gs, ng, &best);
-        took = best < now;
-        x->nvals[re] = nre;
-        x->nvals[rt] = nrt;
-        x->vals[re][0] = vre;
-        x->vals[rt][0] = vrt;
+    int nv[4], idx[4] = {0};
+    int64_t v0[4], *vals[4];
+    for (int r = 0; r < nrow; r++) {
+        nv[r] = x->nvals[rows[r]];
+        v0[r] = x->vals[rows[r]][0];
+        vals[r] = malloc(sizeof(int64_t) * (size_t)nv[r]);
+        if (vals[r])
+            memcpy(vals[r], x->vals[rows[r]], sizeof(int64_t) * (size_t)nv[r]);
     }
+    int took = 0, ok = 1;
+    for (int r = 0; r < nrow; r++)
+        ok &= vals[r] != NULL;
+    /* idx[0]: the shape; idx[1] unused; idx[2], idx[3]: the candidates of
+    ** pass and c_last */
+    int lim[4] = {3, 1, wide ? nv[2] : 1, wide ? nv[3] : 1};
+    while (ok && !took && (!wide || x->evals < stop)) {
+        pvec p = was;
+        p.v[rows[0]] = shapes[idx[0]][0];
+        p.v[rows[1]] = shapes[idx[0]][1];
+        if (wide) {
+            p.v[rows[2]] = vals[2][idx[2]];
+            p.v[rows[3]] = vals[3][idx[3]];
+        }
+        int same = 1;
+        for (int r = 0; r < nrow; r++)
+            same &= p.v[rows[r]] == was.v[rows[r]];
+        if (!same && legal(w, &p)) {
+            /* the structure held while the other rows follow it: the groups
+            ** that hold these rows would take the old ones straight back */
+            for (int r = 0; r < nrow; r++) {
+                x->nvals[rows[r]] = 1;
+                x->vals[rows[r]][0] = p.v[rows[r]];
+            }
+            w->cur = p;
+            uint64_t best = sweep_score(w, &p, UINT64_MAX);
+            sweep_groups(w, gs, ng, &best);
+            took = best < now;
+            for (int r = 0; r < nrow; r++) {
+                x->nvals[rows[r]] = nv[r];
+                x->vals[rows[r]][0] = v0[r];
+            }
+        }
+        int i = 0;
+        while (i < 4 && ++idx[i] == lim[i])
+            idx[i++] = 0;
+        if (i == 4)
+            break;
+    }
+    for (int r = 0; r < nrow; r++)
+        free(vals[r]);
     if (!took)
         w->cur = was;
     return took;
@@ -386,7 +422,8 @@ static int pairs(sweep *w)
 /*
 ** What the groups leave: the stages' own groups and every group again,
 ** the restarts from another structure of the sum, and with beam the beam
-** as a rescue, Occam, and two simplifications that keep the words the same
+** as a rescue, Occam, the pairs, the wide restarts (structure, pass and
+** c_last held together), and two simplifications that keep the words the same
 ** (an unseen accumulator takes the result's cut format; a second level the
 ** cases cannot tell from one window gives way to it). On the fit set.
 ** Without beam (while checks still add cases), it stops after the
@@ -405,7 +442,7 @@ static void finish(sweep *w, const group *gs, int ng, const group *own, int nown
         sweep_groups(w, own, nown, &best);
         sweep_groups(w, gs, ng, &best);
     }
-    if (restructure(w, gs, ng))
+    if (restructure(w, gs, ng, 0))
         occam(w);
     if (!beam)
         return;
@@ -422,9 +459,11 @@ static void finish(sweep *w, const group *gs, int ng, const group *own, int nown
         if (sweep_score(w, &w->cur, UINT64_MAX) >= before)
             break;
     }
-    if (restructure(w, gs, ng))
+    if (restructure(w, gs, ng, 0))
         occam(w);
     if (pairs(w))
+        occam(w);
+    if (restructure(w, gs, ng, 1))
         occam(w);
     /* An accumulator no case can see takes the result's cut format when the
     ** result was cut (the fp8 paths round both to e8m13): equal words. */
