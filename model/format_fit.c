@@ -44,10 +44,14 @@ static int mag_above(lad_value x, lad_value y)
 
 /* Whether the observed result o is what the result format d makes of v:
 ** v itself, or, when v is past d's largest finite value, Inf or that
-** largest value (rounded toward zero or saturated) of v's sign. */
-static int explains(lad_value v, lad_value o, lad_value dmax)
+** largest value (rounded toward zero or saturated) of v's sign, or, when v
+** is below d's smallest normal dmin (zero magnitude: d has no subnormals
+** to flush), a zero: a result that flushes subnormals (ftz_out). */
+static int explains(lad_value v, lad_value o, lad_value dmax, lad_value dmin)
 {
     if (value_eq(v, o))
+        return 1;
+    if (o.cls == LAD_ZERO && v.cls == LAD_NORMAL && dmin.mag && mag_above(dmin, v))
         return 1;
     if (v.cls != LAD_NORMAL || !mag_above(v, dmax) || o.neg != v.neg)
         return 0;
@@ -71,6 +75,9 @@ int lad_decode_fit(lad_format *f, int width, const lad_word_t *words,
     lad_value dmax = lad_decode(d, lad_format_maxfinite(d, 0));
     if (dmax.cls == LAD_SUBNORMAL)
         dmax.cls = LAD_NORMAL;
+    lad_value dmin = {0};
+    if (d->sub == LAD_SUB_IEEE && d->ebits > 0)
+        dmin = lad_decode(d, (lad_word_t)1 << d->mbits);
     int found = 0;
     lad_format best;
     for (int sign = 1; sign >= 0 && !found; sign--)
@@ -100,7 +107,7 @@ int lad_decode_fit(lad_format *f, int width, const lad_word_t *words,
                                 }
                                 if (square && v.cls == LAD_INFINITE)
                                     v.neg = 0;
-                                if (!explains(v, obs[i], dmax))
+                                if (!explains(v, obs[i], dmax, dmin))
                                     break;
                             }
                             if (i == n) {

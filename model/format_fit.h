@@ -19,7 +19,9 @@
 ** format of `width` bits and, for each, the value it showed (decoded from a
 ** D word of format d: the product with an exact 1.0, or the square), finds
 ** the decode (sign, ebits, mbits, bias, sub, inf, nan) that explains every
-** one. square: the values are of word*word rather than word*1. Returns
+** one. A value past d's range may show as Inf or d's largest finite value,
+** and one below d's smallest normal as zero (a result that flushes its
+** subnormals). square: the values are of word*word rather than word*1. Returns
 ** LAD_OK and *f (name kept from f), or LAD_NO when none or several
 ** differing decodes fit (msg says which).
 */

@@ -43,28 +43,34 @@ static void fit_one(const char *name)
     test_check(same, tname, "rc %d: %s", rc, msg);
 }
 
-/* The word a result format d makes of code w of format f times 1.0. */
-static uint64_t through(const lad_format *f, const lad_format *d, uint64_t w)
+/* The word a result format d makes of code w of format f times 1.0; with
+** flush, a subnormal result is a zero of its sign (ftz_out). */
+static uint64_t through(const lad_format *f, const lad_format *d, uint64_t w, int flush)
 {
     lad_value v = lad_decode(f, w);
     if (v.cls == LAD_NAN)
         return lad_format_nan(d);
     if (v.cls == LAD_INFINITE)
         return lad_format_inf(d, v.neg);
-    return lad_round_value(d, v.neg, v.mag, v.exp, 0, LAD_RNE, LAD_OVF_INF, NULL);
+    uint64_t r = lad_round_value(d, v.neg, v.mag, v.exp, 0, LAD_RNE, LAD_OVF_INF, NULL);
+    uint64_t efield = (r >> d->mbits) & ((1u << d->ebits) - 1);
+    if (flush && efield == 0)
+        r &= (uint64_t)1 << (d->width - 1);
+    return r;
 }
 
 /* Every code of the 8-bit format spec times 1.0 into f16, whose range its
 ** top codes pass: the fit finds a format that gives the same f16 words
-** (the codes past the range tell only that they overflow). */
-static void fit_through_f16(const char *spec)
+** (the codes past the range tell only that they overflow). flush: the
+** results flush subnormals, so the codes below f16's normals show zero. */
+static void fit_through_f16(const char *spec, int flush)
 {
     lad_format f, g;
     const lad_format *f16 = lad_format_find("f16");
     int ok = lad_format_parse(spec, &f, NULL) == LAD_OK;
     uint64_t w[256], d[256];
     for (int i = 0; i < 256 && ok; i++)
-        d[i] = through(&f, f16, w[i] = (uint64_t)i);
+        d[i] = through(&f, f16, w[i] = (uint64_t)i, flush);
     memset(&g, 0, sizeof g);
     snprintf(g.name, sizeof g.name, "x");
     char msg[160], tname[96];
@@ -72,16 +78,19 @@ static void fit_through_f16(const char *spec)
                 : LAD_EDATA;
     int same = rc == LAD_OK;
     for (int i = 0; i < 256 && same; i++)
-        same = through(&g, f16, w[i]) == d[i];
-    snprintf(tname, sizeof tname, "probes-decode-fit-f16-%s", spec);
+        same = through(&g, f16, w[i], flush) == d[i];
+    snprintf(tname, sizeof tname, "probes-decode-fit-f16-%s%s", spec, flush ? "-ftz" : "");
     test_check(same, tname, "rc %d: %s", rc, ok ? msg : "bad spec");
 }
 
 void test_decode(void)
 {
-    fit_through_f16("e5m2:inf=none,nan=ones");
-    fit_through_f16("e5m2");
-    fit_through_f16("e4m3");
+    fit_through_f16("e5m2:inf=none,nan=ones", 0);
+    fit_through_f16("e5m2", 0);
+    fit_through_f16("e4m3", 0);
+    /* codes down to 2^-17, the f16 normals to 2^-14 (random draw 880) */
+    fit_through_f16("e5m2:bias=16", 1);
+    fit_through_f16("e5m2", 1);
     const char *fmts[] = {"e4m3", "e5m2", "e2m1", "e3m2", "e2m3"};
     for (int i = 0; i < 5; i++)
         fit_one(fmts[i]);
