@@ -163,9 +163,11 @@ static char *recipe_text(lad_store *st, int64_t run, char *path, size_t n)
 }
 
 /* Re-derives a user format from the decode rung's cases (series a-code or
-** b-code, the code word in vary). */
-static int redecode(const lad_infer_case *rows, size_t n, int op, lad_datapath *dp,
-                    lad_infer_result *out, lad_err *err)
+** b-code, the code word in vary): the skip-th other of the decodes that
+** explain them (lad_decode_fit), into dp and into out's parameter row
+** *slot (a new row when *slot < 0). LAD_NO: no further decode. */
+static int redecode(const lad_infer_case *rows, size_t n, int op, int skip, lad_datapath *dp,
+                    lad_infer_result *out, int *slot, lad_err *err)
 {
     lad_format *f = op == 0 ? &dp->a : &dp->b;
     lad_word_t *w = malloc((n + 1) * sizeof *w), *d = malloc((n + 1) * sizeof *d);
@@ -185,16 +187,27 @@ static int redecode(const lad_infer_case *rows, size_t n, int op, lad_datapath *
         }
     }
     char msg[160];
-    if (m == 0 || lad_decode_fit(f, f->width, w, d, m, &dp->d, dp->nan, 0, msg, sizeof msg)) {
-        rc = lad_errf(err, LAD_EDATA, "format '%s': %s", f->name,
-                      m ? msg : "the run has no decode cases for it");
+    lad_format g = *f;
+    int frc = m ? lad_decode_fit(&g, f->width, w, d, m, &dp->d, dp->nan, 0, skip, msg, sizeof msg)
+                : LAD_NO;
+    if (frc) {
+        rc = skip > 0 ? LAD_NO
+                      : lad_errf(err, LAD_EDATA, "format '%s': %s", f->name,
+                                 m ? msg : "the run has no decode cases for it");
         goto out;
     }
-    lad_infer_param *p = &out->params[out->nparams++];
+    *f = g;
+    if (*slot < 0)
+        *slot = out->nparams++;
+    lad_infer_param *p = &out->params[*slot];
     memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "%s", op == 0 ? "a" : "b");
     snprintf(p->value, sizeof p->value, "%s", f->name);
-    snprintf(p->method, sizeof p->method, "decode: %.140s", msg);
+    if (skip > 0)
+        snprintf(p->method, sizeof p->method, "decode: %.140s (decode %d of those that "
+                 "explain the codes: the first left cases no model gives)", msg, skip + 1);
+    else
+        snprintf(p->method, sizeof p->method, "decode: %.140s", msg);
     for (size_t i = 0; i < m && p->nids < LAD_INFER_MAXIDS; i++)
         p->ids[p->nids++] = ids[i];
     p->ndecide = m;
@@ -338,6 +351,18 @@ static int rescue(const lad_datapath *start, const lad_case *cs, const lad_word_
     return rc;
 }
 
+/* The staged sweep from start over the stages, then the rescue: the
+** model into *dp. */
+static int fit_from(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
+                    size_t nfit, const lad_stage *stages, size_t nstages,
+                    lad_progress_fn progress, void *pctx, lad_datapath *dp, lad_err *err)
+{
+    int rc = lad_search_staged(start, cs, d, nfit, stages, nstages, progress, pctx, dp, err);
+    if (rc == LAD_OK)
+        rc = rescue(start, cs, d, nfit, progress, pctx, dp, err);
+    return rc;
+}
+
 int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress, void *pctx,
               lad_infer_result *out, lad_err *err)
 {
@@ -365,14 +390,16 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress
         rc = lad_errf(err, LAD_EDATA, "run %lld stored no cases", (long long)run);
         goto done;
     }
-    if (!r.dp.a_known && (rc = redecode(rows, n, 0, &start, out, err)))
+    /* the parameter rows of re-derived formats; B shares A's when it is
+    ** the same unknown format */
+    int slot[2] = {-1, -1};
+    int shared = !r.dp.a_known && !r.dp.b_known && strcmp(start.b.name, start.a.name) == 0;
+    if (!r.dp.a_known && (rc = redecode(rows, n, 0, 0, &start, out, &slot[0], err)))
         goto done;
-    if (!r.dp.b_known) {
-        if (strcmp(start.b.name, start.a.name) == 0 && !r.dp.a_known)
-            start.b = start.a;
-        else if ((rc = redecode(rows, n, 1, &start, out, err)))
-            goto done;
-    }
+    if (shared)
+        start.b = start.a;
+    else if (!r.dp.b_known && (rc = redecode(rows, n, 1, 0, &start, out, &slot[1], err)))
+        goto done;
     /* The sumtree rung's cases stay out of the fit (see infer.h): rows keeps
     ** them last, after the nfit cases the fit reads. */
     if ((rc = partition(rows, n, &nfit, err)))
@@ -403,11 +430,41 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress
     }
     lad_datapath dp = start;
     out->fitted = nfit > 0;
-    if (nfit && (rc = lad_search_staged(&start, cs, d, nfit, stages, nstages, progress, pctx,
-                                        &dp, err)))
+    if (nfit && (rc = fit_from(&start, cs, d, nfit, stages, nstages, progress, pctx, &dp, err)))
         goto done;
-    if (nfit && (rc = rescue(&start, cs, d, nfit, progress, pctx, &dp, err)))
-        goto done;
+    /* Formats re-derived from the decode rung: when the first decode that
+    ** explains the codes leaves cases no model gives, the next ones in
+    ** turn (the codes past the result's range show only that they
+    ** overflow: Inf, or large normals, which sums tell apart). A decode
+    ** that explains more cases replaces it. */
+    uint64_t miss = nfit && (slot[0] >= 0 || slot[1] >= 0) ? lad_search_count(&dp, cs, d, nfit) : 0;
+    for (int alt = 1; alt <= LAD_DECODE_ALTS && miss > 0; alt++)
+        for (int op = 0; op < 2 && miss > 0; op++) {
+            if (slot[op] < 0)
+                continue;
+            lad_infer_param was = out->params[slot[op]];
+            lad_datapath s2 = start, dp2;
+            int rc2 = redecode(rows, n, op, alt, &s2, out, &slot[op], err);
+            if (rc2 == LAD_NO)
+                continue;
+            if (rc2) {
+                rc = rc2;
+                goto done;
+            }
+            if (shared)
+                s2.b = s2.a;
+            dp2 = s2;
+            if ((rc = fit_from(&s2, cs, d, nfit, stages, nstages, progress, pctx, &dp2, err)))
+                goto done;
+            uint64_t m2 = lad_search_count(&dp2, cs, d, nfit);
+            if (m2 < miss) {
+                start = s2;
+                dp = dp2;
+                miss = m2;
+            } else {
+                out->params[slot[op]] = was;
+            }
+        }
     out->dp = dp;
     out->ncases = n;
     out->nmismatch = 0;

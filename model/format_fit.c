@@ -59,9 +59,16 @@ static int explains(lad_value v, lad_value o, lad_value dmax, lad_value dmin)
     return o.cls == LAD_INFINITE || value_eq(o, dmax);
 }
 
+/* Whether formats x and y decode alike (their names aside). */
+static int same_decode(const lad_format *x, const lad_format *y)
+{
+    return x->sign == y->sign && x->ebits == y->ebits && x->mbits == y->mbits &&
+           x->bias == y->bias && x->sub == y->sub && x->inf == y->inf && x->nan == y->nan;
+}
+
 int lad_decode_fit(lad_format *f, int width, const lad_word_t *words,
                    const lad_word_t *dwords, size_t n, const lad_format *d,
-                   lad_word_t nan_word, int square, char *msg, size_t msgsize)
+                   lad_word_t nan_word, int square, int skip, char *msg, size_t msgsize)
 {
     (void)nan_word;
     lad_value *obs = malloc((n + 1) * sizeof *obs);
@@ -78,8 +85,10 @@ int lad_decode_fit(lad_format *f, int width, const lad_word_t *words,
     lad_value dmin = {0};
     if (d->sub == LAD_SUB_IEEE && d->ebits > 0)
         dmin = lad_decode(d, (lad_word_t)1 << d->mbits);
-    int found = 0;
-    lad_format best;
+    int found = 0, seen = 0;
+    lad_format best, prev[LAD_DECODE_ALTS + 1];
+    if (skip < 0 || skip > LAD_DECODE_ALTS)
+        skip = LAD_DECODE_ALTS;
     for (int sign = 1; sign >= 0 && !found; sign--)
         for (int eb = 1; eb <= width - sign && eb <= 8 && !found; eb++) {
             int mb = width - sign - eb;
@@ -110,7 +119,13 @@ int lad_decode_fit(lad_format *f, int width, const lad_word_t *words,
                                 if (!explains(v, obs[i], dmax, dmin))
                                     break;
                             }
-                            if (i == n) {
+                            /* the skip-th of the distinct decodes that explain */
+                            int dup = 0;
+                            for (int j = 0; j < seen && i == n && !dup; j++)
+                                dup = same_decode(&prev[j], &c);
+                            if (i == n && !dup && seen < skip) {
+                                prev[seen++] = c;
+                            } else if (i == n && !dup) {
                                 found = 1;
                                 best = c;
                             }
@@ -118,7 +133,11 @@ int lad_decode_fit(lad_format *f, int width, const lad_word_t *words,
         }
     free(obs);
     if (!found) {
-        snprintf(msg, msgsize, "no decode of %d bits explains the %zu codes", width, n);
+        if (skip > 0 && seen > 0)
+            snprintf(msg, msgsize, "%d decode%s of %d bits explain the %zu codes, no more",
+                     seen, seen == 1 ? "" : "s", width, n);
+        else
+            snprintf(msg, msgsize, "no decode of %d bits explains the %zu codes", width, n);
         return LAD_NO;
     }
     *f = best;

@@ -21,12 +21,19 @@
 ** the decode (sign, ebits, mbits, bias, sub, inf, nan) that explains every
 ** one. A value past d's range may show as Inf or d's largest finite value,
 ** and one below d's smallest normal as zero (a result that flushes its
-** subnormals). square: the values are of word*word rather than word*1. Returns
-** LAD_OK and *f (name kept from f), or LAD_NO when none or several
-** differing decodes fit (msg says which).
+** subnormals). square: the values are of word*word rather than word*1.
+** The candidates are asked in a fixed order of preference (signed first,
+** fewer exponent bits, then bias, subnormals, Inf, NaN); skip: how many of
+** the distinct decodes that explain every value to pass over (0: the
+** first; at most LAD_DECODE_ALTS), for a caller whose first choice left
+** cases no model gives (the codes past the result's range show only that
+** they overflow, so they may be Inf or large normals). Returns LAD_OK and
+** *f (name kept from f), or LAD_NO when no (further) decode fits (msg
+** says so).
 */
+#define LAD_DECODE_ALTS 3
 int lad_decode_fit(lad_format *f, int width, const lad_word_t *words,
                    const lad_word_t *dwords, size_t n, const lad_format *d,
-                   lad_word_t nan_word, int square, char *msg, size_t msgsize);
+                   lad_word_t nan_word, int square, int skip, char *msg, size_t msgsize);
 
 #endif

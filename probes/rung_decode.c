@@ -95,7 +95,7 @@ int lad_rung_decode(lad_probe *p)
         lad_format *f = op == 0 ? &p->dp.a : &p->dp.b;
         if ((rc = enumerate(p, op, op == 0 ? oneb : onea, w, &nw, d, ids)))
             goto out;
-        if (lad_decode_fit(f, f->width, w, d, nw, &p->dp.d, p->dp.nan, 0, msg, sizeof msg)) {
+        if (lad_decode_fit(f, f->width, w, d, nw, &p->dp.d, p->dp.nan, 0, 0, msg, sizeof msg)) {
             rc = lad_errf(p->err, LAD_EDATA, "format '%s': %s", f->name, msg);
             goto out;
         }

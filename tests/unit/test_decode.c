@@ -33,7 +33,7 @@ static void fit_one(const char *name)
     memset(&g, 0, sizeof g);
     snprintf(g.name, sizeof g.name, "x");
     char msg[160], tname[64];
-    int rc = lad_decode_fit(&g, f->width, w, d, (size_t)n, f32, 0x7fffffff, 0, msg, sizeof msg);
+    int rc = lad_decode_fit(&g, f->width, w, d, (size_t)n, f32, 0x7fffffff, 0, 0, msg, sizeof msg);
     int same = rc == LAD_OK;
     for (int i = 0; i < n && same; i++) {
         lad_value x = lad_decode(f, w[i]), y = lad_decode(&g, w[i]);
@@ -74,7 +74,7 @@ static void fit_through_f16(const char *spec, int flush)
     memset(&g, 0, sizeof g);
     snprintf(g.name, sizeof g.name, "x");
     char msg[160], tname[96];
-    int rc = ok ? lad_decode_fit(&g, 8, w, d, 256, f16, lad_format_nan(f16), 0, msg, sizeof msg)
+    int rc = ok ? lad_decode_fit(&g, 8, w, d, 256, f16, lad_format_nan(f16), 0, 0, msg, sizeof msg)
                 : LAD_EDATA;
     int same = rc == LAD_OK;
     for (int i = 0; i < 256 && same; i++)
@@ -83,8 +83,39 @@ static void fit_through_f16(const char *spec, int flush)
     test_check(same, tname, "rc %d: %s", rc, ok ? msg : "bad spec");
 }
 
+/* e5m2 without Inf into f16: its top binade (2^16 and up) overflows f16
+** like Inf would, so two decodes explain every code, the IEEE one first;
+** skip 1 gives the other, skip 2 none. */
+static void fit_alternatives(void)
+{
+    lad_format f, g0, g1, g2;
+    const lad_format *f16 = lad_format_find("f16");
+    int ok = lad_format_parse("e5m2:inf=none,nan=ones", &f, NULL) == LAD_OK;
+    uint64_t w[256], d[256];
+    for (int i = 0; i < 256 && ok; i++)
+        d[i] = through(&f, f16, w[i] = (uint64_t)i, 0);
+    char msg[160];
+    memset(&g0, 0, sizeof g0);
+    g2 = g1 = g0;
+    int r0 = lad_decode_fit(&g0, 8, w, d, 256, f16, lad_format_nan(f16), 0, 0, msg, sizeof msg);
+    int r1 = lad_decode_fit(&g1, 8, w, d, 256, f16, lad_format_nan(f16), 0, 1, msg, sizeof msg);
+    int r2 = lad_decode_fit(&g2, 8, w, d, 256, f16, lad_format_nan(f16), 0, 2, msg, sizeof msg);
+    test_check(ok && r0 == LAD_OK && r1 == LAD_OK && r2 == LAD_NO, "probes-decode-fit-alternatives",
+               "rc %d %d %d: %s", r0, r1, r2, msg);
+    /* 0x7c: Inf in the first, 2^16 in the second, as in e5m2 without Inf */
+    const lad_format *f32 = lad_format_find("f32");
+    uint64_t y0 = through(&g0, f32, 0x7c, 0), y1 = through(&g1, f32, 0x7c, 0);
+    test_check(y0 == 0x7f800000 && y1 == 0x47800000 && y1 == through(&f, f32, 0x7c, 0),
+               "probes-decode-fit-alternative-second", "0x7c: 0x%llx, then 0x%llx",
+               (unsigned long long)y0, (unsigned long long)y1);
+    for (int i = 0; i < 256 && r1 == LAD_OK; i++)
+        ok &= through(&g0, f16, w[i], 0) == d[i] && through(&g1, f16, w[i], 0) == d[i];
+    test_check(ok, "probes-decode-fit-alternatives-explain", "a decode gives another f16 word");
+}
+
 void test_decode(void)
 {
+    fit_alternatives();
     fit_through_f16("e5m2:inf=none,nan=ones", 0);
     fit_through_f16("e5m2", 0);
     fit_through_f16("e4m3", 0);
