@@ -282,7 +282,7 @@ static int rescue(sweep *w)
 ** of 1 with C added last, moves only with all four at once (a signed zero
 ** of random draw 701). For the end of a search that is still stuck.
 */
-#define WIDEBUDGET 5000000
+#define WIDEBUDGET 2000000
 static int restructure(sweep *w, const group *gs, int ng, int wide)
 {
     ctx *x = w->x;
