@@ -207,6 +207,14 @@ lad_word_t lad_format_nan(const lad_format *f)
     return pack(f, 0, ones(f->ebits), ones(f->mbits));
 }
 
+int lad_format_same_decode(const lad_format *x, const lad_format *y)
+{
+    return x->kind == y->kind && x->width == y->width && x->pad == y->pad &&
+           x->sign == y->sign && x->ebits == y->ebits && x->mbits == y->mbits &&
+           x->bias == y->bias && x->sub == y->sub && x->inf == y->inf &&
+           x->nan == y->nan;
+}
+
 lad_word_t lad_format_maxfinite(const lad_format *f, int neg)
 {
     if (f->kind == LAD_INT) {

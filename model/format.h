@@ -118,6 +118,9 @@ lad_word_t lad_format_mask(const lad_format *f);
 /* Hex digits of the word in the vector line format: ceil(width/4). */
 int lad_format_digits(const lad_format *f);
 
+/* Whether x and y decode every word alike: the same fields, names aside. */
+int lad_format_same_decode(const lad_format *x, const lad_format *y);
+
 /* Decodes a word. Bits outside lad_format_mask() are ignored, so a tf32
 ** word is truncated before it is classified. Always succeeds. */
 lad_value lad_decode(const lad_format *f, lad_word_t word);

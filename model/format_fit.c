@@ -59,13 +59,6 @@ static int explains(lad_value v, lad_value o, lad_value dmax, lad_value dmin)
     return o.cls == LAD_INFINITE || value_eq(o, dmax);
 }
 
-/* Whether formats x and y decode alike (their names aside). */
-static int same_decode(const lad_format *x, const lad_format *y)
-{
-    return x->sign == y->sign && x->ebits == y->ebits && x->mbits == y->mbits &&
-           x->bias == y->bias && x->sub == y->sub && x->inf == y->inf && x->nan == y->nan;
-}
-
 int lad_decode_fit(lad_format *f, int width, const lad_word_t *words,
                    const lad_word_t *dwords, size_t n, const lad_format *d,
                    lad_word_t nan_word, int square, int skip, char *msg, size_t msgsize)
@@ -122,7 +115,7 @@ int lad_decode_fit(lad_format *f, int width, const lad_word_t *words,
                             /* the skip-th of the distinct decodes that explain */
                             int dup = 0;
                             for (int j = 0; j < seen && i == n && !dup; j++)
-                                dup = same_decode(&prev[j], &c);
+                                dup = lad_format_same_decode(&prev[j], &c);
                             if (i == n && !dup && seen < skip) {
                                 prev[seen++] = c;
                             } else if (i == n && !dup) {

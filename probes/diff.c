@@ -25,28 +25,20 @@
 #define NBETTER 65536       /* cases searched past a witness on which B differs
                                for one the parameter alone explains */
 
-static int same_format(const lad_format *x, const lad_format *y)
-{
-    return x->kind == y->kind && x->width == y->width && x->pad == y->pad &&
-           x->sign == y->sign && x->ebits == y->ebits && x->mbits == y->mbits &&
-           x->bias == y->bias && x->sub == y->sub && x->inf == y->inf &&
-           x->nan == y->nan;
-}
-
 /* Why a and b cannot share inputs, or NULL when they can: the parameters
 ** that say what the instruction reads (neither searched nor identity) must
 ** be equal, K apart for dense unscaled datapaths. */
 static const char *no_sharing(const lad_datapath *a, const lad_datapath *b)
 {
-    if (!same_format(&a->a, &b->a) || !same_format(&a->b, &b->b) ||
-        !same_format(&a->c, &b->c))
+    if (!lad_format_same_decode(&a->a, &b->a) || !lad_format_same_decode(&a->b, &b->b) ||
+        !lad_format_same_decode(&a->c, &b->c))
         return "the A, B or C formats differ";
     if (a->integer != b->integer)
         return "one is an integer datapath";
     if (a->sparse != b->sparse)
         return "the sparsity differs";
-    if (a->scale_block != b->scale_block || !same_format(&a->sa, &b->sa) ||
-        !same_format(&a->sb, &b->sb))
+    if (a->scale_block != b->scale_block || !lad_format_same_decode(&a->sa, &b->sa) ||
+        !lad_format_same_decode(&a->sb, &b->sb))
         return "the block scales differ";
     if (a->k != b->k && (a->scale_block || a->sparse))
         return "K differs on a scaled or sparse datapath";
@@ -327,7 +319,7 @@ void lad_diff_run(lad_diff *d, const lad_datapath *a, const lad_datapath *b)
         lad_param_text(r->p, b, r->vb, sizeof r->vb);
         r->differs = strcmp(r->va, r->vb) != 0;
         if (r->differs && r->p->type == LAD_PT_FMT &&
-            same_format((const lad_format *)((const char *)a + r->p->off),
+            lad_format_same_decode((const lad_format *)((const char *)a + r->p->off),
                         (const lad_format *)((const char *)b + r->p->off)))
             r->differs = 0, r->same_encoding = 1;
         r->matters = lad_param_matters(r->p, a) || lad_param_matters(r->p, b);
