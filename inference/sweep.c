@@ -286,7 +286,8 @@ static int rescue(sweep *w)
 static int restructure(sweep *w, const group *gs, int ng, int wide)
 {
     ctx *x = w->x;
-    int rows[4] = {LAD_P_exact, LAD_P_tree, LAD_P_pass, LAD_P_c_last};
+    static const int rows[4] = {LAD_P_exact, LAD_P_tree, LAD_P_pass, LAD_P_c_last};
+    static const int shapes[3][2] = {{0, 0}, {1, 0}, {0, 1}};
     int nrow = wide ? 4 : 2;
     uint64_t now = sweep_score(w, &w->cur, UINT64_MAX), stop = x->evals + WIDEBUDGET;
     if (now == 0)
@@ -294,59 +295,46 @@ static int restructure(sweep *w, const group *gs, int ng, int wide)
     for (int r = 0; r < nrow; r++)
         if (x->nvals[rows[r]] == 0)
             return 0;
-    static const int shapes[3][2] = {{0, 0}, {1, 0}, {0, 1}};
     pvec was = w->cur;
-    /* what holding overwrites: the counts and the first candidates */
-    int nv[4], idx[4] = {0};
-    int64_t v0[4], *vals[4];
+    /* what holding overwrites: the counts and the first candidates, put
+    ** back after each restart, so the candidates read below stay whole */
+    int nv[4];
+    int64_t v0[4];
     for (int r = 0; r < nrow; r++) {
         nv[r] = x->nvals[rows[r]];
         v0[r] = x->vals[rows[r]][0];
-        vals[r] = malloc(sizeof(int64_t) * (size_t)nv[r]);
-        if (vals[r])
-            memcpy(vals[r], x->vals[rows[r]], sizeof(int64_t) * (size_t)nv[r]);
     }
-    int took = 0, ok = 1;
-    for (int r = 0; r < nrow; r++)
-        ok &= vals[r] != NULL;
-    /* idx[0]: the shape; idx[1] unused; idx[2], idx[3]: the candidates of
-    ** pass and c_last */
-    int lim[4] = {3, 1, wide ? nv[2] : 1, wide ? nv[3] : 1};
-    while (ok && !took && (!wide || x->evals < stop)) {
+    /* the shape, then (wide) the candidates of pass and of c_last */
+    int np = wide ? nv[2] : 1, nc = wide ? nv[3] : 1;
+    int took = 0;
+    for (int k = 0; k < 3 * np * nc && !took && (!wide || x->evals < stop); k++) {
         pvec p = was;
-        p.v[rows[0]] = shapes[idx[0]][0];
-        p.v[rows[1]] = shapes[idx[0]][1];
+        p.v[rows[0]] = shapes[k % 3][0];
+        p.v[rows[1]] = shapes[k % 3][1];
         if (wide) {
-            p.v[rows[2]] = vals[2][idx[2]];
-            p.v[rows[3]] = vals[3][idx[3]];
+            p.v[rows[2]] = x->vals[rows[2]][k / 3 % np];
+            p.v[rows[3]] = x->vals[rows[3]][k / 3 / np];
         }
         int same = 1;
         for (int r = 0; r < nrow; r++)
             same &= p.v[rows[r]] == was.v[rows[r]];
-        if (!same && legal(w, &p)) {
-            /* the structure held while the other rows follow it: the groups
-            ** that hold these rows would take the old ones straight back */
-            for (int r = 0; r < nrow; r++) {
-                x->nvals[rows[r]] = 1;
-                x->vals[rows[r]][0] = p.v[rows[r]];
-            }
-            w->cur = p;
-            uint64_t best = sweep_score(w, &p, UINT64_MAX);
-            sweep_groups(w, gs, ng, &best);
-            took = best < now;
-            for (int r = 0; r < nrow; r++) {
-                x->nvals[rows[r]] = nv[r];
-                x->vals[rows[r]][0] = v0[r];
-            }
+        if (same || !legal(w, &p))
+            continue;
+        /* the structure held while the other rows follow it: the groups
+        ** that hold these rows would take the old ones straight back */
+        for (int r = 0; r < nrow; r++) {
+            x->nvals[rows[r]] = 1;
+            x->vals[rows[r]][0] = p.v[rows[r]];
         }
-        int i = 0;
-        while (i < 4 && ++idx[i] == lim[i])
-            idx[i++] = 0;
-        if (i == 4)
-            break;
+        w->cur = p;
+        uint64_t best = sweep_score(w, &p, UINT64_MAX);
+        sweep_groups(w, gs, ng, &best);
+        took = best < now;
+        for (int r = 0; r < nrow; r++) {
+            x->nvals[rows[r]] = nv[r];
+            x->vals[rows[r]][0] = v0[r];
+        }
     }
-    for (int r = 0; r < nrow; r++)
-        free(vals[r]);
     if (!took)
         w->cur = was;
     return took;
