@@ -304,10 +304,16 @@ static int restructure(sweep *w, const group *gs, int ng, int wide)
         nv[r] = x->nvals[rows[r]];
         v0[r] = x->vals[rows[r]][0];
     }
-    /* the shape, then (wide) the candidates of pass and of c_last */
-    int np = wide ? nv[2] : 1, nc = wide ? nv[3] : 1;
-    int took = 0;
-    for (int k = 0; k < 3 * np * nc && !took && (!wide || x->evals < stop); k++) {
+    /* the shape, then (wide) the candidates of pass and of c_last: every
+    ** combination, each scored as it stands before its restart, and (wide)
+    ** started in the order of those scores, fewest misses first: within
+    ** the budget one restart can cost more than the rest together (draw
+    ** 817: 2.9 M evaluations for the one window before the tree) */
+    int np = wide ? nv[2] : 1, nc = wide ? nv[3] : 1, nk = 0;
+    struct start { uint64_t score; pvec p; } *st = malloc(sizeof *st * (size_t)(3 * np * nc));
+    if (!st)
+        return 0;
+    for (int k = 0; k < 3 * np * nc; k++) {
         pvec p = was;
         p.v[rows[0]] = shapes[k % 3][0];
         p.v[rows[1]] = shapes[k % 3][1];
@@ -320,6 +326,18 @@ static int restructure(sweep *w, const group *gs, int ng, int wide)
             same &= p.v[rows[r]] == was.v[rows[r]];
         if (same || !legal(w, &p))
             continue;
+        st[nk].p = p;
+        st[nk++].score = wide ? sweep_score(w, &p, UINT64_MAX) : 0;
+    }
+    for (int i = 1; i < nk; i++)  /* stable: ties keep their order */
+        for (int j = i; j > 0 && st[j].score < st[j - 1].score; j--) {
+            struct start t = st[j];
+            st[j] = st[j - 1];
+            st[j - 1] = t;
+        }
+    int took = 0;
+    for (int k = 0; k < nk && !took && (!wide || x->evals < stop); k++) {
+        pvec p = st[k].p;
         /* the structure held while the other rows follow it: the groups
         ** that hold these rows would take the old ones straight back */
         for (int r = 0; r < nrow; r++) {
@@ -335,6 +353,7 @@ static int restructure(sweep *w, const group *gs, int ng, int wide)
             x->vals[rows[r]][0] = v0[r];
         }
     }
+    free(st);
     if (!took)
         w->cur = was;
     return took;
