@@ -7,15 +7,31 @@
 ** floor under the anchor shows as the exponent below which the negative
 ** term stops being kept; a zero product that takes part in the anchor
 ** moves that exponent. Below min_exp, lone products 2^e with and without
-** a zero product, which only a directed result rounding shows, or a C
-** added outside the window beside them. Decides zero_floor and
-** anchor_min.
+** a zero product, which only a directed result rounding shows (on
+** block-scaled kinds, those beside a zero product also through the
+** scales: scale_to), or a C added outside the window beside them.
+** Decides zero_floor and anchor_min.
 */
 #include "ladder.h"
 #include "case.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+
+/*
+** A block-scaled datapath reaches through its scales exponents its words
+** cannot (fp6 and fp4 products stop near 2^-8): every block's scale pair
+** set to 2^ea x 2^eb, ea + eb = e, puts a product built as 2^0 at 2^e. C
+** is not scaled. LAD_NO where the scale formats cannot hold the halves.
+*/
+static int scale_to(const lad_datapath *dp, lad_case *cs, int e)
+{
+    int ea = e / 2, eb = e - ea;
+    for (int blk = 0; blk < lad_datapath_nscales(dp); blk++)
+        if (lad_case_scale(dp, cs, blk, ea, eb))
+            return LAD_NO;
+    return LAD_OK;
+}
 
 int lad_rung_zeros(lad_probe *p)
 {
@@ -94,11 +110,23 @@ int lad_rung_zeros(lad_probe *p)
     ** (no zero product) or a zero product, and negated both ways, for e
     ** down to the lowest quantum a floor at min_exp can set (windows up to
     ** 60 and a few bits more) */
-    for (int e = minexp - 1; e >= minexp - 64 && e >= tiny; e--)
+    for (int e = minexp - 1; e >= minexp - 64 && (e >= tiny || dp->scale_block > 0); e--)
         for (int v = 0; v < 4; v++) {
             lad_case cs;
             lad_case_base(dp, &cs);
-            int ok = !lad_case_term(dp, &cs, 0, v >= 2, 1, e);
+            int ok = e >= tiny && !lad_case_term(dp, &cs, 0, v >= 2, 1, e);
+            if (!ok && (v == 1 || v == 2) && dp->scale_block > 0 && n >= 2) {
+                /* beside a zero product, through the scales */
+                lad_word_t zb;
+                lad_case_base(dp, &cs);
+                ok = !lad_case_term(dp, &cs, 0, v >= 2, 1, 0) && !scale_to(dp, &cs, e) &&
+                     !lad_word(&dp->b, 0, 1, 0, &zb);
+                lad_case_words(dp, &cs, 1, 0, zb);
+                lad_batch_series(&b, "low-p", "anchor_min");
+                if (ok && (rc = lad_batch_addv(&b, &cs, e, "%sp 2^%d zero scaled", v >= 2 ? "-" : "", e)))
+                    goto out;
+                continue;
+            }
             if (v == 3) {
                 /* negated, the smallest product in every other lane */
                 if (n > 1 && tiny >= e)
