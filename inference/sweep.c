@@ -265,6 +265,63 @@ static int rescue(sweep *w)
     return took;
 }
 
+/* A restart: the values of the rows it holds, and its score as it stands. */
+typedef struct restart {
+    uint64_t score;
+    pvec p;
+} restart;
+
+/*
+** The restarts from st[0..nk): rows[0..nrow) held at a restart's values while
+** the other rows follow them (the groups that hold these rows would take
+** the old values straight back), best score first when sorted (ties in
+** their order: within a budget one restart can cost more than the rest
+** together), until one ends explaining strictly more cases than the current
+** model or the evaluations pass stop. Returns 1 with w->cur at that model;
+** 0 with w->cur as it was. Frees st.
+*/
+static int restart_held(sweep *w, const group *gs, int ng, const int *rows, int nrow,
+                        restart *st, int nk, int sorted, uint64_t stop)
+{
+    ctx *x = w->x;
+    uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
+    pvec was = w->cur;
+    /* what holding overwrites: the counts and the first candidates, put
+    ** back after each restart, so the candidates stay whole */
+    int nv[4];
+    int64_t v0[4];
+    for (int r = 0; r < nrow; r++) {
+        nv[r] = x->nvals[rows[r]];
+        v0[r] = x->vals[rows[r]][0];
+    }
+    for (int i = 1; sorted && i < nk; i++)
+        for (int j = i; j > 0 && st[j].score < st[j - 1].score; j--) {
+            restart t = st[j];
+            st[j] = st[j - 1];
+            st[j - 1] = t;
+        }
+    int took = 0;
+    for (int k = 0; k < nk && !took && x->evals < stop; k++) {
+        pvec p = st[k].p;
+        for (int r = 0; r < nrow; r++) {
+            x->nvals[rows[r]] = 1;
+            x->vals[rows[r]][0] = p.v[rows[r]];
+        }
+        w->cur = p;
+        uint64_t best = sweep_score(w, &p, UINT64_MAX);
+        sweep_groups(w, gs, ng, &best);
+        took = best < now;
+        for (int r = 0; r < nrow; r++) {
+            x->nvals[rows[r]] = nv[r];
+            x->vals[rows[r]][0] = v0[r];
+        }
+    }
+    free(st);
+    if (!took)
+        w->cur = was;
+    return took;
+}
+
 /*
 ** Stuck with cases unexplained, the sweep may sit in the wrong structure of
 ** the sum (exact where the datapath adds in a tree, AMD CDNA2 in MMA-Sim;
@@ -289,32 +346,20 @@ static int restructure(sweep *w, const group *gs, int ng, int wide)
     static const int rows[4] = {LAD_P_exact, LAD_P_tree, LAD_P_pass, LAD_P_c_last};
     static const int shapes[3][2] = {{0, 0}, {1, 0}, {0, 1}};
     int nrow = wide ? 4 : 2;
-    uint64_t now = sweep_score(w, &w->cur, UINT64_MAX), stop = x->evals + WIDEBUDGET;
-    if (now == 0)
+    if (sweep_score(w, &w->cur, UINT64_MAX) == 0)
         return 0;
     for (int r = 0; r < nrow; r++)
         if (x->nvals[rows[r]] == 0)
             return 0;
-    pvec was = w->cur;
-    /* what holding overwrites: the counts and the first candidates, put
-    ** back after each restart, so the candidates read below stay whole */
-    int nv[4];
-    int64_t v0[4];
-    for (int r = 0; r < nrow; r++) {
-        nv[r] = x->nvals[rows[r]];
-        v0[r] = x->vals[rows[r]][0];
-    }
     /* the shape, then (wide) the candidates of pass and of c_last: every
-    ** combination, each scored as it stands before its restart, and (wide)
-    ** started in the order of those scores, fewest misses first: within
-    ** the budget one restart can cost more than the rest together (draw
-    ** 817: 2.9 M evaluations for the one window before the tree) */
-    int np = wide ? nv[2] : 1, nc = wide ? nv[3] : 1, nk = 0;
-    struct start { uint64_t score; pvec p; } *st = malloc(sizeof *st * (size_t)(3 * np * nc));
+    ** combination, and (wide) each scored as it stands, best first (draw
+    ** 817 spent 2.9 M evaluations in the one window before the tree) */
+    int np = wide ? x->nvals[rows[2]] : 1, nc = wide ? x->nvals[rows[3]] : 1, nk = 0;
+    restart *st = malloc(sizeof *st * (size_t)(3 * np * nc));
     if (!st)
         return 0;
     for (int k = 0; k < 3 * np * nc; k++) {
-        pvec p = was;
+        pvec p = w->cur;
         p.v[rows[0]] = shapes[k % 3][0];
         p.v[rows[1]] = shapes[k % 3][1];
         if (wide) {
@@ -323,40 +368,44 @@ static int restructure(sweep *w, const group *gs, int ng, int wide)
         }
         int same = 1;
         for (int r = 0; r < nrow; r++)
-            same &= p.v[rows[r]] == was.v[rows[r]];
+            same &= p.v[rows[r]] == w->cur.v[rows[r]];
         if (same || !legal(w, &p))
             continue;
         st[nk].p = p;
         st[nk++].score = wide ? sweep_score(w, &p, UINT64_MAX) : 0;
     }
-    for (int i = 1; i < nk; i++)  /* stable: ties keep their order */
-        for (int j = i; j > 0 && st[j].score < st[j - 1].score; j--) {
-            struct start t = st[j];
-            st[j] = st[j - 1];
-            st[j - 1] = t;
-        }
-    int took = 0;
-    for (int k = 0; k < nk && !took && (!wide || x->evals < stop); k++) {
-        pvec p = st[k].p;
-        /* the structure held while the other rows follow it: the groups
-        ** that hold these rows would take the old ones straight back */
-        for (int r = 0; r < nrow; r++) {
-            x->nvals[rows[r]] = 1;
-            x->vals[rows[r]][0] = p.v[rows[r]];
-        }
-        w->cur = p;
-        uint64_t best = sweep_score(w, &p, UINT64_MAX);
-        sweep_groups(w, gs, ng, &best);
-        took = best < now;
-        for (int r = 0; r < nrow; r++) {
-            x->nvals[rows[r]] = nv[r];
-            x->vals[rows[r]][0] = v0[r];
-        }
+    return restart_held(w, gs, ng, rows, nrow, st, nk, wide,
+                        wide ? x->evals + WIDEBUDGET : UINT64_MAX);
+}
+
+/*
+** Stuck in one level where the datapath has two (AMD CDNA3: a second window
+** under the pass anchor, even and odd lanes summed apart), or the other way
+** round: every combination of window2 and even_odd held in turn, best score
+** first, the other rows following, within WIDEBUDGET evaluations (random
+** draw 383, CDNA3 f16 with a second level of 33 bits, ended in one level 8
+** rows from its model). Returns 1 when one was kept.
+*/
+static int relevel(sweep *w, const group *gs, int ng)
+{
+    ctx *x = w->x;
+    static const int rows[2] = {LAD_P_window2, LAD_P_even_odd};
+    int n2 = x->nvals[rows[0]], ne = x->nvals[rows[1]], nk = 0;
+    if (sweep_score(w, &w->cur, UINT64_MAX) == 0 || n2 < 2 || ne == 0)
+        return 0;
+    restart *st = malloc(sizeof *st * (size_t)(n2 * ne));
+    if (!st)
+        return 0;
+    for (int k = 0; k < n2 * ne; k++) {
+        pvec p = w->cur;
+        p.v[rows[0]] = x->vals[rows[0]][k % n2];
+        p.v[rows[1]] = x->vals[rows[1]][k / n2];
+        if ((p.v[rows[0]] == w->cur.v[rows[0]] && p.v[rows[1]] == w->cur.v[rows[1]]) || !legal(w, &p))
+            continue;
+        st[nk].p = p;
+        st[nk++].score = sweep_score(w, &p, UINT64_MAX);
     }
-    free(st);
-    if (!took)
-        w->cur = was;
-    return took;
+    return restart_held(w, gs, ng, rows, 2, st, nk, 1, x->evals + WIDEBUDGET);
 }
 
 /* Whether some other value of row r changes the word of one of the cases
@@ -430,7 +479,8 @@ static int pairs(sweep *w)
 ** What the groups leave: the stages' own groups and every group again,
 ** the restarts from another structure of the sum, and with beam the beam
 ** as a rescue, Occam, the pairs, the wide restarts (structure, pass and
-** c_last held together), and two simplifications that keep the words the same
+** c_last held together), the levels (window2 and even_odd held together),
+** and two simplifications that keep the words the same
 ** (an unseen accumulator takes the result's cut format; a second level the
 ** cases cannot tell from one window gives way to it). On the fit set.
 ** Without beam (while checks still add cases), it stops after the
@@ -487,6 +537,8 @@ static void finish(sweep *w, const group *gs, int ng, const group *own, int nown
     if (pairs(w))
         occam(w);
     if (restructure(w, gs, ng, 1))
+        occam(w);
+    if (relevel(w, gs, ng))
         occam(w);
     /* An accumulator no case can see takes the result's cut format when the
     ** result was cut (the fp8 paths round both to e8m13): equal words. */
