@@ -114,18 +114,12 @@ int lad_rung_zeros(lad_probe *p)
         for (int v = 0; v < 4; v++) {
             lad_case cs;
             lad_case_base(dp, &cs);
-            int ok = e >= tiny && !lad_case_term(dp, &cs, 0, v >= 2, 1, e);
-            if (!ok && (v == 1 || v == 2) && dp->scale_block > 0 && n >= 2) {
+            int ok = e >= tiny && !lad_case_term(dp, &cs, 0, v >= 2, 1, e), scaled = 0;
+            if (!ok && (v == 1 || v == 2) && dp->scale_block > 0) {
                 /* beside a zero product, through the scales */
-                lad_word_t zb;
                 lad_case_base(dp, &cs);
-                ok = !lad_case_term(dp, &cs, 0, v >= 2, 1, 0) && !scale_to(dp, &cs, e) &&
-                     !lad_word(&dp->b, 0, 1, 0, &zb);
-                lad_case_words(dp, &cs, 1, 0, zb);
-                lad_batch_series(&b, "low-p", "anchor_min");
-                if (ok && (rc = lad_batch_addv(&b, &cs, e, "%sp 2^%d zero scaled", v >= 2 ? "-" : "", e)))
-                    goto out;
-                continue;
+                ok = !lad_case_term(dp, &cs, 0, v >= 2, 1, 0) && !scale_to(dp, &cs, e);
+                scaled = 1;
             }
             if (v == 3) {
                 /* negated, the smallest product in every other lane */
@@ -145,8 +139,8 @@ int lad_rung_zeros(lad_probe *p)
                     lad_case_term(dp, &cs, j, 0, 1, tiny);
             }
             lad_batch_series(&b, "low-p", "anchor_min");
-            if (ok && (rc = lad_batch_addv(&b, &cs, e, "%sp 2^%d%s", v >= 2 ? "-" : "", e,
-                                          v == 1 || v == 2 ? " zero" : "")))
+            if (ok && (rc = lad_batch_addv(&b, &cs, e, "%sp 2^%d%s%s", v >= 2 ? "-" : "", e,
+                                          v == 1 || v == 2 ? " zero" : "", scaled ? " scaled" : "")))
                 goto out;
         }
     /* C = +-2^(1-bias), the result's smallest normal, and a lone product
