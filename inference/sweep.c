@@ -277,14 +277,13 @@ typedef struct restart {
 ** the old values straight back), best score first when sorted (ties in
 ** their order: within a budget one restart can cost more than the rest
 ** together), until one ends explaining strictly more cases than the current
-** model or the evaluations pass stop. Returns 1 with w->cur at that model;
-** 0 with w->cur as it was. Frees st.
+** model (now: its misses) or the evaluations pass stop. Returns 1 with
+** w->cur at that model, 0 with w->cur as it was. Frees st.
 */
 static int restart_held(sweep *w, const group *gs, int ng, const int *rows, int nrow,
-                        restart *st, int nk, int sorted, uint64_t stop)
+                        restart *st, int nk, int sorted, uint64_t now, uint64_t stop)
 {
     ctx *x = w->x;
-    uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
     pvec was = w->cur;
     /* what holding overwrites: the counts and the first candidates, put
     ** back after each restart, so the candidates stay whole */
@@ -346,7 +345,8 @@ static int restructure(sweep *w, const group *gs, int ng, int wide)
     static const int rows[4] = {LAD_P_exact, LAD_P_tree, LAD_P_pass, LAD_P_c_last};
     static const int shapes[3][2] = {{0, 0}, {1, 0}, {0, 1}};
     int nrow = wide ? 4 : 2;
-    if (sweep_score(w, &w->cur, UINT64_MAX) == 0)
+    uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
+    if (now == 0)
         return 0;
     for (int r = 0; r < nrow; r++)
         if (x->nvals[rows[r]] == 0)
@@ -374,7 +374,7 @@ static int restructure(sweep *w, const group *gs, int ng, int wide)
         st[nk].p = p;
         st[nk++].score = wide ? sweep_score(w, &p, UINT64_MAX) : 0;
     }
-    return restart_held(w, gs, ng, rows, nrow, st, nk, wide,
+    return restart_held(w, gs, ng, rows, nrow, st, nk, wide, now,
                         wide ? x->evals + WIDEBUDGET : UINT64_MAX);
 }
 
@@ -391,7 +391,8 @@ static int relevel(sweep *w, const group *gs, int ng)
     ctx *x = w->x;
     static const int rows[2] = {LAD_P_window2, LAD_P_even_odd};
     int n2 = x->nvals[rows[0]], ne = x->nvals[rows[1]], nk = 0;
-    if (sweep_score(w, &w->cur, UINT64_MAX) == 0 || n2 < 2 || ne == 0)
+    uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
+    if (now == 0 || n2 < 2 || ne == 0)
         return 0;
     restart *st = malloc(sizeof *st * (size_t)(n2 * ne));
     if (!st)
@@ -405,7 +406,7 @@ static int relevel(sweep *w, const group *gs, int ng)
         st[nk].p = p;
         st[nk++].score = sweep_score(w, &p, UINT64_MAX);
     }
-    return restart_held(w, gs, ng, rows, 2, st, nk, 1, x->evals + WIDEBUDGET);
+    return restart_held(w, gs, ng, rows, 2, st, nk, 1, now, x->evals + WIDEBUDGET);
 }
 
 /* Whether some other value of row r changes the word of one of the cases
