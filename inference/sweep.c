@@ -342,30 +342,39 @@ static int restart_held(sweep *w, const group *gs, int ng, const int *rows, int 
 static int restructure(sweep *w, const group *gs, int ng, int wide)
 {
     ctx *x = w->x;
-    static const int rows[4] = {LAD_P_exact, LAD_P_tree, LAD_P_pass, LAD_P_c_last};
+    static const int all[4] = {LAD_P_exact, LAD_P_tree, LAD_P_pass, LAD_P_c_last};
     static const int shapes[3][2] = {{0, 0}, {1, 0}, {0, 1}};
-    int nrow = wide ? 4 : 2;
     uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
     if (now == 0)
         return 0;
-    for (int r = 0; r < nrow; r++)
-        if (x->nvals[rows[r]] == 0)
-            return 0;
+    /* the rows with candidates: a block-scaled datapath has one shape (no
+    ** exact or tree), but its pass and c_last still move (random draw 180,
+    ** one scale block, sat with C added last where it joins the window) */
+    int rows[4], nrow = 0, shaped = x->nvals[all[0]] > 0 && x->nvals[all[1]] > 0;
+    for (int r = shaped ? 0 : 2; r < (wide ? 4 : 2); r++)
+        if (x->nvals[all[r]] > 0)
+            rows[nrow++] = all[r];
+    if (nrow == 0)
+        return 0;
     /* the shape, then (wide) the candidates of pass and of c_last: every
     ** combination, and (wide) each scored as it stands, best first (draw
     ** 817 spent 2.9 M evaluations in the one window before the tree) */
-    int np = wide ? x->nvals[rows[2]] : 1, nc = wide ? x->nvals[rows[3]] : 1, nk = 0;
-    restart *st = malloc(sizeof *st * (size_t)(3 * np * nc));
+    int ns = shaped ? 3 : 1, nk = 0;
+    int np = wide && x->nvals[all[2]] ? x->nvals[all[2]] : 1;
+    int nc = wide && x->nvals[all[3]] ? x->nvals[all[3]] : 1;
+    restart *st = malloc(sizeof *st * (size_t)(ns * np * nc));
     if (!st)
         return 0;
-    for (int k = 0; k < 3 * np * nc; k++) {
+    for (int k = 0; k < ns * np * nc; k++) {
         pvec p = w->cur;
-        p.v[rows[0]] = shapes[k % 3][0];
-        p.v[rows[1]] = shapes[k % 3][1];
-        if (wide) {
-            p.v[rows[2]] = x->vals[rows[2]][k / 3 % np];
-            p.v[rows[3]] = x->vals[rows[3]][k / 3 / np];
+        if (shaped) {
+            p.v[all[0]] = shapes[k % 3][0];
+            p.v[all[1]] = shapes[k % 3][1];
         }
+        if (wide && x->nvals[all[2]])
+            p.v[all[2]] = x->vals[all[2]][k / ns % np];
+        if (wide && x->nvals[all[3]])
+            p.v[all[3]] = x->vals[all[3]][k / ns / np];
         int same = 1;
         for (int r = 0; r < nrow; r++)
             same &= p.v[rows[r]] == w->cur.v[rows[r]];
@@ -439,14 +448,14 @@ static int sensitive(sweep *w, int r, const lad_word_t *now)
 ** rounding that reads it, a sum's structure and its pass) cost a look at
 ** the failing cases per pair of values (split_score). A pair needs a row
 ** that changes some failing case's word (sensitive). Rounds until one
-** changes nothing, within PAIRBUDGET evaluations. Returns 1 when the model
-** changed.
+** changes nothing, or until the evaluations pass stop. Returns 1 when the
+** model changed.
 */
 #define PAIRBUDGET 10000000
-static int pairs(sweep *w)
+static int pairs(sweep *w, uint64_t stop)
 {
     ctx *x = w->x;
-    uint64_t best = sweep_score(w, &w->cur, UINT64_MAX), stop = x->evals + PAIRBUDGET;
+    uint64_t best = sweep_score(w, &w->cur, UINT64_MAX);
     int changed = 0;
     lad_word_t *now = malloc(sizeof *now * (x->n + 1));
     for (int round = 0; now && round < 4 && best > 0 && x->evals < stop; round++) {
@@ -477,11 +486,67 @@ static int pairs(sweep *w)
 }
 
 /*
+** Swaps, for the last cases no pair explains: three rows that must move
+** at once, where the path crosses a plateau. One row's value fixes a
+** failing case and breaks as many others, and from there a pair fixes the
+** rest: random draw 908 (mxf8f6f4, one scale block) needs an exact group
+** of 4 lanes, the per-group cut of C and the zero floor, and group 4 alone
+** swaps one missed case for another. Every such swap, rows in the order
+** of their keys, is taken in turn (at most MAXSWAP) and the pairs run from
+** it, within SWAPBUDGET evaluations in all; the first that ends
+** explaining strictly more cases is kept. Returns 1 when one was.
+*/
+#define SWAPBUDGET 10000000
+#define MAXSWAP 16
+static int swaps(sweep *w)
+{
+    ctx *x = w->x;
+    uint64_t now = sweep_score(w, &w->cur, UINT64_MAX), stop = x->evals + SWAPBUDGET;
+    if (now == 0)
+        return 0;
+    find_fails(w);
+    pvec was = w->cur, *sw = malloc(sizeof *sw * MAXSWAP);
+    int nsw = 0;
+    for (int ii = 0; sw && ii < lad_nparams && nsw < MAXSWAP; ii++) {
+        int r = x->byname[ii];
+        for (int j = 0; j < x->nvals[r] && nsw < MAXSWAP; j++) {
+            pvec p = was;
+            if ((p.v[r] = x->vals[r][j]) == was.v[r] || !legal(w, &p))
+                continue;
+            /* it must fix a failing case, and break as many */
+            lad_datapath dq;
+            sp_apply(x, &p, &dq);
+            lad_plan pq;
+            lad_plan_init(&pq, &dq);
+            int fixes = 0;
+            for (size_t i = 0; i < w->nfail && !fixes; i++) {
+                x->evals++;
+                fixes = lad_plan_eval(&pq, &x->cs[w->fail[i]]) == x->d[w->fail[i]];
+            }
+            if (fixes && sweep_score(w, &p, now + 1) == now)
+                sw[nsw++] = p;
+        }
+    }
+    int took = 0;
+    for (int k = 0; k < nsw && !took && x->evals < stop; k++) {
+        w->cur = sw[k];
+        took = pairs(w, stop) && sweep_score(w, &w->cur, UINT64_MAX) < now;
+    }
+    free(sw);
+    if (!took) {
+        w->cur = was;
+        find_fails(w);
+    }
+    return took;
+}
+
+/*
 ** What the groups leave: the stages' own groups and every group again,
 ** the restarts from another structure of the sum, and with beam the beam
 ** as a rescue, Occam, the pairs, the wide restarts (structure, pass and
 ** c_last held together), the levels (window2 and even_odd held together),
-** and two simplifications that keep the words the same
+** the swaps (a model as good, then the pairs from it), and two
+** simplifications that keep the words the same
 ** (an unseen accumulator takes the result's cut format; a second level the
 ** cases cannot tell from one window gives way to it). On the fit set.
 ** Without beam (while checks still add cases), it stops after the
@@ -535,11 +600,13 @@ static void finish(sweep *w, const group *gs, int ng, const group *own, int nown
     }
     if (!(stayed && same_pvec(&w->cur, &kept)) && restructure(w, gs, ng, 0))
         occam(w);
-    if (pairs(w))
+    if (pairs(w, x->evals + PAIRBUDGET))
         occam(w);
     if (restructure(w, gs, ng, 1))
         occam(w);
     if (relevel(w, gs, ng))
+        occam(w);
+    if (swaps(w))
         occam(w);
     /* An accumulator no case can see takes the result's cut format when the
     ** result was cut (the fp8 paths round both to e8m13): equal words. */
