@@ -49,6 +49,8 @@ typedef struct sweep {
     size_t *pass;        /* and those it gets right */
     size_t npass;
     int hotnext;
+    lad_progress_fn progress; /* and its pctx: the steps of finish */
+    void *pctx;
 } sweep;
 
 /* Adds case i to the fit set (once). */
@@ -557,6 +559,14 @@ static int same_pvec(const pvec *a, const pvec *b)
     return memcmp(a->v, b->v, sizeof a->v[0] * (size_t)lad_nparams) == 0;
 }
 
+/* Names the step of finish under way (k of 5) in the progress line: a
+** search still stuck can spend a minute in them (random draw 663, 52 s). */
+static void finish_step(const sweep *w, const char *step, size_t k)
+{
+    if (w->progress)
+        w->progress(w->pctx, step, k, 5);
+}
+
 static void finish(sweep *w, const group *gs, int ng, const group *own, int nown,
                    const lad_datapath *start, int beam)
 {
@@ -581,6 +591,7 @@ static void finish(sweep *w, const group *gs, int ng, const group *own, int nown
         occam(w);
     if (!beam)
         return;
+    finish_step(w, "what the groups leave: the beam", 0);
     pvec seeded = w->cur;
     rescue(w);
     occam(w);
@@ -600,12 +611,16 @@ static void finish(sweep *w, const group *gs, int ng, const group *own, int nown
     }
     if (!(stayed && same_pvec(&w->cur, &kept)) && restructure(w, gs, ng, 0))
         occam(w);
+    finish_step(w, "what the groups leave: the pairs", 1);
     if (pairs(w, x->evals + PAIRBUDGET))
         occam(w);
+    finish_step(w, "what the groups leave: the wide restarts", 2);
     if (restructure(w, gs, ng, 1))
         occam(w);
+    finish_step(w, "what the groups leave: the levels", 3);
     if (relevel(w, gs, ng))
         occam(w);
+    finish_step(w, "what the groups leave: the swaps", 4);
     if (swaps(w))
         occam(w);
     /* An accumulator no case can see takes the result's cut format when the
@@ -683,6 +698,8 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
     if (n == 0)
         return LAD_OK;
     sweep w = {0};
+    w.progress = progress;
+    w.pctx = pctx;
     w.x = sp_ctx_new(start, cs, d, n);
     w.order = malloc(sizeof(size_t) * n);
     w.in = calloc(n, 1);
