@@ -83,6 +83,19 @@ static int parse_group(const char *s, group *g, lad_err *err)
     return LAD_OK;
 }
 
+/* A model ready to evaluate: the datapath of a pvec and its plan, which
+** points into it (so a built stays where it was made). */
+typedef struct built {
+    lad_datapath dp;
+    lad_plan pl;
+} built;
+
+static void build(const ctx *x, const pvec *p, built *b)
+{
+    sp_apply(x, p, &b->dp);
+    lad_plan_init(&b->pl, &b->dp);
+}
+
 static uint64_t sweep_score(sweep *w, const pvec *p, uint64_t limit)
 {
     lad_datapath dp;
@@ -111,20 +124,18 @@ static int legal(const sweep *w, const pvec *p)
 static uint64_t split_score(sweep *w, const pvec *p, uint64_t best)
 {
     ctx *x = w->x;
-    lad_datapath dp;
-    sp_apply(x, p, &dp);
-    lad_plan pl;
-    lad_plan_init(&pl, &dp);
+    built m;
+    build(x, p, &m);
     size_t need = w->nfail - best + 1, got = 0;
     for (size_t i = 0; i < w->nfail && got + (w->nfail - i) >= need; i++) {
         size_t c = w->fail[i];
         x->evals++;
-        got += lad_plan_eval(&pl, &x->cs[c]) == x->d[c];
+        got += lad_plan_eval(&m.pl, &x->cs[c]) == x->d[c];
     }
     if (got < need)
         return best;
     uint64_t missed = w->nfail - got;
-    return missed + sp_score(x, &dp, w->pass, w->npass, x->n, best - 1 - missed,
+    return missed + sp_score(x, &m.dp, w->pass, w->npass, x->n, best - 1 - missed,
                              COUNT | REORDER, &w->hotnext, NULL);
 }
 
@@ -132,14 +143,12 @@ static uint64_t split_score(sweep *w, const pvec *p, uint64_t best)
 ** right, each in the fit set's order. */
 static void find_fails(sweep *w)
 {
-    lad_datapath dp;
-    sp_apply(w->x, &w->cur, &dp);
-    lad_plan pl;
-    lad_plan_init(&pl, &dp);
+    built m;
+    build(w->x, &w->cur, &m);
     w->nfail = w->npass = 0;
     for (size_t i = 0; i < w->nfit; i++) {
         size_t c = w->order[i];
-        if (lad_plan_eval(&pl, &w->x->cs[c]) != w->x->d[c])
+        if (lad_plan_eval(&m.pl, &w->x->cs[c]) != w->x->d[c])
             w->fail[w->nfail++] = c;
         else
             w->pass[w->npass++] = c;
@@ -431,13 +440,11 @@ static int sensitive(sweep *w, int r, const lad_word_t *now)
         pvec p = w->cur;
         if ((p.v[r] = x->vals[r][j]) == w->cur.v[r] || !legal(w, &p))
             continue;
-        lad_datapath dq;
-        sp_apply(x, &p, &dq);
-        lad_plan pq;
-        lad_plan_init(&pq, &dq);
+        built m;
+        build(x, &p, &m);
         for (size_t i = 0; i < w->nfail; i++) {
             x->evals++;
-            if (lad_plan_eval(&pq, &x->cs[w->fail[i]]) != now[i])
+            if (lad_plan_eval(&m.pl, &x->cs[w->fail[i]]) != now[i])
                 return 1;
         }
     }
@@ -463,12 +470,10 @@ static int pairs(sweep *w, uint64_t stop)
     for (int round = 0; now && round < 4 && best > 0 && x->evals < stop; round++) {
         int moved = 0;
         find_fails(w);
-        lad_datapath dp;
-        sp_apply(x, &w->cur, &dp);
-        lad_plan pl;
-        lad_plan_init(&pl, &dp);
+        built m;
+        build(x, &w->cur, &m);
         for (size_t i = 0; i < w->nfail; i++)
-            now[i] = lad_plan_eval(&pl, &x->cs[w->fail[i]]);
+            now[i] = lad_plan_eval(&m.pl, &x->cs[w->fail[i]]);
         unsigned char sens[NP];
         for (int r = 0; r < lad_nparams; r++)
             sens[r] = x->nvals[r] > 1 && sensitive(w, r, now);
@@ -487,16 +492,76 @@ static int pairs(sweep *w, uint64_t stop)
     return changed;
 }
 
+/* Whether p gives the device's word for some case the current model fails. */
+static int fixes_one(sweep *w, const pvec *p)
+{
+    ctx *x = w->x;
+    built m;
+    build(x, p, &m);
+    for (size_t i = 0; i < w->nfail; i++) {
+        x->evals++;
+        if (lad_plan_eval(&m.pl, &x->cs[w->fail[i]]) == x->d[w->fail[i]])
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether models a and b give the same word on every case of the fit set. */
+static int same_words(sweep *w, const pvec *a, const pvec *b)
+{
+    ctx *x = w->x;
+    built ma, mb;
+    build(x, a, &ma);
+    build(x, b, &mb);
+    for (size_t k = 0; k < w->nfit; k++) {
+        x->evals += 2;
+        if (lad_plan_eval(&ma.pl, &x->cs[w->order[k]]) != lad_plan_eval(&mb.pl, &x->cs[w->order[k]]))
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether p, which gives the words of a on the fit set and differs from it
+** in row r, changes what some other row's change does to a failing case:
+** a value no case sees that still moves what the pairs can reach. */
+static int interacts(sweep *w, const pvec *a, const pvec *p, int r)
+{
+    ctx *x = w->x;
+    for (int r2 = 0; r2 < lad_nparams; r2++) {
+        if (r2 == r)
+            continue;
+        for (int j = 0; j < x->nvals[r2]; j++) {
+            pvec q1 = *a, q2 = *p;
+            if ((q1.v[r2] = q2.v[r2] = x->vals[r2][j]) == a->v[r2] || !legal(w, &q1) || !legal(w, &q2))
+                continue;
+            built m1, m2;
+            build(x, &q1, &m1);
+            build(x, &q2, &m2);
+            for (size_t i = 0; i < w->nfail; i++) {
+                x->evals += 2;
+                if (lad_plan_eval(&m1.pl, &x->cs[w->fail[i]]) != lad_plan_eval(&m2.pl, &x->cs[w->fail[i]]))
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 /*
 ** Swaps, for the last cases no pair explains: three rows that must move
 ** at once, where the path crosses a plateau. One row's value fixes a
 ** failing case and breaks as many others, and from there a pair fixes the
 ** rest: random draw 908 (mxf8f6f4, one scale block) needs an exact group
 ** of 4 lanes, the per-group cut of C and the zero floor, and group 4 alone
-** swaps one missed case for another. Every such swap, rows in the order
-** of their keys, is taken in turn (at most MAXSWAP) and the pairs run from
-** it, within SWAPBUDGET evaluations in all; the first that ends
-** explaining strictly more cases is kept. Returns 1 when one was.
+** swaps one missed case for another. After those, the neutral swaps: a
+** value that changes no word of the fit set, but changes what another
+** row's value does to a failing case (random draw 532, bf16 in one pass:
+** its accumulator rounds to nearest where rz gives the same words on every
+** stored case, and only under rne does the pair of floors, the zero floor
+** for the anchor's minimum, explain its last two). Every such swap, rows
+** in the order of their keys, is taken in turn (at most MAXSWAP) and the
+** pairs run from it, within SWAPBUDGET evaluations in all; the first that
+** ends explaining strictly more cases is kept. Returns 1 when one was.
 */
 #define SWAPBUDGET 10000000
 #define MAXSWAP 16
@@ -509,26 +574,21 @@ static int swaps(sweep *w)
     find_fails(w);
     pvec was = w->cur, *sw = malloc(sizeof *sw * MAXSWAP);
     int nsw = 0;
-    for (int ii = 0; sw && ii < lad_nparams && nsw < MAXSWAP; ii++) {
-        int r = x->byname[ii];
-        for (int j = 0; j < x->nvals[r] && nsw < MAXSWAP; j++) {
-            pvec p = was;
-            if ((p.v[r] = x->vals[r][j]) == was.v[r] || !legal(w, &p))
-                continue;
-            /* it must fix a failing case, and break as many */
-            lad_datapath dq;
-            sp_apply(x, &p, &dq);
-            lad_plan pq;
-            lad_plan_init(&pq, &dq);
-            int fixes = 0;
-            for (size_t i = 0; i < w->nfail && !fixes; i++) {
-                x->evals++;
-                fixes = lad_plan_eval(&pq, &x->cs[w->fail[i]]) == x->d[w->fail[i]];
+    /* first the values that fix a failing case and break as many (kind 0),
+    ** then those no case of the fit set tells from the current ones but
+    ** which change what another row does to a failing case (kind 1) */
+    for (int kind = 0; kind < 2; kind++)
+        for (int ii = 0; sw && ii < lad_nparams && nsw < MAXSWAP; ii++) {
+            int r = x->byname[ii];
+            for (int j = 0; j < x->nvals[r] && nsw < MAXSWAP; j++) {
+                pvec p = was;
+                if ((p.v[r] = x->vals[r][j]) == was.v[r] || !legal(w, &p))
+                    continue;
+                if (kind ? same_words(w, &was, &p) && interacts(w, &was, &p, r)
+                         : fixes_one(w, &p) && sweep_score(w, &p, now + 1) == now)
+                    sw[nsw++] = p;
             }
-            if (fixes && sweep_score(w, &p, now + 1) == now)
-                sw[nsw++] = p;
         }
-    }
     int took = 0;
     for (int k = 0; k < nsw && !took && x->evals < stop; k++) {
         w->cur = sw[k];
@@ -664,13 +724,11 @@ static void finish(sweep *w, const group *gs, int ng, const group *own, int nown
 static size_t add_misses(sweep *w)
 {
     ctx *x = w->x;
-    lad_datapath dp;
-    sp_apply(x, &w->cur, &dp);
-    lad_plan pl;
-    lad_plan_init(&pl, &dp);
+    built m;
+    build(x, &w->cur, &m);
     size_t nmiss = 0;
     for (size_t i = 0; i < x->n; i++)
-        if (!w->in[i] && lad_plan_eval(&pl, &x->cs[i]) != x->d[i])
+        if (!w->in[i] && lad_plan_eval(&m.pl, &x->cs[i]) != x->d[i])
             w->missed[i] = 1, nmiss++;
     size_t step = nmiss > ADD ? nmiss / ADD : 1, seen = 0, added = 0;
     for (size_t i = 0; i < x->n && nmiss; i++)

@@ -22,7 +22,8 @@
 # number beyond the first LADDER_BLIND_DRAWS (default 83, a draw whose
 # staged sweep ends in a conflict that infer's rescue sweep leaves; 180,
 # block-scaled with one scale block, which the wide restarts recover; 908,
-# the same kind, which the swaps recover; docs/inference.md; empty: none),
+# the same kind, which the swaps recover; 532, bf16 in one pass, which the
+# neutral swaps recover; docs/inference.md; empty: none),
 # LADDER_BLIND_OLD the draws of the first generator whose recovery once
 # failed (tests/data/blind-draws/random-v1-<n>.yaml; default all ten,
 # empty: none). `make test-long` runs every preset and 1000 draws on
@@ -43,7 +44,7 @@ else
     DRAWS=${LADDER_BLIND_DRAWS:-20}
     CASES=${LADDER_BLIND_CASES:-10000}
     BIG=${LADDER_BLIND_BIG:-1}
-    EXTRA=${LADDER_BLIND_EXTRA-83 180 908}
+    EXTRA=${LADDER_BLIND_EXTRA-83 180 532 908}
     OLD=${LADDER_BLIND_OLD-37 40 64 77 102 125 126 131 158 179}
 fi
 JOBS=${LADDER_BLIND_JOBS:-2}
