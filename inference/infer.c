@@ -363,6 +363,25 @@ static int fit_from(const lad_datapath *start, const lad_case *cs, const lad_wor
     return rc;
 }
 
+/*
+** The model the run's last `ladder infer` stored, into *dp; 0 when it has
+** none (or one that no longer parses: a store from another version).
+*/
+static int last_model(lad_store *st, int64_t run, lad_datapath *dp)
+{
+    lad_show sh;
+    lad_err none = {0};
+    if (lad_store_show(st, run, &sh, &none) != LAD_OK)
+        return 0;
+    int got = 0;
+    for (size_t i = sh.ninf; i-- > 0 && !got;)
+        if (strcmp(sh.inf[i].parameter, "model") == 0)
+            got = lad_model_parse("<inferred model>", sh.inf[i].value, strlen(sh.inf[i].value),
+                                  dp, NULL, 0, &none) == LAD_OK;
+    lad_show_free(&sh);
+    return got;
+}
+
 int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress, void *pctx,
               lad_infer_result *out, lad_err *err)
 {
@@ -465,6 +484,24 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress
                 out->params[slot[op]] = was;
             }
         }
+    /* Still cases no model explains, on a run inferred before: the sweep
+    ** from the model that infer found, over every case at once. Between
+    ** the two the evidence grew (a validation's mismatches join the run:
+    ** docs/inference.md, "Refinement"), and the search from the start can
+    ** take another path through the new cases to a structure the old
+    ** model's neighbours beat (random draw 114: one row, the anchor's
+    ** minimum, from the last model to every case; from the start, a
+    ** second-level window that misses 4). The model that explains more is
+    ** kept. */
+    lad_datapath prev;
+    if (nfit && lad_search_count(&dp, cs, d, nfit) > 0 && last_model(st, run, &prev)) {
+        lad_datapath alt = prev;
+        lad_stage one = {nfit, NULL, "every case, from the last model"};
+        if ((rc = lad_search_staged(&prev, cs, d, nfit, &one, 1, progress, pctx, &alt, err)))
+            goto done;
+        if (lad_search_count(&alt, cs, d, nfit) < lad_search_count(&dp, cs, d, nfit))
+            dp = alt;
+    }
     out->dp = dp;
     out->ncases = n;
     out->nmismatch = 0;

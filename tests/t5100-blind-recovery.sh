@@ -23,7 +23,10 @@
 # staged sweep ends in a conflict that infer's rescue sweep leaves; 180,
 # block-scaled with one scale block, which the wide restarts recover; 908,
 # the same kind, which the swaps recover; 532, bf16 in one pass, which the
-# neutral swaps recover; docs/inference.md; empty: none),
+# neutral swaps recover; 114 and 795 on 100,000 cases, which the sweep
+# from the last model and the group of the lanes' and C's cuts recover
+# after refinement; N:CASES gives draw N its own number of cases;
+# docs/inference.md; empty: none),
 # LADDER_BLIND_OLD the draws of the first generator whose recovery once
 # failed (tests/data/blind-draws/random-v1-<n>.yaml; default all ten,
 # empty: none). `make test-long` runs every preset and 1000 draws on
@@ -44,7 +47,7 @@ else
     DRAWS=${LADDER_BLIND_DRAWS:-20}
     CASES=${LADDER_BLIND_CASES:-10000}
     BIG=${LADDER_BLIND_BIG:-1}
-    EXTRA=${LADDER_BLIND_EXTRA-83 180 532 908}
+    EXTRA=${LADDER_BLIND_EXTRA-83 180 532 908 114:100000 795:100000}
     OLD=${LADDER_BLIND_OLD-37 40 64 77 102 125 126 131 158 179}
 fi
 JOBS=${LADDER_BLIND_JOBS:-2}
@@ -55,7 +58,7 @@ JOBS=${LADDER_BLIND_JOBS:-2}
 while read -r p; do echo "$p $CASES" >>"$TMP/list"; done <"$TMP/presets"
 # an f64 NaN word that is not the default: the search takes all 64 bits
 echo "$TESTS_DATA/blind-f64-nan.yaml $CASES" >>"$TMP/list"
-draw() {
+draw() {  # draw N [CASES]
     f=$TMP/random-$1.yaml
     sh "$TESTS_DATA/model-random.sh" "$LADDER" "$1" >"$f"
     if ! "$LADDER" model check "$f" >/dev/null 2>&1; then
@@ -63,7 +66,7 @@ draw() {
     elif [ "$1" -le "$BIG" ]; then
         echo "$f 1000000" >>"$TMP/list"
     else
-        echo "$f $CASES" >>"$TMP/list"
+        echo "$f ${2:-$CASES}" >>"$TMP/list"
     fi
 }
 i=1
@@ -72,7 +75,10 @@ while [ "$i" -le "$DRAWS" ]; do
     i=$((i + 1))
 done
 for i in $EXTRA; do
-    [ "$i" -gt "$DRAWS" ] && draw "$i"
+    n=${i%%:*}
+    c=${i#*:}
+    [ "$c" = "$i" ] && c=$CASES
+    [ "$n" -gt "$DRAWS" ] && draw "$n" "$c"
 done
 for i in $OLD; do
     echo "$TESTS_DATA/blind-draws/random-v1-$i.yaml $CASES" >>"$TMP/list"

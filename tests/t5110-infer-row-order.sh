@@ -4,9 +4,9 @@
 # from the same stored runs, the same model as ladder built from the file as
 # it is (compared key by key: a model file lists the keys in row order).
 # Occam asks the rows in the order of their keys, and the sweep's groups
-# are params.def's LAD_SWEEP lines, whatever the rows' order; the beam
-# still breaks ties of equal scores by a hash of the values in row order
-# (inference/space.h), which these runs do not rest on.
+# are params.def's LAD_SWEEP lines, whatever the rows' order; the pairs,
+# the swaps and the beam's ties of equal scores take the rows in the order
+# of their keys too, and no ranking reads a hash (inference/space.h).
 #
 # The copy is built without CUDA (the kernels do not take part). make test
 # infers two datapaths (one window, two levels); LADDER_ROW_ORDER_SAMPLE=1
