@@ -28,6 +28,7 @@
 #include "commands.h"
 #include "json.h"
 #include "runview.h"
+#include "inference/infer.h"
 #include "io/modelfile.h"
 #include "io/vecwrite.h"
 #include "model/params.h"
@@ -76,7 +77,7 @@ static int resolve(const char *spec, const char *db, lad_datapath *dp, lad_err *
     if (rc == LAD_OK)
         rc = lad_store_resolve_run(st, spec, &run, err);
     if (rc == LAD_OK)
-        rc = cli_run_model(st, run, dp, err);
+        rc = lad_infer_model(st, run, dp, err);
     lad_store_close(st);
     return rc == LAD_OK ? lad_datapath_check(dp, err) : rc;
 }

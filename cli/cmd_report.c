@@ -78,7 +78,7 @@ static int params_of(lad_store *st, int64_t run, lad_report *r, int keep_dp, lad
                       f->ncases >= LAD_INFER_MAXIDS);
         }
         if (!keep_dp) {
-            int rc = cli_run_model(st, run, &r->dp, err);
+            int rc = lad_infer_model(st, run, &r->dp, err);
             if (rc != LAD_OK)
                 return rc;
             snprintf(r->model_note, sizeof r->model_note,
@@ -240,7 +240,7 @@ static int gather_survey(lad_store *st, int64_t id, lad_report *r, lad_err *err)
             snprintf(s->device, sizeof s->device, "%s", row.device);
         s->cases = row.ncases;
         lad_err e2 = {0};
-        s->have_model = cli_run_model(st, d->run, &s->model, &e2) == LAD_OK;
+        s->have_model = lad_infer_model(st, d->run, &s->model, &e2) == LAD_OK;
     }
     free(rows);
     return rc;

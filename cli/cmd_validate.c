@@ -62,6 +62,7 @@
 #include "util/hooks.h"
 #include "util/progress.h"
 #include "runview.h"
+#include "inference/infer.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -154,7 +155,7 @@ typedef struct run_setup {
 static int setup_of_run(lad_store *st, int64_t run, run_setup *rs,
                         lad_err *err)
 {
-    int rc = cli_run_model(st, run, &rs->dp, err);
+    int rc = lad_infer_model(st, run, &rs->dp, err);
     snprintf(rs->name, sizeof rs->name, "run %" PRId64 " inferred", run);
     static lad_run_row row;
     char arg[600];

@@ -34,26 +34,6 @@ int cli_store_open_existing(const char *path, lad_store **st)
     return LAD_OK;
 }
 
-int cli_run_model(lad_store *st, int64_t run, lad_datapath *dp, lad_err *err)
-{
-    lad_show sh;
-    int rc = lad_store_show(st, run, &sh, err);
-    if (rc != LAD_OK)
-        return rc;
-    const lad_inference_row *model = NULL;
-    for (size_t i = sh.ninf; i-- > 0 && model == NULL;)
-        if (strcmp(sh.inf[i].parameter, "model") == 0)
-            model = &sh.inf[i];
-    if (model == NULL)
-        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " has no inferred model; run "
-                      "'ladder infer %" PRId64 "' first", run, run);
-    else
-        rc = lad_model_parse("<inferred model>", model->value, strlen(model->value), dp,
-                             NULL, 0, err);
-    lad_show_free(&sh);
-    return rc;
-}
-
 int cli_run_datapath(lad_store *st, const lad_run_row *row, lad_datapath *dp,
                      lad_err *err)
 {

@@ -18,10 +18,6 @@ int cli_store_open_existing(const char *path, lad_store **st);
 /* "2025-06-01 12:34:56" (UTC) into buf (at least 20 bytes); "-" for 0. */
 const char *cli_time(int64_t t, char *buf, size_t size);
 
-/* The model `ladder infer` stored with run (its last "model" inference,
-** the model file's text) into dp. LAD_EDATA when there is none. */
-int cli_run_model(lad_store *st, int64_t run, lad_datapath *dp, lad_err *err);
-
 /* The instruction a run probed, as its device was told it: its stored
 ** recipe's datapath (lad_recipe_datapath), else the preset of its datapath
 ** name (runs without a recipe, validate --model's, or with one this build

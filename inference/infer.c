@@ -326,10 +326,11 @@ static int store_result(lad_store *st, int64_t run, const lad_infer_result *out,
 
 /*
 ** When the staged sweep leaves cases unexplained: the sweep again as
-** `ladder fit` runs it, blind to the rungs (every case in one stage that
-** only checks, so that a wrong structure of the sum is left by a restart
-** before the cases pile up); its model replaces *dp when it explains more
-** of them. The stages' order can lead the sweep into a structure no single
+** `ladder fit` runs it, from start (the declared instruction, or the
+** model the run's last infer stored), blind to the rungs (every case in
+** one stage that only checks, so that a wrong structure of the sum is left
+** by a restart before the cases pile up); its model replaces *dp when it
+** explains more of them. The stages' order can lead the sweep into a structure no single
 ** change leaves (a tree of passes summed apart, taken for passes of 4
 ** with C added last), which this sweep, given every case at once, does
 ** not enter. fit's beam after it found nothing more on the draws it was
@@ -363,23 +364,24 @@ static int fit_from(const lad_datapath *start, const lad_case *cs, const lad_wor
     return rc;
 }
 
-/*
-** The model the run's last `ladder infer` stored, into *dp; 0 when it has
-** none (or one that no longer parses: a store from another version).
-*/
-static int last_model(lad_store *st, int64_t run, lad_datapath *dp)
+int lad_infer_model(lad_store *st, int64_t run, lad_datapath *dp, lad_err *err)
 {
     lad_show sh;
-    lad_err none = {0};
-    if (lad_store_show(st, run, &sh, &none) != LAD_OK)
-        return 0;
-    int got = 0;
-    for (size_t i = sh.ninf; i-- > 0 && !got;)
+    int rc = lad_store_show(st, run, &sh, err);
+    if (rc != LAD_OK)
+        return rc;
+    const lad_inference_row *model = NULL;
+    for (size_t i = sh.ninf; i-- > 0 && model == NULL;)
         if (strcmp(sh.inf[i].parameter, "model") == 0)
-            got = lad_model_parse("<inferred model>", sh.inf[i].value, strlen(sh.inf[i].value),
-                                  dp, NULL, 0, &none) == LAD_OK;
+            model = &sh.inf[i];
+    if (model == NULL)
+        rc = lad_errf(err, LAD_EDATA, "run %lld has no inferred model; run "
+                      "'ladder infer %lld' first", (long long)run, (long long)run);
+    else
+        rc = lad_model_parse("<inferred model>", model->value, strlen(model->value), dp,
+                             NULL, 0, err);
     lad_show_free(&sh);
-    return got;
+    return rc;
 }
 
 int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress, void *pctx,
@@ -494,14 +496,11 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress
     ** second-level window that misses 4). The model that explains more is
     ** kept. */
     lad_datapath prev;
-    if (nfit && lad_search_count(&dp, cs, d, nfit) > 0 && last_model(st, run, &prev)) {
-        lad_datapath alt = prev;
-        lad_stage one = {nfit, NULL, "every case, from the last model"};
-        if ((rc = lad_search_staged(&prev, cs, d, nfit, &one, 1, progress, pctx, &alt, err)))
-            goto done;
-        if (lad_search_count(&alt, cs, d, nfit) < lad_search_count(&dp, cs, d, nfit))
-            dp = alt;
-    }
+    lad_err none = {0};  /* no stored model (or one of another version): no sweep */
+    if (nfit && lad_search_count(&dp, cs, d, nfit) > 0 &&
+        lad_infer_model(st, run, &prev, &none) == LAD_OK &&
+        (rc = rescue(&prev, cs, d, nfit, progress, pctx, &dp, err)))
+        goto done;
     out->dp = dp;
     out->ncases = n;
     out->nmismatch = 0;

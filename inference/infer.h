@@ -84,4 +84,8 @@ typedef struct lad_infer_result {
 int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress, void *pctx,
               lad_infer_result *out, lad_err *err);
 
+/* The model `ladder infer` stored with run (its last "model" inference,
+** the model file's text) into dp. LAD_EDATA when there is none. */
+int lad_infer_model(lad_store *st, int64_t run, lad_datapath *dp, lad_err *err);
+
 #endif
