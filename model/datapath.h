@@ -150,6 +150,10 @@ typedef struct lad_plan {
     int avx2;            /* 1: the fast path's AVX2 build (x86-64 CPUs that
                             have it); 0: the generic one */
     int simple;          /* a's and b's NaN and Inf are decided fast */
+    int inf_rest;        /* simple, chained passes rounding straight into d,
+                            acc with IEEE Inf and NaN: a case is decided by
+                            its words' classes from the first pass that
+                            meets a NaN or an Inf (plan.c, special_rest) */
     int fast_c, fast_acc;/* c and acc words decoded by the fast path */
     lad_word_t acc_nan;  /* the NaN word of acc */
     int fixed;           /* 1: the block-scaled path sums a group's products

@@ -174,6 +174,35 @@ static int nan_case(const lad_plan *p, const lad_word_t *pa, const lad_word_t *p
     return pinf && ninf;
 }
 
+/*
+** A chained case from the pass at lane `from` on, when that pass meets a
+** NaN or an Inf among its words or in its addend add (the running value:
+** C, or an earlier pass that overflowed). Where acc has IEEE Inf and NaN
+** and every pass rounds into the next one's addend (p->inf_rest), that
+** pass gives acc's NaN or its Inf, and every later pass starts from that
+** special, so its finite products no longer count: the result is NaN when
+** a NaN, a zero times an Inf or Infs of both signs are among the lanes
+** from `from` on and add, else the Inf of their sign, in d (pass_eval's
+** specials, pass after pass).
+*/
+static lad_word_t special_rest(const lad_plan *p, const lad_word_t *pa, const lad_word_t *pb,
+                               int from, int n, const term *add)
+{
+    int nan = add->cls == LAD_NAN;
+    int pinf = add->cls == LAD_INFINITE && !add->neg, ninf = add->cls == LAD_INFINITE && add->neg;
+    for (int j = from; j < n && !nan; j++) {
+        int a = opfmt_class(&p->a, pa[j]), b = opfmt_class(&p->b, pb[j]);
+        if (a == LAD_NAN || b == LAD_NAN || ((a == LAD_INFINITE || b == LAD_INFINITE) &&
+                                             (a == LAD_ZERO || b == LAD_ZERO)))
+            nan = 1;
+        else if (a == LAD_INFINITE || b == LAD_INFINITE)
+            *(opfmt_term(&p->a, pa[j]).neg ^ opfmt_term(&p->b, pb[j]).neg ? &ninf : &pinf) = 1;
+    }
+    if (nan || (pinf && ninf))
+        return p->dp->nan;
+    return lad_format_inf(&p->dp->d, ninf);
+}
+
 /* One lane: *m = the exact product's integer significand, *rw = its raw
 ** exponent plus both biases (at least 2), *sg = all ones for a negative
 ** product, else 0; returns 1 when a word is special. */
@@ -698,6 +727,8 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     p->acc = lad_opfmt_of(&dp->acc);
     p->shape = shape_of(&p->a, &p->b);
     p->simple = p->a.spec != FS_OTHER && p->b.spec != FS_OTHER;
+    p->inf_rest = p->simple && dp->chain == LAD_CHAIN && !dp->c_last && !dp->d_via_acc &&
+                  dp->acc.inf == LAD_INF_IEEE && dp->acc.nan == LAD_NAN_IEEE;
     p->fast_c = lad_opfmt_usable(&dp->c, &p->c);
     p->fast_acc = lad_opfmt_usable(&dp->acc, &p->acc);
     p->acc_nan = lad_format_nan(&dp->acc);
@@ -755,6 +786,8 @@ fast_body(const lad_plan *pl, const lad_case *cs)
         if (special || add->cls >= LAD_INFINITE) {
             if (npass == 1 && direct && pl->simple)
                 return fast_special(pl, pa, pb, sgn, n, add);
+            if (pl->inf_rest)
+                return special_rest(pl, pa, pb, from, n, add);
             if (pl->simple && nan_case(pl, pa, pb, n, &c))
                 return dp->nan;
             return lad_eval_general(dp, cs);
@@ -795,8 +828,11 @@ fast_body(const lad_plan *pl, const lad_case *cs)
         }
         if (last)
             return w;
-        /* a result that overflowed to Inf is decided by the general code */
+        /* a result that overflowed to Inf: as a special addend, or by the
+        ** general code */
         term r = pl->fast_acc ? opfmt_term(&pl->acc, w) : decode_term(&dp->acc, w);
+        if (pl->inf_rest && r.cls == LAD_INFINITE)
+            return special_rest(pl, pa, pb, to, n, &r);
         if (r.cls >= LAD_INFINITE || w == pl->acc_nan)
             return lad_eval_general(dp, cs);
         if (chain || (p == 0 && dp->c_last)) {
@@ -943,6 +979,7 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
     const v8u idx = {0, 1, 2, 3, 4, 5, 6, 7};
     const int up = pl->up;
     v8u sp = {0};
+    unsigned __int128 spl = 0;  /* bit j: lane j has a NaN or Inf word */
     for (int j = 0; j < n; j += 8) {
         v8w wa, wb;
         memcpy(&wa, pa + j, sizeof wa);
@@ -957,8 +994,10 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
         }
         v8u fa = xa & A.fmask, fb = xb & B.fmask;
         v8u ea = (xa >> A.mb) & A.emax, eb = (xb >> B.mb) & B.emax;
-        sp |= (v8u)((ea == A.etop) & ((fa & A.need) == A.need)) |
-              (v8u)((eb == B.etop) & ((fb & B.need) == B.need));
+        v8u spj = (v8u)((ea == A.etop) & ((fa & A.need) == A.need)) |
+                  (v8u)((eb == B.etop) & ((fb & B.need) == B.need));
+        sp |= spj;
+        spl |= (unsigned __int128)(uint32_t)_mm256_movemask_ps((__m256)spj) << j;
         v8u ma = fa | ((v8u)(ea != 0) & (1u << A.mb));
         v8u mb = fb | ((v8u)(eb != 0) & (1u << B.mb));
         v8u nz = (v8u)((ma != 0) & (mb != 0));
@@ -974,16 +1013,23 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
         memcpy(sgn + j, &sg, sizeof sg);
     }
     *done = 0;
-    if (any_lane(sp))
+    if (any_lane(sp) && !pl->inf_rest)
         return 0;
     term tc = pl->fast_c ? opfmt_term(&pl->c, cs->c) : decode_term(&dp->c, cs->c);
     addend acc = addend_of(&tc);
-    if (acc.cls >= LAD_INFINITE)
-        return 0;
+    if (acc.cls >= LAD_INFINITE) {
+        *done = pl->inf_rest;
+        return pl->inf_rest ? special_rest(pl, pa, pb, 0, n, &tc) : 0;
+    }
     int npass = n == dp->k ? pl->npass : n > 0 ? (n + dp->pass - 1) / dp->pass : 1;
     for (int p = 0; p < npass; p++) {
         int from = p * dp->pass, to = from + dp->pass < n ? from + dp->pass : n;
         int last = p == npass - 1;
+        /* a NaN or Inf among the pass's words (then pl->inf_rest) */
+        if (to > from && (spl >> from) << (128 - (to - from))) {
+            *done = 1;
+            return special_rest(pl, pa, pb, from, n, &tc);
+        }
         const lad_format *out = last ? &dp->d : &dp->acc;
         int mode = last ? dp->d_round : dp->acc_round;
         /* the anchor: the largest raw exponent of the pass's nonzero
@@ -1061,6 +1107,10 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
         }
         tc = pl->fast_acc ? opfmt_term(&pl->acc, w) : decode_term(&dp->acc, w);
         acc = addend_of(&tc);
+        if (pl->inf_rest && acc.cls == LAD_INFINITE) {
+            *done = 1;
+            return special_rest(pl, pa, pb, to, n, &tc);
+        }
         if (acc.cls >= LAD_INFINITE || w == pl->acc_nan)
             return 0;
     }

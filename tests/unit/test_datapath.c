@@ -11,6 +11,7 @@
 
 #include "model/datapath_int.h"
 #include "model/presets.h"
+#include "probes/gen.h"
 
 static lad_datapath preset(const char *name)
 {
@@ -373,8 +374,64 @@ static void test_f64_fma(void)
     TEST_EQ_WORD("datapath-f64-fma-chained", one, lad_eval(&dp, &cs));
 }
 
+/*
+** Every preset on the fast path (both builds) against the general code, on
+** raw bit patterns where some lanes are then made Infs of one sign, C too:
+** the cases a chain decides by its words' classes from the first pass that
+** meets a special or overflows (plan.c, special_rest), and the ones it
+** leaves to the general code (Infs of both signs, a zero times an Inf).
+*/
+static void test_fast_specials(void)
+{
+    int n = lad_preset_count(), presets = 0, bad = 0;
+    long cases = 0;
+    char first[300] = "";
+    for (int i = 0; i < n; i++) {
+        const lad_datapath *dp = &lad_preset_get(i)->dp;
+        lad_plan pl;
+        lad_plan_init(&pl, dp);
+        if (pl.path != LAD_PATH_FAST)
+            continue;
+        lad_plan generic = pl;
+        generic.avx2 = 0;
+        presets++;
+        lad_rng r;
+        lad_rng_seed(&r, 0x494e4652 + (uint64_t)i);
+        for (int k = 0; k < 1500; k++) {
+            lad_case cs;
+            lad_gen_case_at(dp, 0x53504543 + (uint64_t)i, 100, (uint64_t)k, &cs);
+            int neg = (int)lad_rng_below(&r, 2), infs = (int)lad_rng_below(&r, 4);
+            for (int j = 0; j < infs; j++) {
+                int lane = (int)lad_rng_below(&r, (uint32_t)dp->k);
+                lad_word_t *w = lad_rng_below(&r, 2) ? &cs.a[lane] : &cs.b[lane];
+                const lad_format *f = w == &cs.a[lane] ? &dp->a : &dp->b;
+                *w = lad_format_inf(f, 0);
+                /* the other word's sign makes the product's: one sign in
+                ** most cases, both in some */
+                lad_word_t *o = w == &cs.a[lane] ? &cs.b[lane] : &cs.a[lane];
+                const lad_format *g = w == &cs.a[lane] ? &dp->b : &dp->a;
+                lad_word_t sbit = (lad_word_t)1 << (g->width - 1);
+                int flip = neg ^ (lad_rng_below(&r, 8) == 0);
+                *o = flip ? *o | sbit : *o & ~sbit;
+            }
+            if (lad_rng_below(&r, 8) == 0)
+                cs.c = lad_format_inf(&dp->c, neg);
+            lad_word_t want = lad_eval_general(dp, &cs);
+            lad_word_t got = lad_plan_eval(&pl, &cs), gen = lad_plan_eval(&generic, &cs);
+            cases++;
+            if ((got != want || gen != want) && !bad++)
+                snprintf(first, sizeof first, "%s case %d: general 0x%llx, plan 0x%llx, "
+                         "generic build 0x%llx", dp->name, k, (unsigned long long)want,
+                         (unsigned long long)got, (unsigned long long)gen);
+        }
+    }
+    test_check(bad == 0 && presets >= 100, "datapath-fast-specials",
+               "%d of %ld cases differ on %d presets; first: %s", bad, cases, presets, first);
+}
+
 void test_datapath(void)
 {
+    test_fast_specials();
     test_f64_fma();
     test_presets_bound();
     test_fnuz_path();
