@@ -2,6 +2,8 @@
 ** ladder eval: the model as a filter, one D word per case.
 **
 **     ladder eval --model SPEC [FILE]
+**     ladder eval --model SPEC --a A.npy --b B.npy [--c C.npy]
+**                 [--sa SA.npy --sb SB.npy] -o D.npy [-q]
 **
 ** Reads cases in the vector line format (io/vecline.h; a D field, when
 ** present, is ignored) from FILE or stdin, and writes each case's D word in
@@ -19,18 +21,28 @@
 ** A malformed line stops the command with "ladder: file:line:col: ..." and
 ** exit 3; nothing is printed for it (the words before it were printed as
 ** their lines came, and are right).
+**
+** With --a and --b the cases come from .npy arrays instead, one case a row
+** (io/npy.h), read and evaluated a block of EVAL_BLOCK cases at a time, so
+** memory stays fixed however many there are; D's words go to an .npy file,
+** written whole or not at all.
 */
 #include "cli.h"
 #include "commands.h"
 #include "io/modelfile.h"
+#include "io/npy.h"
 #include "io/vecfile.h"
+#include "util/progress.h"
 #include "devices/device.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char usage[] =
     "usage: ladder eval --model <spec> [--device <dev>] [<file>]\n"
+    "       ladder eval --model <spec> --a <A.npy> --b <B.npy> [--c <C.npy>]\n"
+    "                   [--sa <SA.npy> --sb <SB.npy>] -o <D.npy> [-q]\n"
     "\n"
     "  Reads vector lines (A;B;C, or A;B;C;D whose D is ignored; scaled or\n"
     "  sparse models add ;scale_a;scale_b;meta) from <file> or stdin and\n"
@@ -61,11 +73,123 @@ static void flush(void *arg)
     o->n = 0;
 }
 
+/* Cases a block: their lad_case copies (2 KB each) stay in the cache
+** between the fill and the model. */
+#define EVAL_BLOCK 128
+
+enum { NPY_A, NPY_B, NPY_C, NPY_SA, NPY_SB, NPY_N };
+
+/* Opens the arrays that were named and checks their dtypes and shapes
+** against the model: every one N rows of its columns (C: N, or N x 1). */
+static int npy_open(const lad_datapath *dp, const char *const *path, lad_npy_reader *r,
+                    size_t *cols, size_t *n, lad_err *err)
+{
+    static const char *const what[NPY_N] = {"A", "B", "C", "SA", "SB"};
+    const lad_format *f[NPY_N] = {&dp->a, &dp->b, &dp->c, &dp->sa, &dp->sb};
+    size_t nkb = dp->scale_block ? (size_t)(dp->k / dp->scale_block) : 0;
+    const size_t want[NPY_N] = {(size_t)dp->k, (size_t)dp->k, 1, nkb, nkb};
+    int rc = LAD_OK;
+    for (int i = 0; i < NPY_N && rc == LAD_OK; i++) {
+        cols[i] = want[i];
+        if (path[i] == NULL)
+            continue;
+        if ((rc = lad_npy_open(path[i], &r[i], err)) != LAD_OK)
+            break;
+        lad_npy *a = &r[i].a;
+        if (i == NPY_C && a->ndim == 1) {
+            /* a vector reads as one row: its elements are the rows here */
+            a->shape[0] = a->shape[1];
+            a->shape[1] = 1;
+        } else if (a->ndim != 2) {
+            rc = lad_errf(err, LAD_EDATA, "%s: %s has two dimensions, not %d", path[i],
+                          i == NPY_C ? "C has one (N) or" : what[i], a->ndim);
+            break;
+        }
+        if (i == NPY_A)
+            *n = a->shape[0];
+        rc = lad_npy_check_dtype(a, f[i], what[i], path[i], err);
+        if (rc == LAD_OK && (a->shape[0] != *n || a->shape[1] != want[i]))
+            rc = lad_errf(err, LAD_EDATA, "%s is %zu x %zu, not %zu x %zu (%s of %s)",
+                          path[i], a->shape[0], a->shape[1], *n, want[i],
+                          i == NPY_C ? "N addends" : i < NPY_C ? "N cases of K words"
+                          : "N cases of K/scale_block scales", dp->name);
+    }
+    return rc;
+}
+
+/* The cases of the arrays through the model, EVAL_BLOCK at a time, into
+** out: N words of D's dtype (lad_npy_dtype). A, B and C are widened
+** straight into the cases' fields (a stride of one lad_case); the scales,
+** bytes in a case, through a buffer. */
+static int eval_npy(const lad_datapath *dp, const char *const *path, const char *out,
+                    lad_progress *pr, lad_err *err)
+{
+    lad_npy_reader r[NPY_N] = {{0}};
+    size_t cols[NPY_N], n = 0;
+    int rc = npy_open(dp, path, r, cols, &n, err);
+    const lad_format *f[NPY_N] = {&dp->a, &dp->b, &dp->c, &dp->sa, &dp->sb};
+    size_t nkb = cols[NPY_SA];
+    lad_word_t *d = malloc(EVAL_BLOCK * sizeof *d);
+    lad_word_t *sw = malloc(EVAL_BLOCK * (nkb + 1) * sizeof *sw);
+    lad_case *cs = calloc(EVAL_BLOCK, sizeof *cs);
+    if (rc == LAD_OK && (d == NULL || sw == NULL || cs == NULL))
+        rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
+    char kind;
+    int size;
+    lad_npy_dtype(&dp->d, &kind, &size);
+    lad_npy_writer o;
+    if (rc == LAD_OK)
+        rc = lad_npy_create(&o, out, kind, size, 1, n, 1, err);
+    if (rc == LAD_OK) {
+        lad_plan pl;
+        lad_plan_init(&pl, dp);
+        const size_t stride = sizeof *cs / sizeof cs->a[0];
+        lad_word_t *field[NPY_N] = {cs[0].a, cs[0].b, &cs[0].c, NULL, NULL};
+        lad_progress_begin(pr, "eval %zu cases", n);
+        for (size_t at = 0; at < n && rc == LAD_OK; at += EVAL_BLOCK) {
+            size_t m = n - at < EVAL_BLOCK ? n - at : EVAL_BLOCK;
+            for (int i = 0; i < NPY_N && rc == LAD_OK; i++) {
+                if (path[i] == NULL)
+                    continue;
+                if (i < NPY_SA) {
+                    rc = lad_npy_next(&r[i], m, field[i], stride, f[i], err);
+                    continue;
+                }
+                rc = lad_npy_next(&r[i], m, sw, nkb, f[i], err);
+                for (size_t j = 0; rc == LAD_OK && j < m; j++)
+                    for (size_t q = 0; q < nkb; q++)
+                        (i == NPY_SA ? cs[j].sa : cs[j].sb)[q] = (uint8_t)sw[j * nkb + q];
+            }
+            if (rc != LAD_OK)
+                break;
+            lad_plan_eval_batch(&pl, cs, m, d);
+            lad_npy_put(&o, m, d);
+            if ((at / EVAL_BLOCK) % 64 == 63)
+                lad_progress_step(pr, NULL, at + m, n);
+        }
+        lad_progress_end(pr, rc);
+        if (rc == LAD_OK)
+            rc = lad_npy_commit(&o, err);
+        else
+            lad_npy_abort(&o);
+    }
+    for (int i = 0; i < NPY_N; i++)
+        lad_npy_close(&r[i]);
+    free(d);
+    free(sw);
+    free(cs);
+    return rc;
+}
+
 int cmd_eval(int argc, char **argv)
 {
-    const char *spec = NULL, *devspec = NULL;
+    const char *spec = NULL, *devspec = NULL, *dpath = NULL, *quiet = NULL;
+    const char *path[NPY_N] = {NULL};
     const cli_opt opts[] = {{"model", 'm', 1, &spec}, {"device", 'd', 1, &devspec},
-                            {NULL, 0, 0, NULL}};
+                            {"a", 0, 1, &path[NPY_A]}, {"b", 0, 1, &path[NPY_B]},
+                            {"c", 0, 1, &path[NPY_C]}, {"sa", 0, 1, &path[NPY_SA]},
+                            {"sb", 0, 1, &path[NPY_SB]}, {"output", 'o', 1, &dpath},
+                            {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos;
     int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 1, NULL);
@@ -73,14 +197,50 @@ int cmd_eval(int argc, char **argv)
         return rc == CLI_HELP ? 0 : rc;
     if (spec == NULL)
         return cli_usage_error("eval needs --model <preset or model file>");
+    int arrays = 0;
+    for (int i = 0; i < NPY_N; i++)
+        arrays |= path[i] != NULL;
+    if (arrays || dpath) {
+        if (!path[NPY_A] || !path[NPY_B] || !dpath)
+            return cli_usage_error("eval on arrays needs --a <A.npy>, --b <B.npy> and "
+                                   "-o <D.npy>");
+        if (!path[NPY_SA] != !path[NPY_SB])
+            return cli_usage_error("eval takes --sa and --sb together");
+        if (npos || devspec)
+            return cli_usage_error("eval takes vector lines (a file or stdin, and "
+                                   "--device) or arrays (--a, --b), not both");
+        static const char *const what[NPY_N] = {"A", "B", "C", "SA", "SB"};
+        for (int i = 0; i < NPY_N; i++)
+            if ((rc = cli_output_ok(dpath, what[i], path[i])) != LAD_OK)
+                return rc;
+        if ((rc = cli_output_ok(dpath, "the model file", spec)) != LAD_OK)
+            return rc;
+    } else if (quiet) {
+        return cli_usage_error("-q is for eval on arrays (vector lines show no progress)");
+    }
 
     lad_err err = {0};
     lad_datapath dp;
     rc = lad_model_resolve(spec, &dp, &err);
     if (rc == LAD_OK)
         rc = lad_datapath_check(&dp, &err);
+    if (rc == LAD_OK && arrays && dp.sparse)
+        rc = lad_errf(&err, LAD_EDATA, "model '%s' is sparse: its cases take metadata, "
+                      "which vector lines carry and arrays do not", dp.name);
+    if (rc == LAD_OK && arrays && (dp.scale_block != 0) != (path[NPY_SA] != NULL))
+        rc = lad_errf(&err, LAD_EDATA, dp.scale_block
+                      ? "model '%s' is block-scaled: give its scales with --sa and --sb"
+                      : "model '%s' has no block scales: --sa and --sb are for "
+                        "block-scaled models", dp.name);
     if (rc != LAD_OK)
         return cli_report(&err);
+    if (arrays) {
+        lad_progress pr;
+        lad_progress_init(&pr, quiet != NULL);
+        rc = eval_npy(&dp, path, dpath, &pr, &err);
+        lad_progress_free(&pr);
+        return rc == LAD_OK ? 0 : cli_report(&err);
+    }
 
     lad_vecfile *vf;
     rc = lad_vecfile_open(npos ? pos[0] : "-", &vf, &err);

@@ -55,44 +55,6 @@ static const char usage[] =
     "  --threads <n>      threads to use, 0..1024 (0, the default: every CPU)\n"
     "  -q, --quiet        no progress on stderr (docs/progress.md)\n";
 
-/* Whether words of f are IEEE binary32 (or binary16) words: f32, tf32 and
-** e8m13 are f32 containers. */
-static int container_of(const lad_format *f, int bits)
-{
-    if (f->kind != LAD_FLOAT || f->width != bits || !f->sign)
-        return 0;
-    return bits == 64   ? f->ebits == 11 && f->bias == 1023 && f->mbits + f->pad == 52
-           : bits == 32 ? f->ebits == 8 && f->bias == 127 && f->mbits + f->pad == 23
-                        : f->ebits == 5 && f->bias == 15 && f->mbits + f->pad == 10;
-}
-
-/* Checks that the words of x (read from path) are words of f, operand
-** what ("A", "B", "C") of the datapath: elements of the width f's words
-** take (an fp8 array is no bf16 array, even though its bytes would fit). */
-static int check_words(const lad_npy *x, const lad_format *f, const char *what,
-                       const char *path, lad_err *err)
-{
-    int bytes = f->width <= 8 ? 1 : f->width <= 16 ? 2 : f->width <= 32 ? 4 : 8;
-    if (x->size != bytes)
-        return lad_errf(err, LAD_EDATA, "%s: elements of %d byte%s, but %s is %s, "
-                        "whose words need %d-byte elements (uint%d%s)", path, x->size,
-                        x->size == 1 ? "" : "s", what, f->name, bytes, 8 * bytes,
-                        container_of(f, 8 * bytes) ? bytes == 8 ? " or float64"
-                            : bytes == 4 ? " or float32" : " or float16" : "");
-    if (x->kind == 'f' && !container_of(f, 8 * x->size))
-        return lad_errf(err, LAD_EDATA, "%s: a float%d array does not hold %s "
-                        "words (use uint%d)", path, 8 * x->size, f->name,
-                        f->width <= 8 ? 8 : f->width <= 16 ? 16 : f->width <= 32 ? 32 : 64);
-    lad_word_t mask = f->width >= 64 ? ~(lad_word_t)0 : ((lad_word_t)1 << f->width) - 1;
-    size_t n = x->shape[0] * x->shape[1];
-    for (size_t i = 0; i < n; i++)
-        if (x->w[i] & ~mask)
-            return lad_errf(err, LAD_EDATA, "%s: element [%zu][%zu] = 0x%" PRIx64 " is "
-                            "wider than %s (%d bits)", path, i / x->shape[1],
-                            i % x->shape[1], x->w[i], f->name, f->width);
-    return LAD_OK;
-}
-
 static int read_matrix(const char *path, const lad_format *f, const char *what,
                        lad_npy *x, lad_err *err)
 {
@@ -101,7 +63,10 @@ static int read_matrix(const char *path, const lad_format *f, const char *what,
         rc = lad_errf(err, LAD_EDATA, "%s: a matrix has two dimensions, not %d",
                       path, x->ndim);
     if (rc == LAD_OK)
-        rc = check_words(x, f, what, path, err);
+        rc = lad_npy_check_dtype(x, f, what, path, err);
+    if (rc == LAD_OK)
+        rc = lad_npy_check_words(x->w, x->shape[0] * x->shape[1], 0, x->shape[1], f,
+                                 path, err);
     if (rc != LAD_OK)
         lad_npy_free(x);
     return rc;
@@ -122,7 +87,7 @@ static int lt_spec(const char *dev, uint64_t *gpu, const char **options)
     return cli_number(idx, "--device cublaslt:<gpu>", 0, 1023, gpu);
 }
 
-/* The scale words of x as bytes (check_words has bounded them to 8 bits). */
+/* The scale words of x as bytes (read_matrix has bounded them to 8 bits). */
 static uint8_t *scale_bytes(const lad_npy *x, lad_err *err)
 {
     size_t n = x->shape[0] * x->shape[1];
@@ -219,8 +184,9 @@ static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
         printf("%s\n", info);
     if (rc == LAD_OK) {
         const lad_format *f = lt ? &dp->c : lad_program_out(dp, prog);
-        char kind = container_of(f, 64) || container_of(f, 32) || container_of(f, 16) ? 'f' : 'u';
-        int size = f->width <= 8 ? 1 : f->width <= 16 ? 2 : f->width <= 32 ? 4 : 8;
+        char kind;
+        int size;
+        lad_npy_dtype(f, &kind, &size);
         rc = lad_npy_write(out, kind, size, M, N, d, err);
     }
     free(d);

@@ -13,6 +13,7 @@
 #include "../util/outfile.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,10 +183,12 @@ static int parse_header(const char *path, const char *hdr, lad_npy *a, lad_err *
     return LAD_OK;
 }
 
-/* Reads the array from fp (at its start); avail is the bytes fp holds, or
-** -1 when not known (a pipe). */
-static int read_stream(FILE *fp, const char *path, long long avail, lad_npy *a,
-                       lad_err *err)
+/* Reads the magic, the header and its dict from fp (at its start) into a,
+** and checks the data's size: *bytes is what the data takes. avail is the
+** bytes fp holds, or -1 when not known (a pipe: the data is then checked as
+** it is read). */
+static int read_header(FILE *fp, const char *path, long long avail, lad_npy *a,
+                       size_t *bytes, lad_err *err)
 {
     unsigned char pre[12];
     char *hdr = NULL;
@@ -217,35 +220,97 @@ static int read_stream(FILE *fp, const char *path, long long avail, lad_npy *a,
     /* Sizes checked before anything is allocated from them: the element
     ** count, its bytes in the file and as words must not wrap, and the
     ** file must hold exactly those bytes. */
-    size_t count = 0, bytes = 0, wbytes = 0;
+    size_t count = 0, wbytes = 0;
     if (rc == LAD_OK && (__builtin_mul_overflow(a->shape[0], a->shape[1], &count) ||
-                         __builtin_mul_overflow(count, (size_t)a->size, &bytes) ||
+                         __builtin_mul_overflow(count, (size_t)a->size, bytes) ||
                          __builtin_mul_overflow(count, sizeof *a->w, &wbytes) ||
                          wbytes > SIZE_MAX - 1))
         rc = lad_errf(err, LAD_EDATA, "%s: shape (%zu, %zu) is too large", path,
                       a->shape[0], a->shape[1]);
     if (rc == LAD_OK && avail >= 0) {
         long long data = avail - (long long)(pre_len + hlen);
-        if ((unsigned long long)data < (unsigned long long)bytes)
+        if ((unsigned long long)data < (unsigned long long)*bytes)
             rc = lad_errf(err, LAD_EDATA, "%s: data shorter than its shape: %lld "
                           "bytes for %zu x %zu elements of %d", path, data,
                           a->shape[0], a->shape[1], a->size);
-        else if ((unsigned long long)data > (unsigned long long)bytes)
+        else if ((unsigned long long)data > (unsigned long long)*bytes)
             rc = lad_errf(err, LAD_EDATA, "%s: %lld bytes after the data of its "
-                          "shape", path, data - (long long)bytes);
+                          "shape", path, data - (long long)*bytes);
     }
+    return rc;
+}
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline lad_word_t load32(const unsigned char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static inline lad_word_t load64(const unsigned char *p)
+{
+    lad_word_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+#endif
+
+/* rows x cols little-endian elements of size bytes at raw, widened into
+** w, row i at w + i * stride; returns the OR of every word. */
+static lad_word_t widen(const unsigned char *raw, int size, size_t rows, size_t cols,
+                        lad_word_t *w, size_t stride)
+{
+    lad_word_t all = 0;
+#define ROWS(LOAD) \
+    for (size_t i = 0; i < rows; i++, w += stride) \
+        for (size_t j = 0; j < cols; j++, raw += size) { \
+            lad_word_t v = LOAD; \
+            w[j] = v; \
+            all |= v; \
+        }
+    switch (size) {
+    case 1:
+        ROWS(raw[0])
+        break;
+    case 2:
+        ROWS(raw[0] | (lad_word_t)raw[1] << 8)
+        break;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    case 4:
+        ROWS(load32(raw))
+        break;
+    case 8:
+        ROWS(load64(raw))
+        break;
+#endif
+    default:
+        ROWS(({
+            lad_word_t x = 0;
+            for (int b = size - 1; b >= 0; b--)
+                x = x << 8 | raw[b];
+            x;
+        }))
+    }
+#undef ROWS
+    return all;
+}
+
+/* Reads the array from fp (at its start); avail as for read_header. */
+static int read_stream(FILE *fp, const char *path, long long avail, lad_npy *a,
+                       lad_err *err)
+{
+    size_t bytes = 0;
+    int rc = read_header(fp, path, avail, a, &bytes, err);
+    size_t count = a->shape[0] * a->shape[1];
     unsigned char *raw = NULL;
     if (rc == LAD_OK && ((raw = malloc(bytes + 1)) == NULL ||
-                         (a->w = malloc(wbytes + 1)) == NULL))
+                         (a->w = malloc(count * sizeof *a->w + 1)) == NULL))
         rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
     if (rc == LAD_OK && fread(raw, 1, bytes, fp) != bytes)
         rc = lad_errf(err, LAD_EDATA, "%s: data shorter than its shape", path);
-    for (size_t i = 0; rc == LAD_OK && i < count; i++) {
-        lad_word_t w = 0;
-        for (int b = a->size - 1; b >= 0; b--)
-            w = w << 8 | raw[i * (size_t)a->size + (size_t)b];
-        a->w[i] = w;
-    }
+    if (rc == LAD_OK)
+        widen(raw, a->size, 1, count, a->w, 0);
     free(raw);
     if (rc != LAD_OK)
         lad_npy_free(a);
@@ -280,34 +345,168 @@ int lad_npy_read_mem(const void *data, size_t size, const char *name, lad_npy *a
     return rc;
 }
 
-int lad_npy_write(const char *path, char kind, int size, size_t rows,
-                  size_t cols, const lad_word_t *w, lad_err *err)
+int lad_npy_create(lad_npy_writer *o, const char *path, char kind, int size, int ndim,
+                   size_t rows, size_t cols, lad_err *err)
 {
     char hdr[128];
-    int len = snprintf(hdr, sizeof hdr, "{'descr': '%c%c%d', 'fortran_order': "
-                       "False, 'shape': (%zu, %zu), }", size == 1 ? '|' : '<',
-                       kind, size, rows, cols);
+    int len = ndim == 1 ? snprintf(hdr, sizeof hdr, "{'descr': '%c%c%d', 'fortran_order': "
+                                   "False, 'shape': (%zu,), }", size == 1 ? '|' : '<',
+                                   kind, size, rows * cols)
+                        : snprintf(hdr, sizeof hdr, "{'descr': '%c%c%d', 'fortran_order': "
+                                   "False, 'shape': (%zu, %zu), }", size == 1 ? '|' : '<',
+                                   kind, size, rows, cols);
     /* magic (6) + version (2) + length (2) + header, padded to 64 with
     ** spaces and ending in a newline */
     int total = (10 + len + 1 + 63) / 64 * 64;
     int pad = total - 10 - len - 1;
-    lad_outfile o;
-    int rc = lad_outfile_open(&o, path, err);
+    o->size = size;
+    int rc = lad_outfile_open(&o->o, path, err);
     if (rc != LAD_OK)
         return rc;
-    FILE *fp = o.f;
     unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
                              (unsigned char)((total - 10) & 0xff),
                              (unsigned char)((total - 10) >> 8)};
-    fwrite(pre, 1, sizeof pre, fp);
-    fprintf(fp, "%s%*s\n", hdr, pad, "");
-    for (size_t i = 0; i < rows * cols; i++) {
-        unsigned char b[8];
-        for (int k = 0; k < size; k++)
-            b[k] = (unsigned char)(w[i] >> (8 * k));
-        fwrite(b, 1, (size_t)size, fp);
+    fwrite(pre, 1, sizeof pre, o->o.f);
+    fprintf(o->o.f, "%s%*s\n", hdr, pad, "");
+    return LAD_OK;
+}
+
+void lad_npy_put(lad_npy_writer *o, size_t n, const lad_word_t *w)
+{
+    unsigned char b[8192];
+    size_t per = sizeof b / (size_t)o->size;
+    for (size_t i = 0; i < n; i += per) {
+        size_t m = n - i < per ? n - i : per;
+        for (size_t j = 0; j < m; j++)
+            for (int k = 0; k < o->size; k++)
+                b[j * (size_t)o->size + (size_t)k] = (unsigned char)(w[i + j] >> (8 * k));
+        fwrite(b, (size_t)o->size, m, o->o.f);
     }
-    return lad_outfile_commit(&o, err);
+}
+
+int lad_npy_commit(lad_npy_writer *o, lad_err *err)
+{
+    return lad_outfile_commit(&o->o, err);
+}
+
+void lad_npy_abort(lad_npy_writer *o)
+{
+    lad_outfile_abort(&o->o);
+}
+
+int lad_npy_write(const char *path, char kind, int size, size_t rows,
+                  size_t cols, const lad_word_t *w, lad_err *err)
+{
+    lad_npy_writer o;
+    int rc = lad_npy_create(&o, path, kind, size, 2, rows, cols, err);
+    if (rc != LAD_OK)
+        return rc;
+    lad_npy_put(&o, rows * cols, w);
+    return lad_npy_commit(&o, err);
+}
+
+int lad_npy_open(const char *path, lad_npy_reader *r, lad_err *err)
+{
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    r->fp = fopen(path, "rb");
+    if (r->fp == NULL)
+        return lad_errf(err, LAD_EDATA, "cannot open '%s': %s", path, strerror(errno));
+    struct stat sb;
+    long long avail = fstat(fileno(r->fp), &sb) == 0 && S_ISREG(sb.st_mode)
+                          ? (long long)sb.st_size : -1;
+    size_t bytes;
+    int rc = read_header(r->fp, path, avail, &r->a, &bytes, err);
+    if (rc != LAD_OK)
+        lad_npy_close(r);
+    return rc;
+}
+
+int lad_npy_next(lad_npy_reader *r, size_t rows, lad_word_t *w, size_t stride,
+                 const lad_format *f, lad_err *err)
+{
+    if (rows > r->a.shape[0] - r->row)
+        return lad_errf(err, LAD_EINTERNAL, "%s: rows %zu to %zu of %zu", r->path,
+                        r->row, r->row + rows, r->a.shape[0]);
+    size_t n = rows * r->a.shape[1], bytes = n * (size_t)r->a.size;
+    if (bytes > r->cap) {
+        unsigned char *raw = realloc(r->raw, bytes);
+        if (raw == NULL)
+            return lad_errf(err, LAD_EINTERNAL, "out of memory");
+        r->raw = raw;
+        r->cap = bytes;
+    }
+    if (fread(r->raw, 1, bytes, r->fp) != bytes)
+        return lad_errf(err, LAD_EDATA, "%s: data shorter than its shape", r->path);
+    size_t cols = r->a.shape[1];
+    lad_word_t all = widen(r->raw, r->a.size, rows, cols, w, stride);
+    lad_word_t mask = f == NULL || f->width >= 64 ? ~(lad_word_t)0
+                                                  : ((lad_word_t)1 << f->width) - 1;
+    /* a word wider than f: the first, by its place in the file */
+    for (size_t i = 0; (all & ~mask) && i < rows; i++) {
+        int rc = lad_npy_check_words(w + i * stride, cols, (r->row + i) * cols, cols, f,
+                                     r->path, err);
+        if (rc != LAD_OK)
+            return rc;
+    }
+    r->row += rows;
+    return LAD_OK;
+}
+
+void lad_npy_close(lad_npy_reader *r)
+{
+    if (r->fp)
+        fclose(r->fp);
+    free(r->raw);
+    r->fp = NULL;
+    r->raw = NULL;
+}
+
+/* Whether words of f are IEEE binary64, binary32 or binary16 words (bits
+** 64, 32, 16): f32, tf32 and e8m13 are f32 containers. */
+static int container_of(const lad_format *f, int bits)
+{
+    if (f->kind != LAD_FLOAT || f->width != bits || !f->sign)
+        return 0;
+    return bits == 64   ? f->ebits == 11 && f->bias == 1023 && f->mbits + f->pad == 52
+           : bits == 32 ? f->ebits == 8 && f->bias == 127 && f->mbits + f->pad == 23
+                        : f->ebits == 5 && f->bias == 15 && f->mbits + f->pad == 10;
+}
+
+void lad_npy_dtype(const lad_format *f, char *kind, int *size)
+{
+    *size = f->width <= 8 ? 1 : f->width <= 16 ? 2 : f->width <= 32 ? 4 : 8;
+    *kind = *size > 1 && container_of(f, 8 * *size) ? 'f' : 'u';
+}
+
+int lad_npy_check_dtype(const lad_npy *x, const lad_format *f, const char *what,
+                        const char *path, lad_err *err)
+{
+    char kind;
+    int bytes;
+    lad_npy_dtype(f, &kind, &bytes);
+    if (x->size != bytes)
+        return lad_errf(err, LAD_EDATA, "%s: elements of %d byte%s, but %s is %s, "
+                        "whose words need %d-byte elements (uint%d%s)", path, x->size,
+                        x->size == 1 ? "" : "s", what, f->name, bytes, 8 * bytes,
+                        kind == 'f' ? bytes == 8 ? " or float64"
+                            : bytes == 4 ? " or float32" : " or float16" : "");
+    if (x->kind == 'f' && kind != 'f')
+        return lad_errf(err, LAD_EDATA, "%s: a float%d array does not hold %s "
+                        "words (use uint%d)", path, 8 * x->size, f->name, 8 * bytes);
+    return LAD_OK;
+}
+
+int lad_npy_check_words(const lad_word_t *w, size_t n, size_t first, size_t cols,
+                        const lad_format *f, const char *path, lad_err *err)
+{
+    lad_word_t mask = f->width >= 64 ? ~(lad_word_t)0 : ((lad_word_t)1 << f->width) - 1;
+    for (size_t i = 0; i < n; i++)
+        if (w[i] & ~mask)
+            return lad_errf(err, LAD_EDATA, "%s: element [%zu][%zu] = 0x%" PRIx64 " is "
+                            "wider than %s (%d bits)", path, (first + i) / cols,
+                            (first + i) % cols, w[i], f->name, f->width);
+    return LAD_OK;
 }
 
 void lad_npy_free(lad_npy *a)

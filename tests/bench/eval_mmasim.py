@@ -6,15 +6,17 @@ For each preset (default: one per datapath family MMA-Sim models, below),
 CASES random lines (default 400,000; raw bit patterns for A, B and C,
 block scales near 2^0) go through `ladder eval --model PRESET` as a text
 file, timed by the CPU seconds of that process (its start, parse, model
-and output included). The same words go to MMA-Sim 2.1.1
+and output included), and as .npy arrays (`ladder eval --a --b --c
+[--sa --sb] -o`: the words as MMA-Sim takes them, in arrays). The same words go to MMA-Sim 2.1.1
 (scripts/mmasim-oracle.py's Datapath: the operation ladder's oracle
 asks) in batches of 100,000, timed two ways (torch held to one thread):
 its batched `dpa` calls alone, and words to words (the Python lists of
 words made into tensors, reinterpreted as torch's dtypes, `dpa`, and the
 D words taken back as integers: what ladder eval's parse and print do
-for it). The D words are compared as integers; the run fails when any
-differ. Prints cases per CPU second of each and ladder's ratio to both
-(the target: 10x on every family).
+for it). The D words of both ladder runs are compared with MMA-Sim's as
+integers; the run fails when any differ. Prints cases per CPU second of
+each and the ratios: ladder's text lines to MMA-Sim words to words,
+ladder's arrays to MMA-Sim's dpa alone (the target: 10x on every family).
 Runs under the peers venv (`make test-peers` makes it).
 """
 import os
@@ -25,7 +27,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gemm_mmasim import child_cpu, oracle_module  # noqa: E402
+from gemm_mmasim import child_cpu, npy_read, npy_write, oracle_module  # noqa: E402
 
 PRESETS = [
     ("bf16", "sm90-mma-bf16-f32"),
@@ -76,6 +78,21 @@ def write_lines(path, dp, cases):
             f.write(line + "\n")
 
 
+def write_arrays(tmp, dp, cases):
+    """The cases as .npy files; the ladder eval options that read them."""
+    A, B, C, SA, SB = cases
+    n, args = len(C), []
+    for name, rows, width in (("a", A, dp.a), ("b", B, dp.b), ("c", [[w] for w in C], dp.c),
+                              ("sa", SA, dp.sa), ("sb", SB, dp.sb)):
+        if name in ("sa", "sb") and not dp.block:
+            continue
+        path = os.path.join(tmp, name + ".npy")
+        bits = max(8, WIDTH.get(width, 8))
+        npy_write(path, [w for r in rows for w in r], (n, len(rows[0])), bits)
+        args += ["--" + name, path]
+    return args
+
+
 def mmasim(dp, torch, cases):
     """(CPU seconds in dpa, CPU seconds words to words, D words) of MMA-Sim
     on the cases, in batches."""
@@ -114,9 +131,9 @@ def main():
     rng = random.Random(2026)
     ok = True
     print("ladder eval against MMA-Sim's batched dpa, %d cases a preset, per CPU second:" % n)
-    print("  %-16s %-34s %12s %12s %7s %12s %7s  %s" % (
-        "family", "preset", "ladder eval", "MMA-Sim dpa", "ratio", "words2words", "ratio",
-        "same words"))
+    print("  %-16s %-34s %12s %12s %7s %12s %12s %7s  %s" % (
+        "family", "preset", "eval lines", "MMA-Sim w2w", "ratio", "eval .npy", "MMA-Sim dpa",
+        "ratio", "same words"))
     with tempfile.TemporaryDirectory() as tmp:
         for what, preset in rows:
             dp = oracle.Datapath(oracle.read_model(preset, ladder))
@@ -128,12 +145,20 @@ def main():
                 out = subprocess.run([ladder, "eval", "--model", preset], stdin=fin,
                                      stdout=subprocess.PIPE, check=True).stdout.split()
             lcpu = child_cpu() - t0
+            args = write_arrays(tmp, dp, cases)
+            pd = os.path.join(tmp, "d.npy")
+            t0 = child_cpu()
+            subprocess.run([ladder, "eval", "--model", preset, "-q", "-o", pd] + args,
+                           check=True)
+            ncpu = child_cpu() - t0
+            nout = npy_read(pd)[0]
             scpu, wcpu, words = mmasim(dp, torch, cases)
             same = sum(int(x, 16) == y for x, y in zip(out, words))
-            ok = ok and same == n and len(out) == n
-            print("  %-16s %-34s %10.3g/s %10.3g/s %6.1fx %10.3g/s %6.1fx  %d/%d" %
-                  (what, preset, n / lcpu, n / scpu, scpu / lcpu, n / wcpu, wcpu / lcpu, same,
-                   n), flush=True)
+            nsame = sum(x == y for x, y in zip(nout, words))
+            ok = ok and same == n and len(out) == n and nsame == n and len(nout) == n
+            print("  %-16s %-34s %10.3g/s %10.3g/s %6.1fx %10.3g/s %10.3g/s %6.1fx  %d/%d %d/%d" %
+                  (what, preset, n / lcpu, n / wcpu, wcpu / lcpu, n / ncpu, n / scpu,
+                   scpu / ncpu, same, n, nsame, n), flush=True)
     return 0 if ok else 1
 
 
