@@ -163,6 +163,11 @@ typedef struct lad_plan {
     int8_t fxa[16], fxb[16];  /* A and B words by their low 4 bits: the
                             value as a signed count of the smallest subnormal */
     int8_t rxa[16], rxb[16];  /* the raw exponent (a zero: far below any) */
+    struct lad_scale {   /* the block-scaled path: each scale code decoded */
+        uint16_t mag;    /* lad_decode's mag, exp and raw */
+        int16_t exp, raw;
+        uint8_t nan;     /* 1: a NaN */
+    } sta[256], stb[256];
 } lad_plan;
 
 void lad_plan_init(lad_plan *p, const lad_datapath *dp);

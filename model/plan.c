@@ -629,6 +629,19 @@ static lad_word_t scaled_sum(const lad_plan *pl, const term *c, const int64_t *m
     return w;
 }
 
+/* Every code of the scale format f, decoded: a case's scales are bytes
+** (lad_case.sa, sb), whose mag, exp and raw fit the table's fields. */
+static void scale_table(const lad_format *f, struct lad_scale *t)
+{
+    for (int i = 0; i < 256; i++) {
+        lad_value v = lad_decode(f, (lad_word_t)i);
+        t[i].mag = (uint16_t)v.mag;
+        t[i].exp = (int16_t)v.exp;
+        t[i].raw = (int16_t)v.raw;
+        t[i].nan = v.cls == LAD_NAN;
+    }
+}
+
 static lad_word_t eval_scaled(const lad_plan *pl, const lad_case *cs)
 {
     const lad_datapath *dp = pl->dp;
@@ -648,12 +661,12 @@ static lad_word_t eval_scaled(const lad_plan *pl, const lad_case *cs)
     uint64_t smag[LAD_SCALEMAX];
     int sexp[LAD_SCALEMAX], sraw[LAD_SCALEMAX];
     for (int i = 0; i < nb; i++) {
-        lad_value sa = lad_decode(&dp->sa, cs->sa[i]), sb = lad_decode(&dp->sb, cs->sb[i]);
-        if (sa.cls == LAD_NAN || sb.cls == LAD_NAN)
+        const struct lad_scale *sa = &pl->sta[cs->sa[i]], *sb = &pl->stb[cs->sb[i]];
+        if (sa->nan | sb->nan)
             return lad_eval_general(dp, cs);
-        smag[i] = sa.mag * sb.mag;
-        sexp[i] = sa.exp + sb.exp;
-        sraw[i] = sa.raw + sb.raw;
+        smag[i] = (uint64_t)sa->mag * sb->mag;
+        sexp[i] = sa->exp + sb->exp;
+        sraw[i] = sa->raw + sb->raw;
     }
 
     int64_t m[LAD_KMAX];
@@ -739,6 +752,10 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     p->down = dp->window < off ? off - dp->window : 0;
     p->bias = p->a.bias + p->b.bias;
     p->npass = (dp->k + dp->pass - 1) / dp->pass;
+    if (p->path == LAD_PATH_SCALED) {
+        scale_table(&dp->sa, p->sta);
+        scale_table(&dp->sb, p->stb);
+    }
     if (p->path == LAD_PATH_SCALED && fixed_ok(dp, &p->a, &p->b)) {
         p->fixed = 1;
         p->fxunit = 2 - dp->a.bias - dp->a.mbits - dp->b.bias - dp->b.mbits;
