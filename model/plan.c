@@ -650,24 +650,30 @@ static lad_word_t eval_scaled(const lad_plan *pl, const lad_case *cs)
     const lad_word_t *pa, *pb;
     int n = lane_words(dp, cs, wa, wb, &pa, &pb);
     uint32_t rmax, zeros;
-    if (!pl->fixed && decode_pass(pl, pa, pb, 0, n, NULL, mag32, raw, sgn, &rmax, &zeros))
-        return lad_eval_general(dp, cs);
+    uint32_t special = pl->fixed ? 0 : decode_pass(pl, pa, pb, 0, n, NULL, mag32, raw, sgn,
+                                                   &rmax, &zeros);
     term c = pl->fast_c ? opfmt_term(&pl->c, cs->c) : decode_term(&dp->c, cs->c);
-    if (c.cls >= LAD_INFINITE)
-        return lad_eval_general(dp, cs);
 
-    /* the scales of the blocks that have lanes */
+    /* the scales of the blocks that have lanes: a NaN makes its lanes' NaN
+    ** products, so the one pass's NaN (pass_eval) */
     int nb = (n + dp->scale_block - 1) / dp->scale_block;
     uint64_t smag[LAD_SCALEMAX];
     int sexp[LAD_SCALEMAX], sraw[LAD_SCALEMAX];
     for (int i = 0; i < nb; i++) {
         const struct lad_scale *sa = &pl->sta[cs->sa[i]], *sb = &pl->stb[cs->sb[i]];
         if (sa->nan | sb->nan)
-            return lad_eval_general(dp, cs);
+            return dp->nan;
         smag[i] = (uint64_t)sa->mag * sb->mag;
         sexp[i] = sa->exp + sb->exp;
         sraw[i] = sa->raw + sb->raw;
     }
+    /* a NaN or Inf word or C: the one pass, straight into d, is decided by
+    ** the classes (an Inf product keeps its class whatever its scale;
+    ** fixed formats have no NaN or Inf words, so sgn, which their path
+    ** leaves unset, is not read) */
+    if (special || c.cls >= LAD_INFINITE)
+        return pl->simple && pl->fast_c ? fast_special(pl, pa, pb, sgn, n, &c)
+                                        : lad_eval_general(dp, cs);
 
     int64_t m[LAD_KMAX];
     int ex[LAD_KMAX], rt[LAD_KMAX], sr[LAD_KMAX];
