@@ -240,21 +240,56 @@ void lad_block_row_decode(const lad_block *bk, const lad_word_t *a, const uint8_
     }
 }
 
-/* The products of lanes [from, to) aligned toward zero to base (the
-** anchor's quantum: base - raw is each one's shift) and summed, one column
-** a lane (a zero product's shift is large and its magnitude 0), into
-** *out. Pointers, not values: as vshift. */
+/* The products' raw exponents of lanes [from, to), one column a lane,
+** into rps[j] (a zero product's far below any), and their maximum into
+** *rmax (two running maxima: one is a chain of a compare and a blend per
+** lane, the latency of the loop); their minimum into *rmin with `floor`. */
 static inline __attribute__((always_inline)) void
-aligned_sum(v8i *out, const int32_t *braw, const int32_t *bmag, const int32_t *araw,
-            const int32_t *asgn, const uint32_t *amag, int from, int to, const v8i *vbase)
+raw_products(v8i *rps, v8i *rmax, v8i *rmin, const int32_t *braw, const int32_t *araw,
+             int from, int to, const int floor)
+{
+    v8i m0 = *rmax, m1 = *rmax, n0 = *rmin, bv;
+    int j = from;
+    for (; j + 1 < to; j += 2) {
+        v8i b1;
+        memcpy(&bv, braw + (size_t)j * W, sizeof bv);
+        memcpy(&b1, braw + (size_t)(j + 1) * W, sizeof b1);
+        v8i r0 = bv + araw[j], r1 = b1 + araw[j + 1];
+        rps[j] = r0;
+        rps[j + 1] = r1;
+        m0 = VMAX(m0, r0);
+        m1 = VMAX(m1, r1);
+        if (floor) {
+            n0 = VMIN(n0, r0);
+            n0 = VMIN(n0, r1);
+        }
+    }
+    if (j < to) {
+        memcpy(&bv, braw + (size_t)j * W, sizeof bv);
+        v8i r0 = bv + araw[j];
+        rps[j] = r0;
+        m0 = VMAX(m0, r0);
+        if (floor)
+            n0 = VMIN(n0, r0);
+    }
+    *rmax = VMAX(m0, m1);
+    *rmin = n0;
+}
+
+/* The products of lanes [from, to) aligned toward zero to base (the
+** anchor's quantum: base - rps[j] is each one's shift) and summed, one
+** column a lane (a zero product's shift is large and its magnitude 0),
+** into *out. Pointers, not values: as vshift. */
+static inline __attribute__((always_inline)) void
+aligned_sum(v8i *out, const v8i *rps, const int32_t *bmag, const int32_t *asgn,
+            const uint32_t *amag, int from, int to, const v8i *vbase)
 {
     const v8i zero = {0};
     v8i sum = zero;
     for (int j = from; j < to; j++) {
-        v8i rb, mb;
-        memcpy(&rb, braw + (size_t)j * W, sizeof rb);
+        v8i mb;
         memcpy(&mb, bmag + (size_t)j * W, sizeof mb);
-        v8i d = *vbase - araw[j] - rb;
+        v8i d = *vbase - rps[j];
         d = VMIN(d, zero + 31);
         v8u m = ((v8u)mb & 0x7fffffffu) * amag[j];
         v8i s = (mb >> 31) ^ asgn[j];
@@ -269,13 +304,12 @@ aligned_sum(v8i *out, const int32_t *braw, const int32_t *bmag, const int32_t *a
 ** all of it into *lo and 0 into *hi (two loops, not one with two sums: the
 ** one loop ran a third slower). */
 static inline __attribute__((always_inline)) void
-aligned_sums(v8i *lo, v8i *hi, const lad_block *bk, const int32_t *braw,
-             const int32_t *bmag, const int32_t *araw, const int32_t *asgn,
-             const uint32_t *amag, int from, int to, const v8i *vbase)
+aligned_sums(v8i *lo, v8i *hi, const lad_block *bk, const v8i *rps, const int32_t *bmag,
+             const int32_t *asgn, const uint32_t *amag, int from, int to, const v8i *vbase)
 {
     int mid = bk->halves ? from + (to - from + 1) / 2 : to;
-    aligned_sum(lo, braw, bmag, araw, asgn, amag, from, mid, vbase);
-    aligned_sum(hi, braw, bmag, araw, asgn, amag, mid, to, vbase);
+    aligned_sum(lo, rps, bmag, asgn, amag, from, mid, vbase);
+    aligned_sum(hi, rps, bmag, asgn, amag, mid, to, vbase);
 }
 
 /* fast_body's pass loop for the block's columns (its comments say why
@@ -314,16 +348,10 @@ mma_body(const lad_block *bk, const lad_block_row *row, int blk, int k0, lad_wor
         int mode = last ? dp->d_round : dp->acc_round;
 
         /* the products' anchor and whether any is zero, per column */
-        v8i rmax = {0}, rmin = {0}, bv;
+        v8i rmax = {0}, rmin = {0}, rps[LAD_KMAX];
         rmax -= 1 << 30;
         rmin += 1 << 30;
-        for (int j = from; j < to; j++) {
-            memcpy(&bv, braw + (size_t)j * W, sizeof bv);
-            v8i rp = bv + araw[j];
-            rmax = VMAX(rmax, rp);
-            if (floor)
-                rmin = VMIN(rmin, rp);
-        }
+        raw_products(rps, &rmax, &rmin, braw, araw, from, to, floor);
         int32_t rm[W], rn[W], r[W], base[W];
         memcpy(rm, &rmax, sizeof rm);
         memcpy(rn, &rmin, sizeof rn);
@@ -349,7 +377,7 @@ mma_body(const lad_block *bk, const lad_block_row *row, int blk, int k0, lad_wor
         v8i vbase;
         memcpy(&vbase, base, sizeof vbase);
         v8i sum, sum2;
-        aligned_sums(&sum, &sum2, bk, braw, bmag, araw, asgn, amag, from, to, &vbase);
+        aligned_sums(&sum, &sum2, bk, rps, bmag, asgn, amag, from, to, &vbase);
         int32_t su[W], su2[W];
         memcpy(su, &sum, sizeof su);
         memcpy(su2, &sum2, sizeof su2);
@@ -624,19 +652,15 @@ chain_pass(const lad_block *bk, const lad_block_row *row, int blk, int k, int fr
 
     /* the anchor: the products' largest raw exponent, the running value's
     ** when nonzero, the anchor's floor */
-    v8i rmax = zero - (1 << 30), bv;
-    for (int j = from; j < to; j++) {
-        memcpy(&bv, braw + (size_t)j * W, sizeof bv);
-        v8i rp = bv + araw[j];
-        rmax = VMAX(rmax, rp);
-    }
+    v8i rmax = zero - (1 << 30), rmin = zero, rps[LAD_KMAX];
+    raw_products(rps, &rmax, &rmin, braw, araw, from, to, 0);
     v8i nothing = rmax < none;
     v8i x = VMAX(rmax, (v->raw & v->nz) | ((zero - (1 << 30)) & ~v->nz));
     x = VMAX(x, zero + dp->anchor_min);
     x &= ~nothing;  /* no product: every shift below is then large */
     v8i vbase = x + pl->down;
     v8i half, half2;
-    aligned_sums(&half, &half2, bk, braw, bmag, araw, asgn, amag, from, to, &vbase);
+    aligned_sums(&half, &half2, bk, rps, bmag, asgn, amag, from, to, &vbase);
     v8i sum = (v8i)((v8u)half + (v8u)half2);  /* may wrap in the lanes edge takes */
 
     /* the running value aligned toward zero to the pass's quantum q (below
@@ -673,93 +697,116 @@ chain_pass(const lad_block *bk, const lad_block_row *row, int blk, int k, int fr
     }
 }
 
-/* MMAs k0, k0 + dp->k, ... below k1 of block blk, chained: c[col] (words
-** of dp->c) in, the last D words out; *dead as lad_block_mma. */
+/* MMAs k0, k0 + dp->k, ... below k1 of block blk, chained, for nr rows
+** (1 or 2) at once: cw[r][col] (words of dp->c) in, the last D words out;
+** dead[r] as lad_block_mma. Two rows' chains are independent, so the
+** CPU overlaps one's rounding (a long chain of dependent operations)
+** with the other's. */
 static inline __attribute__((always_inline)) void
-chain_body(const lad_block *bk, const lad_block_row *row, int blk, int k0, int k1,
-           lad_word_t *cw, unsigned *dead)
+chain_body(const lad_block *bk, const lad_block_row *const *rows, const int nr, int blk,
+           int k0, int k1, lad_word_t *const *cw, unsigned *dead)
 {
     const lad_plan *pl = &bk->pl;
     const lad_datapath *dp = pl->dp;
     const lad_format *d = &dp->d;
-    unsigned live = ~*dead & ((1u << W) - 1);
+    unsigned live[2] = {0, 0};
     /* each column's C, the running value from one MMA to the next */
-    vterm c;
-    for (int col = 0; col < W; col++) {
-        term t = {LAD_ZERO, 0, 0, 0, 0};
-        if (live >> col & 1) {
-            t = opfmt_term(&pl->c, cw[col]);
-            if (t.cls >= LAD_INFINITE) {
-                live &= ~(1u << col);
-                t.cls = LAD_ZERO;
+    vterm c[2];
+    for (int r = 0; r < nr; r++) {
+        live[r] = ~dead[r] & ((1u << W) - 1);
+        for (int col = 0; col < W; col++) {
+            term t = {LAD_ZERO, 0, 0, 0, 0};
+            if (live[r] >> col & 1) {
+                t = opfmt_term(&pl->c, cw[r][col]);
+                if (t.cls >= LAD_INFINITE) {
+                    live[r] &= ~(1u << col);
+                    t.cls = LAD_ZERO;
+                }
             }
+            vterm_set(&c[r], col, &t);
         }
-        vterm_set(&c, col, &t);
     }
     const vterm zero = {{0}, {0}, {0}, {0}, {0}};
     int emin = 1 - d->bias, emax = (int)((1u << d->ebits) - 2) - d->bias;
 
-    for (int k = k0; k < k1 && live; k += dp->k) {
+    for (int k = k0; k < k1 && (live[0] | live[1]); k += dp->k) {
         /* the passes start from C, or from +0 when C is added last */
-        vterm v = dp->c_last ? zero : c;
+        vterm v[2];
+        for (int r = 0; r < nr; r++)
+            v[r] = dp->c_last ? zero : c[r];
         for (int p = 0; p < pl->npass; p++) {
             int from = p * dp->pass, to = from + dp->pass < dp->k ? from + dp->pass : dp->k;
             int last = p == pl->npass - 1 && !dp->c_last;
-            chain_pass(bk, row, blk, k, from, to, last ? d : &dp->acc,
-                       last ? &bk->d : &pl->acc, last ? dp->d_round : dp->acc_round, &v, &live);
+            for (int r = 0; r < nr; r++)
+                chain_pass(bk, rows[r], blk, k, from, to, last ? d : &dp->acc,
+                           last ? &bk->d : &pl->acc, last ? dp->d_round : dp->acc_round,
+                           &v[r], &live[r]);
         }
-        if (dp->c_last) {
-            v8i over;
-            vadd(&c, &over, &v, &c, d->mbits, emin, emax, dp->d_round == LAD_RNE);
-            live &= ~vbits(&over);
-        } else {
-            c = v;
+        for (int r = 0; r < nr; r++) {
+            if (dp->c_last) {
+                v8i over;
+                vadd(&c[r], &over, &v[r], &c[r], d->mbits, emin, emax, dp->d_round == LAD_RNE);
+                live[r] &= ~vbits(&over);
+            } else {
+                c[r] = v[r];
+            }
         }
     }
-    *dead |= ~live & ((1u << W) - 1);
 
     /* the last D words, encoded from the running value in d's terms */
     const lad_opfmt *od = &bk->d;
-    for (int col = 0; col < W; col++) {
-        if (!(live >> col & 1))
-            continue;
-        uint32_t u = (uint32_t)c.mag[col], w = 0;
-        if (u)
-            w = (c.neg[col] ? od->smask : 0) |
-                (u >> od->mb ? (uint32_t)(c.raw[col] + od->bias) << od->mb | (u & od->fmask) : u);
-        cw[col] = (lad_word_t)(w << od->pad);
+    for (int r = 0; r < nr; r++) {
+        dead[r] |= ~live[r] & ((1u << W) - 1);
+        for (int col = 0; col < W; col++) {
+            if (!(live[r] >> col & 1))
+                continue;
+            uint32_t u = (uint32_t)c[r].mag[col], w = 0;
+            if (u)
+                w = (c[r].neg[col] ? od->smask : 0) |
+                    (u >> od->mb ? (uint32_t)(c[r].raw[col] + od->bias) << od->mb |
+                                       (u & od->fmask)
+                                 : u);
+            cw[r][col] = (lad_word_t)(w << od->pad);
+        }
     }
 }
 
-static void chain_generic(const lad_block *bk, const lad_block_row *row, int blk, int k0,
-                          int k1, lad_word_t *c, unsigned *dead)
+static void chain_generic(const lad_block *bk, const lad_block_row *const *rows, int nr,
+                          int blk, int k0, int k1, lad_word_t *const *c, unsigned *dead)
 {
-    chain_body(bk, row, blk, k0, k1, c, dead);
+    if (nr == 2)
+        chain_body(bk, rows, 2, blk, k0, k1, c, dead);
+    else
+        chain_body(bk, rows, 1, blk, k0, k1, c, dead);
 }
 
 #if BLOCK_AVX2_CLONE
 __attribute__((target("avx2"))) static void chain_avx2(const lad_block *bk,
-                                                       const lad_block_row *row, int blk,
-                                                       int k0, int k1, lad_word_t *c,
-                                                       unsigned *dead)
+                                                       const lad_block_row *const *rows,
+                                                       int nr, int blk, int k0, int k1,
+                                                       lad_word_t *const *c, unsigned *dead)
 {
-    chain_body(bk, row, blk, k0, k1, c, dead);
+    if (nr == 2)
+        chain_body(bk, rows, 2, blk, k0, k1, c, dead);
+    else
+        chain_body(bk, rows, 1, blk, k0, k1, c, dead);
 }
 #endif
 
-void lad_block_chain(const lad_block *bk, const lad_block_row *row, int blk, int k0, int k1,
-                     lad_word_t *c, unsigned *dead)
+void lad_block_chain(const lad_block *bk, const lad_block_row *const *rows, int nr, int blk,
+                     int k0, int k1, lad_word_t *const *c, unsigned *dead)
 {
     if (!bk->lanes) {
-        for (int k = k0; k < k1; k += bk->pl.dp->k)
-            lad_block_mma(bk, row, blk, k, c, dead);
+        for (int r = 0; r < nr; r++)
+            for (int k = k0; k < k1; k += bk->pl.dp->k)
+                lad_block_mma(bk, rows[r], blk, k, c[r], &dead[r]);
         return;
     }
 #if BLOCK_AVX2_CLONE
     if (bk->pl.avx2) {
-        chain_avx2(bk, row, blk, k0, k1, c, dead);
+        chain_avx2(bk, rows, nr, blk, k0, k1, c, dead);
         return;
     }
 #endif
-    chain_generic(bk, row, blk, k0, k1, c, dead);
+    chain_generic(bk, rows, nr, blk, k0, k1, c, dead);
 }

@@ -96,11 +96,13 @@ void lad_block_mma(const lad_block *bk, const lad_block_row *row, int blk, int k
                    lad_word_t *c, unsigned *dead);
 
 /* MMAs k0, k0 + dp->k, ... below k1 of block blk, each one's D the next
-** one's C: c[] in (words of dp->c), the last D words out, *dead as
-** lad_block_mma. The words are those of lad_block_mma in a loop; where the
-** datapath allows, the running value stays decoded between passes and
-** MMAs and each pass's rounding is done in vector lanes. */
-void lad_block_chain(const lad_block *bk, const lad_block_row *row, int blk, int k0, int k1,
-                     lad_word_t *c, unsigned *dead);
+** one's C, for nr A rows (1 or 2; two run side by side, their chains
+** overlapping in the CPU): c[r][] in (words of dp->c), the last D words
+** out, dead[r] as lad_block_mma, for rows[r]. The words are those of
+** lad_block_mma in a loop; where the datapath allows, the running value
+** stays decoded between passes and MMAs and each pass's rounding is done
+** in vector lanes. */
+void lad_block_chain(const lad_block *bk, const lad_block_row *const *rows, int nr, int blk,
+                     int k0, int k1, lad_word_t *const *c, unsigned *dead);
 
 #endif

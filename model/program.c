@@ -418,35 +418,40 @@ static lad_word_t element(const gemm *g, const lad_plan *pl, lad_case *cs,
     return finish(g, s, sf);
 }
 
-/* slice() for the LAD_BLOCK_W columns of block blk by the block kernel:
-** c[] in, the slice's values out (format *cf); a column the kernel cannot
-** do gets its bit in *dead. */
-static void slice_block(const gemm *g, const lad_block_row *row, int blk, int k0, int k1,
-                        lad_word_t *c, const lad_format **cf, unsigned *dead)
+/* slice() for the LAD_BLOCK_W columns of block blk by the block kernel,
+** for nr rows (1 or 2) side by side: c[r][] in, the slice's values out
+** (format *cf); a column the kernel cannot do gets its bit in dead[r]. */
+static void slice_block(const gemm *g, const lad_block_row *const *rows, int nr, int blk,
+                        int k0, int k1, lad_word_t *const *c, const lad_format **cf,
+                        unsigned *dead)
 {
     const lad_datapath *dp = g->dp;
     const lad_program *prog = g->prog;
     if (prog->promote == 0) {
-        lad_block_chain(g->bk, row, blk, k0, k1, c, dead);
+        lad_block_chain(g->bk, rows, nr, blk, k0, k1, c, dead);
         *cf = &dp->d;
         return;
     }
-    lad_word_t acc[LAD_BLOCK_W], d[LAD_BLOCK_W];
-    memcpy(acc, c, sizeof acc);
+    lad_word_t acc[2][LAD_BLOCK_W], d[2][LAD_BLOCK_W];
+    lad_word_t *const dp2[2] = {d[0], d[1]};
+    for (int r = 0; r < nr; r++)
+        memcpy(acc[r], c[r], sizeof acc[r]);
     /* groups of promote MMAs chained from C = 0, each added into acc */
     for (int k = k0; k < k1; k += prog->promote * dp->k) {
         int end = k + prog->promote * dp->k < k1 ? k + prog->promote * dp->k : k1;
         memset(d, 0, sizeof d);
-        lad_block_chain(g->bk, row, blk, k, end, d, dead);
-        for (int j = 0; j < LAD_BLOCK_W; j++) {
-            if (*dead >> j & 1)
-                continue;
-            term x = decode_term(*cf, acc[j]), y = decode_term(&dp->d, d[j]);
-            acc[j] = f32_add(&x, &y);
-        }
+        lad_block_chain(g->bk, rows, nr, blk, k, end, dp2, dead);
+        for (int r = 0; r < nr; r++)
+            for (int j = 0; j < LAD_BLOCK_W; j++) {
+                if (dead[r] >> j & 1)
+                    continue;
+                term x = decode_term(*cf, acc[r][j]), y = decode_term(&dp->d, d[r][j]);
+                acc[r][j] = f32_add(&x, &y);
+            }
         *cf = f32();
     }
-    memcpy(c, acc, sizeof acc);
+    for (int r = 0; r < nr; r++)
+        memcpy(c[r], acc[r], sizeof acc[r]);
 }
 
 /* Rows per group of the block order: their decoded A rows are kept while
@@ -488,49 +493,71 @@ static int run_blocks(gemm *g, const lad_plan *pl, lad_case *cs)
         goto done;
     }
     int len = g->K / prog->split;
-    for (size_t e = g->from; e < g->to; e++) {
+    for (size_t e = g->from; e < g->to;) {
+        /* item e, and e + 1 beside it when that is the next row of the same
+        ** column block */
         size_t grp = e / ((size_t)ROWS * nblk), at = e - grp * ROWS * nblk;
         int r0 = (int)grp * ROWS, nr = M - r0 < ROWS ? M - r0 : ROWS;
-        int i = r0 + (int)(at % (size_t)nr), blk = (int)(at / (size_t)nr);
+        int blk = (int)(at / (size_t)nr);
         int j0 = blk * LAD_BLOCK_W, w = g->N - j0 < LAD_BLOCK_W ? g->N - j0 : LAD_BLOCK_W;
-        const lad_word_t *a = g->A + (size_t)i * g->lda;
-        lad_block_row *rowp = &rows[i % ROWS];
-        if (tag[i % ROWS] != i) {
-            lad_block_row_decode(bk, a, g->SA ? g->SA + (size_t)i * g->ldsa : NULL, rowp);
-            tag[i % ROWS] = i;
-        }
-        const lad_block_row row = *rowp;
-        unsigned dead = row.bad ? (1u << LAD_BLOCK_W) - 1 : 0;
-        lad_word_t c0[LAD_BLOCK_W] = {0}, s[LAD_SPLITMAX][LAD_BLOCK_W];
-        const lad_format *sf = &g->dp->c;
-        for (int j = 0; j < w; j++) {
-            dead |= (unsigned)bk->bbad[j0 + j] << j;
-            c0[j] = g->C ? g->C[(size_t)i * g->ldc + j0 + j] : 0;
-        }
-        for (int x = 0; x < prog->split && dead != (1u << LAD_BLOCK_W) - 1; x++) {
-            sf = &g->dp->c;
-            if (x == 0)
-                memcpy(s[0], c0, sizeof c0);
-            else
-                memset(s[x], 0, sizeof s[x]);
-            slice_block(g, &row, blk, x * len, (x + 1) * len, s[x], &sf, &dead);
-        }
-        for (int j = 0; j < w; j++) {
-            lad_word_t v;
-            if (dead >> j & 1) {
-                const lad_word_t *b = g->B + j0 + j;
-                for (int k = 0; k < g->K; k++)
-                    col[k] = b[(size_t)k * g->ldb];
-                v = element(g, pl, cs, a, col, (size_t)i, (size_t)(j0 + j), c0[j]);
-            } else {
-                lad_word_t sj[LAD_SPLITMAX];
-                for (int x = 0; x < prog->split; x++)
-                    sj[x] = s[x][j];
-                v = finish(g, sj, sf);
+        int n2 = e + 1 < g->to && (int)(at % (size_t)nr) + 1 < nr ? 2 : 1;
+        int ii[2];
+        const lad_block_row *rp[2];
+        unsigned dead[2];
+        lad_word_t c0[2][LAD_BLOCK_W], s[LAD_SPLITMAX][2][LAD_BLOCK_W];
+        for (int r = 0; r < n2; r++) {
+            int i = ii[r] = r0 + (int)(at % (size_t)nr) + r;
+            lad_block_row *rowp = &rows[i % ROWS];
+            if (tag[i % ROWS] != i) {
+                lad_block_row_decode(bk, g->A + (size_t)i * g->lda,
+                                     g->SA ? g->SA + (size_t)i * g->ldsa : NULL, rowp);
+                tag[i % ROWS] = i;
             }
-            g->D[(size_t)i * g->ldd + j0 + j] = v;
+            rp[r] = rowp;
+            dead[r] = rowp->bad ? (1u << LAD_BLOCK_W) - 1 : 0;
+            memset(c0[r], 0, sizeof c0[r]);
+            for (int j = 0; j < w; j++) {
+                dead[r] |= (unsigned)bk->bbad[j0 + j] << j;
+                c0[r][j] = g->C ? g->C[(size_t)i * g->ldc + j0 + j] : 0;
+            }
         }
-        tick(g, e);
+        const lad_format *sf = &g->dp->c;
+        for (int x = 0; x < prog->split; x++) {
+            int all = 1;
+            for (int r = 0; r < n2; r++)
+                all &= dead[r] == (1u << LAD_BLOCK_W) - 1;
+            if (all)
+                break;
+            sf = &g->dp->c;
+            lad_word_t *const sp[2] = {s[x][0], s[x][1]};
+            for (int r = 0; r < n2; r++) {
+                if (x == 0)
+                    memcpy(s[0][r], c0[r], sizeof c0[r]);
+                else
+                    memset(s[x][r], 0, sizeof s[x][r]);
+            }
+            slice_block(g, rp, n2, blk, x * len, (x + 1) * len, sp, &sf, dead);
+        }
+        for (int r = 0; r < n2; r++, e++) {
+            int i = ii[r];
+            const lad_word_t *a = g->A + (size_t)i * g->lda;
+            for (int j = 0; j < w; j++) {
+                lad_word_t v;
+                if (dead[r] >> j & 1) {
+                    const lad_word_t *b = g->B + j0 + j;
+                    for (int k = 0; k < g->K; k++)
+                        col[k] = b[(size_t)k * g->ldb];
+                    v = element(g, pl, cs, a, col, (size_t)i, (size_t)(j0 + j), c0[r][j]);
+                } else {
+                    lad_word_t sj[LAD_SPLITMAX];
+                    for (int x = 0; x < prog->split; x++)
+                        sj[x] = s[x][r][j];
+                    v = finish(g, sj, sf);
+                }
+                g->D[(size_t)i * g->ldd + j0 + j] = v;
+            }
+            tick(g, e);
+        }
     }
 done:
     for (int r = 0; r < nrow; r++)
