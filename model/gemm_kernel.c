@@ -54,9 +54,18 @@
 typedef int32_t v8i __attribute__((vector_size(4 * W)));
 typedef uint32_t v8u __attribute__((vector_size(4 * W)));
 
-/* Lane-wise max and min by masks: GNU C has no ?: on vectors in C. */
-#define VMAX(a, b) (((a) & ((a) > (b))) | ((b) & ~((a) > (b))))
-#define VMIN(a, b) (((a) & ((a) < (b))) | ((b) & ~((a) < (b))))
+/* Lane-wise max and min. GNU C has no ?: on vectors in C, and its mask
+** form, (a & m) | (b & ~m), compiles to a compare and a blend; a loop over
+** the lanes is vectorized (-O3) into one vpmaxsd or vpminsd where the
+** build has them (AVX2), into compares and masks where it does not. */
+#define VMAX(a, b) ({ v8i a_ = (a), b_ = (b), r_; \
+                      for (int l_ = 0; l_ < W; l_++) \
+                          r_[l_] = a_[l_] > b_[l_] ? a_[l_] : b_[l_]; \
+                      r_; })
+#define VMIN(a, b) ({ v8i p_ = (a), q_ = (b), s_; \
+                      for (int m_ = 0; m_ < W; m_++) \
+                          s_[m_] = p_[m_] < q_[m_] ? p_[m_] : q_[m_]; \
+                      s_; })
 
 static int ceil_log2(int n)
 {
@@ -602,7 +611,7 @@ vadd(vterm *r, v8i *over, const vterm *x, const vterm *y, int mb, int emin, int 
     v8i xhi = ex >= ey;
     v8i hi = ((v8i)mx & xhi) | ((v8i)my & ~xhi), lo = ((v8i)my & xhi) | ((v8i)mx & ~xhi);
     v8i shi = (x->neg & xhi) | (y->neg & ~xhi), slo = (y->neg & xhi) | (x->neg & ~xhi);
-    v8i q = VMAX(ex, ey), gap = VMIN(q - VMIN(ex, ey), zero + 31);
+    v8i q = VMAX(ex, ey), emn = VMIN(ex, ey), gap = VMIN(q - emn, zero + 31);
     v8i cut = (v8i)((v8u)lo & (((v8u)(zero + 1) << (v8u)gap) - 1)) != 0;
     lo = (v8i)((v8u)lo >> (v8u)gap) | (cut & 1);
     v8i s = ((hi ^ shi) - shi) + ((lo ^ slo) - slo);
