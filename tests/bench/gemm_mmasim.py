@@ -1,6 +1,6 @@
 """ladder gemm against MMA-Sim's batched dpa on the same GEMM.
 
-    build/peers/bin/python tests/bench/gemm_mmasim.py LADDER [PRESET...]
+    build/peers/bin/python tests/bench/gemm_mmasim.py LADDER [--size MxNxK] [PRESET...]
 
 For each preset (default: sm90-mma-bf16-f32, sm90-mma-f16-f32,
 sm90-wgmma-e4m3-f32, sm89-mma-e4m3-f32 and the block-scaled
@@ -13,9 +13,11 @@ multiplies them as the chain of the instruction along K, every output
 element of a step in one batched `dpa` call; `ladder gemm --threads 1`
 multiplies the same arrays (its default program: every MMA chained). The
 D words are compared as integers. Rates are multiply-adds per CPU second
-of the process doing the work (torch held to one thread); ladder's is
-first measured on a larger GEMM, where its start-up and file I/O weigh
-less, and both ratios are printed.
+of the process doing the work (torch held to one thread), on a GEMM of
+--size (default 256x256x2048; MMA-Sim's rate moves with it: at
+128x128x1024 its tensors are smaller, ladder's start-up, .npy files and
+B's decoding weigh more); ladder's is first measured on a larger GEMM
+alone, and both ratios are printed.
 Runs under the peers venv (`make test-peers` makes it): torch, no numpy,
 so the .npy files are written and read here.
 """
@@ -28,7 +30,7 @@ import sys
 import tempfile
 import time
 
-SMALL = (128, 128, 1024)   # both engines, words compared
+SMALL = (256, 256, 2048)   # both engines, words compared (--size)
 LARGE = (512, 512, 4096)   # ladder alone
 
 
@@ -92,7 +94,7 @@ def ladder_gemm(ladder, preset, a, b, d, scales):
     return child_cpu() - t0
 
 
-def bench(ladder, preset, oracle, torch, rng, tmp):
+def bench(ladder, preset, oracle, torch, rng, tmp, small):
     f = oracle.read_model(preset, ladder)
     try:
         dp = oracle.Datapath(f)
@@ -103,7 +105,7 @@ def bench(ladder, preset, oracle, torch, rng, tmp):
     width = {"bf16": 16, "f16": 16, "e4m3": 8, "e5m2": 8}[dp.a]
     line = []
     rate_large = None
-    for (M, N, K), both in ((LARGE, False), (SMALL, True)):
+    for (M, N, K), both in ((LARGE, False), (small, True)):
         A = draw(rng, dp.a, M * K)
         B = draw(rng, dp.b, K * N)
         pa, pb, pd, psa, psb = (os.path.join(tmp, x + ".npy") for x in ("a", "b", "d", "sa", "sb"))
@@ -158,13 +160,17 @@ def main():
     import torch
     torch.set_num_threads(1)
     ladder = os.path.abspath(sys.argv[1])
-    presets = sys.argv[2:] or ["sm90-mma-bf16-f32", "sm90-mma-f16-f32", "sm90-wgmma-e4m3-f32",
+    args, small = sys.argv[2:], SMALL
+    if args[:1] == ["--size"]:
+        small = tuple(int(x) for x in args[1].split("x"))
+        args = args[2:]
+    presets = args or ["sm90-mma-bf16-f32", "sm90-mma-f16-f32", "sm90-wgmma-e4m3-f32",
                                  "sm89-mma-e4m3-f32", "sm100-tcgen05-mxf8f6f4-e4m3-f32"]
     oracle = oracle_module()
     rng = random.Random(7)
     with tempfile.TemporaryDirectory() as tmp:
         for p in presets:
-            bench(ladder, p, oracle, torch, rng, tmp)
+            bench(ladder, p, oracle, torch, rng, tmp, small)
 
 
 if __name__ == "__main__":
