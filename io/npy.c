@@ -241,6 +241,13 @@ static int read_header(FILE *fp, const char *path, long long avail, lad_npy *a,
 }
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline lad_word_t load16(const unsigned char *p)
+{
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+}
+
 static inline lad_word_t load32(const unsigned char *p)
 {
     uint32_t v;
@@ -256,42 +263,57 @@ static inline lad_word_t load64(const unsigned char *p)
 }
 #endif
 
+/* An element of size bytes at p, little-endian, on any host. */
+static inline lad_word_t loadn(const unsigned char *p, int size)
+{
+    lad_word_t x = 0;
+    for (int b = size - 1; b >= 0; b--)
+        x = x << 8 | p[b];
+    return x;
+}
+
+static inline lad_word_t load8(const unsigned char *p)
+{
+    return p[0];
+}
+
 /* rows x cols little-endian elements of size bytes at raw, widened into
-** w, row i at w + i * stride; returns the OR of every word. */
+** w, row i at w + i * stride; returns the OR of every word. One loop per
+** size (memcpy loads on little-endian hosts), so that each vectorizes. */
 static lad_word_t widen(const unsigned char *raw, int size, size_t rows, size_t cols,
                         lad_word_t *w, size_t stride)
 {
     lad_word_t all = 0;
 #define ROWS(LOAD) \
-    for (size_t i = 0; i < rows; i++, w += stride) \
-        for (size_t j = 0; j < cols; j++, raw += size) { \
-            lad_word_t v = LOAD; \
-            w[j] = v; \
+    for (size_t i = 0; i < rows; i++) { \
+        const unsigned char *q = raw + i * cols * (size_t)size; \
+        lad_word_t *o = w + i * stride; \
+        for (size_t j = 0; j < cols; j++) { \
+            lad_word_t v = LOAD(q + j * (size_t)size); \
+            o[j] = v; \
             all |= v; \
-        }
+        } \
+    }
+#define LOADN(p) loadn(p, size)
     switch (size) {
     case 1:
-        ROWS(raw[0])
-        break;
-    case 2:
-        ROWS(raw[0] | (lad_word_t)raw[1] << 8)
+        ROWS(load8)
         break;
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    case 2:
+        ROWS(load16)
+        break;
     case 4:
-        ROWS(load32(raw))
+        ROWS(load32)
         break;
     case 8:
-        ROWS(load64(raw))
+        ROWS(load64)
         break;
 #endif
     default:
-        ROWS(({
-            lad_word_t x = 0;
-            for (int b = size - 1; b >= 0; b--)
-                x = x << 8 | raw[b];
-            x;
-        }))
+        ROWS(LOADN)
     }
+#undef LOADN
 #undef ROWS
     return all;
 }
