@@ -156,10 +156,9 @@ int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, i
                    const uint8_t *SB, int ldsb, int K, int N)
 {
     memset(bk, 0, sizeof *bk);
-    int32_t bsh[256];
     if (SB) {
         scale_table(&dp->sa, bk->ash);
-        scale_table(&dp->sb, bsh);
+        scale_table(&dp->sb, bk->bsh);
     }
     int sblock = dp->scale_block;
     dp = unscaled(dp, &bk->udp);
@@ -171,6 +170,10 @@ int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, i
     bk->K = K;
     bk->N = N;
     bk->nblk = (N + W - 1) / W;
+    bk->B = B;
+    bk->ldb = ldb;
+    bk->SB = SB;
+    bk->ldsb = ldsb;
     size_t n = (size_t)bk->nblk * (size_t)K * W;
     bk->braw = malloc(n * sizeof *bk->braw);
     bk->bmag = malloc(n * sizeof *bk->bmag);
@@ -179,7 +182,15 @@ int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, i
         lad_block_free(bk);
         return LAD_EINTERNAL;
     }
-    for (int blk = 0; blk < bk->nblk; blk++)
+    return LAD_OK;
+}
+
+void lad_block_decode(lad_block *bk, int blk0, int blk1)
+{
+    const lad_datapath *dp = bk->pl.dp;
+    const lad_word_t *B = bk->B;
+    int K = bk->K, N = bk->N, ldb = bk->ldb;
+    for (int blk = blk0; blk < blk1; blk++)
         for (int k = 0; k < K; k++) {
             int src = k - k % dp->k + lane_of(dp, k % dp->k);
             size_t at = ((size_t)blk * K + k) * W;
@@ -190,7 +201,9 @@ int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, i
                 if (j < N) {
                     bk->bbad[j] |= decode_word(dp, &dp->b, &bk->pl.b,
                                                B[(size_t)src * ldb + j], &raw, &mag, &neg);
-                    int32_t sh = SB ? bsh[SB[(size_t)(src / sblock) * ldsb + j]] : 0;
+                    int32_t sh = bk->SB ? bk->bsh[bk->SB[(size_t)(src / bk->sblock) * bk->ldsb +
+                                                        j]]
+                                        : 0;
                     bk->bbad[j] |= sh == LAD_BLOCK_ZERO;
                     raw += raw == LAD_BLOCK_ZERO ? 0 : sh;
                 }
@@ -198,7 +211,6 @@ int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, i
                 bk->bmag[at + col] = (int32_t)(mag | (uint32_t)neg << 31);
             }
         }
-    return LAD_OK;
 }
 
 void lad_block_free(lad_block *bk)

@@ -57,6 +57,10 @@ typedef struct lad_block {
                            one pl computes (gemm_kernel.c) */
     int32_t ash[256];   /* the exponent each A scale code adds to its lanes
                            (LAD_BLOCK_ZERO: none, a NaN) */
+    int32_t bsh[256];   /* the same for B's scale codes */
+    const lad_word_t *B;/* B and its scales, as lad_block_init was given */
+    int ldb, ldsb;
+    const uint8_t *SB;
     int sblock;         /* lanes per scale; 0: no scales */
 } lad_block;
 
@@ -71,13 +75,18 @@ typedef struct lad_block_row {
 /* Whether the kernel computes dp's MMAs exactly as lad_plan_eval. */
 int lad_block_ok(const lad_datapath *dp);
 
-/* Decodes B (K x N, row k at B + k*ldb) into blocks. dp must pass
-** lad_block_ok and K be a multiple of dp->k. For a block-scaled dp, SB
-** holds B's scales (K / dp->scale_block x N, row kb at SB + kb*ldsb), each
-** a power of two that moves the exponents of its lanes; NULL otherwise.
-** Returns LAD_OK or LAD_EINTERNAL (out of memory). */
+/* Prepares the blocks of B (K x N, row k at B + k*ldb; B is kept, not
+** copied, until lad_block_decode). dp must pass lad_block_ok and K be a
+** multiple of dp->k. For a block-scaled dp, SB holds B's scales (K /
+** dp->scale_block x N, row kb at SB + kb*ldsb), each a power of two that
+** moves the exponents of its lanes; NULL otherwise. Returns LAD_OK or
+** LAD_EINTERNAL (out of memory). */
 int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, int ldb,
                    const uint8_t *SB, int ldsb, int K, int N);
+
+/* Decodes column blocks [blk0, blk1) of B: every block once before the
+** kernel runs; threads may decode disjoint ranges at the same time. */
+void lad_block_decode(lad_block *bk, int blk0, int blk1);
 void lad_block_free(lad_block *bk);
 
 /* Buffers for one A row; returns LAD_OK or LAD_EINTERNAL. */

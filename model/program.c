@@ -597,6 +597,51 @@ static int online_cpus(void)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
+/* One thread's share of B's column blocks. */
+typedef struct decode_share {
+    lad_block *bk;
+    int blk0, blk1;
+} decode_share;
+
+static void *decode_run(void *arg)
+{
+    decode_share *d = arg;
+    lad_block_decode(d->bk, d->blk0, d->blk1);
+    return NULL;
+}
+
+/* Decodes every column block of bk, divided among up to `threads` threads
+** (0: every CPU): with a short GEMM on several threads, a decoding on one
+** would be the part that does not divide. A share whose thread cannot
+** start is decoded here. */
+static void decode_blocks(lad_block *bk, int threads)
+{
+    enum { MAXT = 64 };
+    if (threads <= 0)
+        threads = online_cpus();
+    if (threads > MAXT)
+        threads = MAXT;
+    if (threads > bk->nblk)
+        threads = bk->nblk;
+    if (threads <= 1) {
+        lad_block_decode(bk, 0, bk->nblk);
+        return;
+    }
+    decode_share sh[MAXT];
+    pthread_t tid[MAXT];
+    int started[MAXT] = {0};
+    for (int t = 0; t < threads; t++) {
+        sh[t] = (decode_share){bk, bk->nblk * t / threads, bk->nblk * (t + 1) / threads};
+        started[t] = t > 0 && pthread_create(&tid[t], NULL, decode_run, &sh[t]) == 0;
+    }
+    for (int t = 0; t < threads; t++)
+        if (!started[t])
+            decode_run(&sh[t]);
+    for (int t = 1; t < threads; t++)
+        if (started[t])
+            pthread_join(tid[t], NULL);
+}
+
 
 /* lad_gemm_with and lad_gemm_scaled: SA and SB NULL, or the block scales. */
 static int run_gemm(const lad_datapath *dp, const lad_program *prog, int M, int N, int K,
@@ -654,6 +699,7 @@ static int run_gemm(const lad_datapath *dp, const lad_program *prog, int M, int 
         if (kernel == LAD_GEMM_PORTABLE)
             block.pl.avx2 = 0;
         items = (size_t)M * (size_t)block.nblk;
+        decode_blocks(bk, threads);
     } else {
         Bt = malloc((size_t)N * (size_t)K * sizeof *Bt);
         if (Bt == NULL) {

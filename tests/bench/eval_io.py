@@ -12,7 +12,8 @@ ratio, and whether the words are the same (they must be: the run fails
 otherwise). With a third argument, a Python that imports mmasim (make
 test-peers makes build/peers), MMA-Sim answers the same first 100,000
 lines too, through scripts/mmasim-oracle.py (batched torch calls), timed
-by wall clock and CPU, its start-up (an empty input) taken off.
+by wall clock and CPU, its start-up (the quicker of two empty inputs)
+taken off; those lines come last.
 
 Then the same count of block-scaled lines (PRESET_SCALED, e2m1 K=64 with
 four ue8m0 scales a side, raw bits and scales near 2^0) through ladder
@@ -87,7 +88,12 @@ def main():
             ref_path = os.path.join(tmp, "ref.txt")
             with open(ref_path, "w") as f:
                 f.write("\n".join(lines) + "\n")
-            mm = [mmasim(peers, ladder, os.devnull)]
+            # the start-up: the quicker of two empty inputs (the first
+            # may load torch from a cold disk cache, and a start-up larger
+            # than the run's would leave a negative time)
+            e1 = mmasim(peers, ladder, os.devnull)
+            e2 = mmasim(peers, ladder, os.devnull)
+            mm = [min(e1, e2, key=lambda r: r[0])]
             mm.append(mmasim(peers, ladder, ref_path))
     t0 = time.process_time()
     ref = []
@@ -115,6 +121,7 @@ def main():
           (cases / s_cpu / 1e6, s_cpu, s_wall, len(sout)))
     same = same and len(sout) == cases
     if mm:
+        print("eval text I/O against MMA-Sim, %s, the first %d cases:" % (PRESET, len(ref)))
         (w0_, c0_, _), (w1, c1, words) = mm
         msame = [w.decode() for w in words] == ref
         wall, cpu = w1 - w0_, c1 - c0_
