@@ -110,10 +110,12 @@ int lad_block_ok(const lad_datapath *dp)
     int lanes = dp->pass < dp->k ? dp->pass : dp->k;
     int top = dp->window > off ? dp->window : off;
     /* the plan's fast path does the rest of the datapath (one window,
-    ** IEEE-subnormal operands of 32 bits or fewer); of what it does, passes
+    ** IEEE-subnormal operands of 32 bits or fewer); of what it does, the
+    ** two-level window, products that overflow, passes
     ** summed by `chain: sum`, the double rounding of d_via_acc and the
     ** other alignment roundings are left to it */
-    return pl.path == LAD_PATH_FAST && !dp->sparse && dp->chain == LAD_CHAIN &&
+    return pl.path == LAD_PATH_FAST && dp->window2 == 0 && dp->prod_inf == LAD_NOFLOOR &&
+           !dp->sparse && dp->chain == LAD_CHAIN &&
            !dp->d_via_acc && dp->align_round == LAD_RZ && top + 2 <= 32 &&
            dp->window + 2 + ceil_log2((lanes + 1) / 2) <= 31;
 }

@@ -105,6 +105,22 @@ static int one_window(const lad_datapath *dp)
            !dp->ftz_in && !dp->ftz_out && !dp->zero_sign;
 }
 
+/* Whether dp sums its passes by a two-level window fast_body knows (CDNA3's
+** bf16, f16 and xf32 kinds): lanes summed in one window below the
+** products' anchor, that sum and C aligned to a second one, cut below its
+** leading bit (norm2), a product of 2^prod_inf or more infinite; not the
+** even/odd halves, not the other exceptions of one_window. Every sum fits
+** 64 bits: the window sum is below 2^(window + 2 + kbits) units of the first
+** window, moved up by at most window2 - window to the second; C is below
+** 2^(window + 1) units of its own quantum, moved up by as much; so the
+** total is below 2^(max(window, window2) + 3 + kbits). */
+static int two_window(const lad_datapath *dp, int kbits)
+{
+    int w = dp->window > dp->window2 ? dp->window : dp->window2;
+    return dp->window2 > 0 && !dp->even_odd && !dp->exact && !dp->tree && !dp->ftz_in &&
+           !dp->ftz_out && !dp->zero_sign && w + 4 + kbits <= 62;
+}
+
 /* Whether the fast path computes dp exactly as the general code. */
 static int fast_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
 {
@@ -114,7 +130,7 @@ static int fast_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *
     return !dp->integer && narrow_words(dp) && signed_results(dp) && dp->scale_block == 0 &&
            dp->group == 1 &&
            lad_opfmt_usable(&dp->a, a) && lad_opfmt_usable(&dp->b, b) &&
-           dp->cdom_window == 0 && one_window(dp) &&
+           dp->cdom_window == 0 && (one_window(dp) || two_window(dp, kbits)) &&
            dp->group_sub_floor == LAD_NOFLOOR && dp->scale_floor == LAD_NOFLOOR &&
            dp->a.kind == LAD_FLOAT && dp->b.kind == LAD_FLOAT &&
            dp->a.sub == LAD_SUB_IEEE && dp->b.sub == LAD_SUB_IEEE &&
@@ -197,11 +213,19 @@ static lad_word_t special_rest(const lad_plan *p, const lad_word_t *pa, const la
             nan = 1;
         else if (a == LAD_INFINITE || b == LAD_INFINITE)
             *(opfmt_term(&p->a, pa[j]).neg ^ opfmt_term(&p->b, pb[j]).neg ? &ninf : &pinf) = 1;
+        else if (a != LAD_ZERO && b != LAD_ZERO && p->dp->prod_inf != LAD_NOFLOOR) {
+            /* a product too large for the datapath is infinite */
+            term ta = opfmt_term(&p->a, pa[j]), tb = opfmt_term(&p->b, pb[j]);
+            uint64_t m = (uint64_t)ta.mag * (uint64_t)tb.mag;
+            if (63 - __builtin_clzll(m) + ta.exp + tb.exp >= p->dp->prod_inf)
+                *(ta.neg ^ tb.neg ? &ninf : &pinf) = 1;
+        }
     }
     if (nan || (pinf && ninf))
         return p->dp->nan;
     return lad_format_inf(&p->dp->d, ninf);
 }
+
 
 /* One lane: *m = the exact product's integer significand, *rw = its raw
 ** exponent plus both biases (at least 2), *sg = all ones for a negative
@@ -781,6 +805,56 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     p->sum32 = lanes8_sum32(dp);
 }
 
+/* Whether a product of lanes [from, to) (decoded by decode_pass) is of
+** 2^prod_inf or more: its bit length, less the decoder's shift, plus its
+** unit's exponent. */
+static int big_product(const lad_plan *pl, const uint64_t *mag, const uint32_t *mag32,
+                       const uint32_t *raw, int from, int to)
+{
+    const lad_datapath *dp = pl->dp;
+    int off = (int)(pl->a.mb + pl->b.mb);
+    int pre = pl->shape == SHAPE_WIDE ? 0 : pl->preup;
+    for (int j = from; j < to; j++) {
+        uint64_t m = pl->shape == SHAPE_WIDE ? mag[j] : mag32[j];
+        if (m && 63 - __builtin_clzll(m) - pre + (int)raw[j] - pl->bias - off >= dp->prod_inf)
+            return 1;
+    }
+    return 0;
+}
+
+/*
+** The two-level window of a pass (eval.c's two_level, in 64 bits: its
+** bounds are two_window's): sum, the lanes' sum in units of 2^q1 (q1 = r -
+** window, r the products' anchor), and the addend c move to the second
+** window, below E = the larger of r and C's raw exponent, each by
+** align2_round; the total is cut below its leading bit (norm2), then
+** rounded into out.
+*/
+static lad_word_t two_level64(const lad_datapath *dp, int64_t sum, int r, const term *c,
+                              const lad_format *out, int mode)
+{
+    int q1 = r - dp->window, cnz = c->cls != LAD_ZERO;
+    int E = cnz && c->raw > r ? c->raw : r;
+    int q2 = E - dp->window2, qc = E - dp->window;
+    if (dp->c2_drop && c->raw < E - dp->window - 1)
+        cnz = 0;
+    int64_t s2 = align64(sum, q1, q2, dp->align2_round);
+    int64_t cv = c->neg ? -(int64_t)c->mag : (int64_t)c->mag;
+    int64_t cu = cnz ? align64(cv, c->exp, qc, dp->align2_round) : 0;
+    int lo = q2 < qc ? q2 : qc;
+    int64_t total = s2 * ((int64_t)1 << (q2 - lo)) + cu * ((int64_t)1 << (qc - lo));
+    if (dp->norm2 > 0 && total != 0) {
+        uint64_t m = total < 0 ? 0 - (uint64_t)total : (uint64_t)total;
+        int lead = 63 - __builtin_clzll(m) + lo, emin = 1 - out->bias;
+        int qn = (lead > emin ? lead : emin) - dp->norm2;
+        if (qn > lo) {
+            total = align64(total, lo, qn, dp->align2_round);
+            lo = qn;
+        }
+    }
+    return round64(out, total, lo, mode, dp->overflow);
+}
+
 static inline __attribute__((always_inline)) lad_word_t
 fast_body(const lad_plan *pl, const lad_case *cs)
 {
@@ -806,8 +880,10 @@ fast_body(const lad_plan *pl, const lad_case *cs)
         const term *add = chain ? &acc : &zero;  /* the pass's addend */
         uint32_t rmax, zeros;
         uint32_t special = decode_pass(pl, pa, pb, from, to, mag, mag32, raw, sgn, &rmax, &zeros);
-        if (special || add->cls >= LAD_INFINITE) {
-            if (npass == 1 && direct && pl->simple)
+        int big = dp->prod_inf != LAD_NOFLOOR && !special &&
+                  big_product(pl, mag, mag32, raw, from, to);
+        if (special || big || add->cls >= LAD_INFINITE) {
+            if (npass == 1 && direct && pl->simple && dp->prod_inf == LAD_NOFLOOR)
                 return fast_special(pl, pa, pb, sgn, n, add);
             if (pl->inf_rest)
                 return special_rest(pl, pa, pb, from, n, add);
@@ -823,6 +899,14 @@ fast_body(const lad_plan *pl, const lad_case *cs)
             int r = (int)rmax - pl->bias, inwin = dp->c_anchor && add->cls != LAD_ZERO;
             if (zeros && dp->zero_floor != LAD_NOFLOOR && dp->zero_floor > r)
                 r = dp->zero_floor;
+            if (dp->window2 > 0) {
+                /* the products' own anchor; C joins at the second level */
+                r = r < dp->anchor_min ? dp->anchor_min : r;
+                uint32_t base = (uint32_t)(r + pl->bias + pl->down);
+                int64_t sum = (int64_t)sum_pass(pl, mag, mag32, raw, sgn, from, to, base);
+                w = two_level64(dp, sum, r, add, out, mode);
+                goto rounded;
+            }
             if (inwin && add->raw > r)
                 r = add->raw;
             if (r < dp->anchor_min)
@@ -849,6 +933,7 @@ fast_body(const lad_plan *pl, const lad_case *cs)
                 w = round64(out, (int64_t)sum, q, mode, dp->overflow);
             }
         }
+    rounded:
         if (last)
             return w;
         /* a result that overflowed to Inf: as a special addend, or by the
@@ -913,6 +998,7 @@ static inline __attribute__((always_inline)) void fetch_case(const lad_case *c, 
 static int lanes8_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
 {
     return dp->chain == LAD_CHAIN && !dp->c_last && !dp->d_via_acc && dp->c_anchor &&
+           dp->window2 == 0 && dp->prod_inf == LAD_NOFLOOR &&
            dp->align_round == LAD_RZ && dp->window + 2 <= 31 && a->mb + b->mb + 2 <= 31;
 }
 
