@@ -55,7 +55,16 @@ static const char usage[] =
     "  --device <dev>  the words of a device instead (sim:MODEL,\n"
     "                  exec[-framed]:COMMAND, cuda:N or cublaslt:N[:OPTIONS],\n"
     "                  one call per case); the model then names the\n"
-    "                  instruction\n";
+    "                  instruction\n"
+    "\n"
+    "  With --a and --b, the cases are the rows of .npy arrays of raw words\n"
+    "  (dtypes as for ladder gemm), and D's words go to an .npy file:\n"
+    "  --a, --b <.npy>    N x K (K: the model's): row i is case i's A row,\n"
+    "                     its B column\n"
+    "  --c <.npy>         N (or N x 1) addends; +0 when left out\n"
+    "  --sa, --sb <.npy>  a block-scaled model's scales, N x K/scale_block\n"
+    "  -o <D.npy>         where D's N words go, written whole or not at all\n"
+    "  -q, --quiet        no progress on stderr (docs/progress.md)\n";
 
 /* Answers wait here until the input runs dry (the reader's idle hook) or the
 ** block is full: a file streams at block speed, and a peer that writes one

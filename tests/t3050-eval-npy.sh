@@ -129,6 +129,17 @@ else
     fail eval-npy-c-column "rc $rc, D $(tr '\n' ' ' <"$TMP/got") $(_peek "$err")"
 fi
 
+# --help names every option of the arrays.
+run_ladder eval --help
+help() {
+    if grep -qF -- "$2" "$out"; then ok "$1"; else fail "$1" "'$2' not in --help"; fi
+}
+help eval-npy-help-ab '--a, --b <.npy>'
+help eval-npy-help-c '--c <.npy>'
+help eval-npy-help-scales '--sa, --sb <.npy>'
+help eval-npy-help-output '-o <D.npy>'
+help eval-npy-help-quiet '-q, --quiet'
+
 # Errors: one line, exit 3 (data) or 2 (usage), and D as it was.
 echo before >"$TMP/keep.npy"
 bad() {
