@@ -137,28 +137,36 @@ static int fast_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *
            dp->window + 2 + kbits <= 62;
 }
 
-/* A single pass with a NaN or Inf among its words (pa, pb: cut, in lane
-** order; sgn: the products' signs from decode_pass): the classes decide. */
-static lad_word_t fast_special(const lad_plan *p, const lad_word_t *pa, const lad_word_t *pb,
-                               const uint32_t *sgn, int n, const term *c)
+/*
+** The specials of lanes [from, n) (pa, pb: cut, in lane order) and of an
+** addend add: returns 1 when a NaN, or a zero times an Inf, is among them;
+** else *pinf and *ninf say whether Infs of either sign are (Inf words, and
+** with `big`, products of 2^prod_inf or more).
+*/
+static int specials(const lad_plan *p, const lad_word_t *pa, const lad_word_t *pb, int from,
+                    int n, const term *add, int big, int *pinf, int *ninf)
 {
-    int nan = c->cls == LAD_NAN, pinf = 0, ninf = 0;
-    for (int j = 0; j < n && !nan; j++) {
+    *pinf = add->cls == LAD_INFINITE && !add->neg;
+    *ninf = add->cls == LAD_INFINITE && add->neg;
+    if (add->cls == LAD_NAN)
+        return 1;
+    for (int j = from; j < n; j++) {
         int a = opfmt_class(&p->a, pa[j]), b = opfmt_class(&p->b, pb[j]);
         if (a == LAD_NAN || b == LAD_NAN)
-            nan = 1;
-        else if (a == LAD_INFINITE || b == LAD_INFINITE) {
+            return 1;
+        if (a == LAD_INFINITE || b == LAD_INFINITE) {
             if (a == LAD_ZERO || b == LAD_ZERO)
-                nan = 1;
-            else
-                *(sgn[j] ? &ninf : &pinf) = 1;
+                return 1;
+            *(opfmt_term(&p->a, pa[j]).neg ^ opfmt_term(&p->b, pb[j]).neg ? ninf : pinf) = 1;
+        } else if (big && a != LAD_ZERO && b != LAD_ZERO) {
+            /* a product too large for the datapath is infinite */
+            term ta = opfmt_term(&p->a, pa[j]), tb = opfmt_term(&p->b, pb[j]);
+            uint64_t m = (uint64_t)ta.mag * (uint64_t)tb.mag;
+            if (63 - __builtin_clzll(m) + ta.exp + tb.exp >= p->dp->prod_inf)
+                *(ta.neg ^ tb.neg ? ninf : pinf) = 1;
         }
     }
-    if (c->cls == LAD_INFINITE)
-        *(c->neg ? &ninf : &pinf) = 1;
-    if (nan || (pinf && ninf))
-        return p->dp->nan;
-    return lad_format_inf(&p->dp->d, ninf);
+    return 0;
 }
 
 /* Whether a case of several passes gives NaN whatever its passes' sums:
@@ -173,59 +181,31 @@ static int nan_case(const lad_plan *p, const lad_word_t *pa, const lad_word_t *p
 {
     if (p->dp->acc.inf != LAD_INF_IEEE || p->dp->acc.nan != LAD_NAN_IEEE)
         return 0;
-    int pinf = c->cls == LAD_INFINITE && !c->neg, ninf = c->cls == LAD_INFINITE && c->neg;
-    if (c->cls == LAD_NAN)
-        return 1;
-    for (int j = 0; j < n; j++) {
-        int a = opfmt_class(&p->a, pa[j]), b = opfmt_class(&p->b, pb[j]);
-        if (a == LAD_NAN || b == LAD_NAN)
-            return 1;
-        if (a == LAD_INFINITE || b == LAD_INFINITE) {
-            if (a == LAD_ZERO || b == LAD_ZERO)
-                return 1;
-            int neg = (opfmt_term(&p->a, pa[j]).neg) ^ (opfmt_term(&p->b, pb[j]).neg);
-            *(neg ? &ninf : &pinf) = 1;
-        }
-    }
-    return pinf && ninf;
+    int pinf, ninf;
+    return specials(p, pa, pb, 0, n, c, 0, &pinf, &ninf) || (pinf && ninf);
 }
 
 /*
-** A chained case from the pass at lane `from` on, when that pass meets a
-** NaN or an Inf among its words or in its addend add (the running value:
-** C, or an earlier pass that overflowed). Where acc has IEEE Inf and NaN
-** and every pass rounds into the next one's addend (p->inf_rest), that
-** pass gives acc's NaN or its Inf, and every later pass starts from that
-** special, so its finite products no longer count: the result is NaN when
-** a NaN, a zero times an Inf or Infs of both signs are among the lanes
-** from `from` on and add, else the Inf of their sign, in d (pass_eval's
-** specials, pass after pass).
+** A case from the pass at lane `from` on, when that pass meets a NaN or an
+** Inf among its words or in its addend add (C, or the running value of an
+** earlier pass that overflowed): that pass gives NaN or an Inf. In a
+** single pass straight into d that is the result; where acc has IEEE Inf
+** and NaN and every pass rounds into the next one's addend (p->inf_rest),
+** every later pass starts from that special, so its finite products no
+** longer count. So the result is NaN when a NaN, a zero times an Inf or
+** Infs of both signs (products of 2^prod_inf or more among them) are among
+** the lanes from `from` on and add, else the Inf of their sign, in d
+** (pass_eval's specials, pass after pass).
 */
 static lad_word_t special_rest(const lad_plan *p, const lad_word_t *pa, const lad_word_t *pb,
                                int from, int n, const term *add)
 {
-    int nan = add->cls == LAD_NAN;
-    int pinf = add->cls == LAD_INFINITE && !add->neg, ninf = add->cls == LAD_INFINITE && add->neg;
-    for (int j = from; j < n && !nan; j++) {
-        int a = opfmt_class(&p->a, pa[j]), b = opfmt_class(&p->b, pb[j]);
-        if (a == LAD_NAN || b == LAD_NAN || ((a == LAD_INFINITE || b == LAD_INFINITE) &&
-                                             (a == LAD_ZERO || b == LAD_ZERO)))
-            nan = 1;
-        else if (a == LAD_INFINITE || b == LAD_INFINITE)
-            *(opfmt_term(&p->a, pa[j]).neg ^ opfmt_term(&p->b, pb[j]).neg ? &ninf : &pinf) = 1;
-        else if (a != LAD_ZERO && b != LAD_ZERO && p->dp->prod_inf != LAD_NOFLOOR) {
-            /* a product too large for the datapath is infinite */
-            term ta = opfmt_term(&p->a, pa[j]), tb = opfmt_term(&p->b, pb[j]);
-            uint64_t m = (uint64_t)ta.mag * (uint64_t)tb.mag;
-            if (63 - __builtin_clzll(m) + ta.exp + tb.exp >= p->dp->prod_inf)
-                *(ta.neg ^ tb.neg ? &ninf : &pinf) = 1;
-        }
-    }
-    if (nan || (pinf && ninf))
+    int pinf, ninf;
+    if (specials(p, pa, pb, from, n, add, p->dp->prod_inf != LAD_NOFLOOR, &pinf, &ninf) ||
+        (pinf && ninf))
         return p->dp->nan;
     return lad_format_inf(&p->dp->d, ninf);
 }
-
 
 /* One lane: *m = the exact product's integer significand, *rw = its raw
 ** exponent plus both biases (at least 2), *sg = all ones for a negative
@@ -692,11 +672,9 @@ static lad_word_t eval_scaled(const lad_plan *pl, const lad_case *cs)
         sraw[i] = sa->raw + sb->raw;
     }
     /* a NaN or Inf word or C: the one pass, straight into d, is decided by
-    ** the classes (an Inf product keeps its class whatever its scale;
-    ** fixed formats have no NaN or Inf words, so sgn, which their path
-    ** leaves unset, is not read) */
+    ** the classes (an Inf product keeps its class whatever its scale) */
     if (special || c.cls >= LAD_INFINITE)
-        return pl->simple && pl->fast_c ? fast_special(pl, pa, pb, sgn, n, &c)
+        return pl->simple && pl->fast_c ? special_rest(pl, pa, pb, 0, n, &c)
                                         : lad_eval_general(dp, cs);
 
     int64_t m[LAD_KMAX];
@@ -883,9 +861,7 @@ fast_body(const lad_plan *pl, const lad_case *cs)
         int big = dp->prod_inf != LAD_NOFLOOR && !special &&
                   big_product(pl, mag, mag32, raw, from, to);
         if (special || big || add->cls >= LAD_INFINITE) {
-            if (npass == 1 && direct && pl->simple && dp->prod_inf == LAD_NOFLOOR)
-                return fast_special(pl, pa, pb, sgn, n, add);
-            if (pl->inf_rest)
+            if (pl->inf_rest || (npass == 1 && direct && pl->simple))
                 return special_rest(pl, pa, pb, from, n, add);
             if (pl->simple && nan_case(pl, pa, pb, n, &c))
                 return dp->nan;
@@ -1087,7 +1063,6 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
     uint32_t mag[LAD_KMAX], raw[LAD_KMAX], sgn[LAD_KMAX];
     const v8u idx = {0, 1, 2, 3, 4, 5, 6, 7};
     const int up = pl->up;
-    v8u sp = {0};
     unsigned __int128 spl = 0;  /* bit j: lane j has a NaN or Inf word */
     for (int j = 0; j < n; j += 8) {
         v8w wa, wb;
@@ -1105,7 +1080,6 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
         v8u ea = (xa >> A.mb) & A.emax, eb = (xb >> B.mb) & B.emax;
         v8u spj = (v8u)((ea == A.etop) & ((fa & A.need) == A.need)) |
                   (v8u)((eb == B.etop) & ((fb & B.need) == B.need));
-        sp |= spj;
         spl |= (unsigned __int128)(uint32_t)_mm256_movemask_ps((__m256)spj) << j;
         v8u ma = fa | ((v8u)(ea != 0) & (1u << A.mb));
         v8u mb = fb | ((v8u)(eb != 0) & (1u << B.mb));
@@ -1122,7 +1096,7 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
         memcpy(sgn + j, &sg, sizeof sg);
     }
     *done = 0;
-    if (any_lane(sp) && !pl->inf_rest)
+    if (spl && !pl->inf_rest)
         return 0;
     term tc = pl->fast_c ? opfmt_term(&pl->c, cs->c) : decode_term(&dp->c, cs->c);
     addend acc = addend_of(&tc);
