@@ -87,13 +87,13 @@ static void flush(void *arg)
 #define EVAL_BLOCK 128
 
 enum { NPY_A, NPY_B, NPY_C, NPY_SA, NPY_SB, NPY_N };
+static const char *const npy_what[NPY_N] = {"A", "B", "C", "SA", "SB"};
 
 /* Opens the arrays that were named and checks their dtypes and shapes
 ** against the model: every one N rows of its columns (C: N, or N x 1). */
 static int npy_open(const lad_datapath *dp, const char *const *path, lad_npy_reader *r,
                     size_t *cols, size_t *n, lad_err *err)
 {
-    static const char *const what[NPY_N] = {"A", "B", "C", "SA", "SB"};
     const lad_format *f[NPY_N] = {&dp->a, &dp->b, &dp->c, &dp->sa, &dp->sb};
     size_t nkb = dp->scale_block ? (size_t)(dp->k / dp->scale_block) : 0;
     const size_t want[NPY_N] = {(size_t)dp->k, (size_t)dp->k, 1, nkb, nkb};
@@ -111,12 +111,12 @@ static int npy_open(const lad_datapath *dp, const char *const *path, lad_npy_rea
             a->shape[1] = 1;
         } else if (a->ndim != 2) {
             rc = lad_errf(err, LAD_EDATA, "%s: %s has two dimensions, not %d", path[i],
-                          i == NPY_C ? "C has one (N) or" : what[i], a->ndim);
+                          i == NPY_C ? "C has one (N) or" : npy_what[i], a->ndim);
             break;
         }
         if (i == NPY_A)
             *n = a->shape[0];
-        rc = lad_npy_check_dtype(a, f[i], what[i], path[i], err);
+        rc = lad_npy_check_dtype(a, f[i], npy_what[i], path[i], err);
         if (rc == LAD_OK && (a->shape[0] != *n || a->shape[1] != want[i]))
             rc = lad_errf(err, LAD_EDATA, "%s is %zu x %zu, not %zu x %zu (%s of %s)",
                           path[i], a->shape[0], a->shape[1], *n, want[i],
@@ -218,9 +218,8 @@ int cmd_eval(int argc, char **argv)
         if (npos || devspec)
             return cli_usage_error("eval takes vector lines (a file or stdin, and "
                                    "--device) or arrays (--a, --b), not both");
-        static const char *const what[NPY_N] = {"A", "B", "C", "SA", "SB"};
         for (int i = 0; i < NPY_N; i++)
-            if ((rc = cli_output_ok(dpath, what[i], path[i])) != LAD_OK)
+            if ((rc = cli_output_ok(dpath, npy_what[i], path[i])) != LAD_OK)
                 return rc;
         if ((rc = cli_output_ok(dpath, "the model file", spec)) != LAD_OK)
             return rc;

@@ -597,6 +597,7 @@ static int online_cpus(void)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
+
 /* One thread's share of B's column blocks. */
 typedef struct decode_share {
     lad_block *bk;
@@ -611,14 +612,12 @@ static void *decode_run(void *arg)
 }
 
 /* Decodes every column block of bk, divided among up to `threads` threads
-** (0: every CPU): with a short GEMM on several threads, a decoding on one
+** (the GEMM's): with a short GEMM on several threads, a decoding on one
 ** would be the part that does not divide. A share whose thread cannot
 ** start is decoded here. */
 static void decode_blocks(lad_block *bk, int threads)
 {
     enum { MAXT = 64 };
-    if (threads <= 0)
-        threads = online_cpus();
     if (threads > MAXT)
         threads = MAXT;
     if (threads > bk->nblk)
@@ -641,7 +640,6 @@ static void decode_blocks(lad_block *bk, int threads)
         if (started[t])
             pthread_join(tid[t], NULL);
 }
-
 
 /* lad_gemm_with and lad_gemm_scaled: SA and SB NULL, or the block scales. */
 static int run_gemm(const lad_datapath *dp, const lad_program *prog, int M, int N, int K,
@@ -699,7 +697,6 @@ static int run_gemm(const lad_datapath *dp, const lad_program *prog, int M, int 
         if (kernel == LAD_GEMM_PORTABLE)
             block.pl.avx2 = 0;
         items = (size_t)M * (size_t)block.nblk;
-        decode_blocks(bk, threads);
     } else {
         Bt = malloc((size_t)N * (size_t)K * sizeof *Bt);
         if (Bt == NULL) {
@@ -715,6 +712,8 @@ static int run_gemm(const lad_datapath *dp, const lad_program *prog, int M, int 
         threads = online_cpus();
     if ((size_t)threads > items)
         threads = (int)items;
+    if (bk)
+        decode_blocks(bk, threads);
     gemm *g = calloc((size_t)threads, sizeof *g);
     pthread_t *tid = calloc((size_t)threads, sizeof *tid);
     if (g == NULL || tid == NULL) {
