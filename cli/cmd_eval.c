@@ -82,9 +82,9 @@ static void flush(void *arg)
     o->n = 0;
 }
 
-/* Cases a block: their lad_case copies (2 KB each) stay in the cache
-** between the fill and the model. */
-#define EVAL_BLOCK 128
+/* Cases a block: their rows (lad_rows: 16 bytes a lane and a case) stay
+** in the caches between the fill and the model. */
+#define EVAL_BLOCK 512
 
 enum { NPY_A, NPY_B, NPY_C, NPY_SA, NPY_SB, NPY_N };
 static const char *const npy_what[NPY_N] = {"A", "B", "C", "SA", "SB"};
@@ -127,9 +127,8 @@ static int npy_open(const lad_datapath *dp, const char *const *path, lad_npy_rea
 }
 
 /* The cases of the arrays through the model, EVAL_BLOCK at a time, into
-** out: N words of D's dtype (lad_npy_dtype). A, B and C are widened
-** straight into the cases' fields (a stride of one lad_case); the scales,
-** bytes in a case, through a buffer. */
+** out: N words of D's dtype (lad_npy_dtype). A, B and C are widened into
+** rows (lad_rows); the scales, through a buffer of words, into bytes. */
 static int eval_npy(const lad_datapath *dp, const char *const *path, const char *out,
                     lad_progress *pr, lad_err *err)
 {
@@ -137,11 +136,14 @@ static int eval_npy(const lad_datapath *dp, const char *const *path, const char 
     size_t cols[NPY_N], n = 0;
     int rc = npy_open(dp, path, r, cols, &n, err);
     const lad_format *f[NPY_N] = {&dp->a, &dp->b, &dp->c, &dp->sa, &dp->sb};
-    size_t nkb = cols[NPY_SA];
+    size_t k = (size_t)dp->k, nkb = dp->scale_block ? k / (size_t)dp->scale_block : 0;
     lad_word_t *d = malloc(EVAL_BLOCK * sizeof *d);
-    lad_word_t *sw = malloc(EVAL_BLOCK * (nkb + 1) * sizeof *sw);
-    lad_case *cs = calloc(EVAL_BLOCK, sizeof *cs);
-    if (rc == LAD_OK && (d == NULL || sw == NULL || cs == NULL))
+    lad_word_t *w[NPY_N] = {malloc(EVAL_BLOCK * k * sizeof *d), malloc(EVAL_BLOCK * k * sizeof *d),
+                            malloc(EVAL_BLOCK * sizeof *d), malloc(EVAL_BLOCK * (nkb + 1) * sizeof *d),
+                            NULL};
+    uint8_t *s = malloc(2 * EVAL_BLOCK * (nkb + 1));
+    if (rc == LAD_OK && (d == NULL || w[NPY_A] == NULL || w[NPY_B] == NULL ||
+                         w[NPY_C] == NULL || w[NPY_SA] == NULL || s == NULL))
         rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
     char kind;
     int size;
@@ -152,8 +154,8 @@ static int eval_npy(const lad_datapath *dp, const char *const *path, const char 
     if (rc == LAD_OK) {
         lad_plan pl;
         lad_plan_init(&pl, dp);
-        const size_t stride = sizeof *cs / sizeof cs->a[0];
-        lad_word_t *field[NPY_N] = {cs[0].a, cs[0].b, &cs[0].c, NULL, NULL};
+        lad_rows rows = {w[NPY_A], w[NPY_B], path[NPY_C] ? w[NPY_C] : NULL, s,
+                         s + EVAL_BLOCK * nkb};
         lad_progress_begin(pr, "eval %zu cases", n);
         for (size_t at = 0; at < n && rc == LAD_OK; at += EVAL_BLOCK) {
             size_t m = n - at < EVAL_BLOCK ? n - at : EVAL_BLOCK;
@@ -161,19 +163,20 @@ static int eval_npy(const lad_datapath *dp, const char *const *path, const char 
                 if (path[i] == NULL)
                     continue;
                 if (i < NPY_SA) {
-                    rc = lad_npy_next(&r[i], m, field[i], stride, f[i], err);
+                    rc = lad_npy_next(&r[i], m, w[i], cols[i], f[i], err);
                     continue;
                 }
-                rc = lad_npy_next(&r[i], m, sw, nkb, f[i], err);
-                for (size_t j = 0; rc == LAD_OK && j < m; j++)
-                    for (size_t q = 0; q < nkb; q++)
-                        (i == NPY_SA ? cs[j].sa : cs[j].sb)[q] = (uint8_t)sw[j * nkb + q];
+                /* the scale codes, at most 8 bits (checked against f) */
+                uint8_t *to = i == NPY_SA ? s : s + EVAL_BLOCK * nkb;
+                rc = lad_npy_next(&r[i], m, w[NPY_SA], nkb, f[i], err);
+                for (size_t j = 0; rc == LAD_OK && j < m * nkb; j++)
+                    to[j] = (uint8_t)w[NPY_SA][j];
             }
             if (rc != LAD_OK)
                 break;
-            lad_plan_eval_batch(&pl, cs, m, d);
+            lad_plan_eval_rows(&pl, &rows, m, d);
             lad_npy_put(&o, m, d);
-            if ((at / EVAL_BLOCK) % 64 == 63)
+            if ((at / EVAL_BLOCK) % 16 == 15)
                 lad_progress_step(pr, NULL, at + m, n);
         }
         lad_progress_end(pr, rc);
@@ -182,11 +185,12 @@ static int eval_npy(const lad_datapath *dp, const char *const *path, const char 
         else
             lad_npy_abort(&o);
     }
-    for (int i = 0; i < NPY_N; i++)
+    for (int i = 0; i < NPY_N; i++) {
         lad_npy_close(&r[i]);
+        free(w[i]);
+    }
     free(d);
-    free(sw);
-    free(cs);
+    free(s);
     return rc;
 }
 

@@ -279,9 +279,10 @@ static inline lad_word_t load8(const unsigned char *p)
 
 /* rows x cols little-endian elements of size bytes at raw, widened into
 ** w, row i at w + i * stride; returns the OR of every word. One loop per
-** size (memcpy loads on little-endian hosts), so that each vectorizes. */
-static lad_word_t widen(const unsigned char *raw, int size, size_t rows, size_t cols,
-                        lad_word_t *w, size_t stride)
+** size (memcpy loads on little-endian hosts). On x86-64 (GCC and clang),
+** CPUs with AVX2 widen four elements an instruction (vpmovzx). */
+static lad_word_t widen_any(const unsigned char *raw, int size, size_t rows, size_t cols,
+                            lad_word_t *w, size_t stride)
 {
     lad_word_t all = 0;
 #define ROWS(LOAD) \
@@ -316,6 +317,74 @@ static lad_word_t widen(const unsigned char *raw, int size, size_t rows, size_t 
 #undef LOADN
 #undef ROWS
     return all;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define WIDEN_AVX2 1
+
+/* widen_any for sizes 1, 2 and 4, four words a step. */
+__attribute__((target("avx2"))) static lad_word_t
+widen_avx2(const unsigned char *raw, int size, size_t rows, size_t cols, lad_word_t *w,
+           size_t stride)
+{
+    __m256i or4 = _mm256_setzero_si256();
+    lad_word_t all = 0;
+    if (stride == cols) {
+        /* rows in a row: one loop */
+        cols *= rows;
+        rows = 1;
+    }
+#define ROWS(LOAD, EXTEND) \
+    for (size_t i = 0; i < rows; i++) { \
+        const unsigned char *q = raw + i * cols * (size_t)size; \
+        lad_word_t *o = w + i * stride; \
+        size_t j = 0; \
+        for (; j + 4 <= cols; j += 4) { \
+            __m256i v = EXTEND(q + j * (size_t)size); \
+            _mm256_storeu_si256((__m256i *)(o + j), v); \
+            or4 = _mm256_or_si256(or4, v); \
+        } \
+        for (; j < cols; j++) { \
+            lad_word_t v = LOAD(q + j * (size_t)size); \
+            o[j] = v; \
+            all |= v; \
+        } \
+    }
+#define EXT8(p) _mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)(uint32_t)load32(p)))
+#define EXT16(p) _mm256_cvtepu16_epi64(_mm_loadl_epi64((const __m128i *)(p)))
+#define EXT32(p) _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(p)))
+    switch (size) {
+    case 1:
+        ROWS(load8, EXT8)
+        break;
+    case 2:
+        ROWS(load16, EXT16)
+        break;
+    default:
+        ROWS(load32, EXT32)
+        break;
+    }
+#undef EXT8
+#undef EXT16
+#undef EXT32
+#undef ROWS
+    uint64_t t[4];
+    _mm256_storeu_si256((__m256i *)t, or4);
+    return all | t[0] | t[1] | t[2] | t[3];
+}
+#else
+#define WIDEN_AVX2 0
+#endif
+
+static lad_word_t widen(const unsigned char *raw, int size, size_t rows, size_t cols,
+                        lad_word_t *w, size_t stride)
+{
+#if WIDEN_AVX2
+    if ((size == 1 || size == 2 || size == 4) && __builtin_cpu_supports("avx2"))
+        return widen_avx2(raw, size, rows, cols, w, stride);
+#endif
+    return widen_any(raw, size, rows, cols, w, stride);
 }
 
 /* Reads the array from fp (at its start); avail as for read_header. */
@@ -399,9 +468,30 @@ void lad_npy_put(lad_npy_writer *o, size_t n, const lad_word_t *w)
     size_t per = sizeof b / (size_t)o->size;
     for (size_t i = 0; i < n; i += per) {
         size_t m = n - i < per ? n - i : per;
-        for (size_t j = 0; j < m; j++)
-            for (int k = 0; k < o->size; k++)
-                b[j * (size_t)o->size + (size_t)k] = (unsigned char)(w[i + j] >> (8 * k));
+        /* little-endian: a word's low bytes, one copy of constant size */
+#define NARROW(T) \
+    for (size_t j = 0; j < m; j++) { \
+        T v = (T)w[i + j]; \
+        memcpy(b + j * sizeof v, &v, sizeof v); \
+    }
+        switch (o->size) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        case 2:
+            NARROW(uint16_t)
+            break;
+        case 4:
+            NARROW(uint32_t)
+            break;
+        case 8:
+            NARROW(uint64_t)
+            break;
+#endif
+        default:
+            for (size_t j = 0; j < m; j++)
+                for (int k = 0; k < o->size; k++)
+                    b[j * (size_t)o->size + (size_t)k] = (unsigned char)(w[i + j] >> (8 * k));
+        }
+#undef NARROW
         fwrite(b, (size_t)o->size, m, o->o.f);
     }
 }

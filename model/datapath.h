@@ -144,8 +144,10 @@ typedef struct lad_plan {
     int lanes8;          /* 1: the fast path's AVX2 build decodes and sums
                             eight lanes at a time (plan.c's lanes8_ok) */
     int direct;          /* every lane takes part, uncut and in order */
-    int full8;           /* direct, and every pass is whole chunks of eight
-                            lanes (or the only pass, of k a multiple of 8) */
+    int full8;           /* direct, and k a multiple of 8: a dense case is
+                            whole chunks of eight lanes */
+    int whole8;          /* full8, and every pass is whole chunks (or the
+                            only pass); else each pass masks its lanes */
     int sum32;           /* the eight-lane sums fit 32-bit lanes */
     int avx2;            /* 1: the fast path's AVX2 build (x86-64 CPUs that
                             have it); 0: the generic one */
@@ -175,5 +177,21 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp);
 lad_word_t lad_plan_eval(const lad_plan *p, const lad_case *cs);
 /* lad_eval_batch with a prepared plan. */
 void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, lad_word_t *d);
+
+/* n cases as rows of arrays, as `ladder eval` reads them from .npy files:
+** case i's A and B words (logical K order) at a + i * k and b + i * k (k
+** the datapath's), its C word c[i] (+0 without c), and for a block-scaled
+** datapath its scale codes at sa + i * nkb and sb + i * nkb (nkb = k /
+** scale_block). Metadata is zero. Far smaller than lad_case's 2 KB, so a
+** batch of them stays in the caches. */
+typedef struct lad_rows {
+    const lad_word_t *a, *b, *c;
+    const uint8_t *sa, *sb;
+} lad_rows;
+
+/* lad_plan_eval_batch on rows: d[i] is case i's word. */
+void lad_plan_eval_rows(const lad_plan *p, const lad_rows *r, size_t n, lad_word_t *d);
+/* Case i of r as a lad_case. */
+void lad_rows_case(const lad_datapath *dp, const lad_rows *r, size_t i, lad_case *cs);
 
 #endif

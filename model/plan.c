@@ -313,15 +313,17 @@ decode_lanes4(const lad_word_t *pa, const lad_word_t *pb, int from, int to, cons
 }
 
 /* The common formats, A and B alike (IEEE specials, or NaN at all ones):
-** the shapes decode_pass has an inlined decoder for. */
-#define OPFMT(pad, mb, eb, need) \
-    {pad, mb, (1u << (mb)) - 1, (1u << (eb)) - 1, 1u << ((mb) + (eb)), (1u << (eb)) - 1, need, 0, 0}
+** the shapes decode_pass has an inlined decoder for. Every field but bias
+** (which the decoders do not read) is the format's. */
+#define OPFMT(pad, mb, eb, need, spec) \
+    {pad, mb, (1u << (mb)) - 1, (1u << (eb)) - 1, 1u << ((mb) + (eb)), (1u << (eb)) - 1, need, \
+     0, spec}
 static const lad_opfmt SHAPES[] = {
-    OPFMT(0, 7, 8, 0),     /* 1: bf16 */
-    OPFMT(0, 10, 5, 0),    /* 2: f16 */
-    OPFMT(13, 10, 8, 0),   /* 3: tf32 */
-    OPFMT(0, 3, 4, 7),     /* 4: e4m3 */
-    OPFMT(0, 2, 5, 0),     /* 5: e5m2 */
+    OPFMT(0, 7, 8, 0, FS_IEEE),     /* 1: bf16 */
+    OPFMT(0, 10, 5, 0, FS_IEEE),    /* 2: f16 */
+    OPFMT(13, 10, 8, 0, FS_IEEE),   /* 3: tf32 */
+    OPFMT(0, 3, 4, 7, FS_ONES),     /* 4: e4m3 */
+    OPFMT(0, 2, 5, 0, FS_IEEE),     /* 5: e5m2 */
 };
 enum { SHAPE_WIDE = -1, SHAPE_NARROW = 0 };  /* generic decoders */
 
@@ -329,9 +331,10 @@ enum { SHAPE_WIDE = -1, SHAPE_NARROW = 0 };  /* generic decoders */
 ** the products fit 32 bits (decode_lanes4) or not. */
 static int shape_of(const lad_opfmt *A, const lad_opfmt *B)
 {
-    size_t key = offsetof(lad_opfmt, bias);  /* the fields decoding uses */
+    size_t key = offsetof(lad_opfmt, bias);  /* the fields before bias, and spec */
     for (size_t i = 0; i < sizeof SHAPES / sizeof SHAPES[0]; i++)
-        if (!memcmp(A, &SHAPES[i], key) && !memcmp(B, &SHAPES[i], key))
+        if (!memcmp(A, &SHAPES[i], key) && !memcmp(B, &SHAPES[i], key) &&
+            A->spec == SHAPES[i].spec && B->spec == SHAPES[i].spec)
             return (int)i + 1;
     return A->mb + B->mb + 2 <= 32 ? SHAPE_NARROW : SHAPE_WIDE;
 }
@@ -646,17 +649,20 @@ static void scale_table(const lad_format *f, struct lad_scale *t)
     }
 }
 
-static lad_word_t eval_scaled(const lad_plan *pl, const lad_case *cs)
+/* The block-scaled path on n lanes at pa and pb (lane_words), C's word cw
+** and the blocks' scale codes sa and sb; *general = 1 (and 0 returned) for
+** a case it leaves to the general code. */
+static lad_word_t scaled_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb,
+                              int n, lad_word_t cw, const uint8_t *csa, const uint8_t *csb,
+                              int *general)
 {
     const lad_datapath *dp = pl->dp;
     uint32_t mag32[LAD_KMAX], raw[LAD_KMAX], sgn[LAD_KMAX];
-    lad_word_t wa[LAD_KMAX], wb[LAD_KMAX];
-    const lad_word_t *pa, *pb;
-    int n = lane_words(dp, cs, wa, wb, &pa, &pb);
     uint32_t rmax, zeros;
+    *general = 0;
     uint32_t special = pl->fixed ? 0 : decode_pass(pl, pa, pb, 0, n, NULL, mag32, raw, sgn,
                                                    &rmax, &zeros);
-    term c = pl->fast_c ? opfmt_term(&pl->c, cs->c) : decode_term(&dp->c, cs->c);
+    term c = pl->fast_c ? opfmt_term(&pl->c, cw) : decode_term(&dp->c, cw);
 
     /* the scales of the blocks that have lanes: a NaN makes its lanes' NaN
     ** products, so the one pass's NaN (pass_eval) */
@@ -664,7 +670,7 @@ static lad_word_t eval_scaled(const lad_plan *pl, const lad_case *cs)
     uint64_t smag[LAD_SCALEMAX];
     int sexp[LAD_SCALEMAX], sraw[LAD_SCALEMAX];
     for (int i = 0; i < nb; i++) {
-        const struct lad_scale *sa = &pl->sta[cs->sa[i]], *sb = &pl->stb[cs->sb[i]];
+        const struct lad_scale *sa = &pl->sta[csa[i]], *sb = &pl->stb[csb[i]];
         if (sa->nan | sb->nan)
             return dp->nan;
         smag[i] = (uint64_t)sa->mag * sb->mag;
@@ -673,9 +679,10 @@ static lad_word_t eval_scaled(const lad_plan *pl, const lad_case *cs)
     }
     /* a NaN or Inf word or C: the one pass, straight into d, is decided by
     ** the classes (an Inf product keeps its class whatever its scale) */
-    if (special || c.cls >= LAD_INFINITE)
-        return pl->simple && pl->fast_c ? special_rest(pl, pa, pb, 0, n, &c)
-                                        : lad_eval_general(dp, cs);
+    if (special || c.cls >= LAD_INFINITE) {
+        *general = !(pl->simple && pl->fast_c);
+        return *general ? 0 : special_rest(pl, pa, pb, 0, n, &c);
+    }
 
     int64_t m[LAD_KMAX];
     int ex[LAD_KMAX], rt[LAD_KMAX], sr[LAD_KMAX];
@@ -729,6 +736,15 @@ static lad_word_t eval_scaled(const lad_plan *pl, const lad_case *cs)
     return scaled_sum(pl, &c, m, ex, rt, sr, n, dp->group, dp->cdom_group, rp, smax, anyzero);
 }
 
+static lad_word_t eval_scaled(const lad_plan *pl, const lad_case *cs)
+{
+    lad_word_t wa[LAD_KMAX], wb[LAD_KMAX];
+    const lad_word_t *pa, *pb;
+    int n = lane_words(pl->dp, cs, wa, wb, &pa, &pb), general;
+    lad_word_t w = scaled_body(pl, pa, pb, n, cs->c, cs->sa, cs->sb, &general);
+    return general ? lad_eval_general(pl->dp, cs) : w;
+}
+
 static int lanes8_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b);
 static int lanes8_sum32(const lad_datapath *dp);
 
@@ -779,7 +795,8 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     p->lanes8 = p->path == LAD_PATH_FAST && p->shape != SHAPE_WIDE && p->preup == p->up &&
                 lanes8_ok(dp, &p->a, &p->b);
     p->direct = !dp->sparse && dp->in_round == LAD_RZ && !dp->norder;
-    p->full8 = p->direct && dp->k % 8 == 0 && (dp->pass >= dp->k || dp->pass % 8 == 0);
+    p->full8 = p->direct && dp->k % 8 == 0;
+    p->whole8 = p->full8 && (dp->pass >= dp->k || dp->pass % 8 == 0);
     p->sum32 = lanes8_sum32(dp);
 }
 
@@ -978,12 +995,14 @@ static int lanes8_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt
            dp->align_round == LAD_RZ && dp->window + 2 <= 31 && a->mb + b->mb + 2 <= 31;
 }
 
-/* Whether a pass of whole chunks (lad_plan.full8), summed lane by lane in
+/* Whether a pass of a dense case (lad_plan.full8), summed lane by lane in
 ** 32 bits, cannot overflow: each lane gets one term (below 2^(window + 2))
-** per chunk of the pass. */
+** per chunk of eight the pass touches, pass / 8 of them when passes are
+** whole chunks, one more at most when not. */
 static int lanes8_sum32(const lad_datapath *dp)
 {
-    int chunks = (dp->pass < dp->k ? dp->pass : dp->k) / 8;
+    int len = dp->pass < dp->k ? dp->pass : dp->k;
+    int chunks = (len + 7) / 8 + (len % 8 != 0);
     return dp->window + 2 + ceil_log2(chunks) <= 31;
 }
 
@@ -1033,6 +1052,18 @@ static inline __attribute__((always_inline)) addend opfmt_addend(const lad_opfmt
     return a;
 }
 
+/* A word of f as an addend: by opfmt_addend where fast (f's opfmt d is
+** opfmt_usable), else by lad_decode. */
+static inline __attribute__((always_inline)) addend word_addend(int fast, const lad_opfmt *d,
+                                                                const lad_format *f,
+                                                                lad_word_t w)
+{
+    if (fast)
+        return opfmt_addend(d, w);
+    term t = decode_term(f, w);
+    return addend_of(&t);
+}
+
 AVX2 static inline __attribute__((always_inline)) int any_lane(v8u x)
 {
     return !_mm256_testz_si256((__m256i)x, (__m256i)x);
@@ -1048,14 +1079,54 @@ AVX2 static inline __attribute__((always_inline)) uint32_t max_lane(v8u x)
     return (uint32_t)_mm_cvtsi128_si32(m);
 }
 
-/* One case, n lanes at pa and pb, decoder A x B. full: every chunk of
-** eight lanes is whole and lies in one pass (lad_plan.full8 for a dense
-** case), no masks. sum32 (with full only): lanes8_sum32. Returns 0 in *done for a case left
-** to fast_body. */
+/* special_rest in the eight-lane code, decoder A x B (no product too large:
+** lanes8_ok): the classes of lanes [from, n) eight at a time, as masks of
+** NaN results and Infs of either sign. Reads whole chunks of eight (the
+** arrays are padded: lanes8_row). */
+AVX2 static inline __attribute__((always_inline)) lad_word_t
+special_rest8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int from, int n,
+              const addend *add, const lad_opfmt A, const lad_opfmt B)
+{
+    const v8u idx = {0, 1, 2, 3, 4, 5, 6, 7};
+    v8u nan = {0}, pinf = {0}, ninf = {0};
+    for (int j = from & ~7; j < n; j += 8) {
+        v8w wa, wb;
+        memcpy(&wa, pa + j, sizeof wa);
+        memcpy(&wb, pb + j, sizeof wb);
+        v8u xa = __builtin_convertvector(wa, v8u) >> A.pad;
+        v8u xb = __builtin_convertvector(wb, v8u) >> B.pad;
+        v8u jj = idx + (uint32_t)j;
+        v8u in = (v8u)((jj >= (uint32_t)from) & (jj < (uint32_t)n));
+        v8u fa = xa & A.fmask, fb = xb & B.fmask;
+        v8u ea = (xa >> A.mb) & A.emax, eb = (xb >> B.mb) & B.emax;
+        /* opfmt_class, as masks: a special word, an Inf, a zero */
+        v8u sa = (v8u)((ea == A.etop) & ((fa & A.need) == A.need));
+        v8u sb = (v8u)((eb == B.etop) & ((fb & B.need) == B.need));
+        v8u ia = A.spec == FS_IEEE ? sa & (v8u)(fa == 0) : (v8u){0};
+        v8u ib = B.spec == FS_IEEE ? sb & (v8u)(fb == 0) : (v8u){0};
+        v8u za = (v8u)((ea | fa) == 0), zb = (v8u)((eb | fb) == 0);
+        v8u neg = (v8u)((xa & A.smask) != 0) ^ (v8u)((xb & B.smask) != 0);
+        nan |= in & ((sa & ~ia) | (sb & ~ib) | (ia & zb) | (ib & za));
+        v8u inf = in & (ia | ib);
+        pinf |= inf & ~neg;
+        ninf |= inf & neg;
+    }
+    int p = any_lane(pinf) || (add->cls == LAD_INFINITE && !add->neg);
+    int m = any_lane(ninf) || (add->cls == LAD_INFINITE && add->neg);
+    if (any_lane(nan) || add->cls == LAD_NAN || (p && m))
+        return pl->dp->nan;
+    return lad_format_inf(&pl->dp->d, m);
+}
+
+/* One case, n lanes at pa and pb and C's word cw, decoder A x B. full: every chunk of
+** eight lanes is whole (lad_plan.full8 for a dense case), so decoding needs
+** no masks; whole (with full only): every chunk lies in one pass
+** (lad_plan.whole8), so the passes need none either. sum32 (with full
+** only): lanes8_sum32. Returns 0 in *done for a case left to fast_body. */
 AVX2 static inline __attribute__((always_inline)) lad_word_t
 lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int n,
-            const lad_case *cs, const lad_opfmt A, const lad_opfmt B, const int full,
-            const int sum32, int *done)
+            lad_word_t cw, const lad_opfmt A, const lad_opfmt B, const int full,
+            const int whole, const int sum32, int *done)
 {
     const lad_datapath *dp = pl->dp;
     /* products << up, raw exponents (0: a zero product), signs (0 or -1);
@@ -1098,20 +1169,19 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
     *done = 0;
     if (spl && !pl->inf_rest)
         return 0;
-    term tc = pl->fast_c ? opfmt_term(&pl->c, cs->c) : decode_term(&dp->c, cs->c);
-    addend acc = addend_of(&tc);
+    addend acc = word_addend(pl->fast_c, &pl->c, &dp->c, cw);
     if (acc.cls >= LAD_INFINITE) {
         *done = pl->inf_rest;
-        return pl->inf_rest ? special_rest(pl, pa, pb, 0, n, &tc) : 0;
+        return pl->inf_rest ? special_rest8(pl, pa, pb, 0, n, &acc, A, B) : 0;
     }
     int npass = n == dp->k ? pl->npass : n > 0 ? (n + dp->pass - 1) / dp->pass : 1;
     for (int p = 0; p < npass; p++) {
         int from = p * dp->pass, to = from + dp->pass < n ? from + dp->pass : n;
         int last = p == npass - 1;
         /* a NaN or Inf among the pass's words (then pl->inf_rest) */
-        if (to > from && (spl >> from) << (128 - (to - from))) {
+        if (spl && to > from && (spl >> from) << (128 - (to - from))) {
             *done = 1;
-            return special_rest(pl, pa, pb, from, n, &tc);
+            return special_rest8(pl, pa, pb, from, n, &acc, A, B);
         }
         const lad_format *out = last ? &dp->d : &dp->acc;
         int mode = last ? dp->d_round : dp->acc_round;
@@ -1122,7 +1192,7 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
             v8i rw;
             memcpy(&rw, raw + j, sizeof rw);
             v8i in = ~(v8i){0};
-            if (!full) {
+            if (!whole) {
                 v8u jj = idx + (uint32_t)j;
                 in = (v8i)((jj >= (uint32_t)from) & (jj < (uint32_t)to));
                 rw &= in;
@@ -1158,7 +1228,7 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
                 /* m < 2^31: a shift of 31 leaves 0 */
                 v8u d = (v8u)_mm256_min_epu32((__m256i)(base - rw), _mm256_set1_epi32(31));
                 v8u a = m >> d;
-                if (!full) {
+                if (!whole) {
                     v8u jj = idx + (uint32_t)j;
                     a &= (v8u)((jj >= (uint32_t)from) & (jj < (uint32_t)to));
                 }
@@ -1188,11 +1258,10 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
             *done = 1;
             return w;
         }
-        tc = pl->fast_acc ? opfmt_term(&pl->acc, w) : decode_term(&dp->acc, w);
-        acc = addend_of(&tc);
+        acc = word_addend(pl->fast_acc, &pl->acc, &dp->acc, w);
         if (pl->inf_rest && acc.cls == LAD_INFINITE) {
             *done = 1;
-            return special_rest(pl, pa, pb, to, n, &tc);
+            return special_rest8(pl, pa, pb, to, n, &acc, A, B);
         }
         if (acc.cls >= LAD_INFINITE || w == pl->acc_nan)
             return 0;
@@ -1209,12 +1278,12 @@ AVX2 __attribute__((noinline)) static lad_word_t eval_fast_avx2(const lad_plan *
     return fast_body(pl, cs);
 }
 
-/* One case by the eight-lane code with decoder A x B; `full` when the plan
-** says every chunk of a dense case is whole (lad_plan.full8): a case with
+/* One case by the eight-lane code with decoder A x B; `full` and `whole`
+** as the plan says for a dense case (lad_plan.full8, whole8): a case with
 ** fewer lanes takes the masked code. */
 AVX2 static inline __attribute__((always_inline)) lad_word_t
 lanes8_case(const lad_plan *pl, const lad_case *cs, const lad_opfmt A, const lad_opfmt B,
-            const int full, const int sum32)
+            const int full, const int whole, const int sum32)
 {
     lad_word_t wa[LAD_KMAX], wb[LAD_KMAX], w;
     const lad_word_t *pa = cs->a, *pb = cs->b;
@@ -1222,47 +1291,93 @@ lanes8_case(const lad_plan *pl, const lad_case *cs, const lad_opfmt A, const lad
     if (!pl->direct)
         n = lane_words(pl->dp, cs, wa, wb, &pa, &pb);
     if (full && n == pl->dp->k)
-        w = lanes8_body(pl, pa, pb, n, cs, A, B, 1, sum32, &done);
+        w = lanes8_body(pl, pa, pb, n, cs->c, A, B, 1, whole, sum32, &done);
     else
-        w = lanes8_body(pl, pa, pb, n, cs, pl->a, pl->b, 0, 0, &done);
+        w = lanes8_body(pl, pa, pb, n, cs->c, pl->a, pl->b, 0, 0, 0, &done);
     return done ? w : eval_fast_avx2(pl, cs);
 }
 
-/* lanes8_case over a batch, one loop per decoder shape, so that the
-** shape's constants stay in registers from case to case. */
+/* Case i of rows r (lad_plan.direct) by the eight-lane code, as
+** lanes8_case; a case it leaves goes to fast_body as a lad_case. */
+AVX2 static inline __attribute__((always_inline)) lad_word_t
+lanes8_row(const lad_plan *pl, const lad_rows *r, size_t i, const lad_opfmt A,
+           const lad_opfmt B, const int full, const int whole, const int sum32)
+{
+    int k = pl->dp->k, done;
+    const lad_word_t *pa = r->a + i * (size_t)k, *pb = r->b + i * (size_t)k;
+    lad_word_t cw = r->c ? r->c[i] : 0, w;
+    if (full) {
+        w = lanes8_body(pl, pa, pb, k, cw, A, B, 1, whole, sum32, &done);
+    } else {
+        /* the masked code loads whole chunks of eight: a row of another k
+        ** is copied, so that no load passes the arrays' end */
+        lad_word_t ta[LAD_KMAX + 8], tb[LAD_KMAX + 8];
+        memcpy(ta, pa, (size_t)k * sizeof *ta);
+        memcpy(tb, pb, (size_t)k * sizeof *tb);
+        memset(ta + k, 0, 8 * sizeof *ta);
+        memset(tb + k, 0, 8 * sizeof *tb);
+        w = lanes8_body(pl, ta, tb, k, cw, pl->a, pl->b, 0, 0, 0, &done);
+    }
+    if (done)
+        return w;
+    lad_case cs;
+    lad_rows_case(pl->dp, r, i, &cs);
+    return eval_fast_avx2(pl, &cs);
+}
+
+/* ONE_CASE(i, A, B, full, whole, sum32) for each case i < n, one loop per
+** decoder shape, so that the shape's constants stay in registers from case
+** to case. */
+#define LANES8_LOOPS(ONE_CASE) \
+    switch (pl->full8 ? pl->shape : SHAPE_NARROW) { \
+        LANES8_SHAPE(ONE_CASE, 1); \
+        LANES8_SHAPE(ONE_CASE, 2); \
+        LANES8_SHAPE(ONE_CASE, 3); \
+        LANES8_SHAPE(ONE_CASE, 4); \
+        LANES8_SHAPE(ONE_CASE, 5); \
+    default: \
+        if (pl->full8) \
+            LANES8_LOOP(ONE_CASE, pl->a, pl->b, 1, pl->whole8, pl->sum32) \
+        else \
+            LANES8_LOOP(ONE_CASE, pl->a, pl->b, 0, 0, 0) \
+        break; \
+    }
+#define LANES8_LOOP(ONE_CASE, A, B, full, whole, sum32) \
+    for (size_t i = 0; i < n; i++) \
+        d[i] = ONE_CASE(i, A, B, full, whole, sum32);
+#define LANES8_SHAPE(ONE_CASE, k) \
+    case k: \
+        if (!pl->whole8) \
+            LANES8_LOOP(ONE_CASE, SHAPES[k - 1], SHAPES[k - 1], 1, 0, pl->sum32) \
+        else if (pl->sum32) \
+            LANES8_LOOP(ONE_CASE, SHAPES[k - 1], SHAPES[k - 1], 1, 1, 1) \
+        else \
+            LANES8_LOOP(ONE_CASE, SHAPES[k - 1], SHAPES[k - 1], 1, 1, 0) \
+        break
+
+/* lanes8_case over an array of cases, fetching each some cases ahead. */
 AVX2 static void lanes8_batch(const lad_plan *pl, const lad_case *cs, size_t n, lad_word_t *d)
 {
     const size_t ahead = 8;
     int kb = pl->dp->k * (int)sizeof(lad_word_t);
-#define LOOP(A, B, full, sum32) \
-    for (size_t i = 0; i < n; i++) { \
-        if (i + ahead < n) \
-            fetch_case(&cs[i + ahead], kb); \
-        d[i] = lanes8_case(pl, &cs[i], A, B, full, sum32); \
-    }
-    switch (pl->full8 ? pl->shape : SHAPE_NARROW) {
-#define SHAPE(k) \
-    case k: \
-        if (pl->sum32) \
-            LOOP(SHAPES[k - 1], SHAPES[k - 1], 1, 1) \
-        else \
-            LOOP(SHAPES[k - 1], SHAPES[k - 1], 1, 0) \
-        break
-        SHAPE(1);
-        SHAPE(2);
-        SHAPE(3);
-        SHAPE(4);
-        SHAPE(5);
-#undef SHAPE
-    default:
-        if (pl->full8)
-            LOOP(pl->a, pl->b, 1, pl->sum32)
-        else
-            LOOP(pl->a, pl->b, 0, 0)
-        break;
-    }
-#undef LOOP
+#define ONE_CASE(i, A, B, full, whole, sum32) \
+    (i + ahead < n ? fetch_case(&cs[i + ahead], kb) : (void)0, \
+     lanes8_case(pl, &cs[i], A, B, full, whole, sum32))
+    LANES8_LOOPS(ONE_CASE)
+#undef ONE_CASE
 }
+
+/* lanes8_row over rows: they lie in order, so the CPU's own prefetch
+** fetches them. */
+AVX2 static void lanes8_rows(const lad_plan *pl, const lad_rows *r, size_t n, lad_word_t *d)
+{
+#define ONE_CASE(i, A, B, full, whole, sum32) lanes8_row(pl, r, i, A, B, full, whole, sum32)
+    LANES8_LOOPS(ONE_CASE)
+#undef ONE_CASE
+}
+#undef LANES8_LOOPS
+#undef LANES8_LOOP
+#undef LANES8_SHAPE
 #endif
 
 /* The unscaled fast path for any CPU of the target (and the one CPUs
@@ -1309,6 +1424,42 @@ void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, lad_wo
         if (i + ahead < n)
             fetch_case(&cs[i + ahead], kb);
         d[i] = lad_plan_eval(p, &cs[i]);
+    }
+}
+
+/* Case i of rows r as a lad_case (its metadata zero). */
+void lad_rows_case(const lad_datapath *dp, const lad_rows *r, size_t i, lad_case *cs)
+{
+    size_t k = (size_t)dp->k, nkb = dp->scale_block ? k / (size_t)dp->scale_block : 0;
+    memset(cs->meta, 0, sizeof cs->meta);
+    memcpy(cs->a, r->a + i * k, k * sizeof *cs->a);
+    memcpy(cs->b, r->b + i * k, k * sizeof *cs->b);
+    cs->c = r->c ? r->c[i] : 0;
+    if (nkb) {
+        memcpy(cs->sa, r->sa + i * nkb, nkb);
+        memcpy(cs->sb, r->sb + i * nkb, nkb);
+    }
+}
+
+void lad_plan_eval_rows(const lad_plan *p, const lad_rows *r, size_t n, lad_word_t *d)
+{
+#if LAD_AVX2_CLONE
+    if (p->path == LAD_PATH_FAST && p->avx2 && p->lanes8 && p->direct) {
+        lanes8_rows(p, r, n, d);
+        return;
+    }
+#endif
+    lad_case cs;
+    size_t k = (size_t)p->dp->k, nkb = p->dp->scale_block ? k / (size_t)p->dp->scale_block : 0;
+    for (size_t i = 0; i < n; i++) {
+        int general = 1;  /* unless the scaled path takes it */
+        if (p->path == LAD_PATH_SCALED && p->direct)
+            d[i] = scaled_body(p, r->a + i * k, r->b + i * k, (int)k, r->c ? r->c[i] : 0,
+                               r->sa + i * nkb, r->sb + i * nkb, &general);
+        if (general) {
+            lad_rows_case(p->dp, r, i, &cs);
+            d[i] = lad_plan_eval(p, &cs);
+        }
     }
 }
 
