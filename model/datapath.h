@@ -161,6 +161,8 @@ typedef struct lad_plan {
     int fixed;           /* 1: the block-scaled path sums a group's products
                             as integers from the tables below (plan.c,
                             fixed_ok) */
+    int fixed8;          /* fixed, and its groups summed eight lanes at a
+                            time by the AVX2 build (plan.c, fixed_groups8) */
     int fxunit;          /* the exponent of those integers' unit */
     int8_t fxa[16], fxb[16];  /* A and B words by their low 4 bits: the
                             value as a signed count of the smallest subnormal */

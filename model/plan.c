@@ -515,6 +515,39 @@ static void fixed_tables(const lad_format *f, const lad_opfmt *d, int8_t *fx, in
     }
 }
 
+/* The fixed path's groups of n lanes at pa and pb (groups of dp->group
+** within scale blocks, fixed_ok, the last of a block cut at its end), in
+** order: p[t], group t's exact sum in units (fixed_tables); rm[t], the
+** largest sum of two raw exponents among its products, above FX_ZERO / 2
+** exactly when one of them is nonzero. */
+static void fixed_groups(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb,
+                         int n, int32_t *p, int32_t *rm)
+{
+    const lad_datapath *dp = pl->dp;
+    int t = 0;
+    for (int from = 0; from < n; from += dp->scale_block) {
+        int bend = from + dp->scale_block < n ? from + dp->scale_block : n;
+        for (int g = from; g < bend; g += dp->group, t++) {
+            int to = g + dp->group < bend ? g + dp->group : bend;
+            int32_t s = 0, r = 2 * FX_ZERO;
+            for (int j = g; j < to; j++) {
+                uint32_t ia = ((uint32_t)pa[j] >> pl->a.pad) & FX_MASK;
+                uint32_t ib = ((uint32_t)pb[j] >> pl->b.pad) & FX_MASK;
+                s += pl->fxa[ia] * pl->fxb[ib];
+                int32_t x = pl->rxa[ia] + pl->rxb[ib];
+                r = x > r ? x : r;
+            }
+            p[t] = s;
+            rm[t] = r;
+        }
+    }
+}
+
+#if LAD_AVX2_CLONE
+static void fixed_groups8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb,
+                          int n, int32_t *p, int32_t *rm);
+#endif
+
 /* v * 2^e (|v| < 2^62) in units of 2^q, rounded with mode when e < q: lad_align()
 ** in 64 bits. */
 static int64_t align64(int64_t v, int e, int q, int mode)
@@ -608,7 +641,9 @@ static lad_word_t scaled_sum(const lad_plan *pl, const term *c, const int64_t *m
         if (dp->group == 1) {
             gu[ng] = align64(m[g], ex[g], q, mode);
         } else {
-            int64_t s = group_sum64(m, ex, g, end, &e);
+            /* a group's sum, exact: one term is its own (the fixed path's) */
+            int64_t s = gsize == 1 ? m[g] : group_sum64(m, ex, g, end, &e);
+            e = gsize == 1 ? ex[g] : e;
             int qg = q;
             if (dp->cdom_per_group && cnz && gnz[ng] && c->raw >= rg &&
                 c->raw - dp->cdom_window > q)
@@ -690,18 +725,17 @@ static lad_word_t scaled_body(const lad_plan *pl, const lad_word_t *pa, const la
         /* a group's products as integers of one unit, summed exactly in
         ** 32 bits (fixed_ok), times the scale pair the group shares */
         int nt = 0, rp = LAD_NOFLOOR, smax = LAD_NOFLOOR;
+        int32_t gp[LAD_KMAX], grm[LAD_KMAX];
+#if LAD_AVX2_CLONE
+        if (pl->fixed8 && n % 8 == 0 && n % dp->group == 0)
+            fixed_groups8(pl, pa, pb, n, gp, grm);
+        else
+#endif
+            fixed_groups(pl, pa, pb, n, gp, grm);
         for (int blk = 0, from = 0; from < n; blk++, from += dp->scale_block) {
             int bend = from + dp->scale_block < n ? from + dp->scale_block : n;
             for (int g = from; g < bend; g += dp->group, nt++) {
-                int to = g + dp->group < bend ? g + dp->group : bend;
-                int32_t p = 0, rm = 2 * FX_ZERO;
-                for (int j = g; j < to; j++) {
-                    uint32_t ia = ((uint32_t)pa[j] >> pl->a.pad) & FX_MASK;
-                    uint32_t ib = ((uint32_t)pb[j] >> pl->b.pad) & FX_MASK;
-                    p += pl->fxa[ia] * pl->fxb[ib];
-                    int32_t x = pl->rxa[ia] + pl->rxb[ib];
-                    rm = x > rm ? x : rm;
-                }
+                int32_t p = gp[nt], rm = grm[nt];
                 m[nt] = (int64_t)p * (int64_t)smag[blk];
                 ex[nt] = pl->fxunit + sexp[blk];
                 rt[nt] = rm > FX_ZERO / 2 && smag[blk] ? rm + sraw[blk] : LAD_NOFLOOR;
@@ -789,6 +823,8 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
 #if LAD_AVX2_CLONE
     p->avx2 = __builtin_cpu_supports("avx2") != 0;
 #endif
+    /* groups of four lanes or of whole chunks of eight: fixed_groups8 */
+    p->fixed8 = p->fixed && p->avx2 && (dp->group == 4 || dp->group % 8 == 0);
     /* products < 2^(off + 2) shifted up stay below 2^(window + 2) */
     if (p->path == LAD_PATH_FAST && p->shape != SHAPE_WIDE && dp->window + 2 <= 32)
         p->preup = p->up;
@@ -1069,7 +1105,7 @@ AVX2 static inline __attribute__((always_inline)) int any_lane(v8u x)
     return !_mm256_testz_si256((__m256i)x, (__m256i)x);
 }
 
-/* The largest of eight lanes below 2^31. */
+/* The largest of eight lanes below 2^31 (a signed maximum). */
 AVX2 static inline __attribute__((always_inline)) uint32_t max_lane(v8u x)
 {
     __m128i m = _mm_max_epi32(_mm256_castsi256_si128((__m256i)x),
@@ -1077,6 +1113,28 @@ AVX2 static inline __attribute__((always_inline)) uint32_t max_lane(v8u x)
     m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0x4e));
     m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0xb1));
     return (uint32_t)_mm_cvtsi128_si32(m);
+}
+
+/* Eight words at p, shifted down by pad: the low 32 bits of a word hold
+** all of a narrow format. */
+AVX2 static inline __attribute__((always_inline)) v8u words8(const lad_word_t *p, uint32_t pad)
+{
+    v8w w;
+    memcpy(&w, p, sizeof w);
+    return __builtin_convertvector(w, v8u) >> pad;
+}
+
+/* Whether any of bits [from, to) is set, bit j being bit j % 8 of
+** spc[j / 8]. */
+static inline __attribute__((always_inline)) int chunk_bits(const uint8_t *spc, int from,
+                                                            int to)
+{
+    for (int j = from & ~7; j < to; j += 8) {
+        int lo = from > j ? from - j : 0, hi = to < j + 8 ? to - j : 8;
+        if (spc[j / 8] & ((1u << hi) - (1u << lo)))
+            return 1;
+    }
+    return 0;
 }
 
 /* special_rest in the eight-lane code, decoder A x B (no product too large:
@@ -1090,11 +1148,7 @@ special_rest8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, in
     const v8u idx = {0, 1, 2, 3, 4, 5, 6, 7};
     v8u nan = {0}, pinf = {0}, ninf = {0};
     for (int j = from & ~7; j < n; j += 8) {
-        v8w wa, wb;
-        memcpy(&wa, pa + j, sizeof wa);
-        memcpy(&wb, pb + j, sizeof wb);
-        v8u xa = __builtin_convertvector(wa, v8u) >> A.pad;
-        v8u xb = __builtin_convertvector(wb, v8u) >> B.pad;
+        v8u xa = words8(pa + j, A.pad), xb = words8(pb + j, B.pad);
         v8u jj = idx + (uint32_t)j;
         v8u in = (v8u)((jj >= (uint32_t)from) & (jj < (uint32_t)n));
         v8u fa = xa & A.fmask, fb = xb & B.fmask;
@@ -1134,14 +1188,11 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
     uint32_t mag[LAD_KMAX], raw[LAD_KMAX], sgn[LAD_KMAX];
     const v8u idx = {0, 1, 2, 3, 4, 5, 6, 7};
     const int up = pl->up;
-    unsigned __int128 spl = 0;  /* bit j: lane j has a NaN or Inf word */
+    /* bit j % 8 of spc[j / 8]: lane j has a NaN or Inf word; spl: any */
+    uint8_t spc[LAD_KMAX / 8];
+    uint32_t spl = 0;
     for (int j = 0; j < n; j += 8) {
-        v8w wa, wb;
-        memcpy(&wa, pa + j, sizeof wa);
-        memcpy(&wb, pb + j, sizeof wb);
-        /* the low 32 bits of each word hold all of a narrow format */
-        v8u xa = __builtin_convertvector(wa, v8u) >> A.pad;
-        v8u xb = __builtin_convertvector(wb, v8u) >> B.pad;
+        v8u xa = words8(pa + j, A.pad), xb = words8(pb + j, B.pad);
         if (!full) {
             v8u in = (v8u)(idx + (uint32_t)j < (uint32_t)n);
             xa &= in;
@@ -1151,7 +1202,9 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
         v8u ea = (xa >> A.mb) & A.emax, eb = (xb >> B.mb) & B.emax;
         v8u spj = (v8u)((ea == A.etop) & ((fa & A.need) == A.need)) |
                   (v8u)((eb == B.etop) & ((fb & B.need) == B.need));
-        spl |= (unsigned __int128)(uint32_t)_mm256_movemask_ps((__m256)spj) << j;
+        uint32_t mk = (uint32_t)_mm256_movemask_ps((__m256)spj);
+        spc[j / 8] = (uint8_t)mk;
+        spl |= mk;
         v8u ma = fa | ((v8u)(ea != 0) & (1u << A.mb));
         v8u mb = fb | ((v8u)(eb != 0) & (1u << B.mb));
         v8u nz = (v8u)((ma != 0) & (mb != 0));
@@ -1179,7 +1232,7 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
         int from = p * dp->pass, to = from + dp->pass < n ? from + dp->pass : n;
         int last = p == npass - 1;
         /* a NaN or Inf among the pass's words (then pl->inf_rest) */
-        if (spl && to > from && (spl >> from) << (128 - (to - from))) {
+        if (spl && chunk_bits(spc, from, to)) {
             *done = 1;
             return special_rest8(pl, pa, pb, from, n, &acc, A, B);
         }
@@ -1354,6 +1407,64 @@ lanes8_row(const lad_plan *pl, const lad_rows *r, size_t i, const lad_opfmt A,
         else \
             LANES8_LOOP(ONE_CASE, SHAPES[k - 1], SHAPES[k - 1], 1, 1, 0) \
         break
+
+/*
+** fixed_groups eight lanes at a time, where n is whole chunks of eight and
+** whole groups and a group is four lanes or whole chunks (lad_plan.fixed8):
+** the lanes decoded as lanes8_body does, a product in units being (ma *
+** mb) << (sa + sb), s = the exponent field less one for a normal (its
+** hidden bit's place above the subnormals' unit), 0 for a subnormal; a
+** group's sum and largest raw exponent by horizontal adds and maxima.
+*/
+AVX2 static void fixed_groups8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb,
+                               int n, int32_t *p, int32_t *rm)
+{
+    const lad_opfmt A = pl->a, B = pl->b;
+    const int g = pl->dp->group;
+    const v8i none = (v8i){0} + 2 * FX_ZERO;
+    v8i gs = {0}, gr = none;
+    for (int j = 0; j < n; j += 8) {
+        v8u xa = words8(pa + j, A.pad), xb = words8(pb + j, B.pad);
+        v8u fa = xa & A.fmask, fb = xb & B.fmask;
+        v8u ea = (xa >> A.mb) & A.emax, eb = (xb >> B.mb) & B.emax;
+        v8u ma = fa | ((v8u)(ea != 0) & (1u << A.mb));
+        v8u mb = fb | ((v8u)(eb != 0) & (1u << B.mb));
+        /* a mask is -1: e - 1 for a normal, 0 for a subnormal; e + 1 for
+        ** a subnormal as raw */
+        v8u sh = ea + (v8u)(ea != 0) + eb + (v8u)(eb != 0);
+        v8i pv = (v8i)((ma * mb) << sh);
+        v8i sg = (v8i)((v8u)((xa & A.smask) != 0) ^ (v8u)((xb & B.smask) != 0));
+        pv = (pv ^ sg) - sg;
+        v8i nz = (v8i)((ma != 0) & (mb != 0));
+        v8i raw = (v8i)(ea - (v8u)(ea == 0) + eb - (v8u)(eb == 0)) - pl->bias;
+        raw = (raw & nz) | (none & ~nz);
+        if (g == 4) {
+            /* lanes 0 and 4 get their half's sum and maximum */
+            __m256i h = _mm256_hadd_epi32((__m256i)pv, (__m256i)pv);
+            h = _mm256_hadd_epi32(h, h);
+            __m256i m = _mm256_max_epi32((__m256i)raw,
+                                         _mm256_shuffle_epi32((__m256i)raw, 0xb1));
+            m = _mm256_max_epi32(m, _mm256_shuffle_epi32(m, 0x4e));
+            v8i hs = (v8i)h, ms = (v8i)m;
+            p[j / 4] = hs[0];
+            p[j / 4 + 1] = hs[4];
+            rm[j / 4] = ms[0];
+            rm[j / 4 + 1] = ms[4];
+            continue;
+        }
+        gs += pv;
+        gr = (v8i)_mm256_max_epi32((__m256i)gr, (__m256i)raw);
+        if ((j + 8) % g == 0) {
+            int t = j / g;
+            v4i s4 = __builtin_shufflevector(gs, gs, 0, 1, 2, 3) +
+                     __builtin_shufflevector(gs, gs, 4, 5, 6, 7);
+            p[t] = s4[0] + s4[1] + s4[2] + s4[3];
+            rm[t] = (int32_t)max_lane((v8u)gr);  /* a signed maximum */
+            gs = (v8i){0};
+            gr = none;
+        }
+    }
+}
 
 /* lanes8_case over an array of cases, fetching each some cases ahead. */
 AVX2 static void lanes8_batch(const lad_plan *pl, const lad_case *cs, size_t n, lad_word_t *d)
