@@ -139,6 +139,8 @@ typedef struct lad_plan {
     int shape;           /* which lane decoder the fast path runs */
     lad_opfmt a, b, c, acc;
     int up, down, bias;  /* alignment of the products into the window */
+    int bigt;            /* with prod_inf: the eight-lane code's bound on a
+                            product too large (plan.c, big_lanes); else 0 */
     int npass;           /* passes of a dense case */
     int preup;           /* up, when the lane decoder applies it */
     int lanes8;          /* 1: the fast path's AVX2 build decodes and sums

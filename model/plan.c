@@ -809,6 +809,9 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     p->up = dp->window > off ? dp->window - off : 0;
     p->down = dp->window < off ? off - dp->window : 0;
     p->bias = p->a.bias + p->b.bias;
+    /* a product (m << up) * 2^(raw - bias - off - up) is 2^prod_inf or
+    ** more when m << up >= 2^(bigt - raw) */
+    p->bigt = dp->prod_inf == LAD_NOFLOOR ? 0 : dp->prod_inf + p->bias + off + p->up;
     p->npass = (dp->k + dp->pass - 1) / dp->pass;
     if (p->path == LAD_PATH_SCALED) {
         scale_table(&dp->sa, p->sta);
@@ -1026,8 +1029,9 @@ static inline __attribute__((always_inline)) void fetch_case(const lad_case *c, 
 ** b) exactly as fast_body does. */
 static int lanes8_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
 {
-    return dp->chain == LAD_CHAIN && !dp->c_last && !dp->d_via_acc && dp->c_anchor &&
-           dp->window2 == 0 && dp->prod_inf == LAD_NOFLOOR &&
+    /* the window is fast_ok's: one (C in it) or two_window's */
+    return dp->chain == LAD_CHAIN && !dp->c_last && !dp->d_via_acc &&
+           (dp->c_anchor || dp->window2 > 0) &&
            dp->align_round == LAD_RZ && dp->window + 2 <= 31 && a->mb + b->mb + 2 <= 31;
 }
 
@@ -1124,6 +1128,17 @@ AVX2 static inline __attribute__((always_inline)) v8u words8(const lad_word_t *p
     return __builtin_convertvector(w, v8u) >> pad;
 }
 
+/* The lanes whose products, m = (ma * mb) << up with raw exponent rw (both
+** biases in), are of 2^prod_inf or more (lad_plan.bigt; big_product): m
+** >= 2^(bigt - rw), m being below 2^31. */
+AVX2 static inline __attribute__((always_inline)) v8u big_lanes(const lad_plan *pl, v8u m,
+                                                               v8u rw)
+{
+    __m256i t = _mm256_sub_epi32(_mm256_set1_epi32(pl->bigt), (__m256i)rw);
+    t = _mm256_min_epi32(_mm256_max_epi32(t, _mm256_setzero_si256()), _mm256_set1_epi32(31));
+    return (v8u)((m >> (v8u)t) != 0);
+}
+
 /* Whether any of bits [from, to) is set, bit j being bit j % 8 of
 ** spc[j / 8]. */
 static inline __attribute__((always_inline)) int chunk_bits(const uint8_t *spc, int from,
@@ -1137,9 +1152,9 @@ static inline __attribute__((always_inline)) int chunk_bits(const uint8_t *spc, 
     return 0;
 }
 
-/* special_rest in the eight-lane code, decoder A x B (no product too large:
-** lanes8_ok): the classes of lanes [from, n) eight at a time, as masks of
-** NaN results and Infs of either sign. Reads whole chunks of eight (the
+/* special_rest in the eight-lane code, decoder A x B: the classes of lanes
+** [from, n) eight at a time (products too large among the Infs), as masks
+** of NaN results and Infs of either sign. Reads whole chunks of eight (the
 ** arrays are padded: lanes8_row). */
 AVX2 static inline __attribute__((always_inline)) lad_word_t
 special_rest8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int from, int n,
@@ -1162,6 +1177,13 @@ special_rest8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, in
         v8u neg = (v8u)((xa & A.smask) != 0) ^ (v8u)((xb & B.smask) != 0);
         nan |= in & ((sa & ~ia) | (sb & ~ib) | (ia & zb) | (ib & za));
         v8u inf = in & (ia | ib);
+        if (pl->bigt) {
+            /* finite products too large for the datapath are infinite */
+            v8u ma = fa | ((v8u)(ea != 0) & (1u << A.mb));
+            v8u mb = fb | ((v8u)(eb != 0) & (1u << B.mb));
+            v8u rw = ea + eb - (v8u)(ea == 0) - (v8u)(eb == 0);
+            inf |= in & ~(sa | sb) & big_lanes(pl, (ma * mb) << pl->up, rw);
+        }
         pinf |= inf & ~neg;
         ninf |= inf & neg;
     }
@@ -1202,14 +1224,17 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
         v8u ea = (xa >> A.mb) & A.emax, eb = (xb >> B.mb) & B.emax;
         v8u spj = (v8u)((ea == A.etop) & ((fa & A.need) == A.need)) |
                   (v8u)((eb == B.etop) & ((fb & B.need) == B.need));
-        uint32_t mk = (uint32_t)_mm256_movemask_ps((__m256)spj);
-        spc[j / 8] = (uint8_t)mk;
-        spl |= mk;
         v8u ma = fa | ((v8u)(ea != 0) & (1u << A.mb));
         v8u mb = fb | ((v8u)(eb != 0) & (1u << B.mb));
         v8u nz = (v8u)((ma != 0) & (mb != 0));
-        v8u rw = (ea + eb - (v8u)(ea == 0) - (v8u)(eb == 0)) & nz;  /* a mask is -1 */
+        v8u rw = ea + eb - (v8u)(ea == 0) - (v8u)(eb == 0);  /* a mask is -1 */
         v8u m = (ma * mb) << up;
+        if (pl->bigt)  /* a product too large is an Inf: special_rest8 */
+            spj |= big_lanes(pl, m, rw);
+        uint32_t mk = (uint32_t)_mm256_movemask_ps((__m256)spj);
+        spc[j / 8] = (uint8_t)mk;
+        spl |= mk;
+        rw &= nz;
         v8u sg;
         if (A.smask == B.smask && A.smask)  /* the sign bit to bit 31, spread */
             sg = (v8u)((v8i)((xa ^ xb) << (31 - __builtin_ctz(A.smask))) >> 31);
@@ -1260,7 +1285,9 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
             term t = term_of(&acc);
             w = lad_add_round(out, 0, 0, &t, mode, dp->overflow);
         } else {
-            int r = (int)rmax - pl->bias, inwin = acc.cls != LAD_ZERO;
+            /* the addend in the window, or at the second level */
+            int two = dp->window2 > 0;
+            int r = (int)rmax - pl->bias, inwin = acc.cls != LAD_ZERO && !two;
             if (dp->zero_floor != LAD_NOFLOOR && dp->zero_floor > r && any_lane((v8u)zs))
                 r = dp->zero_floor;
             if (inwin && acc.raw > r)
@@ -1305,7 +1332,12 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
                 uint64_t a = sh >= 0 ? acc.mag << sh : -sh < 64 ? acc.mag >> -sh : 0;
                 sum += acc.neg ? -(int64_t)a : (int64_t)a;
             }
-            w = round64(out, sum, q, mode, dp->overflow);
+            if (two) {
+                term t = term_of(&acc);
+                w = two_level64(dp, sum, r, &t, out, mode);
+            } else {
+                w = round64(out, sum, q, mode, dp->overflow);
+            }
         }
         if (last) {
             *done = 1;
