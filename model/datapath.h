@@ -165,6 +165,9 @@ typedef struct lad_plan {
                             fixed_ok) */
     int fixed8;          /* fixed, and its groups summed eight lanes at a
                             time by the AVX2 build (plan.c, fixed_groups8) */
+    int scaled8;         /* the block-scaled path runs a case of one block
+                            whose scales multiply to a power of two by the
+                            eight-lane code (plan.c, scaled_lanes8) */
     int fxunit;          /* the exponent of those integers' unit */
     int8_t fxa[16], fxb[16];  /* A and B words by their low 4 bits: the
                             value as a signed count of the smallest subnormal */

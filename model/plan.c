@@ -326,6 +326,8 @@ static const lad_opfmt SHAPES[] = {
     OPFMT(0, 2, 5, 0, FS_IEEE),     /* 5: e5m2 */
 };
 enum { SHAPE_WIDE = -1, SHAPE_NARROW = 0 };  /* generic decoders */
+/* CASE(k); for every common shape k, the cases of a switch on the shape */
+#define EACH_SHAPE(CASE) CASE(1); CASE(2); CASE(3); CASE(4); CASE(5)
 
 /* The decoder shape of A x B: a common format (index + 1), else whether
 ** the products fit 32 bits (decode_lanes4) or not. */
@@ -351,11 +353,7 @@ decode_pass(const lad_plan *p, const lad_word_t *pa, const lad_word_t *pb, int f
     case i: \
         return decode_lanes4(pa, pb, from, to, SHAPES[i - 1], SHAPES[i - 1], p->preup, mag32, \
                              raw, sgn, rmax, zeros)
-        SHAPE(1);
-        SHAPE(2);
-        SHAPE(3);
-        SHAPE(4);
-        SHAPE(5);
+        EACH_SHAPE(SHAPE);
 #undef SHAPE
     case SHAPE_NARROW:
         return decode_lanes4(pa, pb, from, to, p->a, p->b, p->preup, mag32, raw, sgn, rmax,
@@ -546,6 +544,8 @@ static void fixed_groups(const lad_plan *pl, const lad_word_t *pa, const lad_wor
 #if LAD_AVX2_CLONE
 static void fixed_groups8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb,
                           int n, int32_t *p, int32_t *rm);
+static lad_word_t scaled_lanes8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb,
+                                int n, lad_word_t cw, int es, int *done);
 #endif
 
 /* v * 2^e (|v| < 2^62) in units of 2^q, rounded with mode when e < q: lad_align()
@@ -712,6 +712,17 @@ static lad_word_t scaled_body(const lad_plan *pl, const lad_word_t *pa, const la
         sexp[i] = sa->exp + sb->exp;
         sraw[i] = sa->raw + sb->raw;
     }
+#if LAD_AVX2_CLONE
+    if (pl->scaled8 && nb == 1 && smag[0] == 1 && sraw[0] == sexp[0]) {
+        /* one block, its scales' product a power of two whose exponent
+        ** is its raw one (scaled_sum anchors on sraw, scales by sexp): an
+        ** unscaled case of products scaled by 2^sexp */
+        int done;
+        lad_word_t w = scaled_lanes8(pl, pa, pb, n, cw, sexp[0], &done);
+        if (done)
+            return w;
+    }
+#endif
     /* a NaN or Inf word or C: the one pass, straight into d, is decided by
     ** the classes (an Inf product keeps its class whatever its scale) */
     if (special || c.cls >= LAD_INFINITE) {
@@ -828,6 +839,13 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
 #endif
     /* groups of four lanes or of whole chunks of eight: fixed_groups8 */
     p->fixed8 = p->fixed && p->avx2 && (dp->group == 4 || dp->group % 8 == 0);
+    /* a block-scaled kind whose only scaled step is the scales' product
+    ** (groups of one, no C-dominant window, scale floor or dropped
+    ** groups): the eight-lane code with an exponent offset */
+    p->scaled8 = p->path == LAD_PATH_SCALED && p->avx2 && p->shape != SHAPE_WIDE &&
+                 dp->group == 1 && dp->cdom_window == 0 && dp->scale_floor == LAD_NOFLOOR &&
+                 dp->group_sub_floor == LAD_NOFLOOR && dp->k % 8 == 0 &&
+                 lanes8_ok(dp, &p->a, &p->b);
     /* products < 2^(off + 2) shifted up stay below 2^(window + 2) */
     if (p->path == LAD_PATH_FAST && p->shape != SHAPE_WIDE && dp->window + 2 <= 32)
         p->preup = p->up;
@@ -1194,14 +1212,16 @@ special_rest8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, in
     return lad_format_inf(&pl->dp->d, m);
 }
 
-/* One case, n lanes at pa and pb and C's word cw, decoder A x B. full: every chunk of
+/* One case, n lanes at pa and pb and C's word cw, every product scaled by
+** 2^es (a block-scaled case of one block whose scales' product is a power
+** of two: scaled_lanes8; else 0), decoder A x B. full: every chunk of
 ** eight lanes is whole (lad_plan.full8 for a dense case), so decoding needs
 ** no masks; whole (with full only): every chunk lies in one pass
 ** (lad_plan.whole8), so the passes need none either. sum32 (with full
 ** only): lanes8_sum32. Returns 0 in *done for a case left to fast_body. */
 AVX2 static inline __attribute__((always_inline)) lad_word_t
 lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int n,
-            lad_word_t cw, const lad_opfmt A, const lad_opfmt B, const int full,
+            lad_word_t cw, int es, const lad_opfmt A, const lad_opfmt B, const int full,
             const int whole, const int sum32, int *done)
 {
     const lad_datapath *dp = pl->dp;
@@ -1287,7 +1307,7 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
         } else {
             /* the addend in the window, or at the second level */
             int two = dp->window2 > 0;
-            int r = (int)rmax - pl->bias, inwin = acc.cls != LAD_ZERO && !two;
+            int r = (int)rmax - pl->bias + es, inwin = acc.cls != LAD_ZERO && !two;
             if (dp->zero_floor != LAD_NOFLOOR && dp->zero_floor > r && any_lane((v8u)zs))
                 r = dp->zero_floor;
             if (inwin && acc.raw > r)
@@ -1295,7 +1315,7 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
             if (r < dp->anchor_min)
                 r = dp->anchor_min;
             int q = r - dp->window;
-            v8u base = (v8u){0} + (uint32_t)(r + pl->bias + pl->down);
+            v8u base = (v8u){0} + (uint32_t)(r + pl->bias + pl->down - es);
             /* each term below 2^31; the sum in 32-bit lanes where it cannot
             ** overflow (sum32), else in two halves of four 64-bit lanes */
             v8i s32 = {0};
@@ -1376,9 +1396,9 @@ lanes8_case(const lad_plan *pl, const lad_case *cs, const lad_opfmt A, const lad
     if (!pl->direct)
         n = lane_words(pl->dp, cs, wa, wb, &pa, &pb);
     if (full && n == pl->dp->k)
-        w = lanes8_body(pl, pa, pb, n, cs->c, A, B, 1, whole, sum32, &done);
+        w = lanes8_body(pl, pa, pb, n, cs->c, 0, A, B, 1, whole, sum32, &done);
     else
-        w = lanes8_body(pl, pa, pb, n, cs->c, pl->a, pl->b, 0, 0, 0, &done);
+        w = lanes8_body(pl, pa, pb, n, cs->c, 0, pl->a, pl->b, 0, 0, 0, &done);
     return done ? w : eval_fast_avx2(pl, cs);
 }
 
@@ -1392,7 +1412,7 @@ lanes8_row(const lad_plan *pl, const lad_rows *r, size_t i, const lad_opfmt A,
     const lad_word_t *pa = r->a + i * (size_t)k, *pb = r->b + i * (size_t)k;
     lad_word_t cw = r->c ? r->c[i] : 0, w;
     if (full) {
-        w = lanes8_body(pl, pa, pb, k, cw, A, B, 1, whole, sum32, &done);
+        w = lanes8_body(pl, pa, pb, k, cw, 0, A, B, 1, whole, sum32, &done);
     } else {
         /* the masked code loads whole chunks of eight: a row of another k
         ** is copied, so that no load passes the arrays' end */
@@ -1401,7 +1421,7 @@ lanes8_row(const lad_plan *pl, const lad_rows *r, size_t i, const lad_opfmt A,
         memcpy(tb, pb, (size_t)k * sizeof *tb);
         memset(ta + k, 0, 8 * sizeof *ta);
         memset(tb + k, 0, 8 * sizeof *tb);
-        w = lanes8_body(pl, ta, tb, k, cw, pl->a, pl->b, 0, 0, 0, &done);
+        w = lanes8_body(pl, ta, tb, k, cw, 0, pl->a, pl->b, 0, 0, 0, &done);
     }
     if (done)
         return w;
@@ -1410,34 +1430,51 @@ lanes8_row(const lad_plan *pl, const lad_rows *r, size_t i, const lad_opfmt A,
     return eval_fast_avx2(pl, &cs);
 }
 
-/* ONE_CASE(i, A, B, full, whole, sum32) for each case i < n, one loop per
-** decoder shape, so that the shape's constants stay in registers from case
-** to case. */
-#define LANES8_LOOPS(ONE_CASE) \
+/* The block-scaled path's cases that are an unscaled one with every
+** product scaled by 2^es (lad_plan.scaled8): n lanes at pa and pb, C's
+** word cw. Returns 0 in *done for a case left to the rest of scaled_body. */
+AVX2 __attribute__((noinline)) static lad_word_t
+scaled_lanes8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int n,
+              lad_word_t cw, int es, int *done)
+{
+    if (n != pl->dp->k || !pl->full8)
+        return lanes8_body(pl, pa, pb, n, cw, es, pl->a, pl->b, 0, 0, 0, done);
+    switch (pl->shape) {
+#define SHAPE(k) \
+    case k: \
+        return lanes8_body(pl, pa, pb, n, cw, es, SHAPES[k - 1], SHAPES[k - 1], 1, 1, \
+                           pl->sum32, done)
+        EACH_SHAPE(SHAPE);
+#undef SHAPE
+    default:
+        return lanes8_body(pl, pa, pb, n, cw, es, pl->a, pl->b, 1, 1, pl->sum32, done);
+    }
+}
+
+/* ONE_CASE(i, A, B, full, whole, sum32), a macro of the caller's, for each
+** case i < n, one loop per decoder shape, so that the shape's constants
+** stay in registers from case to case. */
+#define LANES8_LOOPS() \
     switch (pl->full8 ? pl->shape : SHAPE_NARROW) { \
-        LANES8_SHAPE(ONE_CASE, 1); \
-        LANES8_SHAPE(ONE_CASE, 2); \
-        LANES8_SHAPE(ONE_CASE, 3); \
-        LANES8_SHAPE(ONE_CASE, 4); \
-        LANES8_SHAPE(ONE_CASE, 5); \
+        EACH_SHAPE(LANES8_SHAPE); \
     default: \
         if (pl->full8) \
-            LANES8_LOOP(ONE_CASE, pl->a, pl->b, 1, pl->whole8, pl->sum32) \
+            LANES8_LOOP(pl->a, pl->b, 1, pl->whole8, pl->sum32) \
         else \
-            LANES8_LOOP(ONE_CASE, pl->a, pl->b, 0, 0, 0) \
+            LANES8_LOOP(pl->a, pl->b, 0, 0, 0) \
         break; \
     }
-#define LANES8_LOOP(ONE_CASE, A, B, full, whole, sum32) \
+#define LANES8_LOOP(A, B, full, whole, sum32) \
     for (size_t i = 0; i < n; i++) \
         d[i] = ONE_CASE(i, A, B, full, whole, sum32);
-#define LANES8_SHAPE(ONE_CASE, k) \
+#define LANES8_SHAPE(k) \
     case k: \
         if (!pl->whole8) \
-            LANES8_LOOP(ONE_CASE, SHAPES[k - 1], SHAPES[k - 1], 1, 0, pl->sum32) \
+            LANES8_LOOP(SHAPES[k - 1], SHAPES[k - 1], 1, 0, pl->sum32) \
         else if (pl->sum32) \
-            LANES8_LOOP(ONE_CASE, SHAPES[k - 1], SHAPES[k - 1], 1, 1, 1) \
+            LANES8_LOOP(SHAPES[k - 1], SHAPES[k - 1], 1, 1, 1) \
         else \
-            LANES8_LOOP(ONE_CASE, SHAPES[k - 1], SHAPES[k - 1], 1, 1, 0) \
+            LANES8_LOOP(SHAPES[k - 1], SHAPES[k - 1], 1, 1, 0) \
         break
 
 /*
@@ -1506,7 +1543,7 @@ AVX2 static void lanes8_batch(const lad_plan *pl, const lad_case *cs, size_t n, 
 #define ONE_CASE(i, A, B, full, whole, sum32) \
     (i + ahead < n ? fetch_case(&cs[i + ahead], kb) : (void)0, \
      lanes8_case(pl, &cs[i], A, B, full, whole, sum32))
-    LANES8_LOOPS(ONE_CASE)
+    LANES8_LOOPS()
 #undef ONE_CASE
 }
 
@@ -1515,7 +1552,7 @@ AVX2 static void lanes8_batch(const lad_plan *pl, const lad_case *cs, size_t n, 
 AVX2 static void lanes8_rows(const lad_plan *pl, const lad_rows *r, size_t n, lad_word_t *d)
 {
 #define ONE_CASE(i, A, B, full, whole, sum32) lanes8_row(pl, r, i, A, B, full, whole, sum32)
-    LANES8_LOOPS(ONE_CASE)
+    LANES8_LOOPS()
 #undef ONE_CASE
 }
 #undef LANES8_LOOPS
