@@ -252,8 +252,7 @@ bench: $(BUILD)/bench $(BUILD)/ladder
 	@$(BUILD)/bench
 	@$(if $(BENCH_REF),sh tests/bench/ref-engine.sh $(BENCH_REF) build/bench-ref &&) \
 	    python3 tests/bench/infer.py $(BUILD)/ladder $(if $(BENCH_REF),build/bench-ref/build/rel/ladder)
-	@python3 tests/bench/eval_io.py $(BUILD)/ladder 1000000 \
-	    $(if $(wildcard build/peers/bin/python),build/peers/bin/python)
+	@python3 tests/bench/eval_io.py $(BUILD)/ladder 1000000
 	@$(if $(wildcard build/peers/bin/python),build/peers/bin/python tests/bench/gemm_mmasim.py $(BUILD)/ladder,\
 	    echo "gemm against MMA-Sim: no build/peers (make test-peers makes it)")
 	@$(if $(wildcard build/peers/bin/python),build/peers/bin/python tests/bench/eval_mmasim.py $(BUILD)/ladder,\

@@ -62,7 +62,7 @@ static const char usage[] =
     "  --a, --b <.npy>    N x K (K: the model's): row i is case i's A row,\n"
     "                     its B column\n"
     "  --c <.npy>         N (or N x 1) addends; +0 when left out\n"
-    "  --sa, --sb <.npy>  a block-scaled model's scales, N x K/scale_block\n"
+    "  --sa, --sb <.npy>  a block-scaled model's scales, N x its scale blocks\n"
     "  -o <D.npy>         where D's N words go, written whole or not at all\n"
     "  -q, --quiet        no progress on stderr (docs/progress.md)\n";
 
@@ -95,7 +95,7 @@ static int npy_open(const lad_datapath *dp, const char *const *path, lad_npy_rea
                     size_t *cols, size_t *n, lad_err *err)
 {
     const lad_format *f[NPY_N] = {&dp->a, &dp->b, &dp->c, &dp->sa, &dp->sb};
-    size_t nkb = dp->scale_block ? (size_t)(dp->k / dp->scale_block) : 0;
+    size_t nkb = (size_t)lad_datapath_nscales(dp);
     const size_t want[NPY_N] = {(size_t)dp->k, (size_t)dp->k, 1, nkb, nkb};
     int rc = LAD_OK;
     for (int i = 0; i < NPY_N && rc == LAD_OK; i++) {
@@ -121,7 +121,7 @@ static int npy_open(const lad_datapath *dp, const char *const *path, lad_npy_rea
             rc = lad_errf(err, LAD_EDATA, "%s is %zu x %zu, not %zu x %zu (%s of %s)",
                           path[i], a->shape[0], a->shape[1], *n, want[i],
                           i == NPY_C ? "N addends" : i < NPY_C ? "N cases of K words"
-                          : "N cases of K/scale_block scales", dp->name);
+                          : "N cases of a scale per block", dp->name);
     }
     return rc;
 }
@@ -136,7 +136,7 @@ static int eval_npy(const lad_datapath *dp, const char *const *path, const char 
     size_t cols[NPY_N], n = 0;
     int rc = npy_open(dp, path, r, cols, &n, err);
     const lad_format *f[NPY_N] = {&dp->a, &dp->b, &dp->c, &dp->sa, &dp->sb};
-    size_t k = (size_t)dp->k, nkb = dp->scale_block ? k / (size_t)dp->scale_block : 0;
+    size_t k = (size_t)dp->k, nkb = (size_t)lad_datapath_nscales(dp);
     lad_word_t *d = malloc(EVAL_BLOCK * sizeof *d);
     lad_word_t *w[NPY_N] = {malloc(EVAL_BLOCK * k * sizeof *d), malloc(EVAL_BLOCK * k * sizeof *d),
                             malloc(EVAL_BLOCK * sizeof *d), malloc(EVAL_BLOCK * (nkb + 1) * sizeof *d),

@@ -188,8 +188,8 @@ void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, lad_wo
 /* n cases as rows of arrays, as `ladder eval` reads them from .npy files:
 ** case i's A and B words (logical K order) at a + i * k and b + i * k (k
 ** the datapath's), its C word c[i] (+0 without c), and for a block-scaled
-** datapath its scale codes at sa + i * nkb and sb + i * nkb (nkb = k /
-** scale_block). Metadata is zero. Far smaller than lad_case's 2 KB, so a
+** datapath its scale codes at sa + i * nkb and sb + i * nkb (nkb =
+** lad_datapath_nscales). Metadata is zero. Far smaller than lad_case's 2 KB, so a
 ** batch of them stays in the caches. */
 typedef struct lad_rows {
     const lad_word_t *a, *b, *c;

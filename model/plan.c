@@ -1610,7 +1610,7 @@ void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, lad_wo
 /* Case i of rows r as a lad_case (its metadata zero). */
 void lad_rows_case(const lad_datapath *dp, const lad_rows *r, size_t i, lad_case *cs)
 {
-    size_t k = (size_t)dp->k, nkb = dp->scale_block ? k / (size_t)dp->scale_block : 0;
+    size_t k = (size_t)dp->k, nkb = (size_t)lad_datapath_nscales(dp);
     memset(cs->meta, 0, sizeof cs->meta);
     memcpy(cs->a, r->a + i * k, k * sizeof *cs->a);
     memcpy(cs->b, r->b + i * k, k * sizeof *cs->b);
@@ -1630,7 +1630,7 @@ void lad_plan_eval_rows(const lad_plan *p, const lad_rows *r, size_t n, lad_word
     }
 #endif
     lad_case cs;
-    size_t k = (size_t)p->dp->k, nkb = p->dp->scale_block ? k / (size_t)p->dp->scale_block : 0;
+    size_t k = (size_t)p->dp->k, nkb = (size_t)lad_datapath_nscales(p->dp);
     for (size_t i = 0; i < n; i++) {
         int general = 1;  /* unless the scaled path takes it */
         if (p->path == LAD_PATH_SCALED && p->direct)

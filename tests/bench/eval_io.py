@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`make bench`: ladder eval's text I/O against the pure-Python reference.
 
-    python3 tests/bench/eval_io.py build/rel/ladder [cases] [peers-python]
+    python3 tests/bench/eval_io.py build/rel/ladder [cases]
 
 Writes `cases` (default 1,000,000) random bf16 K=16 lines (raw bits, a
 fixed seed) to a file, runs `ladder eval --model sm90-mma-bf16-f32` on it
@@ -9,11 +9,9 @@ and times its CPU (user + system, from the kernel's accounting of the
 child), then runs the reference of tests/bench/eval_ref.py on the first
 100,000 lines in this process, timed the same way. Prints both rates, the
 ratio, and whether the words are the same (they must be: the run fails
-otherwise). With a third argument, a Python that imports mmasim (make
-test-peers makes build/peers), MMA-Sim answers the same first 100,000
-lines too, through scripts/mmasim-oracle.py (batched torch calls), timed
-by wall clock and CPU, its start-up (the quicker of two empty inputs)
-taken off; those lines come last.
+otherwise). MMA-Sim on the same kind of lines, family by family, is
+tests/bench/eval_mmasim.py's, timed inside its process (a start-up
+measured apart and taken off could exceed the run itself).
 
 Then the same count of block-scaled lines (PRESET_SCALED, e2m1 K=64 with
 four ue8m0 scales a side, raw bits and scales near 2^0) through ladder
@@ -44,7 +42,6 @@ def cpu_children():
 def main():
     ladder = sys.argv[1]
     cases = int(sys.argv[2]) if len(sys.argv) > 2 else 1000000
-    peers = sys.argv[3] if len(sys.argv) > 3 else None
     rng = random.Random(2026)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "bf16.txt")
@@ -83,18 +80,6 @@ def main():
                                   check=True).stdout.split()
         s_cpu = cpu_children() - t0
         s_wall = time.monotonic() - w0
-        mm = None
-        if peers:
-            ref_path = os.path.join(tmp, "ref.txt")
-            with open(ref_path, "w") as f:
-                f.write("\n".join(lines) + "\n")
-            # the start-up: the quicker of two empty inputs (the first
-            # may load torch from a cold disk cache, and a start-up larger
-            # than the run's would leave a negative time)
-            e1 = mmasim(peers, ladder, os.devnull)
-            e2 = mmasim(peers, ladder, os.devnull)
-            mm = [min(e1, e2, key=lambda r: r[0])]
-            mm.append(mmasim(peers, ladder, ref_path))
     t0 = time.process_time()
     ref = []
     for line in lines:
@@ -120,30 +105,7 @@ def main():
     print("  ladder eval      %6.2f M cases/s  (%.2f s CPU, %.2f s wall; %d answers)" %
           (cases / s_cpu / 1e6, s_cpu, s_wall, len(sout)))
     same = same and len(sout) == cases
-    if mm:
-        print("eval text I/O against MMA-Sim, %s, the first %d cases:" % (PRESET, len(ref)))
-        (w0_, c0_, _), (w1, c1, words) = mm
-        msame = [w.decode() for w in words] == ref
-        wall, cpu = w1 - w0_, c1 - c0_
-        print("  MMA-Sim          %6.3f M cases/s  (%d cases, %.2f s wall, %.2f s CPU, "
-              "start-up of %.1f s taken off)" % (len(ref) / wall / 1e6, len(ref), wall, cpu, w0_))
-        print("  ladder/MMA-Sim   %6.0fx per wall second (ladder on one core)   "
-              "%6.0fx per CPU second   same words: %s" %
-              (lad_rate / (len(ref) / wall), lad_rate / (len(ref) / cpu),
-               "yes" if msame else "NO"))
-        same = same and msame
     return 0 if same else 1
-
-
-def mmasim(py, ladder, path):
-    """(wall s, CPU s, answers) of MMA-Sim on the lines of path."""
-    t0 = cpu_children()
-    w0 = time.monotonic()
-    with open(path) as fin:
-        out = subprocess.run([py, "scripts/mmasim-oracle.py", "--ladder", ladder,
-                              "--model", PRESET], stdin=fin, stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, check=True).stdout.split()
-    return time.monotonic() - w0, cpu_children() - t0, out
 
 
 if __name__ == "__main__":

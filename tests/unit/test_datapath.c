@@ -458,7 +458,7 @@ static void test_rows(void)
     lad_case *cs = malloc(N * sizeof *cs);
     for (int i = 0; i < n && cs; i++) {
         const lad_datapath *dp = &lad_preset_get(i)->dp;
-        size_t k = (size_t)dp->k, nkb = dp->scale_block ? k / (size_t)dp->scale_block : 0;
+        size_t k = (size_t)dp->k, nkb = (size_t)lad_datapath_nscales(dp);
         lad_word_t *a = malloc(N * k * sizeof *a), *b = malloc(N * k * sizeof *b);
         lad_word_t *c = malloc(N * sizeof *c), want[N], got[N];
         uint8_t *sa = malloc(N * nkb + 1), *sb = malloc(N * nkb + 1);
