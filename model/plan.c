@@ -630,6 +630,13 @@ static lad_word_t scaled_sum(const lad_plan *pl, const term *c, const int64_t *m
     if (dp->scale_floor != LAD_NOFLOOR && smax - dp->scale_floor > q)
         q = smax - dp->scale_floor;
     int64_t cu = align64(cv, c->exp, q, mode);
+    if (gsize == 1 && !dp->cdom_per_group && dp->group_sub_floor == LAD_NOFLOOR) {
+        /* every term a group of its own (a lane's product, or the fixed
+        ** path's group sum), and nothing asked of a group but its sum */
+        for (int t = 0; t < nt; t++)
+            sum += align64(m[t], ex[t], q, mode);
+        return round64(&dp->d, sum + cu, q, dp->d_round, dp->overflow);
+    }
     int64_t gu[LAD_KMAX];
     int gsraw[LAD_KMAX], gnz[LAD_KMAX], ng = 0;
     for (int g = 0; g < nt; g += gsize, ng++) {
