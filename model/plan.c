@@ -1033,21 +1033,25 @@ static inline __attribute__((always_inline)) void fetch_case(const lad_case *c, 
 /* ---- eight lanes at a time ---------------------------------------------------
 **
 ** The fast path again, for what nearly every preset is: passes chained (C
-** first, in the window), toward-zero alignment, and products and window
-** terms below 2^31 (window + 2 <= 31, significands of 29 bits or fewer
-** together). Every lane of a case is decoded first, eight at a time, into
-** 32-bit integers (the product already shifted up into the window, the raw
-** exponent or 0 for a zero product, the sign as 0 or -1); then each pass
-** takes its anchor from the largest raw exponent of its lanes and sums its
-** lanes eight at a time, a term being m >> min(d, 31) with the sign
-** applied: no branch depends on the data. It needs AVX2 (per-lane variable
-** shifts and a 32-bit multiply on 8 x 32 bits; SSE2 has neither, and a
-** generic build split lane by lane ran 3x slower than fast_body), so it is
-** compiled for AVX2 only and runs where lad_plan_init found it. Measured
-** (callgrind, bf16 K=16, half raw words): about 450 instructions a case, against some 770
-** for fast_body with the four-lane decoder and the scalar sum. A NaN or
-** Inf among the words, a special addend, or an accumulator that overflows
-** leaves the case to fast_body.
+** first, in the window, or at CDNA3's second level), toward-zero
+** alignment, and products and window terms below 2^31 (window + 2 <= 31,
+** significands of 29 bits or fewer together). Every lane of a case is
+** decoded first, eight at a time, into 32-bit integers (the product
+** already shifted up into the window, the raw exponent or 0 for a zero
+** product, the sign as 0 or -1); then each pass takes its anchor from the
+** largest raw exponent of its lanes and sums its lanes eight at a time, a
+** term being m >> min(d, 31) with the sign applied: no branch depends on
+** the data. It needs AVX2 (per-lane variable shifts and a 32-bit multiply
+** on 8 x 32 bits; SSE2 has neither, and a generic build split lane by lane
+** ran 3x slower than fast_body), so it is compiled for AVX2 only and runs
+** where lad_plan_init found it. Measured (callgrind, bf16 K=16, half raw
+** words): about 450 instructions a case, against some 770 for fast_body
+** with the four-lane decoder and the scalar sum. From the pass that meets
+** a NaN or an Inf word, a product too large or an Inf addend, the classes
+** decide the case (special_rest8, where lad_plan.inf_rest); anything else
+** rare (such a case without inf_rest, an accumulator's NaN) goes to
+** fast_body. The block-scaled path runs it too, for a block whose scales
+** multiply to a power of two (scaled_lanes8).
 */
 
 /* Whether the eight-lane code computes dp (on the fast path, opfmts a and
