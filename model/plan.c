@@ -1647,13 +1647,19 @@ void lad_plan_eval_rows(const lad_plan *p, const lad_rows *r, size_t n, lad_word
     lad_case cs;
     size_t k = (size_t)p->dp->k, nkb = (size_t)lad_datapath_nscales(p->dp);
     for (size_t i = 0; i < n; i++) {
-        int general = 1;  /* unless the scaled path takes it */
-        if (p->path == LAD_PATH_SCALED && p->direct)
-            d[i] = scaled_body(p, r->a + i * k, r->b + i * k, (int)k, r->c ? r->c[i] : 0,
-                               r->sa + i * nkb, r->sb + i * nkb, &general);
-        if (general) {
+        if (p->path != LAD_PATH_SCALED || !p->direct) {
             lad_rows_case(p->dp, r, i, &cs);
             d[i] = lad_plan_eval(p, &cs);
+            continue;
+        }
+        /* the scaled path on the row itself; what it leaves, to the
+        ** general code (as eval_scaled does) */
+        int general;
+        d[i] = scaled_body(p, r->a + i * k, r->b + i * k, (int)k, r->c ? r->c[i] : 0,
+                           r->sa + i * nkb, r->sb + i * nkb, &general);
+        if (general) {
+            lad_rows_case(p->dp, r, i, &cs);
+            d[i] = lad_eval_general(p->dp, &cs);
         }
     }
 }
