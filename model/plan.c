@@ -1161,6 +1161,32 @@ AVX2 static inline __attribute__((always_inline)) v8u words8(const lad_word_t *p
     return (v8u)_mm256_permute4x64_epi64(x, 0xd8) >> pad;
 }
 
+/* Eight lanes of one operand of format A (words shifted down by pad),
+** decoded as opfmt_term does: the fraction and exponent fields (f, e), the
+** significand with its hidden bit (m), and as masks (all ones) a special
+** word, NaN or Inf (special), and a negative sign (neg). */
+typedef struct op8 {
+    v8u f, e, m, special, neg;
+} op8;
+
+AVX2 static inline __attribute__((always_inline)) op8 decode8(v8u x, const lad_opfmt A)
+{
+    op8 o;
+    o.f = x & A.fmask;
+    o.e = (x >> A.mb) & A.emax;
+    o.m = o.f | ((v8u)(o.e != 0) & (1u << A.mb));
+    o.special = (v8u)((o.e == A.etop) & ((o.f & A.need) == A.need));
+    o.neg = (v8u)((x & A.smask) != 0);
+    return o;
+}
+
+/* The raw exponents of the products of a's and b's lanes, both biases in
+** (decode_one's): a subnormal's field counts as 1 (a mask is -1). */
+AVX2 static inline __attribute__((always_inline)) v8u raw8(const op8 *a, const op8 *b)
+{
+    return a->e + b->e - (v8u)(a->e == 0) - (v8u)(b->e == 0);
+}
+
 /* The lanes whose products, m = (ma * mb) << up with raw exponent rw (both
 ** biases in), are of 2^prod_inf or more (lad_plan.bigt; big_product): m
 ** >= 2^(bigt - rw), m being below 2^31. */
@@ -1196,27 +1222,19 @@ special_rest8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, in
     const v8u idx = {0, 1, 2, 3, 4, 5, 6, 7};
     v8u nan = {0}, pinf = {0}, ninf = {0};
     for (int j = from & ~7; j < n; j += 8) {
-        v8u xa = words8(pa + j, A.pad), xb = words8(pb + j, B.pad);
+        op8 a = decode8(words8(pa + j, A.pad), A), b = decode8(words8(pb + j, B.pad), B);
         v8u jj = idx + (uint32_t)j;
         v8u in = (v8u)((jj >= (uint32_t)from) & (jj < (uint32_t)n));
-        v8u fa = xa & A.fmask, fb = xb & B.fmask;
-        v8u ea = (xa >> A.mb) & A.emax, eb = (xb >> B.mb) & B.emax;
-        /* opfmt_class, as masks: a special word, an Inf, a zero */
-        v8u sa = (v8u)((ea == A.etop) & ((fa & A.need) == A.need));
-        v8u sb = (v8u)((eb == B.etop) & ((fb & B.need) == B.need));
-        v8u ia = A.spec == FS_IEEE ? sa & (v8u)(fa == 0) : (v8u){0};
-        v8u ib = B.spec == FS_IEEE ? sb & (v8u)(fb == 0) : (v8u){0};
-        v8u za = (v8u)((ea | fa) == 0), zb = (v8u)((eb | fb) == 0);
-        v8u neg = (v8u)((xa & A.smask) != 0) ^ (v8u)((xb & B.smask) != 0);
-        nan |= in & ((sa & ~ia) | (sb & ~ib) | (ia & zb) | (ib & za));
+        /* opfmt_class, as masks: an Inf, a zero (a.special: NaN or Inf) */
+        v8u ia = A.spec == FS_IEEE ? a.special & (v8u)(a.f == 0) : (v8u){0};
+        v8u ib = B.spec == FS_IEEE ? b.special & (v8u)(b.f == 0) : (v8u){0};
+        v8u za = (v8u)((a.e | a.f) == 0), zb = (v8u)((b.e | b.f) == 0);
+        v8u neg = a.neg ^ b.neg;
+        nan |= in & ((a.special & ~ia) | (b.special & ~ib) | (ia & zb) | (ib & za));
         v8u inf = in & (ia | ib);
-        if (pl->bigt) {
-            /* finite products too large for the datapath are infinite */
-            v8u ma = fa | ((v8u)(ea != 0) & (1u << A.mb));
-            v8u mb = fb | ((v8u)(eb != 0) & (1u << B.mb));
-            v8u rw = ea + eb - (v8u)(ea == 0) - (v8u)(eb == 0);
-            inf |= in & ~(sa | sb) & big_lanes(pl, (ma * mb) << pl->up, rw);
-        }
+        if (pl->bigt)  /* finite products too large for the datapath are infinite */
+            inf |= in & ~(a.special | b.special) &
+                   big_lanes(pl, (a.m * b.m) << pl->up, raw8(&a, &b));
         pinf |= inf & ~neg;
         ninf |= inf & neg;
     }
@@ -1255,15 +1273,11 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
             xa &= in;
             xb &= in;
         }
-        v8u fa = xa & A.fmask, fb = xb & B.fmask;
-        v8u ea = (xa >> A.mb) & A.emax, eb = (xb >> B.mb) & B.emax;
-        v8u spj = (v8u)((ea == A.etop) & ((fa & A.need) == A.need)) |
-                  (v8u)((eb == B.etop) & ((fb & B.need) == B.need));
-        v8u ma = fa | ((v8u)(ea != 0) & (1u << A.mb));
-        v8u mb = fb | ((v8u)(eb != 0) & (1u << B.mb));
-        v8u nz = (v8u)((ma != 0) & (mb != 0));
-        v8u rw = ea + eb - (v8u)(ea == 0) - (v8u)(eb == 0);  /* a mask is -1 */
-        v8u m = (ma * mb) << up;
+        op8 a = decode8(xa, A), b = decode8(xb, B);
+        v8u spj = a.special | b.special;
+        v8u nz = (v8u)((a.m != 0) & (b.m != 0));
+        v8u rw = raw8(&a, &b);
+        v8u m = (a.m * b.m) << up;
         if (pl->bigt)  /* a product too large is an Inf: special_rest8 */
             spj |= big_lanes(pl, m, rw);
         uint32_t mk = (uint32_t)_mm256_movemask_ps((__m256)spj);
@@ -1274,7 +1288,7 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
         if (A.smask == B.smask && A.smask)  /* the sign bit to bit 31, spread */
             sg = (v8u)((v8i)((xa ^ xb) << (31 - __builtin_ctz(A.smask))) >> 31);
         else
-            sg = (v8u)((xa & A.smask) != 0) ^ (v8u)((xb & B.smask) != 0);
+            sg = a.neg ^ b.neg;
         memcpy(mag + j, &m, sizeof m);
         memcpy(raw + j, &rw, sizeof rw);
         memcpy(sgn + j, &sg, sizeof sg);
@@ -1508,19 +1522,14 @@ AVX2 static void fixed_groups8(const lad_plan *pl, const lad_word_t *pa, const l
     const v8i none = (v8i){0} + 2 * FX_ZERO;
     v8i gs = {0}, gr = none;
     for (int j = 0; j < n; j += 8) {
-        v8u xa = words8(pa + j, A.pad), xb = words8(pb + j, B.pad);
-        v8u fa = xa & A.fmask, fb = xb & B.fmask;
-        v8u ea = (xa >> A.mb) & A.emax, eb = (xb >> B.mb) & B.emax;
-        v8u ma = fa | ((v8u)(ea != 0) & (1u << A.mb));
-        v8u mb = fb | ((v8u)(eb != 0) & (1u << B.mb));
-        /* a mask is -1: e - 1 for a normal, 0 for a subnormal; e + 1 for
-        ** a subnormal as raw */
-        v8u sh = ea + (v8u)(ea != 0) + eb + (v8u)(eb != 0);
-        v8i pv = (v8i)((ma * mb) << sh);
-        v8i sg = (v8i)((v8u)((xa & A.smask) != 0) ^ (v8u)((xb & B.smask) != 0));
+        op8 a = decode8(words8(pa + j, A.pad), A), b = decode8(words8(pb + j, B.pad), B);
+        /* a mask is -1: e - 1 for a normal, 0 for a subnormal */
+        v8u sh = a.e + (v8u)(a.e != 0) + b.e + (v8u)(b.e != 0);
+        v8i pv = (v8i)((a.m * b.m) << sh);
+        v8i sg = (v8i)(a.neg ^ b.neg);
         pv = (pv ^ sg) - sg;
-        v8i nz = (v8i)((ma != 0) & (mb != 0));
-        v8i raw = (v8i)(ea - (v8u)(ea == 0) + eb - (v8u)(eb == 0)) - pl->bias;
+        v8i nz = (v8i)((a.m != 0) & (b.m != 0));
+        v8i raw = (v8i)raw8(&a, &b) - pl->bias;
         raw = (raw & nz) | (none & ~nz);
         if (g == 4) {
             /* lanes 0 and 4 get their half's sum and maximum */
