@@ -111,7 +111,8 @@ void lad_eval_batch(const lad_datapath *dp, const lad_case *cs, size_t n,
 /* One float operand format as the fast evaluator decodes it: a word shifted
 ** down by pad gives the fraction (& fmask), the exponent field ((>> mb) &
 ** emax) and the sign (& smask); a code is special when its exponent field
-** equals etop and its fraction holds all of need. Only formats of 32 bits
+** equals etop and its fraction holds all of need, or (spec FS_FNUZ) when
+** it is the sign bit alone, the fnuz formats' NaN. Only formats of 32 bits
 ** or fewer have one (lad_opfmt_usable); wider words take lad_decode. */
 typedef struct lad_opfmt {
     uint32_t pad, mb, fmask, emax, smask, etop, need;

@@ -72,7 +72,9 @@ enum fspec {
     FS_OTHER = 0,  /* any other mix: every top-exponent code goes general */
     FS_IEEE,       /* zero fraction Inf, any other NaN */
     FS_ONES,       /* NaN only at all-ones fraction, no Inf (e4m3) */
-    FS_NONE        /* every code is a number (e2m1) */
+    FS_NONE,       /* every code is a number (e2m1) */
+    FS_FNUZ        /* no Inf, and NaN only the word of -0, the sign bit alone
+                      (e4m3fnuz): its top exponent holds numbers */
 };
 
 /* The class of a word of an IEEE-subnormal format whose specials the fast
@@ -85,7 +87,9 @@ static inline __attribute__((always_inline)) int opfmt_class(const lad_opfmt *d,
     uint32_t f = x & d->fmask, e = (x >> d->mb) & d->emax;
     if (e == d->etop && (f & d->need) == d->need)
         return d->spec == FS_IEEE && f == 0 ? LAD_INFINITE : LAD_NAN;
-    return (e | f) ? LAD_NORMAL : LAD_ZERO;
+    if (e | f)
+        return LAD_NORMAL;
+    return d->spec == FS_FNUZ && (x & d->smask) ? LAD_NAN : LAD_ZERO;
 }
 
 /* A word of a format opfmt_usable says yes to, as a term: what lad_decode

@@ -42,7 +42,8 @@
 lad_opfmt lad_opfmt_of(const lad_format *f)
 {
     lad_opfmt d;
-    int top = f->nan != LAD_NAN_NONE || f->inf != LAD_INF_NONE;
+    /* whether the top exponent holds specials (not in the fnuz formats) */
+    int top = f->nan == LAD_NAN_IEEE || f->nan == LAD_NAN_ONES || f->inf != LAD_INF_NONE;
     d.pad = (uint32_t)f->pad;
     d.mb = (uint32_t)f->mbits;
     /* computed in 64 bits, so that a wide format (which no fast decoder
@@ -56,6 +57,7 @@ lad_opfmt lad_opfmt_of(const lad_format *f)
     d.spec = f->nan == LAD_NAN_IEEE && f->inf == LAD_INF_IEEE   ? FS_IEEE
              : f->nan == LAD_NAN_ONES && f->inf == LAD_INF_NONE ? FS_ONES
              : f->nan == LAD_NAN_NONE && f->inf == LAD_INF_NONE ? FS_NONE
+             : f->nan == LAD_NAN_NEGZERO && f->inf == LAD_INF_NONE ? FS_FNUZ
                                                                 : FS_OTHER;
     return d;
 }
@@ -106,18 +108,19 @@ static int one_window(const lad_datapath *dp)
 }
 
 /* Whether dp sums its passes by a two-level window fast_body knows (CDNA3's
-** bf16, f16 and xf32 kinds): lanes summed in one window below the
-** products' anchor, that sum and C aligned to a second one, cut below its
-** leading bit (norm2), a product of 2^prod_inf or more infinite; not the
-** even/odd halves, not the other exceptions of one_window. Every sum fits
-** 64 bits: the window sum is below 2^(window + 2 + kbits) units of the first
-** window, moved up by at most window2 - window to the second; C is below
-** 2^(window + 1) units of its own quantum, moved up by as much; so the
-** total is below 2^(max(window, window2) + 3 + kbits). */
+** kinds): lanes summed in one window below the products' anchor (or, with
+** even_odd, the even and the odd lanes each below their own, then cut to
+** it), that sum and C aligned to a second one, cut below its leading bit
+** (norm2), a product of 2^prod_inf or more infinite; not the other
+** exceptions of one_window. Every sum fits 64 bits: the window sum is
+** below 2^(window + 2 + kbits) units of the first window, moved up by at
+** most window2 - window to the second; C is below 2^(window + 1) units of
+** its own quantum, moved up by as much; so the total is below
+** 2^(max(window, window2) + 3 + kbits). */
 static int two_window(const lad_datapath *dp, int kbits)
 {
     int w = dp->window > dp->window2 ? dp->window : dp->window2;
-    return dp->window2 > 0 && !dp->even_odd && !dp->exact && !dp->tree && !dp->ftz_in &&
+    return dp->window2 > 0 && !dp->exact && !dp->tree && !dp->ftz_in &&
            !dp->ftz_out && !dp->zero_sign && w + 4 + kbits <= 62;
 }
 
@@ -125,8 +128,7 @@ static int two_window(const lad_datapath *dp, int kbits)
 static int fast_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
 {
     int kbits = ceil_log2(lad_datapath_kphys(dp));
-    /* the operands' specials must be ones the lane decoder tells (not the
-    ** fnuz formats' lone NaN at -0, whose top exponent is finite) */
+    /* the operands' specials must be ones the lane decoders tell */
     return !dp->integer && narrow_words(dp) && signed_results(dp) && dp->scale_block == 0 &&
            dp->group == 1 &&
            lad_opfmt_usable(&dp->a, a) && lad_opfmt_usable(&dp->b, b) &&
@@ -224,7 +226,9 @@ decode_one(lad_word_t wa, lad_word_t wb, const lad_opfmt A, const lad_opfmt B, u
     *rw = ea + eb + (ea == 0) + (eb == 0);
     *sg = 0 - (uint32_t)(((xa & A.smask) != 0) ^ ((xb & B.smask) != 0));
     return ((ea == A.etop) & ((fa & A.need) == A.need)) |
-           ((eb == B.etop) & ((fb & B.need) == B.need));
+           ((eb == B.etop) & ((fb & B.need) == B.need)) |
+           (A.spec == FS_FNUZ && (ea | fa) == 0 && (xa & A.smask)) |
+           (B.spec == FS_FNUZ && (eb | fb) == 0 && (xb & B.smask));
 }
 
 /*
@@ -279,6 +283,10 @@ decode_lanes4(const lad_word_t *pa, const lad_word_t *pb, int from, int to, cons
         v4u ea = (xa >> A.mb) & A.emax, eb = (xb >> B.mb) & B.emax;
         sp |= (v4u)((ea == A.etop) & ((fa & A.need) == A.need)) |
               (v4u)((eb == B.etop) & ((fb & B.need) == B.need));
+        if (A.spec == FS_FNUZ)  /* the word of -0 is the NaN */
+            sp |= (v4u)((ea | fa) == 0) & (v4u)((xa & A.smask) != 0);
+        if (B.spec == FS_FNUZ)
+            sp |= (v4u)((eb | fb) == 0) & (v4u)((xb & B.smask) != 0);
         v4u ma = fa | ((v4u)(ea != 0) & (1u << A.mb));
         v4u mb = fb | ((v4u)(eb != 0) & (1u << B.mb));
         v4u nz = (v4u)((ma != 0) & (mb != 0));            /* all ones or 0 */
@@ -324,10 +332,12 @@ static const lad_opfmt SHAPES[] = {
     OPFMT(13, 10, 8, 0, FS_IEEE),   /* 3: tf32 */
     OPFMT(0, 3, 4, 7, FS_ONES),     /* 4: e4m3 */
     OPFMT(0, 2, 5, 0, FS_IEEE),     /* 5: e5m2 */
+    /* 6: e4m3fnuz: no top-exponent special (etop never equal) */
+    {0, 3, 7, 15, 1u << 7, 0xffffffffu, 0, 0, FS_FNUZ},
 };
 enum { SHAPE_WIDE = -1, SHAPE_NARROW = 0 };  /* generic decoders */
 /* CASE(k); for every common shape k, the cases of a switch on the shape */
-#define EACH_SHAPE(CASE) CASE(1); CASE(2); CASE(3); CASE(4); CASE(5)
+#define EACH_SHAPE(CASE) CASE(1); CASE(2); CASE(3); CASE(4); CASE(5); CASE(6)
 
 /* The decoder shape of A x B: a common format (index + 1), else whether
 ** the products fit 32 bits (decode_lanes4) or not. */
@@ -363,15 +373,15 @@ decode_pass(const lad_plan *p, const lad_word_t *pa, const lad_word_t *pb, int f
     }
 }
 
-/* The exact sum of lanes [from, to), each aligned to units of 2^(r -
-** window) with align_round `mode`; base is r + both biases + down
-** (lad_plan_init). */
+/* The exact sum of lanes from, from + step, ... below to, each aligned to
+** units of 2^(r - window) with align_round `mode`; base is r + both biases
+** + down (lad_plan_init). */
 static inline __attribute__((always_inline)) uint64_t
 sum_lanes(const uint64_t *mag, const uint32_t *mag32, const uint32_t *raw,
-          const uint32_t *sgn, int from, int to, uint32_t base, int up, int mode)
+          const uint32_t *sgn, int from, int to, int step, uint32_t base, int up, int mode)
 {
     uint64_t sum = 0;
-    for (int j = from; j < to; j++) {
+    for (int j = from; j < to; j += step) {
         /* base - raw[j] >= down for a nonzero product; a zero one shifts
         ** 0 by anything. Clamped at 63: the terms are below 2^62, so a
         ** shift of 63 leaves what one of 64 or more would. */
@@ -397,19 +407,19 @@ sum_lanes(const uint64_t *mag, const uint32_t *mag32, const uint32_t *raw,
 /* sum_lanes with the plan's products and alignment rounding. */
 static inline __attribute__((always_inline)) uint64_t
 sum_pass(const lad_plan *pl, const uint64_t *mag, const uint32_t *mag32, const uint32_t *raw,
-         const uint32_t *sgn, int from, int to, uint32_t base)
+         const uint32_t *sgn, int from, int to, int step, uint32_t base)
 {
     int mode = pl->dp->align_round;
     if (pl->shape == SHAPE_WIDE)
-        return sum_lanes(mag, NULL, raw, sgn, from, to, base, pl->up, mode);
+        return sum_lanes(mag, NULL, raw, sgn, from, to, step, base, pl->up, mode);
     if (pl->preup != pl->up)
-        return sum_lanes(NULL, mag32, raw, sgn, from, to, base, pl->up, mode);
+        return sum_lanes(NULL, mag32, raw, sgn, from, to, step, base, pl->up, mode);
     /* shifted by the decoder, or not at all: the common case, by mode */
     if (mode == LAD_RZ)
-        return sum_lanes(NULL, mag32, raw, sgn, from, to, base, 0, LAD_RZ);
+        return sum_lanes(NULL, mag32, raw, sgn, from, to, step, base, 0, LAD_RZ);
     if (mode == LAD_RD)
-        return sum_lanes(NULL, mag32, raw, sgn, from, to, base, 0, LAD_RD);
-    return sum_lanes(NULL, mag32, raw, sgn, from, to, base, 0, LAD_RNE);
+        return sum_lanes(NULL, mag32, raw, sgn, from, to, step, base, 0, LAD_RD);
+    return sum_lanes(NULL, mag32, raw, sgn, from, to, step, base, 0, LAD_RNE);
 }
 
 /* The A and B words that take part, in the order they fill the passes
@@ -882,6 +892,35 @@ static int big_product(const lad_plan *pl, const uint64_t *mag, const uint32_t *
 }
 
 /*
+** The lanes' sum of an even_odd pass (eval.c's two_level) in units of 2^(r -
+** window), r the pass's products' anchor: the even and the odd lanes of
+** [from, to) (decoded by decode_pass) each summed below their own anchor,
+** their largest raw exponent floored at anchor_min, each sum cut to those
+** units with align2_round.
+*/
+static int64_t halves64(const lad_plan *pl, const uint64_t *mag, const uint32_t *mag32,
+                        const uint32_t *raw, const uint32_t *sgn, int from, int to, int r)
+{
+    const lad_datapath *dp = pl->dp;
+    int64_t sum = 0;
+    for (int h = 0; h < 2; h++) {
+        uint32_t rm = 0;  /* raw >= 2 for a nonzero product */
+        for (int j = from + h; j < to; j += 2) {
+            uint64_t m = pl->shape == SHAPE_WIDE ? mag[j] : mag32[j];
+            rm = m && raw[j] > rm ? raw[j] : rm;
+        }
+        if (rm == 0)
+            continue;
+        int rh = (int)rm - pl->bias;
+        rh = rh < dp->anchor_min ? dp->anchor_min : rh;
+        uint32_t base = (uint32_t)(rh + pl->bias + pl->down);
+        int64_t s = (int64_t)sum_pass(pl, mag, mag32, raw, sgn, from + h, to, 2, base);
+        sum += align64(s, rh - dp->window, r - dp->window, dp->align2_round);
+    }
+    return sum;
+}
+
+/*
 ** The two-level window of a pass (eval.c's two_level, in 64 bits: its
 ** bounds are two_window's): sum, the lanes' sum in units of 2^q1 (q1 = r -
 ** window, r the products' anchor), and the addend c move to the second
@@ -960,7 +999,10 @@ fast_body(const lad_plan *pl, const lad_case *cs)
                 /* the products' own anchor; C joins at the second level */
                 r = r < dp->anchor_min ? dp->anchor_min : r;
                 uint32_t base = (uint32_t)(r + pl->bias + pl->down);
-                int64_t sum = (int64_t)sum_pass(pl, mag, mag32, raw, sgn, from, to, base);
+                int64_t sum = dp->even_odd
+                                  ? halves64(pl, mag, mag32, raw, sgn, from, to, r)
+                                  : (int64_t)sum_pass(pl, mag, mag32, raw, sgn, from, to, 1,
+                                                      base);
                 w = two_level64(dp, sum, r, add, out, mode);
                 goto rounded;
             }
@@ -970,7 +1012,7 @@ fast_body(const lad_plan *pl, const lad_case *cs)
                 r = dp->anchor_min;
             int q = r - dp->window;
             uint32_t base = (uint32_t)(r + pl->bias + pl->down);
-            uint64_t sum = sum_pass(pl, mag, mag32, raw, sgn, from, to, base);
+            uint64_t sum = sum_pass(pl, mag, mag32, raw, sgn, from, to, 1, base);
             if (inwin) {
                 /* the addend is a term of the window: at most r, so it fits */
                 int sh = add->exp - q;
@@ -1115,7 +1157,7 @@ static inline __attribute__((always_inline)) addend opfmt_addend(const lad_opfmt
     a.mag = f | ((uint64_t)(e != 0) << d->mb);
     a.cls = e == d->etop && (f & d->need) == d->need ? (d->spec == FS_IEEE && f == 0
                                                              ? LAD_INFINITE : LAD_NAN)
-            : a.mag == 0                             ? LAD_ZERO
+            : a.mag == 0 ? (d->spec == FS_FNUZ && a.neg ? LAD_NAN : LAD_ZERO)
             : e == 0                                 ? LAD_SUBNORMAL
                                                      : LAD_NORMAL;
     return a;
@@ -1177,6 +1219,8 @@ AVX2 static inline __attribute__((always_inline)) op8 decode8(v8u x, const lad_o
     o.m = o.f | ((v8u)(o.e != 0) & (1u << A.mb));
     o.special = (v8u)((o.e == A.etop) & ((o.f & A.need) == A.need));
     o.neg = (v8u)((x & A.smask) != 0);
+    if (A.spec == FS_FNUZ)  /* the word of -0 is the NaN */
+        o.special |= (v8u)((o.e | o.f) == 0) & o.neg;
     return o;
 }
 
@@ -1345,6 +1389,23 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
                 r = dp->anchor_min;
             int q = r - dp->window;
             v8u base = (v8u){0} + (uint32_t)(r + pl->bias + pl->down - es);
+            /* even_odd: the even lanes (a chunk's even positions: passes
+            ** start at even lanes) and the odd ones below their own anchors */
+            int rh[2] = {r, r};
+            if (dp->even_odd) {
+                const v8i odd = {0, -1, 0, -1, 0, -1, 0, -1};
+                uint32_t rmh[2] = {max_lane((v8u)(rm & ~odd)), max_lane((v8u)(rm & odd))};
+                for (int h = 0; h < 2; h++) {
+                    rh[h] = (int)rmh[h] - pl->bias + es;
+                    rh[h] = rh[h] < dp->anchor_min ? dp->anchor_min : rh[h];
+                    /* a half without a product sums zeros: any base */
+                    rh[h] = rmh[h] ? rh[h] : r;
+                }
+                base = (v8u)(((v8i)((v8u){0} + (uint32_t)(rh[0] + pl->bias + pl->down - es)) &
+                              ~odd) |
+                             ((v8i)((v8u){0} + (uint32_t)(rh[1] + pl->bias + pl->down - es)) &
+                              odd));
+            }
             /* each term below 2^31; the sum in 32-bit lanes where it cannot
             ** overflow (sum32), else in two halves of four 64-bit lanes */
             v8i s32 = {0};
@@ -1375,6 +1436,9 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
             }
             slo += shi;
             int64_t sum = slo[0] + slo[1] + slo[2] + slo[3];
+            if (dp->even_odd)  /* each half cut to units of 2^q */
+                sum = align64(slo[0] + slo[2], rh[0] - dp->window, q, dp->align2_round) +
+                      align64(slo[1] + slo[3], rh[1] - dp->window, q, dp->align2_round);
             if (inwin) {
                 /* the addend is a term of the window: at most r, so it fits */
                 int sh = acc.exp - q;

@@ -249,9 +249,12 @@ static void test_block_scaled(void)
     TEST_EQ_U32("datapath-mxf4-scaled-path", LAD_PATH_SCALED, (uint32_t)p.path);
 }
 
-/* An fnuz operand (its one NaN is the -0 word, its top exponent finite) is
-** not one the fast path's lane decoder tells: the general path evaluates it.
-** The fast path once read 0x80 of e5m2fnuz as a finite value (fuzz_plan). */
+/* An fnuz operand: its one NaN is the -0 word, its top exponent finite.
+** The fast path once read 0x80 of e5m2fnuz as a finite value (fuzz_plan);
+** now its lane decoders tell that word, in every position a decoder of
+** eight, four or one lane meets it (K = 64 lanes, the NaN in lane j), and
+** read the words beside it (the top exponent, a negative number) as
+** numbers, as the general code does. */
 static void test_fnuz_path(void)
 {
     lad_datapath dp;
@@ -261,12 +264,29 @@ static void test_fnuz_path(void)
     dp.k = dp.pass = 64;
     lad_plan p;
     lad_plan_init(&p, &dp);
-    TEST_EQ_U32("datapath-fnuz-general-path", LAD_PATH_GENERAL, (uint32_t)p.path);
-    lad_case cs;
-    memset(&cs, 0, sizeof cs);
-    cs.a[0] = 0x08;      /* e2m3 1.0 */
-    cs.b[0] = 0x80;      /* e5m2fnuz NaN */
-    TEST_EQ_U32("datapath-fnuz-nan-lane", dp.nan, lad_plan_eval(&p, &cs));
+    TEST_EQ_U32("datapath-fnuz-fast-path", LAD_PATH_FAST, (uint32_t)p.path);
+    lad_plan generic = p;
+    generic.avx2 = 0;
+    int bad = 0, nans = 0;
+    for (int j = 0; j < dp.k; j++) {
+        lad_case cs;
+        memset(&cs, 0, sizeof cs);
+        for (int i = 0; i < dp.k; i++) {
+            cs.a[i] = 0x08;                    /* e2m3 1.0 */
+            cs.b[i] = i % 2 ? 0xfc : 0x81;     /* -57344 (top exponent), -2^-17 */
+        }
+        cs.b[j] = 0x80;                        /* e5m2fnuz NaN */
+        lad_word_t want = lad_eval_general(&dp, &cs);
+        nans += want == dp.nan;
+        bad += lad_plan_eval(&p, &cs) != want || lad_plan_eval(&generic, &cs) != want;
+        cs.b[j] = 0xfc;                        /* no NaN: a finite sum */
+        want = lad_eval_general(&dp, &cs);
+        nans += want == dp.nan;
+        bad += lad_plan_eval(&p, &cs) != want || lad_plan_eval(&generic, &cs) != want;
+    }
+    test_check(bad == 0 && nans == dp.k, "datapath-fnuz-nan-lanes",
+               "%d of %d cases differ from the general code; %d NaN results (want %d)", bad,
+               2 * dp.k, nans, dp.k);
 }
 
 /* The table fits its array (filling it past LAD_PRESETS_MAX aborts), with
