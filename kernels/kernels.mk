@@ -71,7 +71,7 @@ $(CUDA_TOOLS):
 # The hardware self-test (devices/cuda_selftest.c: it tests the kernels and
 # the cuda device above them); needs only libc and libdl, so the binary runs
 # on a GPU machine that lacks libyaml and SQLite.
-SELFTEST_OBJ := $(BUILD)/devices/cuda_selftest.o $(filter $(BUILD)/model/% $(BUILD)/util/%,$(LIB_OBJ)) \
+SELFTEST_OBJ := $(BUILD)/devices/cuda_selftest.o $(PIC_OBJ) $(filter $(BUILD)/util/%,$(LIB_OBJ)) \
                 $(KERNEL_C_OBJ) $(KERNEL_OBJ) $(BUILD)/devices/cuda.o
 $(BUILD)/kernels/selftest: $(SELFTEST_OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl -lm
