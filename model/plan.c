@@ -1476,38 +1476,33 @@ AVX2 __attribute__((noinline)) static lad_word_t eval_fast_avx2(const lad_plan *
     return fast_body(pl, cs);
 }
 
-/* One case by the eight-lane code with decoder A x B; `full` and `whole`
-** as the plan says for a dense case (lad_plan.full8, whole8): a case with
-** fewer lanes takes the masked code. */
-AVX2 static inline __attribute__((always_inline)) lad_word_t
-lanes8_case(const lad_plan *pl, const lad_case *cs, const lad_opfmt A, const lad_opfmt B,
-            const int full, const int whole, const int sum32)
-{
-    lad_word_t wa[LAD_KMAX], wb[LAD_KMAX], w;
-    const lad_word_t *pa = cs->a, *pb = cs->b;
-    int n = pl->dp->k, done;
-    if (!pl->direct)
-        n = lane_words(pl->dp, cs, wa, wb, &pa, &pb);
-    if (full && n == pl->dp->k)
-        w = lanes8_body(pl, pa, pb, n, cs->c, 0, A, B, 1, whole, sum32, &done);
-    else
-        w = lanes8_body(pl, pa, pb, n, cs->c, 0, pl->a, pl->b, 0, 0, 0, &done);
-    return done ? w : eval_fast_avx2(pl, cs);
-}
+/* Dense cases as the eight-lane loops read them (lad_plan.direct): case
+** i's A and B words at a + i * step and b + i * step, its C word at c[i *
+** cstep] (no c: +0). Rows (lad_rows) are steps of k and 1; an array of
+** lad_case is the same with both steps its size in words, so one set of
+** loops serves both (cases, else rows: where a case left to fast_body
+** is). */
+typedef struct lanes8_in {
+    const lad_word_t *a, *b, *c;
+    size_t step, cstep;
+    const lad_case *cases;
+    const lad_rows *rows;
+} lanes8_in;
 
-/* Case i of rows r (lad_plan.direct) by the eight-lane code, as
-** lanes8_case; a case it leaves goes to fast_body as a lad_case. */
+/* Case i of `in` by the eight-lane code with decoder A x B; `full` and
+** `whole` as the plan says for a dense case (lad_plan.full8, whole8); a
+** case it leaves goes to fast_body. */
 AVX2 static inline __attribute__((always_inline)) lad_word_t
-lanes8_row(const lad_plan *pl, const lad_rows *r, size_t i, const lad_opfmt A,
+lanes8_row(const lad_plan *pl, const lanes8_in *in, size_t i, const lad_opfmt A,
            const lad_opfmt B, const int full, const int whole, const int sum32)
 {
     int k = pl->dp->k, done;
-    const lad_word_t *pa = r->a + i * (size_t)k, *pb = r->b + i * (size_t)k;
-    lad_word_t cw = r->c ? r->c[i] : 0, w;
+    const lad_word_t *pa = in->a + i * in->step, *pb = in->b + i * in->step;
+    lad_word_t cw = in->c ? in->c[i * in->cstep] : 0, w;
     if (full) {
         w = lanes8_body(pl, pa, pb, k, cw, 0, A, B, 1, whole, sum32, &done);
     } else {
-        /* the masked code loads whole chunks of eight: a row of another k
+        /* the masked code loads whole chunks of eight: a case of another k
         ** is copied, so that no load passes the arrays' end */
         lad_word_t ta[LAD_KMAX + 8], tb[LAD_KMAX + 8];
         memcpy(ta, pa, (size_t)k * sizeof *ta);
@@ -1518,9 +1513,24 @@ lanes8_row(const lad_plan *pl, const lad_rows *r, size_t i, const lad_opfmt A,
     }
     if (done)
         return w;
+    if (in->cases)
+        return eval_fast_avx2(pl, &in->cases[i]);
     lad_case cs;
-    lad_rows_case(pl->dp, r, i, &cs);
+    lad_rows_case(pl->dp, in->rows, i, &cs);
     return eval_fast_avx2(pl, &cs);
+}
+
+/* A case whose lanes are not all taken in order (sparse, cut or
+** reordered: not lad_plan.direct), by the masked eight-lane code on its
+** lanes in pass order. */
+AVX2 __attribute__((noinline)) static lad_word_t lanes8_indirect(const lad_plan *pl,
+                                                                 const lad_case *cs)
+{
+    lad_word_t wa[LAD_KMAX + 8], wb[LAD_KMAX + 8];
+    const lad_word_t *pa, *pb;
+    int n = lane_words(pl->dp, cs, wa, wb, &pa, &pb), done;
+    lad_word_t w = lanes8_body(pl, pa, pb, n, cs->c, 0, pl->a, pl->b, 0, 0, 0, &done);
+    return done ? w : eval_fast_avx2(pl, cs);
 }
 
 /* The block-scaled path's cases that are an unscaled one with every
@@ -1623,25 +1633,32 @@ AVX2 static void fixed_groups8(const lad_plan *pl, const lad_word_t *pa, const l
     }
 }
 
-/* lanes8_case over an array of cases, fetching each some cases ahead. */
-AVX2 static void lanes8_batch(const lad_plan *pl, const lad_case *cs, size_t n, lad_word_t *d)
+/* lanes8_row over n cases. An array of lad_case is fetched some cases
+** ahead (fetch_case); rows lie in order, so the CPU's own prefetch fetches
+** them. */
+AVX2 static void lanes8_rows(const lad_plan *pl, const lanes8_in *pin, size_t n, lad_word_t *d)
 {
+    const lanes8_in v = *pin, *in = &v;  /* its fields in registers */
     const size_t ahead = 8;
     int kb = pl->dp->k * (int)sizeof(lad_word_t);
 #define ONE_CASE(i, A, B, full, whole, sum32) \
-    (i + ahead < n ? fetch_case(&cs[i + ahead], kb) : (void)0, \
-     lanes8_case(pl, &cs[i], A, B, full, whole, sum32))
+    (in->cases && i + ahead < n ? fetch_case(&in->cases[i + ahead], kb) : (void)0, \
+     lanes8_row(pl, in, i, A, B, full, whole, sum32))
     LANES8_LOOPS()
 #undef ONE_CASE
 }
 
-/* lanes8_row over rows: they lie in order, so the CPU's own prefetch
-** fetches them. */
-AVX2 static void lanes8_rows(const lad_plan *pl, const lad_rows *r, size_t n, lad_word_t *d)
+/* lanes8_rows on an array of cases. */
+AVX2 static void lanes8_batch(const lad_plan *pl, const lad_case *cs, size_t n, lad_word_t *d)
 {
-#define ONE_CASE(i, A, B, full, whole, sum32) lanes8_row(pl, r, i, A, B, full, whole, sum32)
-    LANES8_LOOPS()
-#undef ONE_CASE
+    if (!pl->direct) {
+        for (size_t i = 0; i < n; i++)
+            d[i] = lanes8_indirect(pl, &cs[i]);
+        return;
+    }
+    const size_t step = sizeof *cs / sizeof(lad_word_t);
+    lanes8_in in = {cs->a, cs->b, &cs->c, step, step, cs, NULL};
+    lanes8_rows(pl, &in, n, d);
 }
 #undef LANES8_LOOPS
 #undef LANES8_LOOP
@@ -1713,7 +1730,8 @@ void lad_plan_eval_rows(const lad_plan *p, const lad_rows *r, size_t n, lad_word
 {
 #if LAD_AVX2_CLONE
     if (p->path == LAD_PATH_FAST && p->avx2 && p->lanes8 && p->direct) {
-        lanes8_rows(p, r, n, d);
+        lanes8_in in = {r->a, r->b, r->c, (size_t)p->dp->k, 1, NULL, r};
+        lanes8_rows(p, &in, n, d);
         return;
     }
 #endif
