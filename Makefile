@@ -49,9 +49,9 @@ BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
 # The core, libladder's code (CORE_SRC below), is compiled once,
 # position-independent, for ladder and libladder alike: -fPIC with
 # -fno-semantic-interposition gives the code -fPIE does (calls within the
-# library are not assumed interposable), and plan.c alone takes 40 s to
-# compile (over 100 s under the sanitizers): it comes first, so that a
-# parallel build starts it first.
+# library are not assumed interposable). plan.c, the longest compile of
+# all (most of all under the sanitizers), comes first, so that a parallel
+# build starts it first.
 CORE_SRC := model/plan.c $(filter-out model/plan.c,$(sort $(wildcard model/*.c))) util/err.c
 PIC_OBJ := $(CORE_SRC:%.c=$(BUILD)/pic/%.o)
 LIB_OBJ := $(PIC_OBJ) $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(CORE_SRC),$(LIB_SRC)))

@@ -1155,11 +1155,9 @@ static inline __attribute__((always_inline)) addend opfmt_addend(const lad_opfmt
     a.raw = (int)e - d->bias + (e == 0);
     a.exp = a.raw - (int)d->mb;
     a.mag = f | ((uint64_t)(e != 0) << d->mb);
-    a.cls = e == d->etop && (f & d->need) == d->need ? (d->spec == FS_IEEE && f == 0
-                                                             ? LAD_INFINITE : LAD_NAN)
-            : a.mag == 0 ? (d->spec == FS_FNUZ && a.neg ? LAD_NAN : LAD_ZERO)
-            : e == 0                                 ? LAD_SUBNORMAL
-                                                     : LAD_NORMAL;
+    a.cls = opfmt_class(d, w);
+    if (a.cls == LAD_NORMAL && e == 0)
+        a.cls = LAD_SUBNORMAL;
     return a;
 }
 
@@ -1401,10 +1399,9 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
                     /* a half without a product sums zeros: any base */
                     rh[h] = rmh[h] ? rh[h] : r;
                 }
-                base = (v8u)(((v8i)((v8u){0} + (uint32_t)(rh[0] + pl->bias + pl->down - es)) &
-                              ~odd) |
-                             ((v8i)((v8u){0} + (uint32_t)(rh[1] + pl->bias + pl->down - es)) &
-                              odd));
+                uint32_t b0 = (uint32_t)(rh[0] + pl->bias + pl->down - es);
+                uint32_t b1 = (uint32_t)(rh[1] + pl->bias + pl->down - es);
+                base = (v8u){b0, b1, b0, b1, b0, b1, b0, b1};
             }
             /* each term below 2^31; the sum in 32-bit lanes where it cannot
             ** overflow (sum32), else in two halves of four 64-bit lanes */
@@ -1526,7 +1523,7 @@ lanes8_row(const lad_plan *pl, const lanes8_in *in, size_t i, const lad_opfmt A,
 AVX2 __attribute__((noinline)) static lad_word_t lanes8_indirect(const lad_plan *pl,
                                                                  const lad_case *cs)
 {
-    lad_word_t wa[LAD_KMAX + 8], wb[LAD_KMAX + 8];
+    lad_word_t wa[LAD_KMAX], wb[LAD_KMAX];  /* whole chunks: LAD_KMAX % 8 == 0 */
     const lad_word_t *pa, *pb;
     int n = lane_words(pl->dp, cs, wa, wb, &pa, &pb), done;
     lad_word_t w = lanes8_body(pl, pa, pb, n, cs->c, 0, pl->a, pl->b, 0, 0, 0, &done);

@@ -9,9 +9,9 @@
 # of their keys too, and no ranking reads a hash (inference/space.h).
 #
 # The copy is built without CUDA (the kernels do not take part), at -O1
-# without debug information: a fifth of the CPU a default build takes
-# (plan.c alone: 10 s against 40 s), and its integer arithmetic gives the
-# same words at any optimization. make test
+# without debug information (16 s of CPU for the whole copy where a
+# default build of it made t5110 take 92 s); its integer arithmetic gives
+# the same words at any optimization. make test
 # infers two datapaths (one window, two levels); LADDER_ROW_ORDER_SAMPLE=1
 # one of each structure (also fp8 in two passes, NVFP4, a tree, f64: run
 # on this change, all pass); LADDER_ROW_ORDER_ALL=1 (make test-long) every
