@@ -138,7 +138,7 @@ typedef struct lad_plan {
     const lad_datapath *dp;
     int path;            /* enum lad_path */
     int shape;           /* which lane decoder the fast path runs */
-    lad_opfmt a, b, c, acc;
+    lad_opfmt a, b, c, acc, d;
     int up, down, bias;  /* alignment of the products into the window */
     int bigt;            /* with prod_inf: the eight-lane code's bound on a
                             product too large (plan.c, big_lanes); else 0 */
@@ -152,6 +152,9 @@ typedef struct lad_plan {
     int whole8;          /* full8, and every pass is whole chunks (or the
                             only pass); else each pass masks its lanes */
     int sum32;           /* the eight-lane sums fit 32-bit lanes */
+    int cases8;          /* the AVX2 build evaluates dense cases eight
+                            side by side, one a vector lane
+                            (gemm_kernel.c, lad_cases_ok) */
     int avx2;            /* 1: the fast path's AVX2 build (x86-64 CPUs that
                             have it); 0: the generic one */
     int simple;          /* a's and b's NaN and Inf are decided fast */

@@ -5,8 +5,9 @@
 **   datapath.c  the parameters and their checks, sparsity selection
 **   eval.c      the reference evaluator, lad_eval: every datapath, exactly
 **   plan.c      the prepared plan and its fast paths (generic and AVX2)
-**   gemm_kernel.c  lad_gemm's block kernel: the fast path's pass, for eight
-**               output columns at once
+**   gemm_kernel.c  the lane kernels: the fast path's pass for eight output
+**               columns of lad_gemm at once, or eight dense cases
+**               (lad_cases_eval)
 **
 ** The small decoders every evaluation runs lane by lane are static inline
 ** here, so that the fast paths still inline them; the functions declared
@@ -107,6 +108,47 @@ static inline __attribute__((always_inline)) term opfmt_term(const lad_opfmt *d,
     if (t.cls == LAD_NORMAL && e == 0)
         t.cls = LAD_SUBNORMAL;
     return t;
+}
+
+/* The least b with 2^b >= n (0 for n <= 1). */
+static inline int ceil_log2(int n)
+{
+    return n <= 1 ? 0 : 32 - __builtin_clz((unsigned)n - 1);
+}
+
+/* ---- eight lanes at once: plan.c's eight-lane code (the lanes of one
+** case) and gemm_kernel.c's (eight columns or cases side by side). GNU C
+** vectors of 32-bit lanes, one AVX2 register; passed by pointer, since a
+** vector argument's ABI differs between a generic and an AVX2 build. */
+typedef uint32_t v8u __attribute__((vector_size(32)));
+typedef int32_t v8i __attribute__((vector_size(32)));
+
+/* Eight words of format A (shifted down by its pad), decoded as opfmt_term
+** does: the fraction and exponent fields (f, e), the significand with its
+** hidden bit (m), and as masks (all ones) a special word, NaN or Inf
+** (special), and a negative sign (neg). */
+typedef struct op8 {
+    v8u f, e, m, special, neg;
+} op8;
+
+static inline __attribute__((always_inline)) void decode8(op8 *o, const v8u *px,
+                                                          const lad_opfmt A)
+{
+    v8u x = *px;
+    o->f = x & A.fmask;
+    o->e = (x >> A.mb) & A.emax;
+    o->m = o->f | ((v8u)(o->e != 0) & (1u << A.mb));
+    o->special = (v8u)((o->e == A.etop) & ((o->f & A.need) == A.need));
+    o->neg = (v8u)((x & A.smask) != 0);
+    if (A.spec == FS_FNUZ)  /* the word of -0 is the NaN */
+        o->special |= (v8u)((o->e | o->f) == 0) & o->neg;
+}
+
+/* The raw exponents of the products of a's and b's lanes, both biases in
+** (decode_one's): a subnormal's field counts as 1 (a mask is -1). */
+static inline __attribute__((always_inline)) void raw8(v8u *r, const op8 *a, const op8 *b)
+{
+    *r = a->e + b->e - (v8u)(a->e == 0) - (v8u)(b->e == 0);
 }
 
 /* ---- datapath.c */

@@ -1,6 +1,7 @@
 /*
 ** The block kernel of lad_gemm (gemm_kernel.h): the fast path's pass
-** (plan.c, fast_body) for LAD_BLOCK_W columns side by side.
+** (plan.c, fast_body) for LAD_BLOCK_W columns side by side; and at the
+** end, the same pass for LAD_BLOCK_W dense cases side by side.
 **
 ** Why it is fast: the per-element plan spends most of a K=16 MMA decoding
 ** 32 words and copying them into a case; here every word is decoded once
@@ -51,8 +52,8 @@
 #define BLOCK_AVX2_CLONE 0
 #endif
 
-typedef int32_t v8i __attribute__((vector_size(4 * W)));
-typedef uint32_t v8u __attribute__((vector_size(4 * W)));
+/* one block is one v8i of columns (datapath_int.h) */
+_Static_assert(W == 8, "LAD_BLOCK_W is the eight lanes of v8i");
 
 /* Lane-wise max and min. GNU C has no ?: on vectors in C, and its mask
 ** form, (a & m) | (b & ~m), compiles to a compare and a blend; a loop over
@@ -66,14 +67,6 @@ typedef uint32_t v8u __attribute__((vector_size(4 * W)));
                       for (int m_ = 0; m_ < W; m_++) \
                           s_[m_] = p_[m_] < q_[m_] ? p_[m_] : q_[m_]; \
                       s_; })
-
-static int ceil_log2(int n)
-{
-    int b = 0;
-    while ((1 << b) < n)
-        b++;
-    return b;
-}
 
 /* Whether every number of scale format f is a power of two (mag 1). */
 static int pow2_format(const lad_format *f)
@@ -98,6 +91,23 @@ static const lad_datapath *unscaled(const lad_datapath *dp, lad_datapath *u)
     return u;
 }
 
+/* lad_block_ok's conditions on an unscaled datapath dp whose plan is pl:
+** the plan's fast path does the rest of the datapath (one window,
+** IEEE-subnormal operands of 32 bits or fewer); of what it does, the
+** two-level window, products that overflow, passes summed by `chain:
+** sum`, the double rounding of d_via_acc and the other alignment roundings
+** are left to it. */
+static int plan_ok(const lad_datapath *dp, const lad_plan *pl)
+{
+    int off = (int)(pl->a.mb + pl->b.mb);
+    int lanes = dp->pass < dp->k ? dp->pass : dp->k;
+    int top = dp->window > off ? dp->window : off;
+    return pl->path == LAD_PATH_FAST && dp->window2 == 0 && dp->prod_inf == LAD_NOFLOOR &&
+           !dp->sparse && dp->chain == LAD_CHAIN && !dp->d_via_acc &&
+           dp->align_round == LAD_RZ && top + 2 <= 32 &&
+           dp->window + 2 + ceil_log2((lanes + 1) / 2) <= 31;
+}
+
 int lad_block_ok(const lad_datapath *dp)
 {
     lad_plan pl;
@@ -106,18 +116,7 @@ int lad_block_ok(const lad_datapath *dp)
         return 0;
     dp = unscaled(dp, &u);  /* the plan's fast path then asks for groups of one */
     lad_plan_init(&pl, dp);
-    int off = (int)(pl.a.mb + pl.b.mb);
-    int lanes = dp->pass < dp->k ? dp->pass : dp->k;
-    int top = dp->window > off ? dp->window : off;
-    /* the plan's fast path does the rest of the datapath (one window,
-    ** IEEE-subnormal operands of 32 bits or fewer); of what it does, the
-    ** two-level window, products that overflow, passes
-    ** summed by `chain: sum`, the double rounding of d_via_acc and the
-    ** other alignment roundings are left to it */
-    return pl.path == LAD_PATH_FAST && dp->window2 == 0 && dp->prod_inf == LAD_NOFLOOR &&
-           !dp->sparse && dp->chain == LAD_CHAIN &&
-           !dp->d_via_acc && dp->align_round == LAD_RZ && top + 2 <= 32 &&
-           dp->window + 2 + ceil_log2((lanes + 1) / 2) <= 31;
+    return plan_ok(dp, &pl);
 }
 
 /* The exponent by which each code of scale format f moves its lanes, or
@@ -165,8 +164,7 @@ int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, i
     int sblock = dp->scale_block;
     dp = unscaled(dp, &bk->udp);
     lad_plan_init(&bk->pl, dp);
-    bk->d = lad_opfmt_of(&dp->d);
-    bk->lanes = lanes_ok(dp, &bk->pl, &bk->d);
+    bk->lanes = lanes_ok(dp, &bk->pl, &bk->pl.d);
     bk->halves = halves_of(dp);
     bk->sblock = SB ? sblock : 0;
     bk->K = K;
@@ -526,13 +524,15 @@ static inline __attribute__((always_inline)) term vterm_get(const vterm *v, int 
     return t;
 }
 
-/* The columns whose lane of m (0 or -1) is set, as bits. */
+/* The columns whose lane of m (0 or -1) is set, as bits: each lane's bit
+** ORed across the lanes (in shuffles, which both builds have). */
 static inline __attribute__((always_inline)) unsigned vbits(const v8i *m)
 {
-    unsigned b = 0;
-    for (int col = 0; col < W; col++)
-        b |= (unsigned)((*m)[col] & 1) << col;
-    return b;
+    v8i b = *m & (v8i){1, 2, 4, 8, 16, 32, 64, 128};
+    b |= __builtin_shufflevector(b, b, 4, 5, 6, 7, 0, 1, 2, 3);
+    b |= __builtin_shufflevector(b, b, 2, 3, 0, 1, 6, 7, 4, 5);
+    b |= __builtin_shufflevector(b, b, 1, 0, 3, 2, 5, 4, 7, 6);
+    return (unsigned)b[0];
 }
 
 /* The number of significant bits of each lane (0 for 0): a binary search
@@ -592,7 +592,7 @@ vround(vterm *r, v8i *over, const v8i *s, const v8i *q, int mb, int emin, int em
         e += carry;
     }
     v8i unz = (v8i)u != 0;
-    *over = norm & (e > emax);
+    *over = norm & (e > emax) & unz;  /* a zero sum is +0, at any q */
     r->neg = sg & unz;
     r->mag = (v8i)u;
     r->nz = unz;
@@ -658,66 +658,96 @@ static int pass_one(const lad_datapath *dp, const lad_format *out, const lad_opf
     return t->cls < LAD_INFINITE;
 }
 
-/* Pass [from, to) of the MMA at k of block blk: the running value *v (a
-** term of the window, in acc's terms) in, its rounding into out (decoded
-** by od, mode) out; columns that overflow leave *live. */
+/* A pass's anchor per lane, from its products' largest raw exponent rmax:
+** the running value's when that is larger and v nonzero, the anchor's
+** floor; *nothing: the lanes without a product, whose anchor is then 0
+** (every shift of the sum is large). */
 static inline __attribute__((always_inline)) void
-chain_pass(const lad_block *bk, const lad_block_row *row, int blk, int k, int from, int to,
-           const lad_format *out, const lad_opfmt *od, int mode, vterm *v, unsigned *live)
+lane_anchor(const lad_plan *pl, const v8i *rmax, const vterm *v, v8i *x, v8i *nothing)
 {
-    const lad_plan *pl = &bk->pl;
-    const lad_datapath *dp = pl->dp;
-    const v8i zero = {0}, none = zero + LAD_BLOCK_NONE;
-    size_t at = ((size_t)blk * bk->K + k) * W;
-    const int32_t *braw = bk->braw + at, *bmag = bk->bmag + at;
-    const int32_t *araw = row->raw + k, *asgn = row->sgn + k;
-    const uint32_t *amag = row->mag + k;
+    const v8i zero = {0};
+    *nothing = *rmax < zero + LAD_BLOCK_NONE;
+    v8i r = VMAX(*rmax, (v->raw & v->nz) | ((zero - (1 << 30)) & ~v->nz));
+    r = VMAX(r, zero + pl->dp->anchor_min);
+    *x = r & ~*nothing;
+}
 
-    /* the anchor: the products' largest raw exponent, the running value's
-    ** when nonzero, the anchor's floor */
-    v8i rmax = zero - (1 << 30), rmin = zero, rps[LAD_KMAX];
-    raw_products(rps, &rmax, &rmin, braw, araw, from, to, 0);
-    v8i nothing = rmax < none;
-    v8i x = VMAX(rmax, (v->raw & v->nz) | ((zero - (1 << 30)) & ~v->nz));
-    x = VMAX(x, zero + dp->anchor_min);
-    x &= ~nothing;  /* no product: every shift below is then large */
-    v8i vbase = x + pl->down;
-    v8i half, half2;
-    aligned_sums(&half, &half2, bk, rps, bmag, asgn, amag, from, to, &vbase);
-    v8i sum = (v8i)((v8u)half + (v8u)half2);  /* may wrap in the lanes edge takes */
+/* The rest of a pass at anchors x, its products aligned and summed (half
+** and half2, the second 0 unless the sums need halves): the running value
+** *v (a term of the window, in acc's terms) in, its rounding into out
+** (decoded by od, mode) out. Lanes whose rounding overflows leave *live;
+** with inf, the ones the vector step finds join the mask *inf instead,
+** their signs *ineg (the lane's value is then that Inf: passes that follow
+** add finite sums to it), and the lanes already there are left as they
+** are. */
+static inline __attribute__((always_inline)) void
+lane_round(const lad_plan *pl, int halves, const lad_format *out, const lad_opfmt *od,
+           int mode, const v8i *nothing, const v8i *x, const v8i *half, const v8i *half2,
+           vterm *v, unsigned *live, v8i *inf, v8i *ineg)
+{
+    const lad_datapath *dp = pl->dp;
+    v8i sum = (v8i)((v8u)*half + (v8u)*half2);  /* may wrap in the lanes edge takes */
 
     /* the running value aligned toward zero to the pass's quantum q (below
     ** 2^(window + 1): x is at least its raw exponent), the sum below 2^31
     ** where the products' sum is below 2^30 (in unsigned lanes: the lanes
     ** left to pass_one may wrap) */
-    v8i q = x - dp->window;
+    v8i q = *x - dp->window;
     v8u al;
     v8u um = (v8u)v->mag;
     v8i ash = v->exp - q;
     vshift(&al, &um, &ash);
     v8i s = (v8i)((v8u)sum + ((al ^ (v8u)v->neg) - (v8u)v->neg));
-    v8i edge = nothing | (sum >= (1 << 30)) | (sum <= -(1 << 30));
-    if (bk->halves)  /* each half below 2^29: no wrap, the sum below 2^30 */
-        edge |= (half >= (1 << 29)) | (half <= -(1 << 29)) | (half2 >= (1 << 29)) |
-                (half2 <= -(1 << 29));
+    v8i edge = *nothing | (sum >= (1 << 30)) | (sum <= -(1 << 30));
+    if (halves)  /* each half below 2^29: no wrap, the sum below 2^30 */
+        edge |= (*half >= (1 << 29)) | (*half <= -(1 << 29)) | (*half2 >= (1 << 29)) |
+                (*half2 <= -(1 << 29));
     vterm prev = *v;
     v8i over;
     vround(v, &over, &s, &q, out->mbits, 1 - out->bias,
            (int)((1u << out->ebits) - 2) - out->bias, mode == LAD_RNE);
 
+    if (inf) {
+        edge &= ~*inf;
+        v8i o = over & ~edge & ~*inf;
+        *inf |= o;
+        *ineg |= o & v->neg;
+    }
     unsigned fix = vbits(&edge) & *live;
-    *live &= ~(vbits(&over) & ~fix);
+    if (!inf)
+        *live &= ~(vbits(&over) & ~fix);
     /* the lanes the vector step leaves, from the running value before it */
     for (int col = 0; fix >> col; col++) {
         if (!(fix >> col & 1))
             continue;
         term t = vterm_get(&prev, col);
-        if (!pass_one(dp, out, od, mode, nothing[col] != 0,
-                      (int64_t)half[col] + half2[col], x[col], &t))
+        if (!pass_one(dp, out, od, mode, (*nothing)[col] != 0,
+                      (int64_t)(*half)[col] + (*half2)[col], (*x)[col], &t))
             *live &= ~(1u << col);
         else
             vterm_set(v, col, &t);
     }
+}
+
+/* Pass [from, to) of the MMA at k of block blk, as lane_round says. */
+static inline __attribute__((always_inline)) void
+chain_pass(const lad_block *bk, const lad_block_row *row, int blk, int k, int from, int to,
+           const lad_format *out, const lad_opfmt *od, int mode, vterm *v, unsigned *live)
+{
+    const lad_plan *pl = &bk->pl;
+    const v8i zero = {0};
+    size_t at = ((size_t)blk * bk->K + k) * W;
+    const int32_t *braw = bk->braw + at, *bmag = bk->bmag + at;
+    const int32_t *araw = row->raw + k, *asgn = row->sgn + k;
+    const uint32_t *amag = row->mag + k;
+
+    v8i rmax = zero - (1 << 30), rmin = zero, rps[LAD_KMAX], x, nothing;
+    raw_products(rps, &rmax, &rmin, braw, araw, from, to, 0);
+    lane_anchor(pl, &rmax, v, &x, &nothing);
+    v8i vbase = x + pl->down;
+    v8i half, half2;
+    aligned_sums(&half, &half2, bk, rps, bmag, asgn, amag, from, to, &vbase);
+    lane_round(pl, bk->halves, out, od, mode, &nothing, &x, &half, &half2, v, live, NULL, NULL);
 }
 
 /* MMAs k0, k0 + dp->k, ... below k1 of block blk, chained, for nr rows
@@ -762,7 +792,7 @@ chain_body(const lad_block *bk, const lad_block_row *const *rows, const int nr, 
             int last = p == pl->npass - 1 && !dp->c_last;
             for (int r = 0; r < nr; r++)
                 chain_pass(bk, rows[r], blk, k, from, to, last ? d : &dp->acc,
-                           last ? &bk->d : &pl->acc, last ? dp->d_round : dp->acc_round,
+                           last ? &pl->d : &pl->acc, last ? dp->d_round : dp->acc_round,
                            &v[r], &live[r]);
         }
         for (int r = 0; r < nr; r++) {
@@ -777,7 +807,7 @@ chain_body(const lad_block *bk, const lad_block_row *const *rows, const int nr, 
     }
 
     /* the last D words, encoded from the running value in d's terms */
-    const lad_opfmt *od = &bk->d;
+    const lad_opfmt *od = &pl->d;
     for (int r = 0; r < nr; r++) {
         dead[r] |= ~live[r] & ((1u << W) - 1);
         for (int col = 0; col < W; col++) {
@@ -832,4 +862,283 @@ void lad_block_chain(const lad_block *bk, const lad_block_row *const *rows, int 
     }
 #endif
     chain_generic(bk, rows, nr, blk, k0, k1, c, dead);
+}
+
+/* ---- cases side by side: dense cases of an evaluation (rows of arrays,
+** or lad_case arrays), W at a time, one case a lane
+**
+** The lane-state pass above, with each lane's products its own case's: a
+** chunk of eight lanes of the W cases' A (and B) words is loaded as W
+** vectors, one a case, and transposed, so that vector t holds lane t of
+** every case; decoded and multiplied lane-wise (the words as the
+** eight-lane code of plan.c decodes them), the products' raw exponents,
+** magnitudes and signs are then what raw_products and aligned_sum read,
+** and the passes run as chain_pass runs them, C being each case's running
+** value from the start.
+*/
+
+int lad_cases_ok(const lad_plan *pl)
+{
+    const lad_datapath *dp = pl->dp;
+    return BLOCK_AVX2_CLONE && pl->avx2 && pl->direct && dp->k % W == 0 && !dp->c_last &&
+           dp->scale_block == 0 && plan_ok(dp, pl) && lanes_ok(dp, pl, &pl->d);
+}
+
+#if BLOCK_AVX2_CLONE
+
+/* W words at p as 32-bit lanes: the low half of each (a narrow format's
+** word is all in it). */
+static inline __attribute__((always_inline)) void words_of(v8u *out, const lad_word_t *p)
+{
+    typedef uint64_t v4w __attribute__((vector_size(32)));
+    v4w lo, hi;
+    memcpy(&lo, p, sizeof lo);
+    memcpy(&hi, p + 4, sizeof hi);
+    *out = __builtin_shufflevector((v8u)lo, (v8u)hi, 0, 2, 4, 6, 8, 10, 12, 14);
+}
+
+/* r[i][j] <-> r[j][i]: pairs of lanes, then of pairs, then the halves. */
+static inline __attribute__((always_inline)) void transpose(v8u *r)
+{
+    v8u a[W], b[W];
+    for (int i = 0; i < W; i += 2) {
+        a[i] = __builtin_shufflevector(r[i], r[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+        a[i + 1] = __builtin_shufflevector(r[i], r[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+    }
+    for (int i = 0; i < W; i += 4)
+        for (int h = 0; h < 2; h++) {
+            b[i + 2 * h] = __builtin_shufflevector(a[i + h], a[i + h + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+            b[i + 2 * h + 1] =
+                __builtin_shufflevector(a[i + h], a[i + h + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+        }
+    for (int i = 0; i < 4; i++) {
+        r[i] = __builtin_shufflevector(b[i], b[i + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        r[i + 4] = __builtin_shufflevector(b[i], b[i + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+    }
+}
+
+/* aligned_sum with each lane's products its own: lanes [from, to) of
+** rps, pmag and psg aligned to vbase and summed into *out. */
+static inline __attribute__((always_inline)) void
+case_sum(v8i *out, const v8i *rps, const v8u *pmag, const v8i *psg, int from, int to,
+         const v8i *vbase)
+{
+    const v8i zero = {0};
+    v8i sum = zero;
+    for (int j = from; j < to; j++) {
+        v8i sh = VMIN(*vbase - rps[j], zero + 31);
+        v8i t = (v8i)(pmag[j] >> (v8u)sh);
+        sum += (t ^ psg[j]) - psg[j];
+    }
+    *out = sum;
+}
+
+/* Whether any lane of x is nonzero. */
+static inline __attribute__((always_inline)) int vany(const v8u *x)
+{
+    v8u b = *x | __builtin_shufflevector(*x, *x, 4, 5, 6, 7, 0, 1, 2, 3);
+    b |= __builtin_shufflevector(b, b, 2, 3, 0, 1, 6, 7, 4, 5);
+    b |= __builtin_shufflevector(b, b, 1, 0, 3, 2, 5, 4, 7, 6);
+    return b[0] != 0;
+}
+
+/* The class masks of eight products (plan.c's special_rest8): NaN (a NaN
+** word, or an Inf times a zero), Inf of either sign. */
+static inline __attribute__((always_inline)) void
+class8(v8i *nan, v8i *pinf, v8i *ninf, const op8 *a, const op8 *b, const lad_opfmt A,
+       const lad_opfmt B)
+{
+    const v8u none = {0};
+    v8u ia = A.spec == FS_IEEE ? a->special & (v8u)(a->f == 0) : none;
+    v8u ib = B.spec == FS_IEEE ? b->special & (v8u)(b->f == 0) : none;
+    v8u za = (v8u)((a->e | a->f) == 0), zb = (v8u)((b->e | b->f) == 0);
+    v8u inf = ia | ib, neg = a->neg ^ b->neg;
+    *nan = (v8i)((a->special & ~ia) | (b->special & ~ib) | (ia & zb) | (ib & za));
+    *pinf = (v8i)(inf & ~neg);
+    *ninf = (v8i)(inf & neg);
+}
+
+/* lad_cases_eval's W cases. Where the plan has inf_rest, a case with a NaN
+** or Inf word (or C) is decided here too, as plan.c's special_rest: by
+** the classes of its products from the first pass that holds one, and of
+** the value entering that pass (C, or an Inf an overflow left). */
+static inline __attribute__((always_inline)) unsigned
+cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t step,
+           const lad_word_t *c, size_t cstep, lad_word_t *d)
+{
+    const lad_datapath *dp = pl->dp;
+    const lad_opfmt A = pl->a, B = pl->b, C = pl->c;
+    const v8i zero = {0}, nozero = zero + 2 * LAD_BLOCK_ZERO;
+    const int k = dp->k, halves = halves_of(dp);
+    /* per lane of the MMA, one case a vector lane: the words (shifted down
+    ** by their pads), the product's raw exponent, unbiased (a zero product:
+    ** far below any), its magnitude shifted up by up, its sign (0 or -1) */
+    v8u wa[LAD_KMAX], wb[LAD_KMAX], pmag[LAD_KMAX];
+    v8i rps[LAD_KMAX], psg[LAD_KMAX];
+    /* the lanes with a special word (bit j % 64 of spk[j / 64]): their
+    ** special masks and class masks (class8) */
+    uint64_t spk[LAD_KMAX / 64] = {0};
+    v8i ksp[LAD_KMAX], knan[LAD_KMAX], kpinf[LAD_KMAX], kninf[LAD_KMAX];
+    v8u bad = {0};
+    for (int j = 0; j < k; j += W) {
+        v8u cbad = {0};
+        for (int l = 0; l < W; l++) {
+            words_of(&wa[j + l], a + l * step + j);
+            words_of(&wb[j + l], b + l * step + j);
+        }
+        transpose(wa + j);
+        transpose(wb + j);
+        for (int t = j; t < j + W; t++) {
+            op8 oa, ob;
+            v8u rw;
+            wa[t] >>= A.pad;
+            wb[t] >>= B.pad;
+            decode8(&oa, &wa[t], A);
+            decode8(&ob, &wb[t], B);
+            raw8(&rw, &oa, &ob);
+            ksp[t] = (v8i)(oa.special | ob.special);
+            cbad |= (v8u)ksp[t];
+            v8i nz = (v8i)((oa.m != 0) & (ob.m != 0));
+            rps[t] = (((v8i)rw - pl->bias) & nz) | (nozero & ~nz);
+            pmag[t] = (oa.m * ob.m) << pl->up;
+            psg[t] = (v8i)(oa.neg ^ ob.neg);
+        }
+        if (!vany(&cbad))
+            continue;
+        /* a chunk with a special word: its lanes' classes */
+        bad |= cbad;
+        for (int t = j; t < j + W; t++) {
+            v8u sp = (v8u)ksp[t];
+            if (!vany(&sp))
+                continue;
+            op8 oa, ob;
+            decode8(&oa, &wa[t], A);
+            decode8(&ob, &wb[t], B);
+            spk[t / 64] |= (uint64_t)1 << t % 64;
+            class8(&knan[t], &kpinf[t], &kninf[t], &oa, &ob, A, B);
+        }
+    }
+
+    /* C, each case's running value (opfmt_term's fields) */
+    v8u xc = {0};
+    if (c)
+        for (int l = 0; l < W; l++)
+            xc[l] = (uint32_t)c[l * cstep];
+    xc >>= C.pad;
+    op8 oc;
+    decode8(&oc, &xc, C);
+    bad |= oc.special;
+    vterm v;
+    v.nz = (v8i)(oc.m != 0);
+    v.neg = (v8i)oc.neg & v.nz;
+    v.mag = (v8i)oc.m;
+    v.raw = (v8i)(oc.e - (v8u)(oc.e == 0)) - C.bias;
+    v.exp = v.raw - (int)C.mb;
+
+    /* the cases with a special word: per pass, which have one in it (spp),
+    ** and the classes of the products from its first lane on (sfx); C's
+    ** join pass 0's */
+    v8i vbad = (v8i)bad, spp[LAD_KMAX], snan[LAD_KMAX], spinf[LAD_KMAX], sninf[LAD_KMAX];
+    unsigned live = ~vbits(&vbad) & ((1u << W) - 1);
+    int specials = live != (1u << W) - 1 && pl->inf_rest;
+    if (specials) {
+        v8i n = zero, pi = zero, ni = zero;
+        for (int p = pl->npass - 1; p >= 0; p--) {
+            int from = p * dp->pass, to = from + dp->pass < k ? from + dp->pass : k;
+            v8i sp = zero;
+            for (int j = from; j < to; j++) {
+                if (!(spk[j / 64] >> j % 64 & 1))
+                    continue;
+                sp |= ksp[j];
+                n |= knan[j];
+                pi |= kpinf[j];
+                ni |= kninf[j];
+            }
+            spp[p] = sp;
+            snan[p] = n;
+            spinf[p] = pi;
+            sninf[p] = ni;
+        }
+        v8i cinf = C.spec == FS_IEEE ? (v8i)(oc.special & (v8u)(oc.f == 0)) : zero;
+        spp[0] |= (v8i)oc.special;
+        snan[0] |= (v8i)oc.special & ~cinf;
+        spinf[0] |= cinf & ~(v8i)oc.neg;
+        sninf[0] |= cinf & (v8i)oc.neg;
+        live = (1u << W) - 1;
+    }
+
+    /* dec: the cases decided by their classes, their words dw */
+    v8i inf = zero, ineg = zero, dec = zero;
+    v8u dw = {0};
+    const lad_opfmt *od = &pl->d;
+    for (int p = 0; p < pl->npass; p++) {
+        int from = p * dp->pass, to = from + dp->pass < k ? from + dp->pass : k;
+        int last = p == pl->npass - 1;
+        if (specials) {
+            v8i now = spp[p] & ~dec;
+            v8i pi = spinf[p] | (inf & ~ineg), ni = sninf[p] | (inf & ineg);
+            v8i nan = snan[p] | (pi & ni);
+            v8u iw = ((v8u)ni & od->smask) | od->emax << od->mb;
+            dw |= (v8u)now & (((v8u)nan & (uint32_t)dp->nan) | (~(v8u)nan & (iw << od->pad)));
+            dec |= now;
+            live &= ~vbits(&now);
+        }
+        /* the anchor (two running maxima, as raw_products) */
+        v8i m0 = zero - (1 << 30), m1 = m0, x, nothing;
+        int j = from;
+        for (; j + 1 < to; j += 2) {
+            m0 = VMAX(m0, rps[j]);
+            m1 = VMAX(m1, rps[j + 1]);
+        }
+        if (j < to)
+            m0 = VMAX(m0, rps[j]);
+        v8i rmax = VMAX(m0, m1);
+        lane_anchor(pl, &rmax, &v, &x, &nothing);
+        /* the products aligned toward zero and summed, as aligned_sums */
+        v8i vbase = x + pl->down, half, half2;
+        int mid = halves ? from + (to - from + 1) / 2 : to;
+        case_sum(&half, rps, pmag, psg, from, mid, &vbase);
+        case_sum(&half2, rps, pmag, psg, mid, to, &vbase);
+        lane_round(pl, halves, last ? &dp->d : &dp->acc, last ? &pl->d : &pl->acc,
+                   last ? dp->d_round : dp->acc_round, &nothing, &x, &half, &half2, &v, &live,
+                   &inf, &ineg);
+    }
+
+    /* the D words, encoded from the running value in d's terms; an
+    ** overflow's Inf (lanes_ok: d's is IEEE's); the decided ones */
+    v8u u = (v8u)v.mag, w;
+    v8u norm = (v8u)((u >> od->mb) != 0);
+    w = ((v8u)v.neg & od->smask) |
+        ((((v8u)(v.raw + od->bias) << od->mb) | (u & od->fmask)) & norm) | (u & ~norm);
+    w &= (v8u)(u != 0);
+    v8u iw = ((v8u)ineg & od->smask) | od->emax << od->mb;
+    w = (w & ~(v8u)inf) | (iw & (v8u)inf);
+    w <<= od->pad;
+    w = (w & ~(v8u)dec) | dw;
+    for (int l = 0; l < W; l++)
+        d[l] = w[l];
+    return ~live & ~vbits(&dec) & ((1u << W) - 1);
+}
+
+/* The AVX2 build only: the generic one, without per-lane shifts and
+** maxima, ran the kernel at a third of the one-case code's rate. */
+__attribute__((target("avx2"))) static unsigned cases_avx2(const lad_plan *pl,
+                                                           const lad_word_t *a,
+                                                           const lad_word_t *b, size_t step,
+                                                           const lad_word_t *c, size_t cstep,
+                                                           lad_word_t *d)
+{
+    return cases_body(pl, a, b, step, c, cstep, d);
+}
+#endif
+
+unsigned lad_cases_eval(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b,
+                        size_t step, const lad_word_t *c, size_t cstep, lad_word_t *d)
+{
+#if BLOCK_AVX2_CLONE
+    return cases_avx2(pl, a, b, step, c, cstep, d);
+#else
+    (void)pl, (void)a, (void)b, (void)step, (void)c, (void)cstep, (void)d;
+    return (1u << W) - 1;  /* not reached: lad_cases_ok says no */
+#endif
 }

@@ -25,6 +25,11 @@
 ** overflows) mark the column dead; lad_gemm then computes that output
 ** element by the general per-element code. The words are those of
 ** lad_plan_eval.
+**
+** The same pass runs eight independent dense cases side by side, one a
+** lane (lad_cases_eval): lad_plan_eval_batch and lad_plan_eval_rows take
+** it where the plan says cases8, for `ladder eval`, validation and the
+** bench's model core.
 */
 #ifndef LADDER_MODEL_GEMM_KERNEL_H
 #define LADDER_MODEL_GEMM_KERNEL_H
@@ -47,7 +52,6 @@ typedef struct lad_block {
     int32_t *braw;      /* [blk][k][col]: raw exponent, unbiased; LAD_BLOCK_ZERO for 0 */
     int32_t *bmag;      /* [blk][k][col]: magnitude, the sign in bit 31 */
     unsigned char *bbad;/* [col]: 1 when the column holds a NaN or Inf */
-    lad_opfmt d;        /* d's decoder constants */
     int lanes;          /* 1: lad_block_chain keeps the running values in
                            lanes (gemm_kernel.c, lanes_ok); 0: it runs
                            lad_block_mma per MMA */
@@ -74,6 +78,21 @@ typedef struct lad_block_row {
 
 /* Whether the kernel computes dp's MMAs exactly as lad_plan_eval. */
 int lad_block_ok(const lad_datapath *dp);
+
+/* Whether lad_cases_eval computes plan pl's cases (plan.c sets
+** lad_plan.cases8 by it): on CPUs with AVX2, lad_block_ok's datapaths
+** whose running values stay in lanes (lad_block_chain's), unscaled, dense,
+** k a multiple of LAD_BLOCK_W, C anchored in the window. */
+int lad_cases_ok(const lad_plan *pl);
+
+/* LAD_BLOCK_W dense cases of a plan with cases8 side by side, one a lane:
+** case l's A and B words (k of them, in order) at a + l * step and b + l *
+** step, its C word at c[l * cstep] (+0 without c). Writes each case's D
+** word to d[l] and returns the cases it leaves as bits (bit l: case l holds
+** a NaN or Inf word, overflows, or its accumulator does), whose d[l] the
+** caller then computes another way. */
+unsigned lad_cases_eval(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b,
+                        size_t step, const lad_word_t *c, size_t cstep, lad_word_t *d);
 
 /* Prepares the blocks of B (K x N, row k at B + k*ldb; B is kept, not
 ** copied, until lad_block_decode). dp must pass lad_block_ok and K be a

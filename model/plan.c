@@ -7,6 +7,7 @@
 ** reference's words exactly.
 */
 #include "datapath_int.h"
+#include "gemm_kernel.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -72,14 +73,6 @@ int lad_opfmt_usable(const lad_format *f, const lad_opfmt *d)
 }
 
 /* The least b with 2^b >= n. */
-static int ceil_log2(int n)
-{
-    int b = 0;
-    while ((1 << b) < n)
-        b++;
-    return b;
-}
-
 /* Whether dp's sums land in signed formats. The fast paths round a
 ** negative sum as its magnitude with the sign bit set; an unsigned acc or d
 ** has no sign bit (the reference gives NaN there), so such a datapath takes
@@ -824,6 +817,7 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
         return;
     p->c = lad_opfmt_of(&dp->c);
     p->acc = lad_opfmt_of(&dp->acc);
+    p->d = lad_opfmt_of(&dp->d);
     p->shape = shape_of(&p->a, &p->b);
     p->simple = p->a.spec != FS_OTHER && p->b.spec != FS_OTHER;
     p->inf_rest = p->simple && dp->chain == LAD_CHAIN && !dp->c_last && !dp->d_via_acc &&
@@ -872,6 +866,7 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     p->full8 = p->direct && dp->k % 8 == 0;
     p->whole8 = p->full8 && (dp->pass >= dp->k || dp->pass % 8 == 0);
     p->sum32 = lanes8_sum32(dp);
+    p->cases8 = p->path == LAD_PATH_FAST && lad_cases_ok(p);
 }
 
 /* Whether a product of lanes [from, to) (decoded by decode_pass) is of
@@ -1121,8 +1116,6 @@ static int lanes8_sum32(const lad_datapath *dp)
 #include <immintrin.h>
 
 #define AVX2 __attribute__((target("avx2")))
-typedef uint32_t v8u __attribute__((vector_size(32)));
-typedef int32_t v8i __attribute__((vector_size(32)));
 typedef uint64_t v8w __attribute__((vector_size(64)));
 typedef int64_t v4l __attribute__((vector_size(32)));
 
@@ -1201,34 +1194,6 @@ AVX2 static inline __attribute__((always_inline)) v8u words8(const lad_word_t *p
     return (v8u)_mm256_permute4x64_epi64(x, 0xd8) >> pad;
 }
 
-/* Eight lanes of one operand of format A (words shifted down by pad),
-** decoded as opfmt_term does: the fraction and exponent fields (f, e), the
-** significand with its hidden bit (m), and as masks (all ones) a special
-** word, NaN or Inf (special), and a negative sign (neg). */
-typedef struct op8 {
-    v8u f, e, m, special, neg;
-} op8;
-
-AVX2 static inline __attribute__((always_inline)) op8 decode8(v8u x, const lad_opfmt A)
-{
-    op8 o;
-    o.f = x & A.fmask;
-    o.e = (x >> A.mb) & A.emax;
-    o.m = o.f | ((v8u)(o.e != 0) & (1u << A.mb));
-    o.special = (v8u)((o.e == A.etop) & ((o.f & A.need) == A.need));
-    o.neg = (v8u)((x & A.smask) != 0);
-    if (A.spec == FS_FNUZ)  /* the word of -0 is the NaN */
-        o.special |= (v8u)((o.e | o.f) == 0) & o.neg;
-    return o;
-}
-
-/* The raw exponents of the products of a's and b's lanes, both biases in
-** (decode_one's): a subnormal's field counts as 1 (a mask is -1). */
-AVX2 static inline __attribute__((always_inline)) v8u raw8(const op8 *a, const op8 *b)
-{
-    return a->e + b->e - (v8u)(a->e == 0) - (v8u)(b->e == 0);
-}
-
 /* The lanes whose products, m = (ma * mb) << up with raw exponent rw (both
 ** biases in), are of 2^prod_inf or more (lad_plan.bigt; big_product): m
 ** >= 2^(bigt - rw), m being below 2^31. */
@@ -1264,7 +1229,10 @@ special_rest8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, in
     const v8u idx = {0, 1, 2, 3, 4, 5, 6, 7};
     v8u nan = {0}, pinf = {0}, ninf = {0};
     for (int j = from & ~7; j < n; j += 8) {
-        op8 a = decode8(words8(pa + j, A.pad), A), b = decode8(words8(pb + j, B.pad), B);
+        op8 a, b;
+        v8u xa = words8(pa + j, A.pad), xb = words8(pb + j, B.pad), rw;
+        decode8(&a, &xa, A);
+        decode8(&b, &xb, B);
         v8u jj = idx + (uint32_t)j;
         v8u in = (v8u)((jj >= (uint32_t)from) & (jj < (uint32_t)n));
         /* opfmt_class, as masks: an Inf, a zero (a.special: NaN or Inf) */
@@ -1274,9 +1242,10 @@ special_rest8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, in
         v8u neg = a.neg ^ b.neg;
         nan |= in & ((a.special & ~ia) | (b.special & ~ib) | (ia & zb) | (ib & za));
         v8u inf = in & (ia | ib);
-        if (pl->bigt)  /* finite products too large for the datapath are infinite */
-            inf |= in & ~(a.special | b.special) &
-                   big_lanes(pl, (a.m * b.m) << pl->up, raw8(&a, &b));
+        if (pl->bigt) {  /* finite products too large for the datapath are infinite */
+            raw8(&rw, &a, &b);
+            inf |= in & ~(a.special | b.special) & big_lanes(pl, (a.m * b.m) << pl->up, rw);
+        }
         pinf |= inf & ~neg;
         ninf |= inf & neg;
     }
@@ -1315,10 +1284,13 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
             xa &= in;
             xb &= in;
         }
-        op8 a = decode8(xa, A), b = decode8(xb, B);
+        op8 a, b;
+        v8u rw;
+        decode8(&a, &xa, A);
+        decode8(&b, &xb, B);
+        raw8(&rw, &a, &b);
         v8u spj = a.special | b.special;
         v8u nz = (v8u)((a.m != 0) & (b.m != 0));
-        v8u rw = raw8(&a, &b);
         v8u m = (a.m * b.m) << up;
         if (pl->bigt)  /* a product too large is an Inf: special_rest8 */
             spj |= big_lanes(pl, m, rw);
@@ -1593,14 +1565,18 @@ AVX2 static void fixed_groups8(const lad_plan *pl, const lad_word_t *pa, const l
     const v8i none = (v8i){0} + 2 * FX_ZERO;
     v8i gs = {0}, gr = none;
     for (int j = 0; j < n; j += 8) {
-        op8 a = decode8(words8(pa + j, A.pad), A), b = decode8(words8(pb + j, B.pad), B);
+        op8 a, b;
+        v8u xa = words8(pa + j, A.pad), xb = words8(pb + j, B.pad), rw;
+        decode8(&a, &xa, A);
+        decode8(&b, &xb, B);
+        raw8(&rw, &a, &b);
         /* a mask is -1: e - 1 for a normal, 0 for a subnormal */
         v8u sh = a.e + (v8u)(a.e != 0) + b.e + (v8u)(b.e != 0);
         v8i pv = (v8i)((a.m * b.m) << sh);
         v8i sg = (v8i)(a.neg ^ b.neg);
         pv = (pv ^ sg) - sg;
         v8i nz = (v8i)((a.m != 0) & (b.m != 0));
-        v8i raw = (v8i)raw8(&a, &b) - pl->bias;
+        v8i raw = (v8i)rw - pl->bias;
         raw = (raw & nz) | (none & ~nz);
         if (g == 4) {
             /* lanes 0 and 4 get their half's sum and maximum */
@@ -1692,7 +1668,9 @@ lad_word_t lad_plan_eval(const lad_plan *p, const lad_case *cs)
     }
 }
 
-void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, lad_word_t *d)
+/* lad_plan_eval_batch one case at a time (the AVX2 build's eight-lane
+** code, itself a loop). */
+static void batch_each(const lad_plan *p, const lad_case *cs, size_t n, lad_word_t *d)
 {
 #if LAD_AVX2_CLONE
     if (p->path == LAD_PATH_FAST && p->avx2 && p->lanes8) {
@@ -1709,6 +1687,22 @@ void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, lad_wo
     }
 }
 
+void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, lad_word_t *d)
+{
+    size_t i = 0;
+    if (p->cases8 && p->avx2) {
+        /* eight cases side by side; the ones that kernel leaves, alone */
+        const size_t step = sizeof *cs / sizeof(lad_word_t);
+        for (; i + LAD_BLOCK_W <= n; i += LAD_BLOCK_W) {
+            unsigned left = lad_cases_eval(p, cs[i].a, cs[i].b, step, &cs[i].c, step, d + i);
+            for (int l = 0; left >> l; l++)
+                if (left >> l & 1)
+                    d[i + l] = lad_plan_eval(p, &cs[i + l]);
+        }
+    }
+    batch_each(p, cs + i, n - i, d + i);
+}
+
 /* Case i of rows r as a lad_case (its metadata zero). */
 void lad_rows_case(const lad_datapath *dp, const lad_rows *r, size_t i, lad_case *cs)
 {
@@ -1723,7 +1717,8 @@ void lad_rows_case(const lad_datapath *dp, const lad_rows *r, size_t i, lad_case
     }
 }
 
-void lad_plan_eval_rows(const lad_plan *p, const lad_rows *r, size_t n, lad_word_t *d)
+/* lad_plan_eval_rows one case at a time. */
+static void rows_each(const lad_plan *p, const lad_rows *r, size_t n, lad_word_t *d)
 {
 #if LAD_AVX2_CLONE
     if (p->path == LAD_PATH_FAST && p->avx2 && p->lanes8 && p->direct) {
@@ -1750,6 +1745,34 @@ void lad_plan_eval_rows(const lad_plan *p, const lad_rows *r, size_t n, lad_word
             d[i] = lad_eval_general(p->dp, &cs);
         }
     }
+}
+
+/* Rows r from case i on. */
+static lad_rows rows_from(const lad_datapath *dp, const lad_rows *r, size_t i)
+{
+    size_t k = (size_t)dp->k, nkb = (size_t)lad_datapath_nscales(dp);
+    lad_rows s = {r->a + i * k, r->b + i * k, r->c ? r->c + i : NULL,
+                  nkb ? r->sa + i * nkb : r->sa, nkb ? r->sb + i * nkb : r->sb};
+    return s;
+}
+
+void lad_plan_eval_rows(const lad_plan *p, const lad_rows *r, size_t n, lad_word_t *d)
+{
+    size_t i = 0, k = (size_t)p->dp->k;
+    if (p->cases8 && p->avx2) {
+        /* eight cases side by side; the ones that kernel leaves, alone */
+        for (; i + LAD_BLOCK_W <= n; i += LAD_BLOCK_W) {
+            unsigned left = lad_cases_eval(p, r->a + i * k, r->b + i * k, k,
+                                           r->c ? r->c + i : NULL, 1, d + i);
+            for (int l = 0; left >> l; l++)
+                if (left >> l & 1) {
+                    lad_rows one = rows_from(p->dp, r, i + l);
+                    rows_each(p, &one, 1, d + i + l);
+                }
+        }
+    }
+    lad_rows rest = rows_from(p->dp, r, i);
+    rows_each(p, &rest, n - i, d + i);
 }
 
 /* One case, or n, through a plan made for the call: every datapath. */

@@ -403,15 +403,23 @@ static void test_f64_fma(void)
 ** the cases a chain decides by its words' classes from the first pass that
 ** meets a special or overflows (plan.c, special_rest), and the ones it
 ** leaves to the general code (Infs of both signs, a zero times an Inf).
+** Each case one at a time (lad_plan_eval) and in batches of FAST_BATCH
+** (lad_plan_eval_batch: eight side by side where the plan has cases8,
+** gemm_kernel.c's lad_cases_eval, which decides those specials and
+** overflows in its lanes).
 */
+enum { FAST_BATCH = 64 };
+
 static void test_fast_specials(void)
 {
     const char *env = getenv("LADDER_FAST_CASES");
     int per = env && atoi(env) > 0 ? atoi(env) : 1500;
-    int n = lad_preset_count(), presets = 0, bad = 0, two = 0;
+    int n = lad_preset_count(), presets = 0, bad = 0, two = 0, side = 0;
     long cases = 0;
     char first[300] = "";
-    for (int i = 0; i < n; i++) {
+    lad_case *cs = malloc(FAST_BATCH * sizeof *cs);
+    lad_word_t want[FAST_BATCH], got[FAST_BATCH], gen[FAST_BATCH];
+    for (int i = 0; i < n && cs; i++) {
         const lad_datapath *dp = &lad_preset_get(i)->dp;
         lad_plan pl;
         lad_plan_init(&pl, dp);
@@ -421,48 +429,63 @@ static void test_fast_specials(void)
         generic.avx2 = 0;
         presets++;
         two += dp->window2 > 0;
+        side += pl.cases8;
         lad_rng r;
         lad_rng_seed(&r, 0x494e4652 + (uint64_t)i);
         /* the two-level window's cut and its products too large for it
         ** change a word in one case in some tens of thousands */
         int np = dp->window2 > 0 ? per * 80 / 3 : per;
-        for (int k = 0; k < 2 * np; k++) {
-            lad_case cs;
-            /* finite cases, then raw bit patterns with Infs put in */
-            lad_gen_case_at(dp, 0x53504543 + (uint64_t)i, k < np ? 0 : 100, (uint64_t)k, &cs);
-            int neg = 0, infs = 0;
-            if (k >= np) {
-                neg = (int)lad_rng_below(&r, 2);
-                infs = (int)lad_rng_below(&r, 4);
+        for (int k0 = 0; k0 < 2 * np; k0 += FAST_BATCH) {
+            int nb = 2 * np - k0 < FAST_BATCH ? 2 * np - k0 : FAST_BATCH;
+            for (int q = 0; q < nb; q++) {
+                int k = k0 + q;
+                lad_case *c = &cs[q];
+                /* finite cases, then raw bit patterns with Infs put in */
+                lad_gen_case_at(dp, 0x53504543 + (uint64_t)i, k < np ? 0 : 100, (uint64_t)k, c);
+                int neg = 0, infs = 0;
+                if (k >= np) {
+                    neg = (int)lad_rng_below(&r, 2);
+                    infs = (int)lad_rng_below(&r, 4);
+                }
+                for (int j = 0; j < infs; j++) {
+                    int lane = (int)lad_rng_below(&r, (uint32_t)dp->k);
+                    lad_word_t *w = lad_rng_below(&r, 2) ? &c->a[lane] : &c->b[lane];
+                    const lad_format *f = w == &c->a[lane] ? &dp->a : &dp->b;
+                    *w = lad_format_inf(f, 0);
+                    /* the other word's sign makes the product's: one sign
+                    ** in most cases, both in some */
+                    lad_word_t *o = w == &c->a[lane] ? &c->b[lane] : &c->a[lane];
+                    const lad_format *g = w == &c->a[lane] ? &dp->b : &dp->a;
+                    lad_word_t sbit = (lad_word_t)1 << (g->width - 1);
+                    int flip = neg ^ (lad_rng_below(&r, 8) == 0);
+                    *o = flip ? *o | sbit : *o & ~sbit;
+                }
+                if (k >= np && lad_rng_below(&r, 8) == 0)
+                    c->c = lad_format_inf(&dp->c, neg);
+                want[q] = lad_eval_general(dp, c);
             }
-            for (int j = 0; j < infs; j++) {
-                int lane = (int)lad_rng_below(&r, (uint32_t)dp->k);
-                lad_word_t *w = lad_rng_below(&r, 2) ? &cs.a[lane] : &cs.b[lane];
-                const lad_format *f = w == &cs.a[lane] ? &dp->a : &dp->b;
-                *w = lad_format_inf(f, 0);
-                /* the other word's sign makes the product's: one sign in
-                ** most cases, both in some */
-                lad_word_t *o = w == &cs.a[lane] ? &cs.b[lane] : &cs.a[lane];
-                const lad_format *g = w == &cs.a[lane] ? &dp->b : &dp->a;
-                lad_word_t sbit = (lad_word_t)1 << (g->width - 1);
-                int flip = neg ^ (lad_rng_below(&r, 8) == 0);
-                *o = flip ? *o | sbit : *o & ~sbit;
+            for (int build = 0; build < 2; build++) {
+                const lad_plan *p = build ? &generic : &pl;
+                lad_plan_eval_batch(p, cs, (size_t)nb, gen);
+                for (int q = 0; q < nb; q++) {
+                    got[q] = lad_plan_eval(p, &cs[q]);
+                    cases++;
+                    if ((got[q] != want[q] || gen[q] != want[q]) && !bad++)
+                        snprintf(first, sizeof first,
+                                 "%s %s case %d, %s build: general 0x%llx, plan 0x%llx, "
+                                 "batch 0x%llx", dp->name, k0 + q < np ? "finite" : "raw",
+                                 k0 + q, build ? "generic" : "fast",
+                                 (unsigned long long)want[q], (unsigned long long)got[q],
+                                 (unsigned long long)gen[q]);
+                }
             }
-            if (k >= np && lad_rng_below(&r, 8) == 0)
-                cs.c = lad_format_inf(&dp->c, neg);
-            lad_word_t want = lad_eval_general(dp, &cs);
-            lad_word_t got = lad_plan_eval(&pl, &cs), gen = lad_plan_eval(&generic, &cs);
-            cases++;
-            if ((got != want || gen != want) && !bad++)
-                snprintf(first, sizeof first, "%s %s case %d: general 0x%llx, plan 0x%llx, "
-                         "generic build 0x%llx", dp->name, k < np ? "finite" : "raw", k,
-                         (unsigned long long)want, (unsigned long long)got,
-                         (unsigned long long)gen);
         }
     }
-    test_check(bad == 0 && presets >= 100 && two >= 4, "datapath-fast-specials",
-               "%d of %ld cases differ on %d presets (%d of them two-level); first: %s", bad,
-               cases, presets, two, first);
+    free(cs);
+    test_check(cs && bad == 0 && presets >= 100 && two >= 4 && side >= 50,
+               "datapath-fast-specials",
+               "%d of %ld cases differ on %d presets (%d of them two-level, %d side by side); "
+               "first: %s", bad, cases, presets, two, side, first);
 }
 
 /* lad_plan_eval_rows against lad_plan_eval_batch on the same cases, every
