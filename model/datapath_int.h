@@ -116,6 +116,25 @@ static inline int ceil_log2(int n)
     return n <= 1 ? 0 : 32 - __builtin_clz((unsigned)n - 1);
 }
 
+/* The common formats, A and B alike (IEEE specials, or NaN at all ones):
+** the shapes decode_pass has an inlined decoder for. Every field but bias
+** (which the decoders do not read) is the format's. */
+#define OPFMT(pad, mb, eb, need, spec) \
+    {pad, mb, (1u << (mb)) - 1, (1u << (eb)) - 1, 1u << ((mb) + (eb)), (1u << (eb)) - 1, need, \
+     0, spec}
+static const lad_opfmt SHAPES[] = {
+    OPFMT(0, 7, 8, 0, FS_IEEE),     /* 1: bf16 */
+    OPFMT(0, 10, 5, 0, FS_IEEE),    /* 2: f16 */
+    OPFMT(13, 10, 8, 0, FS_IEEE),   /* 3: tf32 */
+    OPFMT(0, 3, 4, 7, FS_ONES),     /* 4: e4m3 */
+    OPFMT(0, 2, 5, 0, FS_IEEE),     /* 5: e5m2 */
+    /* 6: e4m3fnuz: no top-exponent special (etop never equal) */
+    {0, 3, 7, 15, 1u << 7, 0xffffffffu, 0, 0, FS_FNUZ},
+};
+enum { SHAPE_WIDE = -1, SHAPE_NARROW = 0 };  /* generic decoders */
+/* CASE(k); for every common shape k, the cases of a switch on the shape */
+#define EACH_SHAPE(CASE) CASE(1); CASE(2); CASE(3); CASE(4); CASE(5); CASE(6)
+
 /* ---- eight lanes at once: plan.c's eight-lane code (the lanes of one
 ** case) and gemm_kernel.c's (eight columns or cases side by side). GNU C
 ** vectors of 32-bit lanes, one AVX2 register; passed by pointer, since a
@@ -125,10 +144,11 @@ typedef int32_t v8i __attribute__((vector_size(32)));
 
 /* Eight words of format A (shifted down by its pad), decoded as opfmt_term
 ** does: the fraction and exponent fields (f, e), the significand with its
-** hidden bit (m), and as masks (all ones) a special word, NaN or Inf
-** (special), and a negative sign (neg). */
+** hidden bit (m), and as masks (all ones) a zero exponent field (ez), a
+** special word, NaN or Inf (special), and a negative sign (neg). Written
+** with == only: AVX2 compares for equality, and x != y is two of them. */
 typedef struct op8 {
-    v8u f, e, m, special, neg;
+    v8u f, e, m, ez, special, neg;
 } op8;
 
 static inline __attribute__((always_inline)) void decode8(op8 *o, const v8u *px,
@@ -137,9 +157,14 @@ static inline __attribute__((always_inline)) void decode8(op8 *o, const v8u *px,
     v8u x = *px;
     o->f = x & A.fmask;
     o->e = (x >> A.mb) & A.emax;
-    o->m = o->f | ((v8u)(o->e != 0) & (1u << A.mb));
-    o->special = (v8u)((o->e == A.etop) & ((o->f & A.need) == A.need));
-    o->neg = (v8u)((x & A.smask) != 0);
+    o->ez = (v8u)(o->e == 0);
+    o->m = o->f | (~o->ez & (1u << A.mb));
+    o->special = (v8u)(o->e == A.etop) & (v8u)((o->f & A.need) == A.need);
+    /* the sign bit to bit 31, spread (an unsigned format has none) */
+    if (A.smask)
+        o->neg = (v8u)((v8i)(x << (31 - __builtin_ctz(A.smask))) >> 31);
+    else
+        o->neg = (v8u){0};
     if (A.spec == FS_FNUZ)  /* the word of -0 is the NaN */
         o->special |= (v8u)((o->e | o->f) == 0) & o->neg;
 }
@@ -148,7 +173,7 @@ static inline __attribute__((always_inline)) void decode8(op8 *o, const v8u *px,
 ** (decode_one's): a subnormal's field counts as 1 (a mask is -1). */
 static inline __attribute__((always_inline)) void raw8(v8u *r, const op8 *a, const op8 *b)
 {
-    *r = a->e + b->e - (v8u)(a->e == 0) - (v8u)(b->e == 0);
+    *r = a->e + b->e - a->ez - b->ez;
 }
 
 /* ---- datapath.c */

@@ -964,10 +964,11 @@ class8(v8i *nan, v8i *pinf, v8i *ninf, const op8 *a, const op8 *b, const lad_opf
 ** the value entering that pass (C, or an Inf an overflow left). */
 static inline __attribute__((always_inline)) unsigned
 cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t step,
-           const lad_word_t *c, size_t cstep, lad_word_t *d)
+           const lad_word_t *c, size_t cstep, lad_word_t *d, const lad_opfmt A,
+           const lad_opfmt B)
 {
     const lad_datapath *dp = pl->dp;
-    const lad_opfmt A = pl->a, B = pl->b, C = pl->c;
+    const lad_opfmt C = pl->c;
     const v8i zero = {0}, nozero = zero + 2 * LAD_BLOCK_ZERO;
     const int k = dp->k, halves = halves_of(dp);
     /* per lane of the MMA, one case a vector lane: the words (shifted down
@@ -998,8 +999,8 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
             raw8(&rw, &oa, &ob);
             ksp[t] = (v8i)(oa.special | ob.special);
             cbad |= (v8u)ksp[t];
-            v8i nz = (v8i)((oa.m != 0) & (ob.m != 0));
-            rps[t] = (((v8i)rw - pl->bias) & nz) | (nozero & ~nz);
+            v8i z = (v8i)((oa.m == 0) | (ob.m == 0));
+            rps[t] = (((v8i)rw - pl->bias) & ~z) | (nozero & z);
             pmag[t] = (oa.m * ob.m) << pl->up;
             psg[t] = (v8i)(oa.neg ^ ob.neg);
         }
@@ -1121,14 +1122,24 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
 }
 
 /* The AVX2 build only: the generic one, without per-lane shifts and
-** maxima, ran the kernel at a third of the one-case code's rate. */
+** maxima, ran the kernel at a third of the one-case code's rate. One
+** build per common decoder shape (datapath_int.h, SHAPES), whose
+** constants are then the instructions' own. */
 __attribute__((target("avx2"))) static unsigned cases_avx2(const lad_plan *pl,
                                                            const lad_word_t *a,
                                                            const lad_word_t *b, size_t step,
                                                            const lad_word_t *c, size_t cstep,
                                                            lad_word_t *d)
 {
-    return cases_body(pl, a, b, step, c, cstep, d);
+    switch (pl->shape) {
+#define SHAPE(k) \
+    case k: \
+        return cases_body(pl, a, b, step, c, cstep, d, SHAPES[k - 1], SHAPES[k - 1])
+        EACH_SHAPE(SHAPE);
+#undef SHAPE
+    default:
+        return cases_body(pl, a, b, step, c, cstep, d, pl->a, pl->b);
+    }
 }
 #endif
 

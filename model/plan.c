@@ -313,25 +313,6 @@ decode_lanes4(const lad_word_t *pa, const lad_word_t *pb, int from, int to, cons
     return special;
 }
 
-/* The common formats, A and B alike (IEEE specials, or NaN at all ones):
-** the shapes decode_pass has an inlined decoder for. Every field but bias
-** (which the decoders do not read) is the format's. */
-#define OPFMT(pad, mb, eb, need, spec) \
-    {pad, mb, (1u << (mb)) - 1, (1u << (eb)) - 1, 1u << ((mb) + (eb)), (1u << (eb)) - 1, need, \
-     0, spec}
-static const lad_opfmt SHAPES[] = {
-    OPFMT(0, 7, 8, 0, FS_IEEE),     /* 1: bf16 */
-    OPFMT(0, 10, 5, 0, FS_IEEE),    /* 2: f16 */
-    OPFMT(13, 10, 8, 0, FS_IEEE),   /* 3: tf32 */
-    OPFMT(0, 3, 4, 7, FS_ONES),     /* 4: e4m3 */
-    OPFMT(0, 2, 5, 0, FS_IEEE),     /* 5: e5m2 */
-    /* 6: e4m3fnuz: no top-exponent special (etop never equal) */
-    {0, 3, 7, 15, 1u << 7, 0xffffffffu, 0, 0, FS_FNUZ},
-};
-enum { SHAPE_WIDE = -1, SHAPE_NARROW = 0 };  /* generic decoders */
-/* CASE(k); for every common shape k, the cases of a switch on the shape */
-#define EACH_SHAPE(CASE) CASE(1); CASE(2); CASE(3); CASE(4); CASE(5); CASE(6)
-
 /* The decoder shape of A x B: a common format (index + 1), else whether
 ** the products fit 32 bits (decode_lanes4) or not. */
 static int shape_of(const lad_opfmt *A, const lad_opfmt *B)
@@ -1290,14 +1271,14 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
         decode8(&b, &xb, B);
         raw8(&rw, &a, &b);
         v8u spj = a.special | b.special;
-        v8u nz = (v8u)((a.m != 0) & (b.m != 0));
+        v8u z = (v8u)((a.m == 0) | (b.m == 0));
         v8u m = (a.m * b.m) << up;
         if (pl->bigt)  /* a product too large is an Inf: special_rest8 */
             spj |= big_lanes(pl, m, rw);
         uint32_t mk = (uint32_t)_mm256_movemask_ps((__m256)spj);
         spc[j / 8] = (uint8_t)mk;
         spl |= mk;
-        rw &= nz;
+        rw &= ~z;
         v8u sg;
         if (A.smask == B.smask && A.smask)  /* the sign bit to bit 31, spread */
             sg = (v8u)((v8i)((xa ^ xb) << (31 - __builtin_ctz(A.smask))) >> 31);
