@@ -167,6 +167,9 @@ typedef struct lad_plan {
     int fixed;           /* 1: the block-scaled path sums a group's products
                             as integers from the tables below (plan.c,
                             fixed_ok) */
+    int fixsum;          /* fixed, and the pass asks nothing of a group
+                            but its sum: its terms are summed a scale
+                            block at a time (plan.c, fixed_sum) */
     int fixed8;          /* fixed, and its groups summed eight lanes at a
                             time by the AVX2 build (plan.c, fixed_groups8) */
     int scaled8;         /* the block-scaled path runs a case of one block

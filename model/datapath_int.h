@@ -160,11 +160,8 @@ static inline __attribute__((always_inline)) void decode8(op8 *o, const v8u *px,
     o->ez = (v8u)(o->e == 0);
     o->m = o->f | (~o->ez & (1u << A.mb));
     o->special = (v8u)(o->e == A.etop) & (v8u)((o->f & A.need) == A.need);
-    /* the sign bit to bit 31, spread (an unsigned format has none) */
-    if (A.smask)
-        o->neg = (v8u)((v8i)(x << (31 - __builtin_ctz(A.smask))) >> 31);
-    else
-        o->neg = (v8u){0};
+    /* the sign bit set (an unsigned format has none: smask 0) */
+    o->neg = (v8u)((x & A.smask) == A.smask) & (A.smask ? ~0u : 0u);
     if (A.spec == FS_FNUZ)  /* the word of -0 is the NaN */
         o->special |= (v8u)((o->e | o->f) == 0) & o->neg;
 }

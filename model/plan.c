@@ -662,6 +662,76 @@ static lad_word_t scaled_sum(const lad_plan *pl, const term *c, const int64_t *m
     return w;
 }
 
+/*
+** scaled_sum on the fixed path's terms where the datapath asks nothing of
+** a group but its sum (lad_plan.fixsum): nb whole blocks of gpb =
+** scale_block / group groups, group t's sum gp[t] (fixed_groups) times its
+** block's scale pair (smag, 2^(fxunit + sexp), raw exponent sraw). As the
+** terms of a block share their exponent, scaled_sum's steps are done a
+** block at a time: a block's largest raw exponent and whether any product
+** is nonzero; aligned toward zero (every fixsum datapath's rounding),
+** a term's shift is the block's, so above the quantum the block's sum is
+** shifted once and below it each term is cut alone; a C-dominant group
+** (cdom_group lanes, a part of one block) is summed exactly, then cut.
+*/
+static lad_word_t fixed_sum(const lad_plan *pl, const term *c, const int32_t *gp,
+                            const int32_t *grm, const uint64_t *smag, const int *sexp,
+                            const int *sraw, int nb)
+{
+    const lad_datapath *dp = pl->dp;
+    const int gpb = dp->scale_block / dp->group;
+    int rp = LAD_NOFLOOR, smax = LAD_NOFLOOR;
+    for (int blk = 0; blk < nb; blk++) {
+        int32_t rm = 2 * FX_ZERO;
+        for (int g = blk * gpb; g < (blk + 1) * gpb; g++)
+            rm = grm[g] > rm ? grm[g] : rm;
+        if (rm > FX_ZERO / 2 && smag[blk]) {
+            rp = rm + sraw[blk] > rp ? rm + sraw[blk] : rp;
+            smax = sraw[blk] > smax ? sraw[blk] : smax;
+        }
+    }
+    if (rp == LAD_NOFLOOR)  /* no product: the addend alone (exact zero: +0) */
+        return lad_add_round(&dp->d, 0, 0, c, dp->d_round, dp->overflow);
+
+    int cnz = c->cls != LAD_ZERO;
+    int64_t cv = cnz ? (c->neg ? -(int64_t)c->mag : (int64_t)c->mag) : 0;
+    int r = cnz && c->raw > rp ? c->raw : rp, q;
+    if (r < dp->anchor_min)
+        r = dp->anchor_min;
+    int cdom = dp->cdom_window > 0 && cnz && c->raw >= rp;
+    if (cdom) {
+        q = c->raw - dp->cdom_window;
+    } else {
+        q = r - dp->window;
+        if (dp->scale_floor != LAD_NOFLOOR && smax - dp->scale_floor > q)
+            q = smax - dp->scale_floor;
+    }
+    const int csize = cdom ? dp->cdom_group / dp->group : 1;
+    int64_t sum = align64(cv, c->exp, q, LAD_RZ);
+    for (int blk = 0; blk < nb; blk++) {
+        int sh = pl->fxunit + sexp[blk] - q;
+        int64_t mag = (int64_t)smag[blk];
+        const int32_t *p = gp + blk * gpb;
+        if (sh >= 0) {  /* in range: the callers' bounds, as align64 */
+            int64_t s = 0;
+            for (int g = 0; g < gpb; g++)
+                s += p[g];
+            sum += s * mag * ((int64_t)1 << sh);
+            continue;
+        }
+        for (int g = 0; g < gpb; g += csize) {
+            int64_t s = 0;
+            for (int j = g; j < g + csize; j++)
+                s += p[j];
+            s *= mag;
+            uint64_t neg = (uint64_t)(s >> 63), a = ((uint64_t)s ^ neg) - neg;
+            a = -sh >= 64 ? 0 : a >> -sh;
+            sum += (int64_t)((a ^ neg) - neg);
+        }
+    }
+    return round64(&dp->d, sum, q, dp->d_round, dp->overflow);
+}
+
 /* Every code of the scale format f, decoded: a case's scales are bytes
 ** (lad_case.sa, sb), whose mag, exp and raw fit the table's fields. */
 static void scale_table(const lad_format *f, struct lad_scale *t)
@@ -734,6 +804,8 @@ static lad_word_t scaled_body(const lad_plan *pl, const lad_word_t *pa, const la
         else
 #endif
             fixed_groups(pl, pa, pb, n, gp, grm);
+        if (pl->fixsum && n % dp->scale_block == 0)
+            return fixed_sum(pl, &c, gp, grm, smag, sexp, sraw, n / dp->scale_block);
         for (int blk = 0, from = 0; from < n; blk++, from += dp->scale_block) {
             int bend = from + dp->scale_block < n ? from + dp->scale_block : n;
             for (int g = from; g < bend; g += dp->group, nt++) {
@@ -822,6 +894,9 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     }
     if (p->path == LAD_PATH_SCALED && fixed_ok(dp, &p->a, &p->b)) {
         p->fixed = 1;
+        p->fixsum = dp->align_round == LAD_RZ && !dp->cdom_per_group &&
+                    dp->group_sub_floor == LAD_NOFLOOR &&
+                    (dp->cdom_window == 0 || dp->scale_block % dp->cdom_group == 0);
         p->fxunit = 2 - dp->a.bias - dp->a.mbits - dp->b.bias - dp->b.mbits;
         fixed_tables(&dp->a, &p->a, p->fxa, p->rxa);
         fixed_tables(&dp->b, &p->b, p->fxb, p->rxb);
@@ -1552,13 +1627,13 @@ AVX2 static void fixed_groups8(const lad_plan *pl, const lad_word_t *pa, const l
         decode8(&b, &xb, B);
         raw8(&rw, &a, &b);
         /* a mask is -1: e - 1 for a normal, 0 for a subnormal */
-        v8u sh = a.e + (v8u)(a.e != 0) + b.e + (v8u)(b.e != 0);
+        v8u sh = a.e + ~a.ez + b.e + ~b.ez;
         v8i pv = (v8i)((a.m * b.m) << sh);
         v8i sg = (v8i)(a.neg ^ b.neg);
         pv = (pv ^ sg) - sg;
-        v8i nz = (v8i)((a.m != 0) & (b.m != 0));
+        v8i z = (v8i)((a.m == 0) | (b.m == 0));
         v8i raw = (v8i)rw - pl->bias;
-        raw = (raw & nz) | (none & ~nz);
+        raw = (raw & ~z) | (none & z);
         if (g == 4) {
             /* lanes 0 and 4 get their half's sum and maximum */
             __m256i h = _mm256_hadd_epi32((__m256i)pv, (__m256i)pv);

@@ -200,16 +200,22 @@ void test_scaled(void)
     }
 
     /* fp4 and fp6 with groups of several lanes, with and without the
-    ** C-dominant merge and the subnormal group floor */
+    ** C-dominant merge (per group, or per cdom_group lanes) and the
+    ** subnormal group floor; fixsum: the fp4 ones whose pass asks nothing
+    ** of a group but its sum (plan.c, fixed_sum) */
     static const struct {
         const char *preset;
-        int group, cdom, sub_floor;
+        int group, cdom, per_group, sub_floor, fixsum;
     } var[] = {
-        {"sm100-tcgen05-mxf8f6f4-e2m1-f32", 16, 35, -174},
-        {"sm100-tcgen05-mxf8f6f4-e3m2-f32", 8, 0, LAD_NOFLOOR},
-        {"sm100-tcgen05-mxf8f6f4-e3m2-f32", 32, 30, -150},
-        {"sm100-tcgen05-mxf8f6f4-e2m3-f32", 4, 35, LAD_NOFLOOR},
-        {"sm100-tcgen05-mxf4nvf4-ue4m3-f32", 16, 35, -174},
+        {"sm100-tcgen05-mxf8f6f4-e2m1-f32", 16, 35, 1, -174, 0},
+        {"sm100-tcgen05-mxf8f6f4-e3m2-f32", 8, 0, 0, LAD_NOFLOOR, 0},
+        {"sm100-tcgen05-mxf8f6f4-e3m2-f32", 32, 30, 1, -150, 0},
+        {"sm100-tcgen05-mxf8f6f4-e2m3-f32", 4, 35, 1, LAD_NOFLOOR, 0},
+        {"sm100-tcgen05-mxf4nvf4-ue4m3-f32", 16, 35, 1, -174, 0},
+        {"sm100-tcgen05-mxf4nvf4-ue4m3-f32", 8, 35, 0, LAD_NOFLOOR, 1},
+        {"sm100-tcgen05-mxf4nvf4-ue4m3-f32", 2, 0, 0, LAD_NOFLOOR, 1},
+        {"sm100-tcgen05-mxf4-e2m1-f32", 16, 0, 0, LAD_NOFLOOR, 1},
+        {"sm100-tcgen05-mxf4-e2m1-f32", 4, 35, 0, LAD_NOFLOOR, 1},
     };
     for (size_t i = 0; i < sizeof var / sizeof var[0]; i++) {
         const lad_preset *p = lad_preset_find(var[i].preset);
@@ -221,17 +227,18 @@ void test_scaled(void)
         dp.group = var[i].group;
         dp.cdom_window = var[i].cdom;
         dp.cdom_group = 16 % var[i].group ? var[i].group : 16;
-        dp.cdom_per_group = var[i].cdom > 0;
+        dp.cdom_per_group = var[i].per_group;
         dp.group_sub_floor = var[i].sub_floor;
         dp.scale_floor = 35;
         lad_plan pl;
         lad_plan_init(&pl, &dp);
         char label[128];
-        snprintf(label, sizeof label, "%s-group%d-cdom%d", var[i].preset, var[i].group,
-                 var[i].cdom);
+        snprintf(label, sizeof label, "%s-group%d-cdom%d%s", var[i].preset, var[i].group,
+                 var[i].cdom, var[i].per_group ? "-per-group" : "");
         char name[160];
         snprintf(name, sizeof name, "scaled-fixed-%s", label);
-        test_check(pl.fixed == (dp.a.width == 4), name, "summed as integers: %d", pl.fixed);
+        test_check(pl.fixed == (dp.a.width == 4) && pl.fixsum == var[i].fixsum, name,
+                   "summed as integers: %d, by blocks: %d", pl.fixed, pl.fixsum);
         compare(label, &dp, 1500);
     }
 }
