@@ -535,18 +535,20 @@ static inline __attribute__((always_inline)) unsigned vbits(const v8i *m)
     return (unsigned)b[0];
 }
 
-/* The number of significant bits of each lane (0 for 0): a binary search
-** by compares, AVX2 having no count of leading zeros. */
+/* The number of significant bits of each lane (0 for 0), AVX2 having no
+** count of leading zeros: the exponent of the lane as a float, less one
+** where the conversion rounded it up to the next power of two (m >> (e -
+** 1) is then 0). Lanes are at most 2^31 (the magnitudes of int32 sums);
+** 2^31 converts as -2^31, whose exponent field is its own. */
 static inline __attribute__((always_inline)) void vbitlen(v8i *out, const v8u *in)
 {
-    v8i n = {0};
-    v8u m = *in;
-    for (int s = 16; s >= 1; s >>= 1) {
-        v8i k = (v8i)(m >> (unsigned)s) != 0;
-        n += k & s;
-        m = (v8u)(((v8i)(m >> (unsigned)s) & k) | ((v8i)m & ~k));
-    }
-    *out = n + (v8i)m;
+    typedef float v8f __attribute__((vector_size(4 * W)));
+    const v8i zero = {0};
+    v8f f = __builtin_convertvector((v8i)*in, v8f);
+    v8i e = (((v8i)f >> 23) & 0xff) - 126;
+    v8i sh = VMAX(e - 1, zero);
+    e += (v8i)(*in >> (v8u)sh) == 0;  /* a mask is -1 */
+    *out = e & ~((v8i)*in == 0);
 }
 
 /* a * 2^sh toward zero lane by lane, as (a << l) >> r with l and r the
@@ -702,16 +704,16 @@ lane_round(const lad_plan *pl, int halves, const lad_format *out, const lad_opfm
     if (halves)  /* each half below 2^29: no wrap, the sum below 2^30 */
         edge |= (*half >= (1 << 29)) | (*half <= -(1 << 29)) | (*half2 >= (1 << 29)) |
                 (*half2 <= -(1 << 29));
-    vterm prev = *v;
+    vterm nv;
     v8i over;
-    vround(v, &over, &s, &q, out->mbits, 1 - out->bias,
+    vround(&nv, &over, &s, &q, out->mbits, 1 - out->bias,
            (int)((1u << out->ebits) - 2) - out->bias, mode == LAD_RNE);
 
     if (inf) {
         edge &= ~*inf;
         v8i o = over & ~edge & ~*inf;
         *inf |= o;
-        *ineg |= o & v->neg;
+        *ineg |= o & nv.neg;
     }
     unsigned fix = vbits(&edge) & *live;
     if (!inf)
@@ -720,13 +722,14 @@ lane_round(const lad_plan *pl, int halves, const lad_format *out, const lad_opfm
     for (int col = 0; fix >> col; col++) {
         if (!(fix >> col & 1))
             continue;
-        term t = vterm_get(&prev, col);
+        term t = vterm_get(v, col);
         if (!pass_one(dp, out, od, mode, (*nothing)[col] != 0,
                       (int64_t)(*half)[col] + (*half2)[col], (*x)[col], &t))
             *live &= ~(1u << col);
         else
-            vterm_set(v, col, &t);
+            vterm_set(&nv, col, &t);
     }
+    *v = nv;
 }
 
 /* Pass [from, to) of the MMA at k of block blk, as lane_round says. */
@@ -880,8 +883,10 @@ void lad_block_chain(const lad_block *bk, const lad_block_row *const *rows, int 
 int lad_cases_ok(const lad_plan *pl)
 {
     const lad_datapath *dp = pl->dp;
+    /* pl->bias >= 0: a biased exponent is not negative (cases_body) */
     return BLOCK_AVX2_CLONE && pl->avx2 && pl->direct && dp->k % W == 0 && !dp->c_last &&
-           dp->scale_block == 0 && plan_ok(dp, pl) && lanes_ok(dp, pl, &pl->d);
+           dp->scale_block == 0 && pl->bias >= 0 && plan_ok(dp, pl) &&
+           lanes_ok(dp, pl, &pl->d);
 }
 
 #if BLOCK_AVX2_CLONE
@@ -969,11 +974,12 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
 {
     const lad_datapath *dp = pl->dp;
     const lad_opfmt C = pl->c;
-    const v8i zero = {0}, nozero = zero + 2 * LAD_BLOCK_ZERO;
+    const v8i zero = {0}, low = zero - (1 << 30);
     const int k = dp->k, halves = halves_of(dp);
     /* per lane of the MMA, one case a vector lane: the words (shifted down
-    ** by their pads), the product's raw exponent, unbiased (a zero product:
-    ** far below any), its magnitude shifted up by up, its sign (0 or -1) */
+    ** by their pads), the product's raw exponent with both biases in (0
+    ** for a zero product: a nonzero one's is at least 2), its magnitude
+    ** shifted up by up, its sign (0 or -1) */
     v8u wa[LAD_KMAX], wb[LAD_KMAX], pmag[LAD_KMAX];
     v8i rps[LAD_KMAX], psg[LAD_KMAX];
     /* the lanes with a special word (bit j % 64 of spk[j / 64]): their
@@ -999,8 +1005,7 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
             raw8(&rw, &oa, &ob);
             ksp[t] = (v8i)(oa.special | ob.special);
             cbad |= (v8u)ksp[t];
-            v8i z = (v8i)((oa.m == 0) | (ob.m == 0));
-            rps[t] = (((v8i)rw - pl->bias) & ~z) | (nozero & z);
+            rps[t] = (v8i)rw & ~(v8i)((oa.m == 0) | (ob.m == 0));
             pmag[t] = (oa.m * ob.m) << pl->up;
             psg[t] = (v8i)(oa.neg ^ ob.neg);
         }
@@ -1084,8 +1089,9 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
             dec |= now;
             live &= ~vbits(&now);
         }
-        /* the anchor (two running maxima, as raw_products) */
-        v8i m0 = zero - (1 << 30), m1 = m0, x, nothing;
+        /* the anchor (two running maxima, as raw_products), unbiased; a
+        ** lane without a product far below any */
+        v8i m0 = zero, m1 = m0, x, nothing;
         int j = from;
         for (; j + 1 < to; j += 2) {
             m0 = VMAX(m0, rps[j]);
@@ -1093,10 +1099,14 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
         }
         if (j < to)
             m0 = VMAX(m0, rps[j]);
-        v8i rmax = VMAX(m0, m1);
+        v8i rmax = VMAX(m0, m1), none = rmax == 0;
+        rmax = ((rmax - pl->bias) & ~none) | (low & none);
         lane_anchor(pl, &rmax, &v, &x, &nothing);
-        /* the products aligned toward zero and summed, as aligned_sums */
-        v8i vbase = x + pl->down, half, half2;
+        /* the products aligned toward zero and summed, as aligned_sums,
+        ** the biases in the base: a zero product's shift is the anchor's
+        ** biased exponent plus down, at least 0 (lad_cases_ok), and moves
+        ** a zero */
+        v8i vbase = x + pl->down + pl->bias, half, half2;
         int mid = halves ? from + (to - from + 1) / 2 : to;
         case_sum(&half, rps, pmag, psg, from, mid, &vbase);
         case_sum(&half2, rps, pmag, psg, mid, to, &vbase);

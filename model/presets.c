@@ -38,6 +38,15 @@ static lad_format e8m13(void)
     return f;
 }
 
+/* src into dst of n bytes, cut to fit: snprintf's "%s" without its
+** format parsing (the table is built at every start of the program). */
+static void copy(char *dst, size_t n, const char *src)
+{
+    size_t len = strnlen(src, n - 1);
+    memcpy(dst, src, len);
+    dst[len] = 0;
+}
+
 static lad_datapath *add(const char *evidence, const char *namefmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -56,18 +65,18 @@ static lad_datapath *add(const char *evidence, const char *namefmt, ...)
     va_start(ap, namefmt);
     vsnprintf(p->dp.name, sizeof p->dp.name, namefmt, ap);
     va_end(ap);
-    snprintf(p->evidence, sizeof p->evidence, "%s", evidence);
+    copy(p->evidence, sizeof p->evidence, evidence);
     return &p->dp;
 }
 
 static void ident(lad_datapath *dp, const char *arch, const char *instr,
                   const char *kind, const char *shape, const char *sass)
 {
-    snprintf(dp->arch, sizeof dp->arch, "%s", arch);
-    snprintf(dp->instr, sizeof dp->instr, "%s", instr);
-    snprintf(dp->kind, sizeof dp->kind, "%s", kind);
-    snprintf(dp->shape, sizeof dp->shape, "%s", shape);
-    snprintf(dp->sass, sizeof dp->sass, "%s", sass);
+    copy(dp->arch, sizeof dp->arch, arch);
+    copy(dp->instr, sizeof dp->instr, instr);
+    copy(dp->kind, sizeof dp->kind, kind);
+    copy(dp->shape, sizeof dp->shape, shape);
+    copy(dp->sass, sizeof dp->sass, sass);
 }
 
 /* Operand formats; an f16 result is rounded to nearest even and its NaN is
@@ -440,7 +449,7 @@ static void set_k(lad_datapath *dp, int k, const char *sass)
     if (dp->pass > k)
         dp->pass = k;
     snprintf(dp->shape, sizeof dp->shape, "m%sn8k%d", dp->shape[1] == '8' ? "8" : "16", k);
-    snprintf(dp->sass, sizeof dp->sass, "%s", sass);
+    copy(dp->sass, sizeof dp->sass, sass);
 }
 
 /*
@@ -901,7 +910,7 @@ static void amd_mfma(void)
         for (int j = 0; j < 2; j++) {
             char ab[40], s32[40], s16[40];
             if (i == j)
-                snprintf(ab, sizeof ab, "%s", f8fmt[i]);
+                copy(ab, sizeof ab, f8fmt[i]);
             else
                 snprintf(ab, sizeof ab, "%sx%s", f8fmt[i], f8fmt[j]);
             snprintf(s32, sizeof s32, "f32_16x16x32_%s_%s", f8[i], f8[j]);
