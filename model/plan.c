@@ -1608,32 +1608,29 @@ scaled_lanes8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, in
 /*
 ** fixed_groups eight lanes at a time, where n is whole chunks of eight and
 ** whole groups and a group is four lanes or whole chunks (lad_plan.fixed8):
-** the lanes decoded as lanes8_body does, a product in units being (ma *
-** mb) << (sa + sb), s = the exponent field less one for a normal (its
-** hidden bit's place above the subnormals' unit), 0 for a subnormal; a
+** the same tables (fxa, rxa), eight codes looked up by one vpshufb; a
 ** group's sum and largest raw exponent by horizontal adds and maxima.
 */
 AVX2 static void fixed_groups8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb,
                                int n, int32_t *p, int32_t *rm)
 {
-    const lad_opfmt A = pl->a, B = pl->b;
     const int g = pl->dp->group;
     const v8i none = (v8i){0} + 2 * FX_ZERO;
+    /* the tables in both halves of a register: vpshufb looks up each
+    ** byte of the index (a code in the low byte of each lane, zeros above) */
+    __m256i tab[4];
+    const int8_t *tabs[4] = {pl->fxa, pl->fxb, pl->rxa, pl->rxb};
+    for (int i = 0; i < 4; i++)
+        tab[i] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)tabs[i]));
     v8i gs = {0}, gr = none;
     for (int j = 0; j < n; j += 8) {
-        op8 a, b;
-        v8u xa = words8(pa + j, A.pad), xb = words8(pb + j, B.pad), rw;
-        decode8(&a, &xa, A);
-        decode8(&b, &xb, B);
-        raw8(&rw, &a, &b);
-        /* a mask is -1: e - 1 for a normal, 0 for a subnormal */
-        v8u sh = a.e + ~a.ez + b.e + ~b.ez;
-        v8i pv = (v8i)((a.m * b.m) << sh);
-        v8i sg = (v8i)(a.neg ^ b.neg);
-        pv = (pv ^ sg) - sg;
-        v8i z = (v8i)((a.m == 0) | (b.m == 0));
-        v8i raw = (v8i)rw - pl->bias;
-        raw = (raw & ~z) | (none & z);
+        __m256i ia = (__m256i)(words8(pa + j, pl->a.pad) & FX_MASK);
+        __m256i ib = (__m256i)(words8(pb + j, pl->b.pad) & FX_MASK);
+        /* each lane's low byte looked up, then spread over the lane */
+#define LOOKUP(t, i) (((v8i)_mm256_shuffle_epi8(tab[t], i) << 24) >> 24)
+        v8i pv = LOOKUP(0, ia) * LOOKUP(1, ib);
+        v8i raw = LOOKUP(2, ia) + LOOKUP(3, ib);
+#undef LOOKUP
         if (g == 4) {
             /* lanes 0 and 4 get their half's sum and maximum */
             __m256i h = _mm256_hadd_epi32((__m256i)pv, (__m256i)pv);
