@@ -674,12 +674,11 @@ static lad_word_t scaled_sum(const lad_plan *pl, const term *c, const int64_t *m
 ** shifted once and below it each term is cut alone; a C-dominant group
 ** (cdom_group lanes, a part of one block) is summed exactly, then cut.
 */
-static lad_word_t fixed_sum(const lad_plan *pl, const term *c, const int32_t *gp,
-                            const int32_t *grm, const uint64_t *smag, const int *sexp,
-                            const int *sraw, int nb)
+static inline __attribute__((always_inline)) lad_word_t
+fixed_sum_body(const lad_plan *pl, const term *c, const int32_t *gp, const int32_t *grm,
+               const uint64_t *smag, const int *sexp, const int *sraw, int nb, const int gpb)
 {
     const lad_datapath *dp = pl->dp;
-    const int gpb = dp->scale_block / dp->group;
     int rp = LAD_NOFLOOR, smax = LAD_NOFLOOR;
     for (int blk = 0; blk < nb; blk++) {
         int32_t rm = 2 * FX_ZERO;
@@ -730,6 +729,23 @@ static lad_word_t fixed_sum(const lad_plan *pl, const term *c, const int32_t *gp
         }
     }
     return round64(&dp->d, sum, q, dp->d_round, dp->overflow);
+}
+
+/* fixed_sum_body with its loops over a block's groups unrolled for the
+** common counts (NVF4: 4). */
+static lad_word_t fixed_sum(const lad_plan *pl, const term *c, const int32_t *gp,
+                            const int32_t *grm, const uint64_t *smag, const int *sexp,
+                            const int *sraw, int nb)
+{
+    switch (pl->dp->scale_block / pl->dp->group) {
+    case 4:
+        return fixed_sum_body(pl, c, gp, grm, smag, sexp, sraw, nb, 4);
+    case 2:
+        return fixed_sum_body(pl, c, gp, grm, smag, sexp, sraw, nb, 2);
+    default:
+        return fixed_sum_body(pl, c, gp, grm, smag, sexp, sraw, nb,
+                              pl->dp->scale_block / pl->dp->group);
+    }
 }
 
 /* Every code of the scale format f, decoded: a case's scales are bytes
