@@ -167,8 +167,8 @@ typedef struct lad_plan {
     int fixed;           /* 1: the block-scaled path sums a group's products
                             as integers from the tables below (plan.c,
                             fixed_ok) */
-    int fixsum;          /* fixed, and the pass asks nothing of a group
-                            but its sum: its terms are summed a scale
+    int fixsum;          /* fixed, aligned toward zero, C-dominant groups
+                            within a block: the terms are summed a scale
                             block at a time (plan.c, fixed_sum) */
     int fixed8;          /* fixed, and its groups summed eight lanes at a
                             time by the AVX2 build (plan.c, fixed_groups8) */

@@ -663,21 +663,68 @@ static lad_word_t scaled_sum(const lad_plan *pl, const term *c, const int64_t *m
 }
 
 /*
-** scaled_sum on the fixed path's terms where the datapath asks nothing of
-** a group but its sum (lad_plan.fixsum): nb whole blocks of gpb =
-** scale_block / group groups, group t's sum gp[t] (fixed_groups) times its
-** block's scale pair (smag, 2^(fxunit + sexp), raw exponent sraw). As the
-** terms of a block share their exponent, scaled_sum's steps are done a
-** block at a time: a block's largest raw exponent and whether any product
-** is nonzero; aligned toward zero (every fixsum datapath's rounding),
-** a term's shift is the block's, so above the quantum the block's sum is
-** shifted once and below it each term is cut alone; a C-dominant group
-** (cdom_group lanes, a part of one block) is summed exactly, then cut.
+** scaled_sum on the fixed path's terms (lad_plan.fixsum): nb whole blocks
+** of gpb = scale_block / group groups, group t's sum gp[t] (fixed_groups)
+** times its block's scale pair (smag, 2^(fxunit + sexp), raw exponent
+** sraw). As the terms of a block share their exponent, scaled_sum's steps
+** are done a block at a time: a block's largest raw exponent and whether
+** any product is nonzero; aligned toward zero (every fixsum datapath's
+** rounding), a term's shift is the block's, so above the quantum the
+** block's sum is shifted once and below it each term is cut alone; a
+** C-dominant group (cdom_group lanes, a part of one block) is summed
+** exactly, then cut; with cdom_per_group, each group C dominates is cut to
+** C's quantum. A subnormal result under a group floor goes to scaled_sum
+** (fixed_terms), which drops the groups below the floor. n: the lanes,
+** whole blocks.
 */
+/* The fixed path's pass by scaled_sum: each group's sum gp[t] (fixed_groups)
+** times its block's scale pair, a term; n lanes. */
+static lad_word_t fixed_terms(const lad_plan *pl, const term *c, const int32_t *gp,
+                              const int32_t *grm, const uint64_t *smag, const int *sexp,
+                              const int *sraw, int n)
+{
+    const lad_datapath *dp = pl->dp;
+    int64_t m[LAD_KMAX];
+    int ex[LAD_KMAX], rt[LAD_KMAX], sr[LAD_KMAX];
+    int nt = 0, rp = LAD_NOFLOOR, smax = LAD_NOFLOOR;
+    for (int blk = 0, from = 0; from < n; blk++, from += dp->scale_block) {
+        int bend = from + dp->scale_block < n ? from + dp->scale_block : n;
+        for (int g = from; g < bend; g += dp->group, nt++) {
+            int32_t p = gp[nt], rm = grm[nt];
+            m[nt] = (int64_t)p * (int64_t)smag[blk];
+            ex[nt] = pl->fxunit + sexp[blk];
+            rt[nt] = rm > FX_ZERO / 2 && smag[blk] ? rm + sraw[blk] : LAD_NOFLOOR;
+            sr[nt] = sraw[blk];
+            rp = rt[nt] > rp ? rt[nt] : rp;
+            if (rt[nt] > LAD_NOFLOOR && sraw[blk] > smax)
+                smax = sraw[blk];
+        }
+    }
+    return scaled_sum(pl, c, m, ex, rt, sr, nt, 1, dp->cdom_group / dp->group, rp, smax, 0);
+}
+
+/* A block's terms where C dominates some groups (cdom_per_group): each
+** group C is at or above, whose window's quantum is above q, cut to that
+** quantum (fixed_sum_body's arguments). */
+static int64_t perg_block(const lad_datapath *dp, const term *c, const int32_t *p,
+                          const int32_t *pr, int gpb, int64_t mag, int e, int sraw, int q)
+{
+    int64_t sum = 0;
+    for (int g = 0; g < gpb; g++) {
+        int qg = q;
+        if (pr[g] > FX_ZERO / 2 && mag && c->raw >= pr[g] + sraw &&
+            c->raw - dp->cdom_window > q)
+            qg = c->raw - dp->cdom_window;
+        sum += align64(p[g] * mag, e, qg, LAD_RZ) * ((int64_t)1 << (qg - q));
+    }
+    return sum;
+}
+
 static inline __attribute__((always_inline)) lad_word_t
 fixed_sum_body(const lad_plan *pl, const term *c, const int32_t *gp, const int32_t *grm,
-               const uint64_t *smag, const int *sexp, const int *sraw, int nb, const int gpb)
+               const uint64_t *smag, const int *sexp, const int *sraw, int n, const int gpb)
 {
+    const int nb = n / pl->dp->scale_block;
     const lad_datapath *dp = pl->dp;
     int rp = LAD_NOFLOOR, smax = LAD_NOFLOOR;
     for (int blk = 0; blk < nb; blk++) {
@@ -706,8 +753,12 @@ fixed_sum_body(const lad_plan *pl, const term *c, const int32_t *gp, const int32
             q = smax - dp->scale_floor;
     }
     const int csize = cdom ? dp->cdom_group / dp->group : 1;
+    const int perg = dp->cdom_per_group && cnz && !cdom;
     int64_t sum = align64(cv, c->exp, q, LAD_RZ);
-    for (int blk = 0; blk < nb; blk++) {
+    for (int blk = 0; perg && blk < nb; blk++)
+        sum += perg_block(dp, c, gp + blk * gpb, grm + blk * gpb, gpb, (int64_t)smag[blk],
+                          pl->fxunit + sexp[blk], sraw[blk], q);
+    for (int blk = 0; !perg && blk < nb; blk++) {
         int sh = pl->fxunit + sexp[blk] - q;
         int64_t mag = (int64_t)smag[blk];
         const int32_t *p = gp + blk * gpb;
@@ -728,22 +779,28 @@ fixed_sum_body(const lad_plan *pl, const term *c, const int32_t *gp, const int32
             sum += (int64_t)((a ^ neg) - neg);
         }
     }
-    return round64(&dp->d, sum, q, dp->d_round, dp->overflow);
+    lad_word_t w = round64(&dp->d, sum, q, dp->d_round, dp->overflow);
+    /* a subnormal result whose lower-scale groups the floor may drop:
+    ** scaled_sum's (lad_plan.fixsum: d's opfmt is usable) */
+    if (!cdom && dp->group_sub_floor != LAD_NOFLOOR &&
+        opfmt_term(&pl->d, w).cls == LAD_SUBNORMAL)
+        return fixed_terms(pl, c, gp, grm, smag, sexp, sraw, n);
+    return w;
 }
 
 /* fixed_sum_body with its loops over a block's groups unrolled for the
-** common counts (NVF4: 4). */
+** common counts (NVF4: 4; MXF4: 2). */
 static lad_word_t fixed_sum(const lad_plan *pl, const term *c, const int32_t *gp,
                             const int32_t *grm, const uint64_t *smag, const int *sexp,
-                            const int *sraw, int nb)
+                            const int *sraw, int n)
 {
     switch (pl->dp->scale_block / pl->dp->group) {
     case 4:
-        return fixed_sum_body(pl, c, gp, grm, smag, sexp, sraw, nb, 4);
+        return fixed_sum_body(pl, c, gp, grm, smag, sexp, sraw, n, 4);
     case 2:
-        return fixed_sum_body(pl, c, gp, grm, smag, sexp, sraw, nb, 2);
+        return fixed_sum_body(pl, c, gp, grm, smag, sexp, sraw, n, 2);
     default:
-        return fixed_sum_body(pl, c, gp, grm, smag, sexp, sraw, nb,
+        return fixed_sum_body(pl, c, gp, grm, smag, sexp, sraw, n,
                               pl->dp->scale_block / pl->dp->group);
     }
 }
@@ -807,12 +864,9 @@ static lad_word_t scaled_body(const lad_plan *pl, const lad_word_t *pa, const la
         return *general ? 0 : special_rest(pl, pa, pb, 0, n, &c);
     }
 
-    int64_t m[LAD_KMAX];
-    int ex[LAD_KMAX], rt[LAD_KMAX], sr[LAD_KMAX];
     if (pl->fixed) {
         /* a group's products as integers of one unit, summed exactly in
         ** 32 bits (fixed_ok), times the scale pair the group shares */
-        int nt = 0, rp = LAD_NOFLOOR, smax = LAD_NOFLOOR;
         int32_t gp[LAD_KMAX], grm[LAD_KMAX];
 #if LAD_AVX2_CLONE
         if (pl->fixed8 && n % 8 == 0 && n % dp->group == 0)
@@ -821,24 +875,12 @@ static lad_word_t scaled_body(const lad_plan *pl, const lad_word_t *pa, const la
 #endif
             fixed_groups(pl, pa, pb, n, gp, grm);
         if (pl->fixsum && n % dp->scale_block == 0)
-            return fixed_sum(pl, &c, gp, grm, smag, sexp, sraw, n / dp->scale_block);
-        for (int blk = 0, from = 0; from < n; blk++, from += dp->scale_block) {
-            int bend = from + dp->scale_block < n ? from + dp->scale_block : n;
-            for (int g = from; g < bend; g += dp->group, nt++) {
-                int32_t p = gp[nt], rm = grm[nt];
-                m[nt] = (int64_t)p * (int64_t)smag[blk];
-                ex[nt] = pl->fxunit + sexp[blk];
-                rt[nt] = rm > FX_ZERO / 2 && smag[blk] ? rm + sraw[blk] : LAD_NOFLOOR;
-                sr[nt] = sraw[blk];
-                rp = rt[nt] > rp ? rt[nt] : rp;
-                if (rt[nt] > LAD_NOFLOOR && sraw[blk] > smax)
-                    smax = sraw[blk];
-            }
-        }
-        return scaled_sum(pl, &c, m, ex, rt, sr, nt, 1, dp->cdom_group / dp->group, rp, smax,
-                          0);
+            return fixed_sum(pl, &c, gp, grm, smag, sexp, sraw, n);
+        return fixed_terms(pl, &c, gp, grm, smag, sexp, sraw, n);
     }
 
+    int64_t m[LAD_KMAX];
+    int ex[LAD_KMAX], rt[LAD_KMAX], sr[LAD_KMAX];
     /* products with their scales: value m[j] * 2^ex[j], raw exponent rt[j] */
     int off = (int)(pl->a.mb + pl->b.mb), rp = LAD_NOFLOOR, smax = LAD_NOFLOOR, anyzero = 0;
     for (int blk = 0, from = 0; from < n; blk++, from += dp->scale_block) {
@@ -910,9 +952,9 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     }
     if (p->path == LAD_PATH_SCALED && fixed_ok(dp, &p->a, &p->b)) {
         p->fixed = 1;
-        p->fixsum = dp->align_round == LAD_RZ && !dp->cdom_per_group &&
-                    dp->group_sub_floor == LAD_NOFLOOR &&
-                    (dp->cdom_window == 0 || dp->scale_block % dp->cdom_group == 0);
+        p->fixsum = dp->align_round == LAD_RZ &&
+                    (dp->cdom_window == 0 || dp->scale_block % dp->cdom_group == 0) &&
+                    (dp->group_sub_floor == LAD_NOFLOOR || lad_opfmt_usable(&dp->d, &p->d));
         p->fxunit = 2 - dp->a.bias - dp->a.mbits - dp->b.bias - dp->b.mbits;
         fixed_tables(&dp->a, &p->a, p->fxa, p->rxa);
         fixed_tables(&dp->b, &p->b, p->fxb, p->rxb);
