@@ -178,8 +178,31 @@ static void compare(const char *label, const lad_datapath *dp, int n)
     }
 }
 
+/* fixed_sum's block whose sum is 0 far above the quantum: MXF4, block 0
+** all zero products under the largest scales (2^127 each), block 1 ones
+** under 2^-10 each; its shift (about 2^300 units) is never taken (the
+** sanitizer build saw it taken once: a shift of 63). */
+static void test_zero_block_above(void)
+{
+    const lad_preset *p = lad_preset_find("sm100-tcgen05-mxf4-e2m1-f32");
+    lad_case cs;
+    memset(&cs, 0, sizeof cs);
+    for (int j = 32; j < 64; j++)
+        cs.a[j] = cs.b[j] = 0x2;  /* 1.0 */
+    cs.sa[0] = cs.sb[0] = 0xfe;
+    cs.sa[1] = cs.sb[1] = 127 - 10;
+    lad_plan pl;
+    if (p)
+        lad_plan_init(&pl, &p->dp);
+    lad_word_t got = p ? lad_plan_eval(&pl, &cs) : 0, want = p ? lad_eval_general(&p->dp, &cs) : 1;
+    test_check(p && pl.fixsum && got == want && want == 0x38000000, "scaled-fixed-zero-block-above",
+               "plan 0x%08llx, general 0x%08llx (32 x 2^-20 = 2^-15: 0x38000000)",
+               (unsigned long long)got, (unsigned long long)want);
+}
+
 void test_scaled(void)
 {
+    test_zero_block_above();
     lad_rng_seed(&rng, 2026);
     int found = 0;
     for (int i = 0; i < lad_preset_count(); i++) {
