@@ -1081,7 +1081,10 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
         int from = p * dp->pass, to = from + dp->pass < k ? from + dp->pass : k;
         int last = p == pl->npass - 1;
         if (specials) {
-            v8i now = spp[p] & ~dec;
+            /* the live cases whose first special word is in this pass (a
+            ** case the scalar pass left is not decided here) */
+            const v8i bit = {1, 2, 4, 8, 16, 32, 64, 128};
+            v8i now = spp[p] & ~dec & ((bit & (int)live) != 0);
             v8i pi = spinf[p] | (inf & ~ineg), ni = sninf[p] | (inf & ineg);
             v8i nan = snan[p] | (pi & ni);
             v8u iw = ((v8u)ni & od->smask) | od->emax << od->mb;

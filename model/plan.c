@@ -763,14 +763,15 @@ fixed_sum_body(const lad_plan *pl, const term *c, const int32_t *gp, const int32
         int64_t mag = (int64_t)smag[blk];
         const int32_t *p = gp + blk * gpb;
         if (sh >= 0) {
-            /* in range: the callers' bounds, as align64; a block whose sum
-            ** is 0 (no product, or ones that cancel) may lie any distance
-            ** above q, and adds nothing */
+            /* in range: the callers' bounds, as align64; a block whose
+            ** term is 0 (no product, ones that cancel, a zero scale) may
+            ** lie any distance above q, and adds nothing */
             int64_t s = 0;
             for (int g = 0; g < gpb; g++)
                 s += p[g];
+            s *= mag;
             if (s != 0)
-                sum += s * mag * ((int64_t)1 << sh);
+                sum += s * ((int64_t)1 << sh);
             continue;
         }
         for (int g = 0; g < gpb; g += csize) {

@@ -1,7 +1,8 @@
 /*
 ** Differential: the plan's fast paths (lad_plan_eval, both builds of the
-** unscaled one; lad_plan_eval_rows against lad_plan_eval) against the
-** general reference (lad_eval_general) on any
+** unscaled one; lad_plan_eval_rows against lad_plan_eval; eight cases in
+** one batch, where the case kernel takes eight side by side, each against
+** the reference) against the general reference (lad_eval_general) on any
 ** datapath the model-file loader and lad_datapath_check accept. The input
 ** is a model file, a NUL byte, then the case as raw bytes: A and B words,
 ** C, the scales and the metadata, each word in as many bytes as its
@@ -101,5 +102,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(rb);
     free(rsa);
     free(rsb);
+    /* eight cases in one batch (lad_cases_eval where the plan has
+    ** cases8): case l the input's with its lanes rotated by l and C's
+    ** low bits moved by l, so that the lanes differ */
+    static lad_case eight[8];
+    lad_word_t d8[8];
+    for (int l = 0; l < 8; l++) {
+        eight[l] = cs;
+        for (int j = 0; j < dp.k; j++) {
+            eight[l].a[j] = cs.a[(j + l) % dp.k];
+            eight[l].b[j] = cs.b[(j + l) % dp.k];
+        }
+        eight[l].c ^= (lad_word_t)l;
+    }
+    lad_plan_eval_batch(&pl, eight, 8, d8);
+    for (int l = 0; l < 8 && !dp.integer; l++) {
+        lad_word_t want = lad_eval_general(&dp, &eight[l]);
+        if (d8[l] != want)
+            fuzz_fail("%s: path %d gives %08" PRIx64 " for case %d of a batch, the reference "
+                      "%08" PRIx64, dp.name, pl.path, d8[l], l, want);
+    }
     return 0;
 }
