@@ -173,6 +173,23 @@ static inline __attribute__((always_inline)) void raw8(v8u *r, const op8 *a, con
     *r = a->e + b->e - a->ez - b->ez;
 }
 
+/* The class masks of eight products of a's and b's lanes (opfmt_class's
+** rules, as masks): a NaN (a NaN word, or an Inf times a zero), and an
+** Inf of either sign. */
+static inline __attribute__((always_inline)) void
+class8(v8u *nan, v8u *pinf, v8u *ninf, const op8 *a, const op8 *b, const lad_opfmt A,
+       const lad_opfmt B)
+{
+    const v8u none = {0};
+    v8u ia = A.spec == FS_IEEE ? a->special & (v8u)(a->f == 0) : none;
+    v8u ib = B.spec == FS_IEEE ? b->special & (v8u)(b->f == 0) : none;
+    v8u za = (v8u)((a->e | a->f) == 0), zb = (v8u)((b->e | b->f) == 0);
+    v8u inf = ia | ib, neg = a->neg ^ b->neg;
+    *nan = (a->special & ~ia) | (b->special & ~ib) | (ia & zb) | (ib & za);
+    *pinf = inf & ~neg;
+    *ninf = inf & neg;
+}
+
 /* ---- datapath.c */
 
 /* Fills lanes[] with the logical lanes that take part, ascending; returns

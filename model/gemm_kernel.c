@@ -562,6 +562,20 @@ static inline __attribute__((always_inline)) void vshift(v8u *out, const v8u *a,
     *out = (*a << (v8u)l) >> (v8u)r;
 }
 
+/* The words of format od (its decoder's constants, lanes_ok's kind) of
+** each lane's value, one per column of *w: the sign, and the exponent
+** field where the significand has its hidden bit (else a subnormal's
+** count), shifted up by od's pad; a zero is +0. */
+static inline __attribute__((always_inline)) void vencode(v8u *w, const vterm *v,
+                                                         const lad_opfmt *od)
+{
+    v8u u = (v8u)v->mag;
+    v8u norm = (v8u)((u >> od->mb) != 0);
+    v8u x = ((v8u)v->neg & od->smask) |
+            ((((v8u)(v->raw + od->bias) << od->mb) | (u & od->fmask)) & norm) | (u & ~norm);
+    *w = (x & (v8u)(u != 0)) << od->pad;
+}
+
 /* round64 lane by lane: s * 2^q (|s| < 2^31) rounded toward zero, or to
 ** nearest even (rne), into a format of mb fraction bits, IEEE subnormals
 ** and exponents up to emax; the lanes that overflow set in *over. The
@@ -810,20 +824,13 @@ chain_body(const lad_block *bk, const lad_block_row *const *rows, const int nr, 
     }
 
     /* the last D words, encoded from the running value in d's terms */
-    const lad_opfmt *od = &pl->d;
     for (int r = 0; r < nr; r++) {
         dead[r] |= ~live[r] & ((1u << W) - 1);
-        for (int col = 0; col < W; col++) {
-            if (!(live[r] >> col & 1))
-                continue;
-            uint32_t u = (uint32_t)c[r].mag[col], w = 0;
-            if (u)
-                w = (c[r].neg[col] ? od->smask : 0) |
-                    (u >> od->mb ? (uint32_t)(c[r].raw[col] + od->bias) << od->mb |
-                                       (u & od->fmask)
-                                 : u);
-            cw[r][col] = (lad_word_t)(w << od->pad);
-        }
+        v8u w;
+        vencode(&w, &c[r], &pl->d);
+        for (int col = 0; col < W; col++)
+            if (live[r] >> col & 1)
+                cw[r][col] = w[col];
     }
 }
 
@@ -938,31 +945,6 @@ case_sum(v8i *out, const v8i *rps, const v8u *pmag, const v8i *psg, int from, in
     *out = sum;
 }
 
-/* Whether any lane of x is nonzero. */
-static inline __attribute__((always_inline)) int vany(const v8u *x)
-{
-    v8u b = *x | __builtin_shufflevector(*x, *x, 4, 5, 6, 7, 0, 1, 2, 3);
-    b |= __builtin_shufflevector(b, b, 2, 3, 0, 1, 6, 7, 4, 5);
-    b |= __builtin_shufflevector(b, b, 1, 0, 3, 2, 5, 4, 7, 6);
-    return b[0] != 0;
-}
-
-/* The class masks of eight products (plan.c's special_rest8): NaN (a NaN
-** word, or an Inf times a zero), Inf of either sign. */
-static inline __attribute__((always_inline)) void
-class8(v8i *nan, v8i *pinf, v8i *ninf, const op8 *a, const op8 *b, const lad_opfmt A,
-       const lad_opfmt B)
-{
-    const v8u none = {0};
-    v8u ia = A.spec == FS_IEEE ? a->special & (v8u)(a->f == 0) : none;
-    v8u ib = B.spec == FS_IEEE ? b->special & (v8u)(b->f == 0) : none;
-    v8u za = (v8u)((a->e | a->f) == 0), zb = (v8u)((b->e | b->f) == 0);
-    v8u inf = ia | ib, neg = a->neg ^ b->neg;
-    *nan = (v8i)((a->special & ~ia) | (b->special & ~ib) | (ia & zb) | (ib & za));
-    *pinf = (v8i)(inf & ~neg);
-    *ninf = (v8i)(inf & neg);
-}
-
 /* lad_cases_eval's W cases. Where the plan has inf_rest, a case with a NaN
 ** or Inf word (or C) is decided here too, as plan.c's special_rest: by
 ** the classes of its products from the first pass that holds one, and of
@@ -985,10 +967,11 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
     /* the lanes with a special word (bit j % 64 of spk[j / 64]): their
     ** special masks and class masks (class8) */
     uint64_t spk[LAD_KMAX / 64] = {0};
-    v8i ksp[LAD_KMAX], knan[LAD_KMAX], kpinf[LAD_KMAX], kninf[LAD_KMAX];
-    v8u bad = {0};
+    v8i ksp[LAD_KMAX];
+    v8u knan[LAD_KMAX], kpinf[LAD_KMAX], kninf[LAD_KMAX];
+    v8i bad = {0};
     for (int j = 0; j < k; j += W) {
-        v8u cbad = {0};
+        v8i cbad = {0};
         for (int l = 0; l < W; l++) {
             words_of(&wa[j + l], a + l * step + j);
             words_of(&wb[j + l], b + l * step + j);
@@ -1004,18 +987,17 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
             decode8(&ob, &wb[t], B);
             raw8(&rw, &oa, &ob);
             ksp[t] = (v8i)(oa.special | ob.special);
-            cbad |= (v8u)ksp[t];
+            cbad |= ksp[t];
             rps[t] = (v8i)rw & ~(v8i)((oa.m == 0) | (ob.m == 0));
             pmag[t] = (oa.m * ob.m) << pl->up;
             psg[t] = (v8i)(oa.neg ^ ob.neg);
         }
-        if (!vany(&cbad))
+        if (!vbits(&cbad))
             continue;
         /* a chunk with a special word: its lanes' classes */
         bad |= cbad;
         for (int t = j; t < j + W; t++) {
-            v8u sp = (v8u)ksp[t];
-            if (!vany(&sp))
+            if (!vbits(&ksp[t]))
                 continue;
             op8 oa, ob;
             decode8(&oa, &wa[t], A);
@@ -1033,7 +1015,7 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
     xc >>= C.pad;
     op8 oc;
     decode8(&oc, &xc, C);
-    bad |= oc.special;
+    bad |= (v8i)oc.special;
     vterm v;
     v.nz = (v8i)(oc.m != 0);
     v.neg = (v8i)oc.neg & v.nz;
@@ -1044,8 +1026,8 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
     /* the cases with a special word: per pass, which have one in it (spp),
     ** and the classes of the products from its first lane on (sfx); C's
     ** join pass 0's */
-    v8i vbad = (v8i)bad, spp[LAD_KMAX], snan[LAD_KMAX], spinf[LAD_KMAX], sninf[LAD_KMAX];
-    unsigned live = ~vbits(&vbad) & ((1u << W) - 1);
+    v8i spp[LAD_KMAX], snan[LAD_KMAX], spinf[LAD_KMAX], sninf[LAD_KMAX];
+    unsigned live = ~vbits(&bad) & ((1u << W) - 1);
     int specials = live != (1u << W) - 1 && pl->inf_rest;
     if (specials) {
         v8i n = zero, pi = zero, ni = zero;
@@ -1056,9 +1038,9 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
                 if (!(spk[j / 64] >> j % 64 & 1))
                     continue;
                 sp |= ksp[j];
-                n |= knan[j];
-                pi |= kpinf[j];
-                ni |= kninf[j];
+                n |= (v8i)knan[j];
+                pi |= (v8i)kpinf[j];
+                ni |= (v8i)kninf[j];
             }
             spp[p] = sp;
             snan[p] = n;
@@ -1120,14 +1102,10 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
 
     /* the D words, encoded from the running value in d's terms; an
     ** overflow's Inf (lanes_ok: d's is IEEE's); the decided ones */
-    v8u u = (v8u)v.mag, w;
-    v8u norm = (v8u)((u >> od->mb) != 0);
-    w = ((v8u)v.neg & od->smask) |
-        ((((v8u)(v.raw + od->bias) << od->mb) | (u & od->fmask)) & norm) | (u & ~norm);
-    w &= (v8u)(u != 0);
-    v8u iw = ((v8u)ineg & od->smask) | od->emax << od->mb;
+    v8u w;
+    vencode(&w, &v, od);
+    v8u iw = (((v8u)ineg & od->smask) | od->emax << od->mb) << od->pad;
     w = (w & ~(v8u)inf) | (iw & (v8u)inf);
-    w <<= od->pad;
     w = (w & ~(v8u)dec) | dw;
     for (int l = 0; l < W; l++)
         d[l] = w[l];

@@ -72,7 +72,6 @@ int lad_opfmt_usable(const lad_format *f, const lad_opfmt *d)
            d->spec != FS_OTHER;
 }
 
-/* The least b with 2^b >= n. */
 /* Whether dp's sums land in signed formats. The fast paths round a
 ** negative sum as its magnitude with the sign bit set; an unsigned acc or d
 ** has no sign bit (the reference gives NaN there), so such a datapath takes
@@ -662,21 +661,6 @@ static lad_word_t scaled_sum(const lad_plan *pl, const term *c, const int64_t *m
     return w;
 }
 
-/*
-** scaled_sum on the fixed path's terms (lad_plan.fixsum): nb whole blocks
-** of gpb = scale_block / group groups, group t's sum gp[t] (fixed_groups)
-** times its block's scale pair (smag, 2^(fxunit + sexp), raw exponent
-** sraw). As the terms of a block share their exponent, scaled_sum's steps
-** are done a block at a time: a block's largest raw exponent and whether
-** any product is nonzero; aligned toward zero (every fixsum datapath's
-** rounding), a term's shift is the block's, so above the quantum the
-** block's sum is shifted once and below it each term is cut alone; a
-** C-dominant group (cdom_group lanes, a part of one block) is summed
-** exactly, then cut; with cdom_per_group, each group C dominates is cut to
-** C's quantum. A subnormal result under a group floor goes to scaled_sum
-** (fixed_terms), which drops the groups below the floor. n: the lanes,
-** whole blocks.
-*/
 /* The fixed path's pass by scaled_sum: each group's sum gp[t] (fixed_groups)
 ** times its block's scale pair, a term; n lanes. */
 static lad_word_t fixed_terms(const lad_plan *pl, const term *c, const int32_t *gp,
@@ -720,12 +704,27 @@ static int64_t perg_block(const lad_datapath *dp, const term *c, const int32_t *
     return sum;
 }
 
+/*
+** scaled_sum on the fixed path's terms (lad_plan.fixsum): nb whole blocks
+** of gpb = scale_block / group groups, group t's sum gp[t] (fixed_groups)
+** times its block's scale pair (smag, 2^(fxunit + sexp), raw exponent
+** sraw). As the terms of a block share their exponent, scaled_sum's steps
+** are done a block at a time: a block's largest raw exponent and whether
+** any product is nonzero; aligned toward zero (every fixsum datapath's
+** rounding), a term's shift is the block's, so above the quantum the
+** block's sum is shifted once and below it each term is cut alone; a
+** C-dominant group (cdom_group lanes, a part of one block) is summed
+** exactly, then cut; with cdom_per_group, each group C dominates is cut to
+** C's quantum. A subnormal result under a group floor goes to scaled_sum
+** (fixed_terms), which drops the groups below the floor. n: the lanes,
+** whole blocks.
+*/
 static inline __attribute__((always_inline)) lad_word_t
 fixed_sum_body(const lad_plan *pl, const term *c, const int32_t *gp, const int32_t *grm,
                const uint64_t *smag, const int *sexp, const int *sraw, int n, const int gpb)
 {
-    const int nb = n / pl->dp->scale_block;
     const lad_datapath *dp = pl->dp;
+    const int nb = n / dp->scale_block;
     int rp = LAD_NOFLOOR, smax = LAD_NOFLOOR;
     for (int blk = 0; blk < nb; blk++) {
         int32_t rm = 2 * FX_ZERO;
@@ -1353,20 +1352,18 @@ special_rest8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, in
         decode8(&a, &xa, A);
         decode8(&b, &xb, B);
         v8u jj = idx + (uint32_t)j;
-        v8u in = (v8u)((jj >= (uint32_t)from) & (jj < (uint32_t)n));
-        /* opfmt_class, as masks: an Inf, a zero (a.special: NaN or Inf) */
-        v8u ia = A.spec == FS_IEEE ? a.special & (v8u)(a.f == 0) : (v8u){0};
-        v8u ib = B.spec == FS_IEEE ? b.special & (v8u)(b.f == 0) : (v8u){0};
-        v8u za = (v8u)((a.e | a.f) == 0), zb = (v8u)((b.e | b.f) == 0);
-        v8u neg = a.neg ^ b.neg;
-        nan |= in & ((a.special & ~ia) | (b.special & ~ib) | (ia & zb) | (ib & za));
-        v8u inf = in & (ia | ib);
+        v8u in = (v8u)((jj >= (uint32_t)from) & (jj < (uint32_t)n)), cn, cp, cm;
+        class8(&cn, &cp, &cm, &a, &b, A, B);
+        nan |= in & cn;
+        pinf |= in & cp;
+        ninf |= in & cm;
         if (pl->bigt) {  /* finite products too large for the datapath are infinite */
             raw8(&rw, &a, &b);
-            inf |= in & ~(a.special | b.special) & big_lanes(pl, (a.m * b.m) << pl->up, rw);
+            v8u big = in & ~(a.special | b.special) & big_lanes(pl, (a.m * b.m) << pl->up, rw);
+            v8u neg = a.neg ^ b.neg;
+            pinf |= big & ~neg;
+            ninf |= big & neg;
         }
-        pinf |= inf & ~neg;
-        ninf |= inf & neg;
     }
     int p = any_lane(pinf) || (add->cls == LAD_INFINITE && !add->neg);
     int m = any_lane(ninf) || (add->cls == LAD_INFINITE && add->neg);
