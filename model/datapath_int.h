@@ -116,9 +116,11 @@ static inline int ceil_log2(int n)
     return n <= 1 ? 0 : 32 - __builtin_clz((unsigned)n - 1);
 }
 
-/* The common formats, A and B alike (IEEE specials, or NaN at all ones):
-** the shapes decode_pass has an inlined decoder for. Every field but bias
-** (which the decoders do not read) is the format's. */
+/* The common formats, A and B alike (IEEE specials, NaN at all ones, or
+** fnuz's NaN at -0): the shapes the lane decoders are built for, their
+** fields constants (decode_pass, the eight-lane loops of plan.c, the case
+** kernel of gemm_kernel.c). Every field but bias (which the decoders do
+** not read) is the format's. */
 #define OPFMT(pad, mb, eb, need, spec) \
     {pad, mb, (1u << (mb)) - 1, (1u << (eb)) - 1, 1u << ((mb) + (eb)), (1u << (eb)) - 1, need, \
      0, spec}
