@@ -54,6 +54,7 @@ typedef struct lad_npy_reader {
     size_t row;           /* rows read so far */
     unsigned char *raw;   /* the last block's bytes */
     size_t cap;
+    char *buf;            /* fp's buffer, or NULL (libc's) */
 } lad_npy_reader;
 
 /* Opens path and reads its header (the errors of lad_npy_read). */

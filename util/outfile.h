@@ -26,6 +26,7 @@ typedef struct lad_outfile {
     FILE *f;            /* write here; NULL once committed or aborted */
     const char *path;   /* the target's name (the caller's string) */
     char tmp[4096];     /* the file written; "" when writing path in place */
+    char *buf;          /* f's buffer (OUTFILE_BUF bytes), or NULL: libc's */
 } lad_outfile;
 
 /* Starts writing path. Returns LAD_OK, or LAD_EDATA ("cannot write 'x':
