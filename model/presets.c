@@ -22,6 +22,7 @@
 
 static lad_preset table[LAD_PRESETS_MAX];
 static int ntable;
+static lad_datapath blank;  /* lad_datapath_init's, made once by fill */
 
 static const lad_format *fmt(const char *name)
 {
@@ -60,7 +61,7 @@ static lad_datapath *add(const char *evidence, const char *namefmt, ...)
         abort();
     }
     lad_preset *p = &table[ntable++];
-    lad_datapath_init(&p->dp);
+    p->dp = blank;
     va_list ap;
     va_start(ap, namefmt);
     vsnprintf(p->dp.name, sizeof p->dp.name, namefmt, ap);
@@ -923,6 +924,7 @@ static void amd_mfma(void)
 
 static void fill(void)
 {
+    lad_datapath_init(&blank);
     pre_blackwell();
     m8n8k4();
     shorter_k();
