@@ -144,6 +144,19 @@ enum { SHAPE_WIDE = -1, SHAPE_NARROW = 0 };  /* generic decoders */
 typedef uint32_t v8u __attribute__((vector_size(32)));
 typedef int32_t v8i __attribute__((vector_size(32)));
 
+/* Lane-wise max and min. GNU C has no ?: on vectors in C, and its mask
+** form, (a & m) | (b & ~m), compiles to a compare and a blend; a loop over
+** the lanes is vectorized (-O3) into one vpmaxsd or vpminsd where the
+** build has them (AVX2), into compares and masks where it does not. */
+#define VMAX(a, b) ({ v8i a_ = (a), b_ = (b), r_; \
+                      for (int l_ = 0; l_ < 8; l_++) \
+                          r_[l_] = a_[l_] > b_[l_] ? a_[l_] : b_[l_]; \
+                      r_; })
+#define VMIN(a, b) ({ v8i p_ = (a), q_ = (b), s_; \
+                      for (int m_ = 0; m_ < 8; m_++) \
+                          s_[m_] = p_[m_] < q_[m_] ? p_[m_] : q_[m_]; \
+                      s_; })
+
 /* Eight words of format A (shifted down by its pad), decoded as opfmt_term
 ** does: the fraction and exponent fields (f, e), the significand with its
 ** hidden bit (m), and as masks (all ones) a zero exponent field (ez), a
@@ -173,6 +186,17 @@ static inline __attribute__((always_inline)) void decode8(op8 *o, const v8u *px,
 static inline __attribute__((always_inline)) void raw8(v8u *r, const op8 *a, const op8 *b)
 {
     *r = a->e + b->e - a->ez - b->ez;
+}
+
+/* The lanes (masks) whose products, m = (ma * mb) << up with raw exponent
+** rw (both biases in), are of 2^prod_inf or more (lad_plan.bigt;
+** big_product): m >= 2^(bigt - rw), m being below 2^31. */
+static inline __attribute__((always_inline)) void big8(v8u *big, int bigt, const v8u *m,
+                                                       const v8u *rw)
+{
+    const v8i zero = {0};
+    v8i t = VMIN(VMAX(bigt - (v8i)*rw, zero), zero + 31);
+    *big = (v8u)((*m >> (v8u)t) != 0);
 }
 
 /* The class masks of eight products of a's and b's lanes (opfmt_class's
@@ -269,6 +293,62 @@ static inline lad_word_t round64(const lad_format *f, int64_t s, int q, int mode
         w = (uint32_t)u;  /* 1 << mbits: the smallest normal, exactly */
     }
     return w ? (sign | w) << f->pad : 0;
+}
+
+/* v * 2^e (|v| < 2^62) in units of 2^q, rounded with mode when e < q: lad_align()
+** in 64 bits. */
+static inline int64_t align64(int64_t v, int e, int q, int mode)
+{
+    if (v == 0)
+        return 0;
+    if (e >= q)
+        return v * ((int64_t)1 << (e - q));  /* in range: the callers' bounds */
+    int neg = v < 0, sh = q - e;
+    uint64_t m = neg ? 0 - (uint64_t)v : (uint64_t)v, r;
+    if (sh >= 64) {
+        r = mode == LAD_RD && neg;  /* m < 2^62: below half of one unit */
+    } else {
+        r = m >> sh;
+        uint64_t rem = m & (((uint64_t)1 << sh) - 1), half = (uint64_t)1 << (sh - 1);
+        if (mode == LAD_RD && neg && rem)
+            r++;
+        else if (mode == LAD_RNE && (rem > half || (rem == half && (r & 1))))
+            r++;
+    }
+    return neg ? -(int64_t)r : (int64_t)r;
+}
+
+/*
+** The two-level window of a pass (eval.c's two_level, in 64 bits: its
+** bounds are two_window's): sum, the lanes' sum in units of 2^q1 (q1 = r -
+** window, r the products' anchor), and the addend c move to the second
+** window, below E = the larger of r and C's raw exponent, each by
+** align2_round; the total is cut below its leading bit (norm2), then
+** rounded into out.
+*/
+static inline lad_word_t two_level64(const lad_datapath *dp, int64_t sum, int r,
+                                     const term *c, const lad_format *out, int mode)
+{
+    int q1 = r - dp->window, cnz = c->cls != LAD_ZERO;
+    int E = cnz && c->raw > r ? c->raw : r;
+    int q2 = E - dp->window2, qc = E - dp->window;
+    if (dp->c2_drop && c->raw < E - dp->window - 1)
+        cnz = 0;
+    int64_t s2 = align64(sum, q1, q2, dp->align2_round);
+    int64_t cv = c->neg ? -(int64_t)c->mag : (int64_t)c->mag;
+    int64_t cu = cnz ? align64(cv, c->exp, qc, dp->align2_round) : 0;
+    int lo = q2 < qc ? q2 : qc;
+    int64_t total = s2 * ((int64_t)1 << (q2 - lo)) + cu * ((int64_t)1 << (qc - lo));
+    if (dp->norm2 > 0 && total != 0) {
+        uint64_t m = total < 0 ? 0 - (uint64_t)total : (uint64_t)total;
+        int lead = 63 - __builtin_clzll(m) + lo, emin = 1 - out->bias;
+        int qn = (lead > emin ? lead : emin) - dp->norm2;
+        if (qn > lo) {
+            total = align64(total, lo, qn, dp->align2_round);
+            lo = qn;
+        }
+    }
+    return round64(out, total, lo, mode, dp->overflow);
 }
 
 /* ---- plan.c */

@@ -55,19 +55,6 @@
 /* one block is one v8i of columns (datapath_int.h) */
 _Static_assert(W == 8, "LAD_BLOCK_W is the eight lanes of v8i");
 
-/* Lane-wise max and min. GNU C has no ?: on vectors in C, and its mask
-** form, (a & m) | (b & ~m), compiles to a compare and a blend; a loop over
-** the lanes is vectorized (-O3) into one vpmaxsd or vpminsd where the
-** build has them (AVX2), into compares and masks where it does not. */
-#define VMAX(a, b) ({ v8i a_ = (a), b_ = (b), r_; \
-                      for (int l_ = 0; l_ < W; l_++) \
-                          r_[l_] = a_[l_] > b_[l_] ? a_[l_] : b_[l_]; \
-                      r_; })
-#define VMIN(a, b) ({ v8i p_ = (a), q_ = (b), s_; \
-                      for (int m_ = 0; m_ < W; m_++) \
-                          s_[m_] = p_[m_] < q_[m_] ? p_[m_] : q_[m_]; \
-                      s_; })
-
 /* Whether every number of scale format f is a power of two (mag 1). */
 static int pow2_format(const lad_format *f)
 {
@@ -96,15 +83,18 @@ static const lad_datapath *unscaled(const lad_datapath *dp, lad_datapath *u)
 ** IEEE-subnormal operands of 32 bits or fewer); of what it does, the
 ** two-level window, products that overflow, passes summed by `chain:
 ** sum`, the double rounding of d_via_acc and the other alignment roundings
-** are left to it. */
-static int plan_ok(const lad_datapath *dp, const lad_plan *pl)
+** are left to it. With cases (lad_cases_ok), the two-level window and
+** products that overflow are the kernel's too: its products are below
+** 2^31 (big8) and a pass of even and odd lanes starts at an even one. */
+static int plan_ok(const lad_datapath *dp, const lad_plan *pl, int cases)
 {
     int off = (int)(pl->a.mb + pl->b.mb);
     int lanes = dp->pass < dp->k ? dp->pass : dp->k;
     int top = dp->window > off ? dp->window : off;
-    return pl->path == LAD_PATH_FAST && dp->window2 == 0 && dp->prod_inf == LAD_NOFLOOR &&
-           !dp->sparse && dp->chain == LAD_CHAIN && !dp->d_via_acc &&
-           dp->align_round == LAD_RZ && top + 2 <= 32 &&
+    int extra = cases ? top + 2 <= 31 && (!dp->even_odd || lanes % 2 == 0)
+                      : dp->window2 == 0 && dp->prod_inf == LAD_NOFLOOR;
+    return pl->path == LAD_PATH_FAST && extra && !dp->sparse && dp->chain == LAD_CHAIN &&
+           !dp->d_via_acc && dp->align_round == LAD_RZ && top + 2 <= 32 &&
            dp->window + 2 + ceil_log2((lanes + 1) / 2) <= 31;
 }
 
@@ -116,7 +106,7 @@ int lad_block_ok(const lad_datapath *dp)
         return 0;
     dp = unscaled(dp, &u);  /* the plan's fast path then asks for groups of one */
     lad_plan_init(&pl, dp);
-    return plan_ok(dp, &pl);
+    return plan_ok(dp, &pl, 0);
 }
 
 /* The exponent by which each code of scale format f moves its lanes, or
@@ -675,7 +665,8 @@ static int pass_one(const lad_datapath *dp, const lad_format *out, const lad_opf
 }
 
 /* A pass's anchor per lane, from its products' largest raw exponent rmax:
-** the running value's when that is larger and v nonzero, the anchor's
+** the running value's when that is larger and v nonzero (v NULL: the
+** two-level window, whose first level is the products'), the anchor's
 ** floor; *nothing: the lanes without a product, whose anchor is then 0
 ** (every shift of the sum is large). */
 static inline __attribute__((always_inline)) void
@@ -683,7 +674,9 @@ lane_anchor(const lad_plan *pl, const v8i *rmax, const vterm *v, v8i *x, v8i *no
 {
     const v8i zero = {0};
     *nothing = *rmax < zero + LAD_BLOCK_NONE;
-    v8i r = VMAX(*rmax, (v->raw & v->nz) | ((zero - (1 << 30)) & ~v->nz));
+    v8i r = *rmax;
+    if (v)
+        r = VMAX(r, (v->raw & v->nz) | ((zero - (1 << 30)) & ~v->nz));
     r = VMAX(r, zero + pl->dp->anchor_min);
     *x = r & ~*nothing;
 }
@@ -892,7 +885,7 @@ int lad_cases_ok(const lad_plan *pl)
     const lad_datapath *dp = pl->dp;
     /* pl->bias >= 0: a biased exponent is not negative (cases_body) */
     return BLOCK_AVX2_CLONE && pl->avx2 && pl->direct && dp->k % W == 0 && !dp->c_last &&
-           dp->scale_block == 0 && pl->bias >= 0 && plan_ok(dp, pl) &&
+           dp->scale_block == 0 && pl->bias >= 0 && plan_ok(dp, pl, 1) &&
            lanes_ok(dp, pl, &pl->d);
 }
 
@@ -929,20 +922,62 @@ static inline __attribute__((always_inline)) void transpose(v8u *r)
     }
 }
 
-/* aligned_sum with each lane's products its own: lanes [from, to) of
-** rps, pmag and psg aligned to vbase and summed into *out. */
+/* aligned_sum with each lane's products its own: lanes from, from + step,
+** ... below to of rps, pmag and psg aligned to vbase and summed into
+** *out. */
 static inline __attribute__((always_inline)) void
 case_sum(v8i *out, const v8i *rps, const v8u *pmag, const v8i *psg, int from, int to,
-         const v8i *vbase)
+         int step, const v8i *vbase)
 {
     const v8i zero = {0};
     v8i sum = zero;
-    for (int j = from; j < to; j++) {
+    for (int j = from; j < to; j += step) {
         v8i sh = VMIN(*vbase - rps[j], zero + 31);
         v8i t = (v8i)(pmag[j] >> (v8u)sh);
         sum += (t ^ psg[j]) - psg[j];
     }
     *out = sum;
+}
+
+/* The two-level window's pass (plan.c's lanes8_body) for the lanes of
+** live: anchors x, the products' sums (sum, or with even_odd the even
+** lanes' and the odd ones' at their own anchors xe and xo, each cut to
+** units of 2^(x - window) first), the running value *v (in acc's terms)
+** in; the word of out (decoded by od, mode) into tw, and unless last, its
+** value into *v. A lane whose word is an Inf joins *inf (its sign *ineg);
+** the lanes there are left as they are. */
+static void
+two_level_lanes(const lad_datapath *dp, const lad_format *out, const lad_opfmt *od, int mode,
+                int last, unsigned live, const v8i *nothing, const v8i *x, const v8i *sum,
+                const v8i *sum2, const v8i *xe, const v8i *xo, vterm *v, v8u *tw, v8i *inf,
+                v8i *ineg)
+{
+    for (int col = 0; live >> col; col++) {
+        if (!(live >> col & 1) || (*inf)[col])
+            continue;
+        term t = vterm_get(v, col);
+        lad_word_t w;
+        if ((*nothing)[col]) {
+            w = lad_add_round(out, 0, 0, &t, mode, dp->overflow);
+        } else {
+            int q = (*x)[col] - dp->window;
+            int64_t s = (int64_t)(*sum)[col] + (*sum2)[col];
+            if (dp->even_odd)
+                s = align64((*sum)[col], (*xe)[col] - dp->window, q, dp->align2_round) +
+                    align64((*sum2)[col], (*xo)[col] - dp->window, q, dp->align2_round);
+            w = two_level64(dp, s, (*x)[col], &t, out, mode);
+        }
+        (*tw)[col] = (uint32_t)w;
+        if (last)
+            continue;
+        t = opfmt_term(od, w);
+        if (t.cls == LAD_INFINITE) {
+            (*inf)[col] = -1;
+            (*ineg)[col] = -t.neg;
+        } else {
+            vterm_set(v, col, &t);
+        }
+    }
 }
 
 /* lad_cases_eval's W cases. Where the plan has inf_rest, a case with a NaN
@@ -964,9 +999,10 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
     ** shifted up by up, its sign (0 or -1) */
     v8u wa[LAD_KMAX], wb[LAD_KMAX], pmag[LAD_KMAX];
     v8i rps[LAD_KMAX], psg[LAD_KMAX];
-    /* the lanes with a special word (bit j % 64 of spk[j / 64]): their
-    ** special masks and class masks (class8) */
-    uint64_t spk[LAD_KMAX / 64] = {0};
+    /* the chunks of W lanes with a special word (bit j / W of spk): their
+    ** lanes' special masks and class masks (class8) */
+    uint32_t spk = 0;
+    _Static_assert(LAD_KMAX / W <= 32, "a chunk a bit of spk");
     v8i ksp[LAD_KMAX];
     v8u knan[LAD_KMAX], kpinf[LAD_KMAX], kninf[LAD_KMAX];
     v8i bad = {0};
@@ -987,23 +1023,32 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
             decode8(&ob, &wb[t], B);
             raw8(&rw, &oa, &ob);
             ksp[t] = (v8i)(oa.special | ob.special);
-            cbad |= ksp[t];
             rps[t] = (v8i)rw & ~(v8i)((oa.m == 0) | (ob.m == 0));
             pmag[t] = (oa.m * ob.m) << pl->up;
             psg[t] = (v8i)(oa.neg ^ ob.neg);
+            if (pl->bigt) {  /* a product too large is an Inf: a special lane */
+                v8u big;
+                big8(&big, pl->bigt, &pmag[t], &rw);
+                ksp[t] |= (v8i)big;
+            }
+            cbad |= ksp[t];
         }
         if (!vbits(&cbad))
             continue;
-        /* a chunk with a special word: its lanes' classes */
+        /* a chunk with a special word: its lanes' classes, all of them (a
+        ** lane without one has none; a branch a lane was mispredicted
+        ** half the time on raw words) */
         bad |= cbad;
+        spk |= 1u << j / W;
         for (int t = j; t < j + W; t++) {
-            if (!vbits(&ksp[t]))
-                continue;
             op8 oa, ob;
             decode8(&oa, &wa[t], A);
             decode8(&ob, &wb[t], B);
-            spk[t / 64] |= (uint64_t)1 << t % 64;
             class8(&knan[t], &kpinf[t], &kninf[t], &oa, &ob, A, B);
+            /* the special lanes without a special word: products too large */
+            v8u big = (v8u)ksp[t] & ~(oa.special | ob.special);
+            kpinf[t] |= big & ~(v8u)psg[t];
+            kninf[t] |= big & (v8u)psg[t];
         }
     }
 
@@ -1035,7 +1080,7 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
             int from = p * dp->pass, to = from + dp->pass < k ? from + dp->pass : k;
             v8i sp = zero;
             for (int j = from; j < to; j++) {
-                if (!(spk[j / 64] >> j % 64 & 1))
+                if (!(spk >> j / W & 1))
                     continue;
                 sp |= ksp[j];
                 n |= (v8i)knan[j];
@@ -1055,9 +1100,11 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
         live = (1u << W) - 1;
     }
 
-    /* dec: the cases decided by their classes, their words dw */
+    /* dec: the cases decided by their classes, their words dw; tw: the
+    ** two-level window's words */
     v8i inf = zero, ineg = zero, dec = zero;
-    v8u dw = {0};
+    v8u dw = {0}, tw = {0};
+    const int two = dp->window2 > 0;
     const lad_opfmt *od = &pl->d;
     for (int p = 0; p < pl->npass; p++) {
         int from = p * dp->pass, to = from + dp->pass < k ? from + dp->pass : k;
@@ -1086,24 +1133,45 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
             m0 = VMAX(m0, rps[j]);
         v8i rmax = VMAX(m0, m1), none = rmax == 0;
         rmax = ((rmax - pl->bias) & ~none) | (low & none);
-        lane_anchor(pl, &rmax, &v, &x, &nothing);
+        lane_anchor(pl, &rmax, two ? NULL : &v, &x, &nothing);
         /* the products aligned toward zero and summed, as aligned_sums,
         ** the biases in the base: a zero product's shift is the anchor's
         ** biased exponent plus down, at least 0 (lad_cases_ok), and moves
         ** a zero */
         v8i vbase = x + pl->down + pl->bias, half, half2;
+        const lad_format *out = last ? &dp->d : &dp->acc;
+        const lad_opfmt *oo = last ? &pl->d : &pl->acc;
+        int mode = last ? dp->d_round : dp->acc_round;
+        if (two && dp->even_odd) {
+            /* the even lanes (m0's) and the odd ones (m1's) below their
+            ** own anchors: a half without a product sums zeros at x */
+            v8i xh[2], hm[2] = {m0, m1};
+            for (int h = 0; h < 2; h++) {
+                v8i hnone = hm[h] == 0;
+                xh[h] = (VMAX(hm[h] - pl->bias, zero + dp->anchor_min) & ~hnone) | (x & hnone);
+                v8i hbase = xh[h] + pl->down + pl->bias;
+                case_sum(h ? &half2 : &half, rps, pmag, psg, from + h, to, 2, &hbase);
+            }
+            two_level_lanes(dp, out, oo, mode, last, live & ~vbits(&dec), &nothing, &x, &half,
+                            &half2, &xh[0], &xh[1], &v, &tw, &inf, &ineg);
+            continue;
+        }
         int mid = halves ? from + (to - from + 1) / 2 : to;
-        case_sum(&half, rps, pmag, psg, from, mid, &vbase);
-        case_sum(&half2, rps, pmag, psg, mid, to, &vbase);
-        lane_round(pl, halves, last ? &dp->d : &dp->acc, last ? &pl->d : &pl->acc,
-                   last ? dp->d_round : dp->acc_round, &nothing, &x, &half, &half2, &v, &live,
-                   &inf, &ineg);
+        case_sum(&half, rps, pmag, psg, from, mid, 1, &vbase);
+        case_sum(&half2, rps, pmag, psg, mid, to, 1, &vbase);
+        if (two)
+            two_level_lanes(dp, out, oo, mode, last, live & ~vbits(&dec), &nothing, &x, &half,
+                            &half2, NULL, NULL, &v, &tw, &inf, &ineg);
+        else
+            lane_round(pl, halves, out, oo, mode, &nothing, &x, &half, &half2, &v, &live, &inf,
+                       &ineg);
     }
 
     /* the D words, encoded from the running value in d's terms; an
     ** overflow's Inf (lanes_ok: d's is IEEE's); the decided ones */
-    v8u w;
-    vencode(&w, &v, od);
+    v8u w = tw;
+    if (!two)
+        vencode(&w, &v, od);
     v8u iw = (((v8u)ineg & od->smask) | od->emax << od->mb) << od->pad;
     w = (w & ~(v8u)inf) | (iw & (v8u)inf);
     w = (w & ~(v8u)dec) | dw;

@@ -531,29 +531,6 @@ static lad_word_t scaled_lanes8(const lad_plan *pl, const lad_word_t *pa, const 
                                 int n, lad_word_t cw, int es, int *done);
 #endif
 
-/* v * 2^e (|v| < 2^62) in units of 2^q, rounded with mode when e < q: lad_align()
-** in 64 bits. */
-static int64_t align64(int64_t v, int e, int q, int mode)
-{
-    if (v == 0)
-        return 0;
-    if (e >= q)
-        return v * ((int64_t)1 << (e - q));  /* in range: the callers' bounds */
-    int neg = v < 0, sh = q - e;
-    uint64_t m = neg ? 0 - (uint64_t)v : (uint64_t)v, r;
-    if (sh >= 64) {
-        r = mode == LAD_RD && neg;  /* m < 2^62: below half of one unit */
-    } else {
-        r = m >> sh;
-        uint64_t rem = m & (((uint64_t)1 << sh) - 1), half = (uint64_t)1 << (sh - 1);
-        if (mode == LAD_RD && neg && rem)
-            r++;
-        else if (mode == LAD_RNE && (rem > half || (rem == half && (r & 1))))
-            r++;
-    }
-    return neg ? -(int64_t)r : (int64_t)r;
-}
-
 /* The exact sum of the nonzero products in [from, to) as units of 2^*e (the
 ** smallest exponent among them); 0 when all are zero. */
 static int64_t group_sum64(const int64_t *m, const int *ex, int from, int to, int *e)
@@ -1033,39 +1010,6 @@ static int64_t halves64(const lad_plan *pl, const uint64_t *mag, const uint32_t 
     return sum;
 }
 
-/*
-** The two-level window of a pass (eval.c's two_level, in 64 bits: its
-** bounds are two_window's): sum, the lanes' sum in units of 2^q1 (q1 = r -
-** window, r the products' anchor), and the addend c move to the second
-** window, below E = the larger of r and C's raw exponent, each by
-** align2_round; the total is cut below its leading bit (norm2), then
-** rounded into out.
-*/
-static lad_word_t two_level64(const lad_datapath *dp, int64_t sum, int r, const term *c,
-                              const lad_format *out, int mode)
-{
-    int q1 = r - dp->window, cnz = c->cls != LAD_ZERO;
-    int E = cnz && c->raw > r ? c->raw : r;
-    int q2 = E - dp->window2, qc = E - dp->window;
-    if (dp->c2_drop && c->raw < E - dp->window - 1)
-        cnz = 0;
-    int64_t s2 = align64(sum, q1, q2, dp->align2_round);
-    int64_t cv = c->neg ? -(int64_t)c->mag : (int64_t)c->mag;
-    int64_t cu = cnz ? align64(cv, c->exp, qc, dp->align2_round) : 0;
-    int lo = q2 < qc ? q2 : qc;
-    int64_t total = s2 * ((int64_t)1 << (q2 - lo)) + cu * ((int64_t)1 << (qc - lo));
-    if (dp->norm2 > 0 && total != 0) {
-        uint64_t m = total < 0 ? 0 - (uint64_t)total : (uint64_t)total;
-        int lead = 63 - __builtin_clzll(m) + lo, emin = 1 - out->bias;
-        int qn = (lead > emin ? lead : emin) - dp->norm2;
-        if (qn > lo) {
-            total = align64(total, lo, qn, dp->align2_round);
-            lo = qn;
-        }
-    }
-    return round64(out, total, lo, mode, dp->overflow);
-}
-
 static inline __attribute__((always_inline)) lad_word_t
 fast_body(const lad_plan *pl, const lad_case *cs)
 {
@@ -1312,17 +1256,6 @@ AVX2 static inline __attribute__((always_inline)) v8u words8(const lad_word_t *p
     return (v8u)_mm256_permute4x64_epi64(x, 0xd8) >> pad;
 }
 
-/* The lanes whose products, m = (ma * mb) << up with raw exponent rw (both
-** biases in), are of 2^prod_inf or more (lad_plan.bigt; big_product): m
-** >= 2^(bigt - rw), m being below 2^31. */
-AVX2 static inline __attribute__((always_inline)) v8u big_lanes(const lad_plan *pl, v8u m,
-                                                               v8u rw)
-{
-    __m256i t = _mm256_sub_epi32(_mm256_set1_epi32(pl->bigt), (__m256i)rw);
-    t = _mm256_min_epi32(_mm256_max_epi32(t, _mm256_setzero_si256()), _mm256_set1_epi32(31));
-    return (v8u)((m >> (v8u)t) != 0);
-}
-
 /* Whether any of bits [from, to) is set, bit j being bit j % 8 of
 ** spc[j / 8]. */
 static inline __attribute__((always_inline)) int chunk_bits(const uint8_t *spc, int from,
@@ -1359,7 +1292,9 @@ special_rest8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, in
         ninf |= in & cm;
         if (pl->bigt) {  /* finite products too large for the datapath are infinite */
             raw8(&rw, &a, &b);
-            v8u big = in & ~(a.special | b.special) & big_lanes(pl, (a.m * b.m) << pl->up, rw);
+            v8u m = (a.m * b.m) << pl->up, big;
+            big8(&big, pl->bigt, &m, &rw);
+            big &= in & ~(a.special | b.special);
             v8u neg = a.neg ^ b.neg;
             pinf |= big & ~neg;
             ninf |= big & neg;
@@ -1408,8 +1343,11 @@ lanes8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, int 
         v8u spj = a.special | b.special;
         v8u z = (v8u)((a.m == 0) | (b.m == 0));
         v8u m = (a.m * b.m) << up;
-        if (pl->bigt)  /* a product too large is an Inf: special_rest8 */
-            spj |= big_lanes(pl, m, rw);
+        if (pl->bigt) {  /* a product too large is an Inf: special_rest8 */
+            v8u big;
+            big8(&big, pl->bigt, &m, &rw);
+            spj |= big;
+        }
         uint32_t mk = (uint32_t)_mm256_movemask_ps((__m256)spj);
         spc[j / 8] = (uint8_t)mk;
         spl |= mk;
