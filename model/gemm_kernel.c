@@ -939,21 +939,20 @@ case_sum(v8i *out, const v8i *rps, const v8u *pmag, const v8i *psg, int from, in
     *out = sum;
 }
 
-/* The two-level window's pass (plan.c's lanes8_body) for the lanes of
-** live: anchors x, the products' sums (sum, or with even_odd the even
-** lanes' and the odd ones' at their own anchors xe and xo, each cut to
-** units of 2^(x - window) first), the running value *v (in acc's terms)
-** in; the word of out (decoded by od, mode) into tw, and unless last, its
-** value into *v. A lane whose word is an Inf joins *inf (its sign *ineg);
-** the lanes there are left as they are. */
+/* The two-level window's pass (plan.c's lanes8_body) one lane at a time,
+** for the lanes of fix: anchors x, the products' sums (sum, or with
+** even_odd the even lanes' and the odd ones' at their own anchors xe and
+** xo, each cut to units of 2^(x - window) first), the running value *v
+** (in acc's terms) in; the value of out's word (decoded by od, mode) into
+** *nv. A lane whose word is an Inf joins *inf (its sign *ineg) instead. */
 static void
 two_level_lanes(const lad_datapath *dp, const lad_format *out, const lad_opfmt *od, int mode,
-                int last, unsigned live, const v8i *nothing, const v8i *x, const v8i *sum,
-                const v8i *sum2, const v8i *xe, const v8i *xo, vterm *v, v8u *tw, v8i *inf,
-                v8i *ineg)
+                unsigned fix, const v8i *nothing, const v8i *x, const v8i *sum,
+                const v8i *sum2, const v8i *xe, const v8i *xo, const vterm *v, vterm *nv,
+                v8i *inf, v8i *ineg)
 {
-    for (int col = 0; live >> col; col++) {
-        if (!(live >> col & 1) || (*inf)[col])
+    for (int col = 0; fix >> col; col++) {
+        if (!(fix >> col & 1))
             continue;
         term t = vterm_get(v, col);
         lad_word_t w;
@@ -967,17 +966,131 @@ two_level_lanes(const lad_datapath *dp, const lad_format *out, const lad_opfmt *
                     align64((*sum2)[col], (*xo)[col] - dp->window, q, dp->align2_round);
             w = two_level64(dp, s, (*x)[col], &t, out, mode);
         }
-        (*tw)[col] = (uint32_t)w;
-        if (last)
-            continue;
         t = opfmt_term(od, w);
         if (t.cls == LAD_INFINITE) {
             (*inf)[col] = -1;
             (*ineg)[col] = -t.neg;
         } else {
-            vterm_set(v, col, &t);
+            vterm_set(nv, col, &t);
         }
     }
+}
+
+/* ---- the two-level window's second level in the lanes: 64-bit values in
+** two halves of four lanes (v4q), for align2_round rd, where every cut is
+** a floor */
+typedef int64_t v4q __attribute__((vector_size(32)));
+typedef uint64_t v4p __attribute__((vector_size(32)));
+
+/* Half h of the eight lanes of *a, as 64-bit lanes (sign-extended). */
+static inline __attribute__((always_inline)) void half64(v4q *out, const v8i *a, int h)
+{
+    *out = h ? __builtin_convertvector(__builtin_shufflevector(*a, *a, 4, 5, 6, 7), v4q)
+             : __builtin_convertvector(__builtin_shufflevector(*a, *a, 0, 1, 2, 3), v4q);
+}
+
+/* The low 32 bits of the lanes of two halves, as eight lanes. */
+static inline __attribute__((always_inline)) void low32(v8i *out, const v4q *h0,
+                                                        const v4q *h1)
+{
+    *out = __builtin_shufflevector((v8i)*h0, (v8i)*h1, 0, 2, 4, 6, 8, 10, 12, 14);
+}
+
+/* floor(v * 2^-d) lane by lane: an arithmetic shift right by d (at most
+** 63: the sign's fill) where d > 0, else v * 2^-d (-d at most 8 here: the
+** callers' bounds). */
+static inline __attribute__((always_inline)) void qfloor(v4q *out, const v4q *v, const v4q *d)
+{
+    const v4q zero = {0};
+    v4q sg = (v4q)(*v < zero), pos = (v4q)(*d > zero), big = (v4q)(*d > 63);
+    v4p r = (v4p)(((*d & ~big) | (63 & big)) & pos), l = (v4p)(-*d & ~pos);
+    v4q right = (v4q)((v4p)(*v ^ sg) >> r) ^ sg;
+    v4q left = (v4q)((v4p)*v << l);
+    *out = (right & pos) | (left & ~pos);
+}
+
+/* The bit lengths of the magnitudes of two halves' lanes, as eight lanes:
+** from their 32-bit halves, by vbitlen (of 31 bits: a top bit set is 32). */
+static inline __attribute__((always_inline)) void vbitlen64(v8i *bl, const v4p *m0,
+                                                            const v4p *m1)
+{
+    const v8i zero = {0};
+    v8u hi = __builtin_shufflevector((v8u)*m0, (v8u)*m1, 1, 3, 5, 7, 9, 11, 13, 15);
+    v8u lo = __builtin_shufflevector((v8u)*m0, (v8u)*m1, 0, 2, 4, 6, 8, 10, 12, 14);
+    v8u h7 = hi & 0x7fffffff, l7 = lo & 0x7fffffff;
+    v8i bh, bo;
+    vbitlen(&bh, &h7);
+    vbitlen(&bo, &l7);
+    v8i th = (v8i)hi < zero, tl = (v8i)lo < zero, hz = (v8i)(hi == 0);
+    bh = (th & 32) | (~th & bh);
+    bo = (tl & 32) | (~tl & bo);
+    *bl = (hz & bo) | (~hz & (bh + 32));
+}
+
+/* two_level64 in the lanes, for align2_round rd and window2 >= window:
+** the products' sum s (units of 2^(x - window), below 2^30) and the
+** running value *v move to the second window, below E = the larger of x
+** and C's raw exponent, each by a floor; the total is cut below its
+** leading bit (norm2) and then to 31 bits, the rest a sticky bit (the
+** rounding at mb + 1 < 30 bits, or on the subnormal grid below, is the
+** same), and rounded as vround into *nv, the lanes that overflow in
+** *over. */
+static inline __attribute__((always_inline)) void
+vtwo_level(const lad_datapath *dp, const lad_format *out, int mode, const v8i *s,
+           const v8i *x, const vterm *v, vterm *nv, v8i *over)
+{
+    const v8i zero = {0};
+    const int w1 = dp->window, w2 = dp->window2;
+    v8i E = VMAX(*x, (v->raw & v->nz) | ((zero - (1 << 30)) & ~v->nz)), cnz = v->nz;
+    if (dp->c2_drop)
+        cnz &= ~(v->raw < E - w1 - 1);
+    v8i ds = (E - w2) - (*x - w1);   /* s: from units of 2^(x - w1) to 2^(E - w2) */
+    v8i dc = (E - w1) - v->exp;      /* C: from 2^exp to 2^(E - w1) */
+    v8i cv = ((v->mag ^ v->neg) - v->neg) & cnz;
+    v8i q = E - w2;
+    v4q t[2];
+    v4p m[2];
+    for (int h = 0; h < 2; h++) {
+        v4q sh, dsh, ch, dch, a, b;
+        half64(&sh, s, h);
+        half64(&dsh, &ds, h);
+        half64(&ch, &cv, h);
+        half64(&dch, &dc, h);
+        qfloor(&a, &sh, &dsh);
+        qfloor(&b, &ch, &dch);
+        t[h] = a + b * ((int64_t)1 << (w2 - w1));
+        m[h] = (v4p)((t[h] ^ (t[h] >> 63)) - (t[h] >> 63));
+    }
+    v8i bl;
+    vbitlen64(&bl, &m[0], &m[1]);
+    if (dp->norm2 > 0) {
+        v8i qn = VMAX(bl - 1 + q, zero + (1 - out->bias)) - dp->norm2;
+        v8i cut = (qn > q) & (bl != zero), d = (qn - q) & cut;
+        for (int h = 0; h < 2; h++) {
+            v4q dh;
+            half64(&dh, &d, h);
+            qfloor(&t[h], &t[h], &dh);
+            m[h] = (v4p)((t[h] ^ (t[h] >> 63)) - (t[h] >> 63));
+        }
+        q = (qn & cut) | (q & ~cut);
+        vbitlen64(&bl, &m[0], &m[1]);
+    }
+    v8i sh = VMAX(bl - 31, zero), neg[2];
+    for (int h = 0; h < 2; h++) {
+        v4q dq;
+        half64(&dq, &sh, h);
+        v4p d = (v4p)dq, one = {1, 1, 1, 1};
+        v4p sticky = (v4p)((m[h] & ((one << d) - 1)) != 0) & one;
+        m[h] = (m[h] >> d) | sticky;
+        neg[h] = (v8i)(t[h] >> 63);
+    }
+    v8i mm, sg, sum;
+    low32(&mm, (const v4q *)&m[0], (const v4q *)&m[1]);
+    low32(&sg, (const v4q *)&neg[0], (const v4q *)&neg[1]);
+    sum = (mm ^ sg) - sg;
+    q += sh;
+    vround(nv, over, &sum, &q, out->mbits, 1 - out->bias,
+           (int)((1u << out->ebits) - 2) - out->bias, mode == LAD_RNE);
 }
 
 /* lad_cases_eval's W cases. Where the plan has inf_rest, a case with a NaN
@@ -1100,11 +1213,12 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
         live = (1u << W) - 1;
     }
 
-    /* dec: the cases decided by their classes, their words dw; tw: the
-    ** two-level window's words */
+    /* dec: the cases decided by their classes, their words dw; two: the
+    ** two-level window, its second level in the lanes where vec2 */
     v8i inf = zero, ineg = zero, dec = zero;
-    v8u dw = {0}, tw = {0};
+    v8u dw = {0};
     const int two = dp->window2 > 0;
+    const int vec2 = two && dp->align2_round == LAD_RD && dp->window2 >= dp->window;
     const lad_opfmt *od = &pl->d;
     for (int p = 0; p < pl->npass; p++) {
         int from = p * dp->pass, to = from + dp->pass < k ? from + dp->pass : k;
@@ -1142,36 +1256,58 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
         const lad_format *out = last ? &dp->d : &dp->acc;
         const lad_opfmt *oo = last ? &pl->d : &pl->acc;
         int mode = last ? dp->d_round : dp->acc_round;
-        if (two && dp->even_odd) {
-            /* the even lanes (m0's) and the odd ones (m1's) below their
-            ** own anchors: a half without a product sums zeros at x */
-            v8i xh[2], hm[2] = {m0, m1};
-            for (int h = 0; h < 2; h++) {
-                v8i hnone = hm[h] == 0;
-                xh[h] = (VMAX(hm[h] - pl->bias, zero + dp->anchor_min) & ~hnone) | (x & hnone);
-                v8i hbase = xh[h] + pl->down + pl->bias;
-                case_sum(h ? &half2 : &half, rps, pmag, psg, from + h, to, 2, &hbase);
+        if (two) {
+            /* the products' sum: with even_odd, the even lanes (m0's) and
+            ** the odd ones (m1's) below their own anchors (a half without
+            ** a product sums zeros at x), each cut to x's units by a
+            ** floor, in the lanes when align2_round is rd */
+            v8i xh[2] = {x, x}, hm[2] = {m0, m1}, sum, edge = nothing;
+            if (dp->even_odd) {
+                for (int h = 0; h < 2; h++) {
+                    v8i hnone = hm[h] == 0;
+                    xh[h] = (VMAX(hm[h] - pl->bias, zero + dp->anchor_min) & ~hnone) |
+                            (x & hnone);
+                    v8i hbase = xh[h] + pl->down + pl->bias;
+                    case_sum(h ? &half2 : &half, rps, pmag, psg, from + h, to, 2, &hbase);
+                }
+                sum = (half >> VMIN(x - xh[0], zero + 31)) + (half2 >> VMIN(x - xh[1], zero + 31));
+            } else {
+                int mid = halves ? from + (to - from + 1) / 2 : to;
+                case_sum(&half, rps, pmag, psg, from, mid, 1, &vbase);
+                case_sum(&half2, rps, pmag, psg, mid, to, 1, &vbase);
+                sum = (v8i)((v8u)half + (v8u)half2);
+                edge |= (sum >= (1 << 30)) | (sum <= -(1 << 30)) | (half >= (1 << 29)) |
+                        (half <= -(1 << 29)) | (half2 >= (1 << 29)) | (half2 <= -(1 << 29));
             }
-            two_level_lanes(dp, out, oo, mode, last, live & ~vbits(&dec), &nothing, &x, &half,
-                            &half2, &xh[0], &xh[1], &v, &tw, &inf, &ineg);
+            vterm nv = v;
+            unsigned fix = live & ~vbits(&dec) & ~vbits(&inf);
+            /* the lanes' pass costs about what two lanes' alone do (raw
+            ** cdna3 bf16, whose cases most often have an Inf product) */
+            if (vec2 && __builtin_popcount(fix) > 2) {
+                v8i over;
+                vtwo_level(dp, out, mode, &sum, &x, &v, &nv, &over);
+                edge &= ~inf;
+                v8i o = over & ~edge & ~inf;
+                inf |= o;
+                ineg |= o & nv.neg;
+                fix &= vbits(&edge);
+            }
+            two_level_lanes(dp, out, oo, mode, fix, &nothing, &x, &half, &half2, &xh[0],
+                            &xh[1], &v, &nv, &inf, &ineg);
+            v = nv;
             continue;
         }
         int mid = halves ? from + (to - from + 1) / 2 : to;
         case_sum(&half, rps, pmag, psg, from, mid, 1, &vbase);
         case_sum(&half2, rps, pmag, psg, mid, to, 1, &vbase);
-        if (two)
-            two_level_lanes(dp, out, oo, mode, last, live & ~vbits(&dec), &nothing, &x, &half,
-                            &half2, NULL, NULL, &v, &tw, &inf, &ineg);
-        else
-            lane_round(pl, halves, out, oo, mode, &nothing, &x, &half, &half2, &v, &live, &inf,
-                       &ineg);
+        lane_round(pl, halves, out, oo, mode, &nothing, &x, &half, &half2, &v, &live, &inf,
+                   &ineg);
     }
 
     /* the D words, encoded from the running value in d's terms; an
     ** overflow's Inf (lanes_ok: d's is IEEE's); the decided ones */
-    v8u w = tw;
-    if (!two)
-        vencode(&w, &v, od);
+    v8u w;
+    vencode(&w, &v, od);
     v8u iw = (((v8u)ineg & od->smask) | od->emax << od->mb) << od->pad;
     w = (w & ~(v8u)inf) | (iw & (v8u)inf);
     w = (w & ~(v8u)dec) | dw;
