@@ -127,8 +127,10 @@ static int npy_open(const lad_datapath *dp, const char *const *path, lad_npy_rea
 }
 
 /* The cases of the arrays through the model, EVAL_BLOCK at a time, into
-** out: N words of D's dtype (lad_npy_dtype). A, B and C are widened into
-** rows (lad_rows); the scales, through a buffer of words, into bytes. */
+** out: N words of D's dtype (lad_npy_dtype). A and B are widened into
+** rows (lad_rows), or taken as they are where both are arrays of bytes
+** (formats of 8 bits or fewer: lad_rows.a8, b8); C is widened, the scale
+** codes are bytes. */
 static int eval_npy(const lad_datapath *dp, const char *const *path, const char *out,
                     lad_progress *pr, lad_err *err)
 {
@@ -137,13 +139,12 @@ static int eval_npy(const lad_datapath *dp, const char *const *path, const char 
     int rc = npy_open(dp, path, r, cols, &n, err);
     const lad_format *f[NPY_N] = {&dp->a, &dp->b, &dp->c, &dp->sa, &dp->sb};
     size_t k = (size_t)dp->k, nkb = (size_t)lad_datapath_nscales(dp);
-    lad_word_t *d = malloc(EVAL_BLOCK * sizeof *d);
-    lad_word_t *w[NPY_N] = {malloc(EVAL_BLOCK * k * sizeof *d), malloc(EVAL_BLOCK * k * sizeof *d),
-                            malloc(EVAL_BLOCK * sizeof *d), malloc(EVAL_BLOCK * (nkb + 1) * sizeof *d),
-                            NULL};
+    int bytes = rc == LAD_OK && r[NPY_A].a.size == 1 && r[NPY_B].a.size == 1;
+    size_t wsize = bytes ? 1 : sizeof(lad_word_t);
+    lad_word_t *d = malloc(EVAL_BLOCK * sizeof *d), *wc = malloc(EVAL_BLOCK * sizeof *d);
+    void *wa = malloc(EVAL_BLOCK * k * wsize), *wb = malloc(EVAL_BLOCK * k * wsize);
     uint8_t *s = malloc(2 * EVAL_BLOCK * (nkb + 1));
-    if (rc == LAD_OK && (d == NULL || w[NPY_A] == NULL || w[NPY_B] == NULL ||
-                         w[NPY_C] == NULL || w[NPY_SA] == NULL || s == NULL))
+    if (rc == LAD_OK && (d == NULL || wc == NULL || wa == NULL || wb == NULL || s == NULL))
         rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
     char kind;
     int size;
@@ -154,23 +155,20 @@ static int eval_npy(const lad_datapath *dp, const char *const *path, const char 
     if (rc == LAD_OK) {
         lad_plan pl;
         lad_plan_init(&pl, dp);
-        lad_rows rows = {w[NPY_A], w[NPY_B], path[NPY_C] ? w[NPY_C] : NULL, s,
-                         s + EVAL_BLOCK * nkb};
+        lad_rows rows = {bytes ? NULL : wa, bytes ? NULL : wb, path[NPY_C] ? wc : NULL, s,
+                         s + EVAL_BLOCK * nkb, bytes ? wa : NULL, bytes ? wb : NULL};
+        void *to[NPY_N] = {wa, wb, wc, s, s + EVAL_BLOCK * nkb};
         lad_progress_begin(pr, "eval %zu cases", n);
         for (size_t at = 0; at < n && rc == LAD_OK; at += EVAL_BLOCK) {
             size_t m = n - at < EVAL_BLOCK ? n - at : EVAL_BLOCK;
             for (int i = 0; i < NPY_N && rc == LAD_OK; i++) {
                 if (path[i] == NULL)
                     continue;
-                if (i < NPY_SA) {
-                    rc = lad_npy_next(&r[i], m, w[i], cols[i], f[i], err);
-                    continue;
-                }
-                /* the scale codes, at most 8 bits (checked against f) */
-                uint8_t *to = i == NPY_SA ? s : s + EVAL_BLOCK * nkb;
-                rc = lad_npy_next(&r[i], m, w[NPY_SA], nkb, f[i], err);
-                for (size_t j = 0; rc == LAD_OK && j < m * nkb; j++)
-                    to[j] = (uint8_t)w[NPY_SA][j];
+                /* the scale codes are at most 8 bits (checked against f) */
+                if (i >= NPY_SA || (bytes && i < NPY_C))
+                    rc = lad_npy_next_bytes(&r[i], m, to[i], f[i], err);
+                else
+                    rc = lad_npy_next(&r[i], m, to[i], cols[i], f[i], err);
             }
             if (rc != LAD_OK)
                 break;
@@ -185,11 +183,12 @@ static int eval_npy(const lad_datapath *dp, const char *const *path, const char 
         else
             lad_npy_abort(&o);
     }
-    for (int i = 0; i < NPY_N; i++) {
+    for (int i = 0; i < NPY_N; i++)
         lad_npy_close(&r[i]);
-        free(w[i]);
-    }
     free(d);
+    free(wc);
+    free(wa);
+    free(wb);
     free(s);
     return rc;
 }

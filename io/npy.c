@@ -572,6 +572,35 @@ int lad_npy_next(lad_npy_reader *r, size_t rows, lad_word_t *w, size_t stride,
     return LAD_OK;
 }
 
+int lad_npy_next_bytes(lad_npy_reader *r, size_t rows, uint8_t *b, const lad_format *f,
+                       lad_err *err)
+{
+    if (rows > r->a.shape[0] - r->row || r->a.size != 1)
+        return lad_errf(err, LAD_EINTERNAL, "%s: rows %zu to %zu of %zu, elements of %d bytes",
+                        r->path, r->row, r->row + rows, r->a.shape[0], r->a.size);
+    size_t cols = r->a.shape[1], n = rows * cols;
+    if (fread(b, 1, n, r->fp) != n)
+        return lad_errf(err, LAD_EDATA, "%s: data shorter than its shape", r->path);
+    uint8_t mask = f == NULL || f->width >= 8 ? 0xff : (uint8_t)((1u << f->width) - 1);
+    uint64_t all = 0, x;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {  /* eight at a time: -O2 does not vectorize it */
+        memcpy(&x, b + i, 8);
+        all |= x;
+    }
+    for (; i < n; i++)
+        all |= b[i];
+    /* a word wider than f: the first, by its place in the file */
+    for (i = 0; (all & ~(mask * 0x0101010101010101u)) && i < n; i++) {
+        lad_word_t w = b[i];
+        int rc = lad_npy_check_words(&w, 1, r->row * cols + i, cols, f, r->path, err);
+        if (rc != LAD_OK)
+            return rc;
+    }
+    r->row += rows;
+    return LAD_OK;
+}
+
 void lad_npy_close(lad_npy_reader *r)
 {
     if (r->fp)

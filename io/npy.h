@@ -68,6 +68,11 @@ int lad_npy_open(const char *path, lad_npy_reader *r, lad_err *err);
 int lad_npy_next(lad_npy_reader *r, size_t rows, lad_word_t *w, size_t stride,
                  const lad_format *f, lad_err *err);
 
+/* lad_npy_next for an array of one-byte elements, as they are: the next
+** rows rows into b (columns each, no stride). */
+int lad_npy_next_bytes(lad_npy_reader *r, size_t rows, uint8_t *b, const lad_format *f,
+                       lad_err *err);
+
 void lad_npy_close(lad_npy_reader *r);
 
 /* An .npy file written a block at a time, whole or not at all. */

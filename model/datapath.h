@@ -197,10 +197,14 @@ void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, lad_wo
 ** the datapath's), its C word c[i] (+0 without c), and for a block-scaled
 ** datapath its scale codes at sa + i * nkb and sb + i * nkb (nkb =
 ** lad_datapath_nscales). Metadata is zero. Far smaller than lad_case's 2 KB, so a
-** batch of them stays in the caches. */
+** batch of them stays in the caches. A and B of formats of 8 bits or fewer
+** may come as bytes instead (a8 and b8, a and b NULL), as a uint8 .npy
+** file holds them: the fp4 path reads them so, the others a few cases'
+** worth widened at a time. */
 typedef struct lad_rows {
     const lad_word_t *a, *b, *c;
     const uint8_t *sa, *sb;
+    const uint8_t *a8, *b8;
 } lad_rows;
 
 /* lad_plan_eval_batch on rows: d[i] is case i's word. */

@@ -526,7 +526,7 @@ static void fixed_groups(const lad_plan *pl, const lad_word_t *pa, const lad_wor
 
 #if LAD_AVX2_CLONE
 static void fixed_groups8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb,
-                          int n, int32_t *p, int32_t *rm);
+                          const uint8_t *a8, const uint8_t *b8, int n, int32_t *p, int32_t *rm);
 static lad_word_t scaled_lanes8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb,
                                 int n, lad_word_t cw, int es, int *done);
 #endif
@@ -799,17 +799,35 @@ static void scale_table(const lad_format *f, struct lad_scale *t)
     }
 }
 
-/* The block-scaled path on n lanes at pa and pb (lane_words), C's word cw
-** and the blocks' scale codes sa and sb; *general = 1 (and 0 returned) for
-** a case it leaves to the general code. */
+/* n bytes as words. */
+static void widen_bytes(lad_word_t *w, const uint8_t *b, int n)
+{
+    for (int j = 0; j < n; j++)
+        w[j] = b[j];
+}
+
+/* The block-scaled path on n lanes at pa and pb (lane_words), or as bytes
+** at a8 and b8 (lad_rows), C's word cw and the blocks' scale codes sa and
+** sb; *general = 1 (and 0 returned) for a case it leaves to the general
+** code. */
 static lad_word_t scaled_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb,
-                              int n, lad_word_t cw, const uint8_t *csa, const uint8_t *csb,
-                              int *general)
+                              const uint8_t *a8, const uint8_t *b8, int n, lad_word_t cw,
+                              const uint8_t *csa, const uint8_t *csb, int *general)
 {
     const lad_datapath *dp = pl->dp;
     uint32_t mag32[LAD_KMAX], raw[LAD_KMAX], sgn[LAD_KMAX];
     uint32_t rmax, zeros;
     *general = 0;
+    /* bytes are read as they are by the fp4 groups of eight lanes alone;
+    ** any other step has them widened first */
+    lad_word_t wa[LAD_KMAX], wb[LAD_KMAX];
+    int bytes = a8 && pl->fixed8 && n % 8 == 0 && n % dp->group == 0;
+    if (a8 && !bytes) {
+        widen_bytes(wa, a8, n);
+        widen_bytes(wb, b8, n);
+        pa = wa;
+        pb = wb;
+    }
     uint32_t special = pl->fixed ? 0 : decode_pass(pl, pa, pb, 0, n, NULL, mag32, raw, sgn,
                                                    &rmax, &zeros);
     term c = pl->fast_c ? opfmt_term(&pl->c, cw) : decode_term(&dp->c, cw);
@@ -828,7 +846,7 @@ static lad_word_t scaled_body(const lad_plan *pl, const lad_word_t *pa, const la
         sraw[i] = sa->raw + sb->raw;
     }
 #if LAD_AVX2_CLONE
-    if (pl->scaled8 && nb == 1 && smag[0] == 1 && sraw[0] == sexp[0]) {
+    if (pl->scaled8 && !bytes && nb == 1 && smag[0] == 1 && sraw[0] == sexp[0]) {
         /* one block, its scales' product a power of two whose exponent
         ** is its raw one (scaled_sum anchors on sraw, scales by sexp): an
         ** unscaled case of products scaled by 2^sexp */
@@ -842,6 +860,12 @@ static lad_word_t scaled_body(const lad_plan *pl, const lad_word_t *pa, const la
     ** the classes (an Inf product keeps its class whatever its scale) */
     if (special || c.cls >= LAD_INFINITE) {
         *general = !(pl->simple && pl->fast_c);
+        if (bytes && !*general) {
+            widen_bytes(wa, a8, n);
+            widen_bytes(wb, b8, n);
+            pa = wa;
+            pb = wb;
+        }
         return *general ? 0 : special_rest(pl, pa, pb, 0, n, &c);
     }
 
@@ -851,7 +875,7 @@ static lad_word_t scaled_body(const lad_plan *pl, const lad_word_t *pa, const la
         int32_t gp[LAD_KMAX], grm[LAD_KMAX];
 #if LAD_AVX2_CLONE
         if (pl->fixed8 && n % 8 == 0 && n % dp->group == 0)
-            fixed_groups8(pl, pa, pb, n, gp, grm);
+            fixed_groups8(pl, pa, pb, bytes ? a8 : NULL, b8, n, gp, grm);
         else
 #endif
             fixed_groups(pl, pa, pb, n, gp, grm);
@@ -888,7 +912,7 @@ static lad_word_t eval_scaled(const lad_plan *pl, const lad_case *cs)
     lad_word_t wa[LAD_KMAX], wb[LAD_KMAX];
     const lad_word_t *pa, *pb;
     int n = lane_words(pl->dp, cs, wa, wb, &pa, &pb), general;
-    lad_word_t w = scaled_body(pl, pa, pb, n, cs->c, cs->sa, cs->sb, &general);
+    lad_word_t w = scaled_body(pl, pa, pb, NULL, NULL, n, cs->c, cs->sa, cs->sb, &general);
     return general ? lad_eval_general(pl->dp, cs) : w;
 }
 
@@ -1609,8 +1633,9 @@ scaled_lanes8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, in
 ** the same tables (fxa, rxa), eight codes looked up by one vpshufb; a
 ** group's sum and largest raw exponent by horizontal adds and maxima.
 */
-AVX2 static void fixed_groups8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb,
-                               int n, int32_t *p, int32_t *rm)
+AVX2 static inline __attribute__((always_inline)) void
+fixed_groups8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb,
+                   const uint8_t *a8, const uint8_t *b8, int n, int32_t *p, int32_t *rm)
 {
     const int g = pl->dp->group;
     const v8i none = (v8i){0} + 2 * FX_ZERO;
@@ -1622,8 +1647,16 @@ AVX2 static void fixed_groups8(const lad_plan *pl, const lad_word_t *pa, const l
         tab[i] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)tabs[i]));
     v8i gs = {0}, gr = none;
     for (int j = 0; j < n; j += 8) {
-        __m256i ia = (__m256i)(words8(pa + j, pl->a.pad) & FX_MASK);
-        __m256i ib = (__m256i)(words8(pb + j, pl->b.pad) & FX_MASK);
+        __m256i ia, ib;
+        if (a8) {  /* eight bytes to eight lanes */
+            ia = (__m256i)(((v8u)_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(a8 + j)))
+                            >> pl->a.pad) & FX_MASK);
+            ib = (__m256i)(((v8u)_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(b8 + j)))
+                            >> pl->b.pad) & FX_MASK);
+        } else {
+            ia = (__m256i)(words8(pa + j, pl->a.pad) & FX_MASK);
+            ib = (__m256i)(words8(pb + j, pl->b.pad) & FX_MASK);
+        }
         /* each lane's low byte looked up, then spread over the lane */
 #define LOOKUP(t, i) (((v8i)_mm256_shuffle_epi8(tab[t], i) << 24) >> 24)
         v8i pv = LOOKUP(0, ia) * LOOKUP(1, ib);
@@ -1655,6 +1688,18 @@ AVX2 static void fixed_groups8(const lad_plan *pl, const lad_word_t *pa, const l
             gr = none;
         }
     }
+}
+
+/* fixed_groups8 on words (pa, pb) or on bytes (a8, b8; then pa and pb
+** are not read). */
+AVX2 static void fixed_groups8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb,
+                               const uint8_t *a8, const uint8_t *b8, int n, int32_t *p,
+                               int32_t *rm)
+{
+    if (a8)
+        fixed_groups8_body(pl, NULL, NULL, a8, b8, n, p, rm);
+    else
+        fixed_groups8_body(pl, pa, pb, NULL, NULL, n, p, rm);
 }
 
 /* lanes8_row over n cases. An array of lad_case is fetched some cases
@@ -1759,8 +1804,13 @@ void lad_rows_case(const lad_datapath *dp, const lad_rows *r, size_t i, lad_case
 {
     size_t k = (size_t)dp->k, nkb = (size_t)lad_datapath_nscales(dp);
     memset(cs->meta, 0, sizeof cs->meta);
-    memcpy(cs->a, r->a + i * k, k * sizeof *cs->a);
-    memcpy(cs->b, r->b + i * k, k * sizeof *cs->b);
+    if (r->a8) {
+        widen_bytes(cs->a, r->a8 + i * k, (int)k);
+        widen_bytes(cs->b, r->b8 + i * k, (int)k);
+    } else {
+        memcpy(cs->a, r->a + i * k, k * sizeof *cs->a);
+        memcpy(cs->b, r->b + i * k, k * sizeof *cs->b);
+    }
     cs->c = r->c ? r->c[i] : 0;
     if (nkb) {
         memcpy(cs->sa, r->sa + i * nkb, nkb);
@@ -1789,8 +1839,12 @@ static void rows_each(const lad_plan *p, const lad_rows *r, size_t n, lad_word_t
         /* the scaled path on the row itself; what it leaves, to the
         ** general code (as eval_scaled does) */
         int general;
-        d[i] = scaled_body(p, r->a + i * k, r->b + i * k, (int)k, r->c ? r->c[i] : 0,
-                           r->sa + i * nkb, r->sb + i * nkb, &general);
+        if (r->a8)
+            d[i] = scaled_body(p, NULL, NULL, r->a8 + i * k, r->b8 + i * k, (int)k,
+                               r->c ? r->c[i] : 0, r->sa + i * nkb, r->sb + i * nkb, &general);
+        else
+            d[i] = scaled_body(p, r->a + i * k, r->b + i * k, NULL, NULL, (int)k,
+                               r->c ? r->c[i] : 0, r->sa + i * nkb, r->sb + i * nkb, &general);
         if (general) {
             lad_rows_case(p->dp, r, i, &cs);
             d[i] = lad_eval_general(p->dp, &cs);
@@ -1802,12 +1856,25 @@ static void rows_each(const lad_plan *p, const lad_rows *r, size_t n, lad_word_t
 static lad_rows rows_from(const lad_datapath *dp, const lad_rows *r, size_t i)
 {
     size_t k = (size_t)dp->k, nkb = (size_t)lad_datapath_nscales(dp);
-    lad_rows s = {r->a + i * k, r->b + i * k, r->c ? r->c + i : NULL,
-                  nkb ? r->sa + i * nkb : r->sa, nkb ? r->sb + i * nkb : r->sb};
+    lad_rows s = *r;
+    if (r->a8) {
+        s.a8 = r->a8 + i * k;
+        s.b8 = r->b8 + i * k;
+    } else {
+        s.a = r->a + i * k;
+        s.b = r->b + i * k;
+    }
+    if (r->c)
+        s.c = r->c + i;
+    if (nkb) {
+        s.sa = r->sa + i * nkb;
+        s.sb = r->sb + i * nkb;
+    }
     return s;
 }
 
-void lad_plan_eval_rows(const lad_plan *p, const lad_rows *r, size_t n, lad_word_t *d)
+/* lad_plan_eval_rows on rows of words, or of bytes on the scaled path. */
+static void rows_eval(const lad_plan *p, const lad_rows *r, size_t n, lad_word_t *d)
 {
     size_t i = 0, k = (size_t)p->dp->k;
     if (p->cases8 && p->avx2) {
@@ -1824,6 +1891,28 @@ void lad_plan_eval_rows(const lad_plan *p, const lad_rows *r, size_t n, lad_word
     }
     lad_rows rest = rows_from(p->dp, r, i);
     rows_each(p, &rest, n - i, d + i);
+}
+
+void lad_plan_eval_rows(const lad_plan *p, const lad_rows *r, size_t n, lad_word_t *d)
+{
+    if (!r->a8 || (p->path == LAD_PATH_SCALED && p->direct)) {
+        rows_eval(p, r, n, d);
+        return;
+    }
+    /* bytes where the path reads words: a block of the case kernel's
+    ** widened at a time, in the caches */
+    size_t k = (size_t)p->dp->k;
+    lad_word_t wa[LAD_BLOCK_W * LAD_KMAX], wb[LAD_BLOCK_W * LAD_KMAX];
+    for (size_t i = 0; i < n; i += LAD_BLOCK_W) {
+        size_t m = n - i < LAD_BLOCK_W ? n - i : LAD_BLOCK_W;
+        lad_rows s = rows_from(p->dp, r, i);
+        widen_bytes(wa, s.a8, (int)(m * k));
+        widen_bytes(wb, s.b8, (int)(m * k));
+        s.a = wa;
+        s.b = wb;
+        s.a8 = s.b8 = NULL;
+        rows_eval(p, &s, m, d + i);
+    }
 }
 
 /* One case, or n, through a plan made for the call: every datapath. */

@@ -85,21 +85,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t k = (size_t)dp.k, nkb = (size_t)lad_datapath_nscales(&dp);
     lad_word_t *ra = malloc(k * sizeof *ra), *rb = malloc(k * sizeof *rb), rd;
     uint8_t *rsa = malloc(nkb + 1), *rsb = malloc(nkb + 1);
-    if (ra && rb && rsa && rsb) {
+    uint8_t *ra8 = malloc(k), *rb8 = malloc(k);
+    if (ra && rb && rsa && rsb && ra8 && rb8) {
         memcpy(ra, cs.a, k * sizeof *ra);
         memcpy(rb, cs.b, k * sizeof *rb);
         memcpy(rsa, cs.sa, nkb);
         memcpy(rsb, cs.sb, nkb);
-        lad_rows rows = {ra, rb, &cs.c, rsa, rsb};
-        lad_plan_eval_rows(&pl, &rows, 1, &rd);
         memset(cs.meta, 0, sizeof cs.meta);
         lad_word_t want = lad_plan_eval(&pl, &cs);
-        if (rd != want)
-            fuzz_fail("%s: path %d gives %08" PRIx64 " on rows, %08" PRIx64 " on the case",
-                      dp.name, pl.path, rd, want);
+        /* words, then for formats of a byte or less the bytes themselves */
+        int narrow = dp.a.width <= 8 && dp.b.width <= 8;
+        for (int as8 = 0; as8 <= narrow; as8++) {
+            lad_rows rows = {ra, rb, &cs.c, rsa, rsb, NULL, NULL};
+            if (as8) {
+                for (size_t j = 0; j < k; j++) {
+                    ra8[j] = (uint8_t)cs.a[j];
+                    rb8[j] = (uint8_t)cs.b[j];
+                }
+                rows.a = rows.b = NULL;
+                rows.a8 = ra8;
+                rows.b8 = rb8;
+            }
+            lad_plan_eval_rows(&pl, &rows, 1, &rd);
+            if (rd != want)
+                fuzz_fail("%s: path %d gives %08" PRIx64 " on rows of %s, %08" PRIx64
+                          " on the case", dp.name, pl.path, rd, as8 ? "bytes" : "words", want);
+        }
     }
     free(ra);
     free(rb);
+    free(ra8);
+    free(rb8);
     free(rsa);
     free(rsb);
     /* eight cases in one batch (lad_cases_eval where the plan has

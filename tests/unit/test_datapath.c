@@ -491,11 +491,12 @@ static void test_fast_specials(void)
 /* lad_plan_eval_rows against lad_plan_eval_batch on the same cases, every
 ** preset: finite and raw cases as rows in arrays of exactly their size (so
 ** that the sanitizer build sees a read past them), metadata zero as rows
-** have it, C left out (+0) for every other preset. */
+** have it, C left out (+0) for every other preset; where A and B are of a
+** byte or less, as bytes too (lad_rows.a8, b8). */
 static void test_rows(void)
 {
     enum { N = 96 };
-    int n = lad_preset_count(), bad = 0;
+    int n = lad_preset_count(), bad = 0, bytes = 0;
     long cases = 0;
     char first[300] = "";
     lad_case *cs = malloc(N * sizeof *cs);
@@ -519,13 +520,31 @@ static void test_rows(void)
         }
         lad_plan pl;
         lad_plan_init(&pl, dp);
-        lad_rows rows = {a, b, noc ? NULL : c, sa, sb};
+        lad_rows rows = {a, b, noc ? NULL : c, sa, sb, NULL, NULL};
         lad_plan_eval_batch(&pl, cs, N, want);
-        lad_plan_eval_rows(&pl, &rows, N, got);
-        for (int j = 0; j < N; j++, cases++)
-            if (got[j] != want[j] && !bad++)
-                snprintf(first, sizeof first, "%s case %d: cases 0x%llx, rows 0x%llx", dp->name,
-                         j, (unsigned long long)want[j], (unsigned long long)got[j]);
+        /* words, then for formats of a byte the bytes themselves */
+        int narrow = dp->a.width <= 8 && dp->b.width <= 8;
+        uint8_t *a8 = malloc(N * k), *b8 = malloc(N * k);
+        for (int as8 = 0; as8 <= narrow && a8 && b8; as8++) {
+            if (as8) {
+                for (size_t j = 0; j < N * k; j++) {
+                    a8[j] = (uint8_t)a[j];
+                    b8[j] = (uint8_t)b[j];
+                }
+                rows.a = rows.b = NULL;
+                rows.a8 = a8;
+                rows.b8 = b8;
+                bytes++;
+            }
+            lad_plan_eval_rows(&pl, &rows, N, got);
+            for (int j = 0; j < N; j++, cases++)
+                if (got[j] != want[j] && !bad++)
+                    snprintf(first, sizeof first, "%s case %d, %s: cases 0x%llx, rows 0x%llx",
+                             dp->name, j, as8 ? "bytes" : "words", (unsigned long long)want[j],
+                             (unsigned long long)got[j]);
+        }
+        free(a8);
+        free(b8);
         free(a);
         free(b);
         free(c);
@@ -533,8 +552,9 @@ static void test_rows(void)
         free(sb);
     }
     free(cs);
-    test_check(cs && bad == 0 && cases >= 100L * N, "datapath-rows",
-               "%d of %ld cases differ; first: %s", bad, cases, first);
+    test_check(cs && bad == 0 && cases >= 100L * N && bytes >= 50, "datapath-rows",
+               "%d of %ld cases differ (%d presets as bytes too); first: %s", bad, cases, bytes,
+               first);
 }
 
 void test_datapath(void)
