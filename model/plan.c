@@ -1633,6 +1633,62 @@ scaled_lanes8(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb, in
 ** the same tables (fxa, rxa), eight codes looked up by one vpshufb; a
 ** group's sum and largest raw exponent by horizontal adds and maxima.
 */
+/* fixed_groups8 on bytes, 32 lanes at a time, where n is whole chunks of
+** 32 and a group is 4, 8 or 16 lanes: the 32 codes' values and raw
+** exponents looked up as bytes (vpshufb); the products summed in pairs as
+** 16-bit words (vpmaddubsw: |a| times b with a's sign, at most 2 * 127 *
+** 128 in magnitude), then in fours as 32-bit ones (vpmaddwd); the raw
+** exponents' sums saturate at -128, which keeps a product with a zero at
+** or below FX_ZERO / 2 (a nonzero one's sum is at most 2 * 20 in
+** magnitude: fixed_ok), and a group's largest is taken by bytes. */
+AVX2 static void fixed_groups32(const lad_plan *pl, const uint8_t *a8, const uint8_t *b8, int n,
+                                int32_t *p, int32_t *rm)
+{
+    const int g = pl->dp->group;
+    const __m256i low = _mm256_set1_epi8(FX_MASK), one16 = _mm256_set1_epi16(1);
+    __m256i tab[4];
+    const int8_t *tabs[4] = {pl->fxa, pl->fxb, pl->rxa, pl->rxb};
+    for (int i = 0; i < 4; i++)
+        tab[i] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)tabs[i]));
+    for (int j = 0; j < n; j += 32) {
+        /* a byte shifted by pad within its 16-bit word: what comes in from
+        ** the next byte is above the 4 bits kept */
+        __m256i ca = _mm256_loadu_si256((const __m256i *)(a8 + j));
+        __m256i cb = _mm256_loadu_si256((const __m256i *)(b8 + j));
+        ca = _mm256_and_si256(_mm256_srli_epi16(ca, (int)pl->a.pad), low);
+        cb = _mm256_and_si256(_mm256_srli_epi16(cb, (int)pl->b.pad), low);
+        __m256i va = _mm256_shuffle_epi8(tab[0], ca), vb = _mm256_shuffle_epi8(tab[1], cb);
+        __m256i s4 = _mm256_madd_epi16(
+            _mm256_maddubs_epi16(_mm256_abs_epi8(va), _mm256_sign_epi8(vb, va)), one16);
+        __m256i r = _mm256_adds_epi8(_mm256_shuffle_epi8(tab[2], ca),
+                                     _mm256_shuffle_epi8(tab[3], cb));
+        r = _mm256_max_epi8(r, _mm256_srli_epi32(r, 8));
+        r = _mm256_max_epi8(r, _mm256_srli_epi32(r, 16));
+        __m256i r4 = _mm256_srai_epi32(_mm256_slli_epi32(r, 24), 24);
+        /* each 32-bit lane: a group of four lanes' sum and largest raw */
+        if (g == 4) {
+            _mm256_storeu_si256((__m256i *)(p + j / 4), s4);
+            _mm256_storeu_si256((__m256i *)(rm + j / 4), r4);
+            continue;
+        }
+        __m256i s8 = _mm256_hadd_epi32(s4, s4);  /* 0, 1 | 4, 5: eights */
+        __m256i r8 = _mm256_max_epi32(r4, _mm256_shuffle_epi32(r4, 0xb1));  /* 0, 2 | 4, 6 */
+        v8i hs, hr;
+        if (g == 8) {
+            hs = (v8i)s8;
+            hr = (v8i)r8;
+            int t = j / 8;
+            p[t] = hs[0], p[t + 1] = hs[1], p[t + 2] = hs[4], p[t + 3] = hs[5];
+            rm[t] = hr[0], rm[t + 1] = hr[2], rm[t + 2] = hr[4], rm[t + 3] = hr[6];
+            continue;
+        }
+        hs = (v8i)_mm256_hadd_epi32(s8, s8);  /* 0 | 4: sixteens */
+        hr = (v8i)_mm256_max_epi32(r8, _mm256_shuffle_epi32(r8, 0x4e));
+        p[j / 16] = hs[0], p[j / 16 + 1] = hs[4];
+        rm[j / 16] = hr[0], rm[j / 16 + 1] = hr[4];
+    }
+}
+
 AVX2 static inline __attribute__((always_inline)) void
 fixed_groups8_body(const lad_plan *pl, const lad_word_t *pa, const lad_word_t *pb,
                    const uint8_t *a8, const uint8_t *b8, int n, int32_t *p, int32_t *rm)
@@ -1696,7 +1752,10 @@ AVX2 static void fixed_groups8(const lad_plan *pl, const lad_word_t *pa, const l
                                const uint8_t *a8, const uint8_t *b8, int n, int32_t *p,
                                int32_t *rm)
 {
-    if (a8)
+    int g = pl->dp->group;
+    if (a8 && n % 32 == 0 && (g == 4 || g == 8 || g == 16))
+        fixed_groups32(pl, a8, b8, n, p, rm);
+    else if (a8)
         fixed_groups8_body(pl, NULL, NULL, a8, b8, n, p, rm);
     else
         fixed_groups8_body(pl, pa, pb, NULL, NULL, n, p, rm);

@@ -153,7 +153,9 @@ static void fill(const lad_datapath *dp, int fam, lad_case *cs)
         cs->meta[i] = next();
 }
 
-/* n cases of each family through the plan and the general code. */
+/* n cases of each family through the plan and the general code; where A
+** and B are of a byte or less, each also as a row of bytes (lad_rows.a8:
+** how ladder eval gives them), its words cut to their low byte. */
 static void compare(const char *label, const lad_datapath *dp, int n)
 {
     lad_plan pl;
@@ -161,19 +163,40 @@ static void compare(const char *label, const lad_datapath *dp, int n)
     char name[160];
     snprintf(name, sizeof name, "scaled-path-%s", label);
     test_check(pl.path == LAD_PATH_SCALED, name, "%s takes path %d", dp->name, pl.path);
+    int bytes = dp->a.width <= 8 && dp->b.width <= 8 && pl.direct;
     for (int fam = 0; fam < NFAM; fam++) {
         lad_case cs;
         int bad = -1;
         lad_word_t got = 0, want = 0;
+        const char *how = "plan";
         for (int i = 0; i < n && bad < 0; i++) {
             fill(dp, fam, &cs);
             got = lad_plan_eval(&pl, &cs);
             want = lad_eval_general(dp, &cs);
-            if (got != want)
+            if (got != want) {
                 bad = i;
+                break;
+            }
+            if (!bytes)
+                continue;
+            uint8_t a8[LAD_KMAX], b8[LAD_KMAX];
+            for (int j = 0; j < dp->k; j++) {
+                a8[j] = (uint8_t)cs.a[j];
+                b8[j] = (uint8_t)cs.b[j];
+                cs.a[j] = a8[j];
+                cs.b[j] = b8[j];
+            }
+            memset(cs.meta, 0, sizeof cs.meta);
+            lad_rows row = {NULL, NULL, &cs.c, cs.sa, cs.sb, a8, b8};
+            lad_plan_eval_rows(&pl, &row, 1, &got);
+            want = lad_eval_general(dp, &cs);
+            if (got != want) {
+                bad = i;
+                how = "row of bytes";
+            }
         }
         snprintf(name, sizeof name, "scaled-%s-%s", label, fam_name[fam]);
-        test_check(bad < 0, name, "case %d: plan 0x%08llx, general 0x%08llx", bad,
+        test_check(bad < 0, name, "case %d: %s 0x%08llx, general 0x%08llx", bad, how,
                    (unsigned long long)got, (unsigned long long)want);
     }
 }
