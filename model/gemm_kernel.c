@@ -261,6 +261,7 @@ raw_products(v8i *rps, v8i *rmax, v8i *rmin, const int32_t *braw, const int32_t 
 {
     v8i m0 = *rmax, m1 = *rmax, n0 = *rmin, bv;
     int j = from;
+#pragma GCC unroll 2
     for (; j + 1 < to; j += 2) {
         v8i b1;
         memcpy(&bv, braw + (size_t)j * W, sizeof bv);
@@ -297,6 +298,7 @@ aligned_sum(v8i *out, const v8i *rps, const int32_t *bmag, const int32_t *asgn,
 {
     const v8i zero = {0};
     v8i sum = zero;
+#pragma GCC unroll 4
     for (int j = from; j < to; j++) {
         v8i mb;
         memcpy(&mb, bmag + (size_t)j * W, sizeof mb);
