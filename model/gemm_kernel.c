@@ -683,6 +683,32 @@ lane_anchor(const lad_plan *pl, const v8i *rmax, const vterm *v, v8i *x, v8i *no
     *x = r & ~*nothing;
 }
 
+/* The sum of a pass's halves (wrapping), and the lanes its vector step
+** leaves (edge): those without a product, and those whose sum reaches
+** 2^30 or, where the sums need the halves, a half 2^29. */
+static inline __attribute__((always_inline)) void
+sum_edge(v8i *sum, v8i *edge, const v8i *nothing, const v8i *half, const v8i *half2,
+         int halves)
+{
+    *sum = (v8i)((v8u)*half + (v8u)*half2);
+    *edge = *nothing | (*sum >= (1 << 30)) | (*sum <= -(1 << 30));
+    if (halves)  /* each half below 2^29: no wrap, the sum below 2^30 */
+        *edge |= (*half >= (1 << 29)) | (*half <= -(1 << 29)) | (*half2 >= (1 << 29)) |
+                 (*half2 <= -(1 << 29));
+}
+
+/* The lanes of over (a rounding's overflow) that the vector step keeps
+** join *inf, their signs (of neg) *ineg; the lanes already there leave
+** *edge. */
+static inline __attribute__((always_inline)) void
+join_inf(v8i *inf, v8i *ineg, v8i *edge, const v8i *over, const v8i *neg)
+{
+    *edge &= ~*inf;
+    v8i o = *over & ~*edge & ~*inf;
+    *inf |= o;
+    *ineg |= o & *neg;
+}
+
 /* The rest of a pass at anchors x, its products aligned and summed (half
 ** and half2, the second 0 unless the sums need halves): the running value
 ** *v (a term of the window, in acc's terms) in, its rounding into out
@@ -697,7 +723,8 @@ lane_round(const lad_plan *pl, int halves, const lad_format *out, const lad_opfm
            vterm *v, unsigned *live, v8i *inf, v8i *ineg)
 {
     const lad_datapath *dp = pl->dp;
-    v8i sum = (v8i)((v8u)*half + (v8u)*half2);  /* may wrap in the lanes edge takes */
+    v8i sum, edge;  /* the sum may wrap in the lanes edge takes */
+    sum_edge(&sum, &edge, nothing, half, half2, halves);
 
     /* the running value aligned toward zero to the pass's quantum q (below
     ** 2^(window + 1): x is at least its raw exponent), the sum below 2^31
@@ -709,21 +736,13 @@ lane_round(const lad_plan *pl, int halves, const lad_format *out, const lad_opfm
     v8i ash = v->exp - q;
     vshift(&al, &um, &ash);
     v8i s = (v8i)((v8u)sum + ((al ^ (v8u)v->neg) - (v8u)v->neg));
-    v8i edge = *nothing | (sum >= (1 << 30)) | (sum <= -(1 << 30));
-    if (halves)  /* each half below 2^29: no wrap, the sum below 2^30 */
-        edge |= (*half >= (1 << 29)) | (*half <= -(1 << 29)) | (*half2 >= (1 << 29)) |
-                (*half2 <= -(1 << 29));
     vterm nv;
     v8i over;
     vround(&nv, &over, &s, &q, out->mbits, 1 - out->bias,
            (int)((1u << out->ebits) - 2) - out->bias, mode == LAD_RNE);
 
-    if (inf) {
-        edge &= ~*inf;
-        v8i o = over & ~edge & ~*inf;
-        *inf |= o;
-        *ineg |= o & nv.neg;
-    }
+    if (inf)
+        join_inf(inf, ineg, &edge, &over, &nv.neg);
     unsigned fix = vbits(&edge) & *live;
     if (!inf)
         *live &= ~(vbits(&over) & ~fix);
@@ -1277,9 +1296,7 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
                 int mid = halves ? from + (to - from + 1) / 2 : to;
                 case_sum(&half, rps, pmag, psg, from, mid, 1, &vbase);
                 case_sum(&half2, rps, pmag, psg, mid, to, 1, &vbase);
-                sum = (v8i)((v8u)half + (v8u)half2);
-                edge |= (sum >= (1 << 30)) | (sum <= -(1 << 30)) | (half >= (1 << 29)) |
-                        (half <= -(1 << 29)) | (half2 >= (1 << 29)) | (half2 <= -(1 << 29));
+                sum_edge(&sum, &edge, &nothing, &half, &half2, halves);
             }
             vterm nv = v;
             unsigned fix = live & ~vbits(&dec) & ~vbits(&inf);
@@ -1288,10 +1305,7 @@ cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t 
             if (vec2 && __builtin_popcount(fix) > 2) {
                 v8i over;
                 vtwo_level(dp, out, mode, &sum, &x, &v, &nv, &over);
-                edge &= ~inf;
-                v8i o = over & ~edge & ~inf;
-                inf |= o;
-                ineg |= o & nv.neg;
+                join_inf(&inf, &ineg, &edge, &over, &nv.neg);
                 fix &= vbits(&edge);
             }
             two_level_lanes(dp, out, oo, mode, fix, &nothing, &x, &half, &half2, &xh[0],
