@@ -82,7 +82,7 @@ static void flush(void *arg)
     o->n = 0;
 }
 
-/* Cases a block: their rows (lad_rows: 16 bytes a lane and a case) stay
+/* Cases a block: their rows (lad_rows: 16 bytes a lane and a case, 2 as bytes) stay
 ** in the caches between the fill and the model. */
 #define EVAL_BLOCK 512
 
