@@ -9,7 +9,8 @@
 #   sh scripts/deps.sh test    A Python virtual environment in build/venv with
 #                              numpy and ml_dtypes, pinned (below): the
 #                              independent implementation that the format
-#                              tests compare against. A venv holding other
+#                              tests compare against; and Pillow, which
+#                              decodes t4600's screenshots. A venv holding other
 #                              versions is brought to the pinned ones. Failing
 #                              to build it fails the test run; the tests never
 #                              skip the comparison.
@@ -38,7 +39,8 @@ PYTHON=${PYTHON:-python3}
 # what the tests compare against, so it is taken only on purpose, here.
 NUMPY_VERSION=2.4.6
 ML_DTYPES_VERSION=0.6.0
-PY_PKGS="numpy==$NUMPY_VERSION ml_dtypes==$ML_DTYPES_VERSION"
+PILLOW_VERSION=12.0.0
+PY_PKGS="numpy==$NUMPY_VERSION ml_dtypes==$ML_DTYPES_VERSION pillow==$PILLOW_VERSION"
 # MMA-Sim's answers in vectors/mmasim were made with these two.
 PEERS_VENV=${PEERS_VENV:-build/peers}
 MMASIM_VERSION=2.1.1
@@ -90,17 +92,19 @@ deps_build() {
     [ -z "$miss" ] || die "still missing after apt-get: $miss"
 }
 
-# "<numpy version> <ml_dtypes version>" of the venv, when it imports what
-# the tests need; nothing otherwise.
+# "<numpy version> <ml_dtypes version> <Pillow version>" of the venv, when
+# it imports what the tests need; nothing otherwise.
 venv_versions() {
     [ -x "$VENV/bin/python" ] &&
-        "$VENV/bin/python" -c 'import numpy, ml_dtypes; ml_dtypes.float4_e2m1fn; ml_dtypes.float8_e8m0fnu
-print(numpy.__version__, ml_dtypes.__version__)' 2>/dev/null
+        "$VENV/bin/python" -c 'import numpy, ml_dtypes, PIL; ml_dtypes.float4_e2m1fn; ml_dtypes.float8_e8m0fnu
+print(numpy.__version__, ml_dtypes.__version__, PIL.__version__)' 2>/dev/null
 }
+
+PINNED="$NUMPY_VERSION $ML_DTYPES_VERSION $PILLOW_VERSION"
 
 # True when the venv holds the pinned versions.
 venv_ok() {
-    [ "$(venv_versions)" = "$NUMPY_VERSION $ML_DTYPES_VERSION" ]
+    [ "$(venv_versions)" = "$PINNED" ]
 }
 
 # Chromium for the report test. Not being root only warns: the test itself
@@ -117,9 +121,12 @@ deps_chromium() {
 deps_test() {
     deps_chromium
     have=$(venv_versions || true)
-    [ "$have" = "$NUMPY_VERSION $ML_DTYPES_VERSION" ] && return 0
-    [ -n "$have" ] &&
-        say "$VENV has numpy ${have% *} and ml_dtypes ${have#* }, not $NUMPY_VERSION and $ML_DTYPES_VERSION"
+    [ "$have" = "$PINNED" ] && return 0
+    if [ -n "$have" ]; then
+        # shellcheck disable=SC2086
+        set -- $have
+        say "$VENV has numpy $1, ml_dtypes $2 and Pillow $3, not $NUMPY_VERSION, $ML_DTYPES_VERSION and $PILLOW_VERSION"
+    fi
     command -v "$PYTHON" >/dev/null 2>&1 || {
         if command -v apt-get >/dev/null 2>&1 && is_root; then
             apt_install python3 python3-venv
@@ -145,7 +152,7 @@ deps_test() {
     # shellcheck disable=SC2086
     "$VENV/bin/python" -m pip install -q --disable-pip-version-check $PY_PKGS ||
         die "pip cannot install $PY_PKGS into '$VENV'; the format tests need them and will not run without them"
-    venv_ok || die "'$VENV' still does not import numpy $NUMPY_VERSION and ml_dtypes $ML_DTYPES_VERSION"
+    venv_ok || die "'$VENV' still does not import numpy, ml_dtypes and Pillow $PINNED"
 }
 
 # "<mmasim version> <torch version>" of the peers venv, when it imports both.
