@@ -1,7 +1,6 @@
 /*
 ** Case builders; see case.h. Placing a term searches the exponent splits of
-** a product once per call (a few hundred encodes), which is nothing next to
-** a device round trip.
+** a product once per call, over the exponents each format's range allows.
 */
 #include "case.h"
 
@@ -104,8 +103,30 @@ void lad_case_words(const lad_datapath *dp, lad_case *cs, int j, lad_word_t a,
     cs->b[l] = b;
 }
 
+/* The exponents e outside lo..hi for which m*2^e (m > 0) is certainly not a
+** finite word of f: a float's lowest set bit lies at -bias - mbits or above
+** (field 0 is normal in ue8m0), its leading bit at 2^ebits - 1 - bias or
+** below, and its odd part has mbits + 1 bits at most. Necessary conditions
+** only: lad_word decides within the range. lo > hi when no e can do. */
+static void exp_range(const lad_format *f, uint64_t m, int *lo, int *hi)
+{
+    *lo = -400;
+    *hi = 400;
+    if (f->kind != LAD_FLOAT)
+        return;
+    int tz = __builtin_ctzll(m), len = 64 - __builtin_clzll(m);
+    if (len - tz > f->mbits + 1) {
+        *lo = 1;
+        *hi = 0;
+        return;
+    }
+    *lo = -f->bias - f->mbits - tz;
+    *hi = (1 << f->ebits) - 1 - f->bias - (len - 1);
+}
+
 /* Tries m1*2^ea in f and (mag/m1)*2^(exp-ea) in g over the small divisors
-** m1 of mag (normal words only when want_normal). */
+** m1 of mag (normal words only when want_normal), ea from -400 up: the
+** first pair that encodes. exp_range skips the exponents that cannot. */
 static int split(const lad_format *f, const lad_format *g, int neg,
                  uint64_t mag, int exp, int want_normal, lad_word_t *wf,
                  lad_word_t *wg)
@@ -113,7 +134,13 @@ static int split(const lad_format *f, const lad_format *g, int neg,
     for (uint64_t m1 = mag; m1 >= 1; m1 = m1 == mag && mag > 64 ? 64 : m1 - 1) {
         if (mag % m1)
             continue;
-        for (int ea = -400; ea <= 400; ea++) {
+        int flo, fhi, glo, ghi;
+        exp_range(f, m1, &flo, &fhi);
+        exp_range(g, mag / m1, &glo, &ghi);
+        int lo = flo > exp - ghi ? flo : exp - ghi, hi = fhi < exp - glo ? fhi : exp - glo;
+        lo = lo < -400 ? -400 : lo;
+        hi = hi > 400 ? 400 : hi;
+        for (int ea = lo; ea <= hi; ea++) {
             lad_word_t x, y;
             if (lad_word(f, neg, m1, ea, &x) || lad_word(g, 0, mag / m1, exp - ea, &y))
                 continue;

@@ -1,7 +1,7 @@
 /*
 ** Unit tests of the probe ladder's building blocks: exact case builders
-** (checked against values written by hand) and lane placement under
-** sparsity. Decode fitting is tested in test_decode.c.
+** (checked against values written by hand, and a term's split against the
+** whole search written out) and lane placement under sparsity. Decode fitting is tested in test_decode.c.
 */
 #include "test.h"
 
@@ -71,8 +71,99 @@ static void terms(void)
     }
 }
 
+/* lad_case_term against the search it stands for, written out whole: the
+** divisors m1 of mag (mag, then 64 down to 1), every exponent from -400 to
+** 400, A's word before B's, normal words first. */
+static int brute_split(const lad_format *f, const lad_format *g, int neg, uint64_t mag,
+                       int exp, int normal, lad_word_t *wf, lad_word_t *wg)
+{
+    for (uint64_t m1 = mag; m1 >= 1; m1 = m1 == mag && mag > 64 ? 64 : m1 - 1) {
+        if (mag % m1)
+            continue;
+        for (int ea = -400; ea <= 400; ea++) {
+            lad_word_t x, y;
+            if (lad_word(f, neg, m1, ea, &x) || lad_word(g, 0, mag / m1, exp - ea, &y))
+                continue;
+            if (normal && (lad_decode(f, x).cls != LAD_NORMAL ||
+                           lad_decode(g, y).cls != LAD_NORMAL))
+                continue;
+            *wf = x;
+            *wg = y;
+            return LAD_OK;
+        }
+    }
+    return LAD_NO;
+}
+
+static int brute_term(const lad_format *fa, const lad_format *fb, int neg, uint64_t mag,
+                      int exp, lad_word_t *a, lad_word_t *b)
+{
+    for (int normal = 1; normal >= 0; normal--)
+        if (brute_split(fa, fb, neg, mag, exp, normal, a, b) == LAD_OK ||
+            brute_split(fb, fa, neg, mag, exp, normal, b, a) == LAD_OK)
+            return LAD_OK;
+    return LAD_NO;
+}
+
+static uint64_t xorshift(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Random terms on random pairs of built-in float formats, exponents drawn
+** around the ends of what the two formats' products reach. */
+static void splits(void)
+{
+    const lad_preset *p = lad_preset_find("sm90-mma-bf16-f32");
+    if (p == NULL) {
+        test_check(0, "probes-split-preset", "no preset sm90-mma-bf16-f32");
+        return;
+    }
+    const lad_format *fl[32];
+    int nf = 0;
+    for (int i = 0; lad_format_builtin(i) && nf < 32; i++)
+        if (lad_format_builtin(i)->kind == LAD_FLOAT)
+            fl[nf++] = lad_format_builtin(i);
+    lad_datapath dp = p->dp;
+    uint64_t s = 0x243f6a8885a308d3ull;
+    int bad = 0, found = 0, n = 2000;
+    char first[160] = "";
+    for (int t = 0; t < n; t++) {
+        dp.a = *fl[xorshift(&s) % (uint64_t)nf];
+        dp.b = *fl[xorshift(&s) % (uint64_t)nf];
+        int lo = 2 - dp.a.bias - dp.a.mbits + 1 - dp.b.bias - dp.b.mbits - 4;
+        int hi = (1 << dp.a.ebits) - dp.a.bias + (1 << dp.b.ebits) - dp.b.bias + 4;
+        int neg = (int)(xorshift(&s) & 1), bits = 1 + (int)(xorshift(&s) % 24);
+        uint64_t mag = (xorshift(&s) & ((1ull << bits) - 1)) | 1ull << (bits - 1);
+        int exp = (int)(xorshift(&s) % 3) == 0 ? lo + (int)(xorshift(&s) % 12)
+                  : (int)(xorshift(&s) % 2) ? hi - (int)(xorshift(&s) % 12) - bits
+                                            : lo + (int)(xorshift(&s) % (uint64_t)(hi - lo + 1));
+        lad_word_t a = 0, b = 0;
+        lad_case cs;
+        lad_case_base(&dp, &cs);
+        int rc = lad_case_term(&dp, &cs, 0, neg, mag, exp);
+        int want = brute_term(&dp.a, &dp.b, neg, mag, exp, &a, &b);
+        found += want == LAD_OK;
+        if (rc != want || (rc == LAD_OK && (cs.a[0] != a || cs.b[0] != b))) {
+            if (!bad++)
+                snprintf(first, sizeof first, "%s x %s, -%d^%d * %" PRIu64 " * 2^%d: rc %d, "
+                         "words 0x%" PRIx64 " 0x%" PRIx64 ", the search's rc %d, 0x%" PRIx64
+                         " 0x%" PRIx64, dp.a.name, dp.b.name, 1, neg, mag, exp, rc, cs.a[0],
+                         cs.b[0], want, a, b);
+        }
+    }
+    test_check(bad == 0, "probes-split-as-search", "%d of %d differ; first: %s", bad, n, first);
+    /* the draws reach both outcomes */
+    test_check(found > n / 10 && found < n - n / 10, "probes-split-both-outcomes",
+               "%d of %d terms placed", found, n);
+}
+
 void test_probes(void)
 {
     words();
     terms();
+    splits();
 }
