@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/datapath.h"
+#include "model/format_spec.h"
 #include "model/presets.h"
 #include "probes/case.h"
 #include "probes/ladder.h"
@@ -113,8 +114,8 @@ static uint64_t xorshift(uint64_t *s)
     return *s;
 }
 
-/* Random terms on random pairs of built-in float formats, exponents drawn
-** around the ends of what the two formats' products reach. */
+/* Random terms on random pairs of float formats, built-in and user-defined,
+** exponents drawn around the ends of what the two formats' products reach. */
 static void splits(void)
 {
     const lad_preset *p = lad_preset_find("sm90-mma-bf16-f32");
@@ -122,18 +123,35 @@ static void splits(void)
         test_check(0, "probes-split-preset", "no preset sm90-mma-bf16-f32");
         return;
     }
-    const lad_format *fl[32];
+    /* the built-in float formats and user-defined ones as the random
+    ** draws declare them (tests/data/model-random.sh) */
+    static const char *const specs[] = {
+        "e3m2:bias=4,name=e3m2b4", "e2m3:bias=2,sub=flush,name=e2m3ftz",
+        "e3m4:bias=3,inf=none,nan=none", "e2m5:bias=1,inf=none,nan=none",
+        "e5m2:bias=16,name=e5m2b16", "e4m3:sub=flush,name=e4m3ftz",
+        "e5m2:inf=none,nan=ones,name=e5m2fn"};
+    enum { NSPEC = sizeof specs / sizeof *specs };
+    lad_format user[NSPEC], fl[32 + NSPEC];
     int nf = 0;
     for (int i = 0; lad_format_builtin(i) && nf < 32; i++)
         if (lad_format_builtin(i)->kind == LAD_FLOAT)
-            fl[nf++] = lad_format_builtin(i);
+            fl[nf++] = *lad_format_builtin(i);
+    int parsed = 0;
+    for (int i = 0; i < NSPEC; i++) {
+        lad_err err = {0};
+        if (lad_format_parse(specs[i], &user[i], &err) == LAD_OK)
+            fl[nf++] = user[i], parsed++;
+        else
+            fprintf(stderr, "probes: %s: %s\n", specs[i], err.msg);
+    }
+    TEST_EQ_INT("probes-split-specs", NSPEC, parsed);
     lad_datapath dp = p->dp;
     uint64_t s = 0x243f6a8885a308d3ull;
     int bad = 0, found = 0, n = 2000;
     char first[160] = "";
     for (int t = 0; t < n; t++) {
-        dp.a = *fl[xorshift(&s) % (uint64_t)nf];
-        dp.b = *fl[xorshift(&s) % (uint64_t)nf];
+        dp.a = fl[xorshift(&s) % (uint64_t)nf];
+        dp.b = fl[xorshift(&s) % (uint64_t)nf];
         int lo = 2 - dp.a.bias - dp.a.mbits + 1 - dp.b.bias - dp.b.mbits - 4;
         int hi = (1 << dp.a.ebits) - dp.a.bias + (1 << dp.b.ebits) - dp.b.bias + 4;
         int neg = (int)(xorshift(&s) & 1), bits = 1 + (int)(xorshift(&s) % 24);
