@@ -1,7 +1,8 @@
 /*
 ** Unit tests of the probe ladder's building blocks: exact case builders
 ** (checked against values written by hand, and a term's split against the
-** whole search written out) and lane placement under sparsity. Decode fitting is tested in test_decode.c.
+** whole search written out) and lane placement under sparsity. Decode
+** fitting is tested in test_decode.c.
 */
 #include "test.h"
 
@@ -11,6 +12,7 @@
 #include "model/format_spec.h"
 #include "model/presets.h"
 #include "probes/case.h"
+#include "probes/gen.h"
 #include "probes/ladder.h"
 
 static void words(void)
@@ -106,14 +108,6 @@ static int brute_term(const lad_format *fa, const lad_format *fb, int neg, uint6
     return LAD_NO;
 }
 
-static uint64_t xorshift(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 /* Random terms on random pairs of float formats, built-in and user-defined,
 ** exponents drawn around the ends of what the two formats' products reach. */
 static void splits(void)
@@ -131,7 +125,7 @@ static void splits(void)
         "e5m2:bias=16,name=e5m2b16", "e4m3:sub=flush,name=e4m3ftz",
         "e5m2:inf=none,nan=ones,name=e5m2fn"};
     enum { NSPEC = sizeof specs / sizeof *specs };
-    lad_format user[NSPEC], fl[32 + NSPEC];
+    lad_format fl[32 + NSPEC];
     int nf = 0;
     for (int i = 0; lad_format_builtin(i) && nf < 32; i++)
         if (lad_format_builtin(i)->kind == LAD_FLOAT)
@@ -139,26 +133,29 @@ static void splits(void)
     int parsed = 0;
     for (int i = 0; i < NSPEC; i++) {
         lad_err err = {0};
-        if (lad_format_parse(specs[i], &user[i], &err) == LAD_OK)
-            fl[nf++] = user[i], parsed++;
+        if (lad_format_parse(specs[i], &fl[nf], &err) == LAD_OK)
+            nf++, parsed++;
         else
             fprintf(stderr, "probes: %s: %s\n", specs[i], err.msg);
     }
     TEST_EQ_INT("probes-split-specs", NSPEC, parsed);
     lad_datapath dp = p->dp;
-    uint64_t s = 0x243f6a8885a308d3ull;
+    lad_rng r;
+    lad_rng_seed(&r, 0x243f6a8885a308d3ull);
     int bad = 0, found = 0, n = 2000;
-    char first[160] = "";
+    char first[200] = "";
     for (int t = 0; t < n; t++) {
-        dp.a = fl[xorshift(&s) % (uint64_t)nf];
-        dp.b = fl[xorshift(&s) % (uint64_t)nf];
+        dp.a = fl[lad_rng_below(&r, (uint32_t)nf)];
+        dp.b = fl[lad_rng_below(&r, (uint32_t)nf)];
         int lo = 2 - dp.a.bias - dp.a.mbits + 1 - dp.b.bias - dp.b.mbits - 4;
         int hi = (1 << dp.a.ebits) - dp.a.bias + (1 << dp.b.ebits) - dp.b.bias + 4;
-        int neg = (int)(xorshift(&s) & 1), bits = 1 + (int)(xorshift(&s) % 24);
-        uint64_t mag = (xorshift(&s) & ((1ull << bits) - 1)) | 1ull << (bits - 1);
-        int exp = (int)(xorshift(&s) % 3) == 0 ? lo + (int)(xorshift(&s) % 12)
-                  : (int)(xorshift(&s) % 2) ? hi - (int)(xorshift(&s) % 12) - bits
-                                            : lo + (int)(xorshift(&s) % (uint64_t)(hi - lo + 1));
+        int neg = lad_rng_range(&r, 0, 1), bits = lad_rng_range(&r, 1, 24);
+        uint64_t mag = (lad_rng_next(&r) & ((1ull << bits) - 1)) | 1ull << (bits - 1);
+        /* near the low end, near the high end, or anywhere between */
+        int where = lad_rng_range(&r, 0, 3);
+        int exp = where == 0   ? lo + lad_rng_range(&r, 0, 11)
+                  : where == 1 ? hi - bits - lad_rng_range(&r, 0, 11)
+                               : lad_rng_range(&r, lo, hi);
         lad_word_t a = 0, b = 0;
         lad_case cs;
         lad_case_base(&dp, &cs);
@@ -167,10 +164,10 @@ static void splits(void)
         found += want == LAD_OK;
         if (rc != want || (rc == LAD_OK && (cs.a[0] != a || cs.b[0] != b))) {
             if (!bad++)
-                snprintf(first, sizeof first, "%s x %s, -%d^%d * %" PRIu64 " * 2^%d: rc %d, "
+                snprintf(first, sizeof first, "%s x %s, %s%" PRIu64 " * 2^%d: rc %d, "
                          "words 0x%" PRIx64 " 0x%" PRIx64 ", the search's rc %d, 0x%" PRIx64
-                         " 0x%" PRIx64, dp.a.name, dp.b.name, 1, neg, mag, exp, rc, cs.a[0],
-                         cs.b[0], want, a, b);
+                         " 0x%" PRIx64, dp.a.name, dp.b.name, neg ? "-" : "", mag, exp, rc,
+                         cs.a[0], cs.b[0], want, a, b);
         }
     }
     test_check(bad == 0, "probes-split-as-search", "%d of %d differ; first: %s", bad, n, first);
