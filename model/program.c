@@ -2,10 +2,14 @@
 ** Programs of instructions and lad_gemm (program.h).
 **
 ** lad_gemm packs B column by column once (each output element then reads
-** two contiguous runs of K words), cuts the M x N outputs into one
-** contiguous range per thread, and gives each thread its own plan and case:
-** the threads share only what they read, and, when progress is asked for,
-** one atomic count of outputs written, added to once per LAD_GEMM_TICK.
+** two contiguous runs of K words), or decodes it for the block kernel,
+** and gives each thread its own plan and case. The threads take the work
+** in chunks of contiguous items (outputs, or the block kernel's (row,
+** block) pairs) from one atomic counter, so that a thread slowed by the
+** rest of the machine takes fewer chunks instead of holding up the end;
+** they share only what they read, that counter and, when progress is
+** asked for, one atomic count of items done, added to once per
+** LAD_GEMM_TICK.
 */
 #include "program.h"
 #include "datapath_int.h"
@@ -283,6 +287,13 @@ static lad_word_t convert(const lad_format *to, const lad_format *from, lad_word
 
 /* ---- the GEMM */
 
+/* One thread's share of a GEMM's items: [next, end) is what no thread has
+** taken yet. Alone in its cache line: the threads add to next. */
+typedef struct share {
+    _Alignas(64) _Atomic size_t next;
+    size_t end;
+} share;
+
 typedef struct gemm {
     const lad_datapath *dp;
     const lad_program *prog;
@@ -292,15 +303,18 @@ typedef struct gemm {
     const lad_word_t *B;          /* B itself, row k at B + k*ldb */
     int ldb, M;
     lad_word_t *D;
-    size_t from, to;              /* this thread's outputs: row-major index, or
-                                     the block order of run_blocks */
+    share *shares;                /* every thread's share of the items */
+    int self, threads;            /* this thread's share; how many there are */
+    size_t from, to;              /* the chunk being done: outputs by their
+                                     row-major index, or the block order of
+                                     run_blocks */
     lad_word_t alpha;              /* scale_a * scale_b, f32 */
     const lad_block *bk;          /* the block kernel's B, or NULL: per element */
     int rc;
     _Atomic size_t *written;       /* items every thread did; NULL: no progress */
     lad_gemm_progress_fn progress; /* thread 0's only: the caller's thread */
     void *ctx;
-    size_t total;                  /* items in all (from, to count them) */
+    size_t total;                  /* items in all */
     const uint8_t *SA;            /* A's scales, row i at SA + i*ldsa; NULL: none */
     int ldsa;
     const uint8_t *SBt;           /* B's scales packed column by column, N x K/block */
@@ -459,9 +473,13 @@ static void slice_block(const gemm *g, const lad_block_row *const *rows, int nr,
 ** once per ROWS rows and each row decoded once per group. */
 #define ROWS 16
 
-/* Counts item e of this thread's share done, and tells the caller's
-** progress every LAD_GEMM_TICK items (thread 0 only) and at the share's
-** end. */
+/* Items a thread takes at a time (take): two column blocks of a row group,
+** even so that the pairs of rows the kernel runs side by side stay in one
+** chunk */
+#define CHUNK (2 * ROWS)
+
+/* Counts item e of the chunk being done, and tells the caller's progress
+** every LAD_GEMM_TICK items (thread 0 only) and at the chunk's end. */
 static void tick(gemm *g, size_t e)
 {
     if (g->written && ((e - g->from + 1) % LAD_GEMM_TICK == 0 || e + 1 == g->to)) {
@@ -472,26 +490,38 @@ static void tick(gemm *g, size_t e)
     }
 }
 
-/* The outputs [from, to) of the block order (item e: rows in groups of
-** ROWS, in a group column block by column block, in a block row by row),
-** by the block kernel; an output it cannot do by element(). */
-static int run_blocks(gemm *g, const lad_plan *pl, lad_case *cs)
+/* Takes the next chunk of items into g->from, g->to; returns 0 when none
+** is left. Each thread has a share of the items, contiguous (whole row
+** groups of the block order, whose A rows only that thread decodes), and
+** takes CHUNK of them at a time from its front; when its own is done it
+** takes chunks from the fronts of the others' shares in the same way, so
+** that a thread slowed by the rest of the machine does not hold up the
+** end. */
+static int take(gemm *g)
+{
+    for (int u = 0; u < g->threads; u++) {
+        share *sh = &g->shares[(g->self + u) % g->threads];
+        size_t from = atomic_fetch_add_explicit(&sh->next, CHUNK, memory_order_relaxed);
+        if (from < sh->end) {
+            g->from = from;
+            g->to = sh->end - from < CHUNK ? sh->end : from + CHUNK;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The items [g->from, g->to) of the block order (item e: rows in groups
+** of ROWS, in a group column block by column block, in a block row by
+** row), by the block kernel; an output it cannot do by element(). rows
+** holds the thread's decoded A rows, row i at i % ROWS if tag says so;
+** col is room for a column of B. */
+static void block_chunk(gemm *g, const lad_plan *pl, lad_case *cs, lad_block_row *rows,
+                        int *tag, lad_word_t *col)
 {
     int M = g->M, nblk = g->bk->nblk;
     const lad_block *bk = g->bk;
     const lad_program *prog = g->prog;
-    lad_block_row rows[ROWS];
-    int tag[ROWS], nrow = 0, rc = LAD_OK;
-    lad_word_t *col = malloc((size_t)g->K * sizeof *col);
-    for (; nrow < ROWS && col; nrow++) {
-        tag[nrow] = -1;
-        if (lad_block_row_alloc(bk, &rows[nrow]) != LAD_OK)
-            break;
-    }
-    if (col == NULL || nrow < ROWS) {
-        rc = LAD_EINTERNAL;
-        goto done;
-    }
     int len = g->K / prog->split;
     for (size_t e = g->from; e < g->to;) {
         /* item e, and e + 1 beside it when that is the next row of the same
@@ -559,6 +589,25 @@ static int run_blocks(gemm *g, const lad_plan *pl, lad_case *cs)
             tick(g, e);
         }
     }
+}
+
+/* The chunks this thread takes, by block_chunk. */
+static int run_blocks(gemm *g, const lad_plan *pl, lad_case *cs)
+{
+    lad_block_row rows[ROWS];
+    int tag[ROWS], nrow = 0, rc = LAD_OK;
+    lad_word_t *col = malloc((size_t)g->K * sizeof *col);
+    for (; nrow < ROWS && col; nrow++) {
+        tag[nrow] = -1;
+        if (lad_block_row_alloc(g->bk, &rows[nrow]) != LAD_OK)
+            break;
+    }
+    if (col == NULL || nrow < ROWS) {
+        rc = LAD_EINTERNAL;
+        goto done;
+    }
+    while (take(g))
+        block_chunk(g, pl, cs, rows, tag, col);
 done:
     for (int r = 0; r < nrow; r++)
         lad_block_row_free(&rows[r]);
@@ -581,13 +630,14 @@ static void *run(void *arg)
         free(cs);
         return NULL;
     }
-    for (size_t e = g->from; e < g->to; e++) {
-        size_t i = e / (size_t)g->N, j = e % (size_t)g->N;
-        lad_word_t c = g->C ? g->C[i * (size_t)g->ldc + j] : 0;
-        g->D[i * (size_t)g->ldd + j] = element(g, &pl, cs, g->A + i * (size_t)g->lda,
-                                               g->Bt + j * (size_t)g->K, i, j, c);
-        tick(g, e);
-    }
+    while (take(g))
+        for (size_t e = g->from; e < g->to; e++) {
+            size_t i = e / (size_t)g->N, j = e % (size_t)g->N;
+            lad_word_t c = g->C ? g->C[i * (size_t)g->ldc + j] : 0;
+            g->D[i * (size_t)g->ldd + j] = element(g, &pl, cs, g->A + i * (size_t)g->lda,
+                                                   g->Bt + j * (size_t)g->K, i, j, c);
+            tick(g, e);
+        }
     free(cs);
     return NULL;
 }
@@ -598,44 +648,65 @@ static int online_cpus(void)
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
-/* One thread's share of B's column blocks. */
-typedef struct decode_share {
+/* What is done to B before the threads multiply: its column blocks
+** decoded for the kernel (bk), or B packed column by column (Bt, N x K);
+** B's scales packed column by column (SBt, N x nkb) where it has them. */
+typedef struct prep {
     lad_block *bk;
-    int blk0, blk1;
-} decode_share;
+    lad_word_t *Bt;
+    uint8_t *SBt;
+    const lad_word_t *B;
+    const uint8_t *SB;
+    int ldb, ldsb, K, N, nkb;
+} prep;
 
-static void *decode_run(void *arg)
+/* Share t of n of prep's work: its part of the column blocks, or of the
+** columns. */
+typedef struct prep_share {
+    const prep *p;
+    int t, n;
+} prep_share;
+
+static void *prep_run(void *arg)
 {
-    decode_share *d = arg;
-    lad_block_decode(d->bk, d->blk0, d->blk1);
+    const prep_share *sh = arg;
+    const prep *p = sh->p;
+    int j0 = (int)((long)p->N * sh->t / sh->n), j1 = (int)((long)p->N * (sh->t + 1) / sh->n);
+    if (p->bk)
+        lad_block_decode(p->bk, p->bk->nblk * sh->t / sh->n,
+                         p->bk->nblk * (sh->t + 1) / sh->n);
+    if (p->Bt)
+        for (int k = 0; k < p->K; k++)
+            for (int j = j0; j < j1; j++)
+                p->Bt[(size_t)j * p->K + k] = p->B[(size_t)k * p->ldb + j];
+    if (p->SBt)
+        for (int kb = 0; kb < p->nkb; kb++)
+            for (int j = j0; j < j1; j++)
+                p->SBt[(size_t)j * p->nkb + kb] = p->SB[(size_t)kb * p->ldsb + j];
     return NULL;
 }
 
-/* Decodes every column block of bk, divided among up to `threads` threads
-** (the GEMM's): with a short GEMM on several threads, a decoding on one
-** would be the part that does not divide. A share whose thread cannot
-** start is decoded here. */
-static void decode_blocks(lad_block *bk, int threads)
+/* Does prep's work, divided among up to `threads` threads (the GEMM's):
+** with a short GEMM on several threads, this work done on one would be the
+** part that does not divide. A share whose thread cannot start is done
+** here. */
+static void prepare(const prep *p, int threads)
 {
     enum { MAXT = 64 };
     if (threads > MAXT)
         threads = MAXT;
-    if (threads > bk->nblk)
-        threads = bk->nblk;
-    if (threads <= 1) {
-        lad_block_decode(bk, 0, bk->nblk);
-        return;
-    }
-    decode_share sh[MAXT];
+    if (threads > p->N)
+        threads = p->N;
+    prep_share sh[MAXT];
     pthread_t tid[MAXT];
     int started[MAXT] = {0};
     for (int t = 0; t < threads; t++) {
-        sh[t] = (decode_share){bk, bk->nblk * t / threads, bk->nblk * (t + 1) / threads};
-        started[t] = t > 0 && pthread_create(&tid[t], NULL, decode_run, &sh[t]) == 0;
+        sh[t] = (prep_share){p, t, threads};
+        started[t] = t > 0 && pthread_create(&tid[t], NULL, prep_run, &sh[t]) == 0;
     }
     for (int t = 0; t < threads; t++)
         if (!started[t])
-            decode_run(&sh[t]);
+            prep_run(&sh[t]);
     for (int t = 1; t < threads; t++)
         if (started[t])
             pthread_join(tid[t], NULL);
@@ -680,14 +751,8 @@ static int run_gemm(const lad_datapath *dp, const lad_program *prog, int M, int 
     lad_word_t *Bt = NULL;
     size_t items = total;  /* the threads' work: outputs, or (row, block) pairs */
     uint8_t *SBt = NULL;
-    if (SA) {
-        /* B's scales by column, as Bt below */
-        if ((SBt = malloc((size_t)N * (size_t)nkb + 1)) == NULL)
-            return lad_errf(err, LAD_EINTERNAL, "out of memory for %d x %d scales", nkb, N);
-        for (int kb = 0; kb < nkb; kb++)
-            for (int j = 0; j < N; j++)
-                SBt[(size_t)j * nkb + kb] = SB[(size_t)kb * ldsb + j];
-    }
+    if (SA && (SBt = malloc((size_t)N * (size_t)nkb + 1)) == NULL)
+        return lad_errf(err, LAD_EINTERNAL, "out of memory for %d x %d scales", nkb, N);
     if (kernel != LAD_GEMM_GENERAL && lad_block_ok(dp)) {
         if (lad_block_init(&block, dp, B, ldb, SB, ldsb, K, N) != LAD_OK) {
             free(SBt);
@@ -703,37 +768,41 @@ static int run_gemm(const lad_datapath *dp, const lad_program *prog, int M, int 
             free(SBt);
             return lad_errf(err, LAD_EINTERNAL, "out of memory for a %d x %d B", K, N);
         }
-        for (int k = 0; k < K; k++)
-            for (int j = 0; j < N; j++)
-                Bt[(size_t)j * K + k] = B[(size_t)k * ldb + j];
     }
 
     if (threads <= 0)
         threads = online_cpus();
     if ((size_t)threads > items)
         threads = (int)items;
-    if (bk)
-        decode_blocks(bk, threads);
+    prep pp = {bk, Bt, SBt, B, SB, ldb, ldsb, K, N, nkb};
+    prepare(&pp, threads);
     gemm *g = calloc((size_t)threads, sizeof *g);
     pthread_t *tid = calloc((size_t)threads, sizeof *tid);
-    if (g == NULL || tid == NULL) {
+    share *shares = aligned_alloc(_Alignof(share), (size_t)threads * sizeof *shares);
+    if (g == NULL || tid == NULL || shares == NULL) {
         if (bk)
             lad_block_free(bk);
         free(Bt);
         free(SBt);
         free(g);
         free(tid);
+        free(shares);
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
+    for (int t = 0; t < threads; t++) {
+        /* even bounds: pairs of rows stay in one share */
+        shares[t].end = items * (size_t)(t + 1) / (size_t)threads & ~(size_t)1;
+        atomic_init(&shares[t].next, t ? shares[t - 1].end : 0);
+    }
+    shares[threads - 1].end = items;
     term sa = decode_term(f32(), prog->scale_a), sb = decode_term(f32(), prog->scale_b);
     lad_word_t alpha = prog->scale_a == F32_ONE && prog->scale_b == F32_ONE
                      ? F32_ONE : f32_mul(&sa, &sb);
     _Atomic size_t written = 0;
     int started = 0;
     for (int t = 0; t < threads; t++) {
-        gemm x = {dp, prog, N, K, A, Bt, C, lda, ldc, ldd, B, ldb, M, D,
-                  items * (size_t)t / (size_t)threads,
-                  items * (size_t)(t + 1) / (size_t)threads, alpha, bk, LAD_OK,
+        gemm x = {dp, prog, N, K, A, Bt, C, lda, ldc, ldd, B, ldb, M, D, shares, t, threads, 0, 0,
+                  alpha, bk, LAD_OK,
                   progress ? &written : NULL, t == 0 ? progress : NULL, ctx, items,
                   SA, ldsa, SBt};
         g[t] = x;
@@ -758,6 +827,7 @@ static int run_gemm(const lad_datapath *dp, const lad_program *prog, int M, int 
     free(SBt);
     free(g);
     free(tid);
+    free(shares);
     return rc;
 }
 

@@ -136,9 +136,9 @@ enum lad_gemm_kernel {
 ** environment when it says otherwise: LADDER_GEMM_GENERAL=1 (the
 ** per-element path) or LADDER_GEMM_PORTABLE=1, read on every call.
 ** progress (may be NULL) is called with ctx from the calling thread only,
-** after each LAD_GEMM_TICK pieces of its own share (the count is every
-** thread's, kept with one atomic add per tick), and once more with done ==
-** total at the end. lad_gemm_err is this with LAD_GEMM_AUTO and no
+** after each LAD_GEMM_TICK pieces it does and at the end of each chunk of
+** work it takes (the count is every thread's, kept with one atomic add per
+** tick), and once more with done == total at the end. lad_gemm_err is this with LAD_GEMM_AUTO and no
 ** progress.
 */
 int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,

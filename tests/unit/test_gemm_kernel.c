@@ -23,6 +23,7 @@
 #include "model/presets.h"
 #include "model/program.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,6 +239,55 @@ static int compare(const char *name, const lad_datapath *dp, const lad_program *
     return bad < 0;
 }
 
+/* What a GEMM's progress calls said. */
+typedef struct seen {
+    pthread_t caller;
+    int calls, other_thread, backward;
+    size_t last, total;
+} seen;
+
+static void note_progress(void *ctx, const char *step, size_t done, size_t total)
+{
+    seen *s = ctx;
+    s->other_thread |= !pthread_equal(pthread_self(), s->caller) || strcmp(step, "gemm") != 0;
+    s->backward |= done < s->last || done > total || (s->calls && total != s->total);
+    s->last = done;
+    s->total = total;
+    s->calls++;
+}
+
+/* Progress on several threads, which take chunks of the work from shares
+** and from each other's (program.c, take): from the calling thread only,
+** never backward, ending at every item (the kernel's items are pairs of a
+** row and a column block, the general path's outputs), and the words
+** those of one thread. */
+static void progress_case(const char *name, const lad_datapath *dp, int kernel, size_t items)
+{
+    enum { M = 37, N = 45, K = 16 * 24 };
+    uint64_t *A = malloc(sizeof *A * M * K), *B = malloc(sizeof *B * K * N);
+    uint64_t *D1 = calloc(M * N, 8), *D3 = calloc(M * N, 8);
+    for (int i = 0; i < M * K; i++)
+        A[i] = word(&dp->a, FAM_SPRINKLED);
+    for (int i = 0; i < K * N; i++)
+        B[i] = word(&dp->b, FAM_SPRINKLED);
+    seen s = {pthread_self(), 0, 0, 0, 0, 0};
+    lad_err err;
+    int r1 = lad_gemm_with(dp, NULL, M, N, K, A, K, B, N, NULL, 0, D1, N, 1, kernel, NULL, NULL,
+                           &err);
+    int r3 = lad_gemm_with(dp, NULL, M, N, K, A, K, B, N, NULL, 0, D3, N, 3, kernel,
+                           note_progress, &s, &err);
+    test_check(r1 == LAD_OK && r3 == LAD_OK && !s.other_thread && !s.backward &&
+                   s.calls >= 2 && s.last == items && s.total == items &&
+                   !memcmp(D1, D3, sizeof *D1 * M * N),
+               name, "rc %d %d, %d calls, other thread %d, backward %d, last %zu of %zu "
+               "(items %zu), words %s", r1, r3, s.calls, s.other_thread, s.backward, s.last,
+               s.total, items, memcmp(D1, D3, sizeof *D1 * M * N) ? "differ" : "agree");
+    free(A);
+    free(B);
+    free(D1);
+    free(D3);
+}
+
 void test_gemm_kernel(void)
 {
     /* the kernel must take these (else the comparisons below test nothing
@@ -386,4 +436,8 @@ void test_gemm_kernel(void)
     /* a larger product, many threads asked for */
     compare("gemm-kernel-bf16-large", bf, NULL, 37, 45, 16 * 24, FAM_SPRINKLED, 1, 3);
     compare("gemm-kernel-e4m3-large", e4, NULL, 29, 51, 32 * 12, FAM_SPRINKLED, 1, 0);
+
+    progress_case("gemm-progress-kernel-3-threads", bf, LAD_GEMM_AUTO,
+                  37 * ((45 + LAD_BLOCK_W - 1) / LAD_BLOCK_W));
+    progress_case("gemm-progress-general-3-threads", bf, LAD_GEMM_GENERAL, 37 * 45);
 }
