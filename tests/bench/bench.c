@@ -28,9 +28,14 @@
 ** f32, e4m3 wgmma, mma.sync and tcgen05, and the block-scaled kinds
 ** (mxf8f6f4 on the kernel; mxf4 and nvf4, which it leaves to the
 ** per-element path in both columns): multiply-adds per CPU second of the
-** process, CPU and wall seconds of one product, the wall-time speedup of
-** 2 threads over 1, whether all gave the general path's words, and the
-** kernel's generic build (LAD_GEMM_PORTABLE, what CPUs without AVX2 run).
+** process, CPU and wall seconds of one product (the mean of the runs),
+** the wall-time speedup of 2 threads over 1, whether all gave the general
+** path's words, and the kernel's generic build (LAD_GEMM_PORTABLE, what
+** CPUs without AVX2 run). One thread and two run in turns, in eight rounds
+** over all the rows; the speedup is that of the fastest run of each (some
+** 100 runs, as timeit takes the best of its repeats: a run's wall time
+** moves with what else the machine's cores run, and the fastest is the
+** nearest to the code's own), followed by the speedup of the means.
 ** Targets: 1e9 multiply-adds per CPU second (2e8 for the block-scaled
 ** kinds), 1.8x on 2 threads.
 **
@@ -316,40 +321,64 @@ static uint8_t scale_word(const lad_format *f, uint64_t *x)
     return (uint8_t)(e << f->mbits | (r & ((1u << f->mbits) - 1)));
 }
 
+/* The runs of one way of a GEMM so far: their count, CPU seconds of the
+** process and wall seconds in all, and the wall seconds of the fastest. */
+typedef struct timing {
+    long runs;
+    double cpu, wall, best;
+} timing;
+
 /* Runs lad_gemm_with (lad_gemm_scaled_with where SA and SB are given)
-** for about secs CPU seconds of the process; returns the multiply-adds per
-** CPU second and leaves the CPU and wall seconds of one run in *cpu1,
-** *wall1. */
-static double gemm_rate(const lad_datapath *dp, int M, int N, int K, const lad_word_t *A,
-                        const lad_word_t *B, const uint8_t *SA, const uint8_t *SB,
-                        lad_word_t *D, int threads, int kernel, double secs, double *cpu1,
-                        double *wall1)
+** for about secs CPU seconds of the process, adding the runs to *tm (zero
+** it first); returns 0 if a run failed. */
+static int gemm_time(const lad_datapath *dp, int M, int N, int K, const lad_word_t *A,
+                     const lad_word_t *B, const uint8_t *SA, const uint8_t *SB, lad_word_t *D,
+                     int threads, int kernel, double secs, timing *tm)
 {
     double c0 = proc_now(), w0 = now(), t = 0;
-    long runs = 0;
     int nkb = SA ? K / dp->scale_block : 0;
+    if (tm->runs == 0)
+        tm->best = 1e30;
     do {
+        double w = now();
         int rc = SA ? lad_gemm_scaled_with(dp, NULL, M, N, K, A, K, B, N, SA, nkb, SB, N, NULL,
                                            0, D, N, threads, kernel, NULL, NULL, NULL)
                     : lad_gemm_with(dp, NULL, M, N, K, A, K, B, N, NULL, 0, D, N, threads,
                                     kernel, NULL, NULL, NULL);
         if (rc != LAD_OK)
             return 0;
-        runs++;
+        w = now() - w;
+        tm->best = w < tm->best ? w : tm->best;
+        tm->runs++;
         t = proc_now() - c0;
     } while (t < secs);
-    *cpu1 = t / (double)runs;
-    *wall1 = (now() - w0) / (double)runs;
-    return (double)runs * M * N * K / t;
+    tm->cpu += t;
+    tm->wall += now() - w0;
+    return 1;
 }
+
+/* One row of kernel_bench: its operands, the general path's words, and
+** the timings of its four ways. */
+typedef struct kernel_row {
+    const char *what, *preset;
+    const lad_datapath *dp;
+    lad_word_t *A, *B, *D0;
+    uint8_t *SA, *SB;          /* NULL: not block-scaled */
+    timing gen, one, two, port;
+    int ok, same;
+} kernel_row;
 
 /* lad_gemm's block kernel (model/gemm_kernel.h) against its per-element
 ** path in the same run; then the kernel on 2 threads. The block-scaled
 ** kinds take scales within 2^+-7; the kernel leaves mxf4's and nvf4's
-** groups to the per-element path, whose rate both columns then give. */
+** groups to the per-element path, whose rate both columns then give.
+** Each row's general path and generic build are timed first; then the
+** kernel on one thread and on two, in turns, in ROUNDS rounds over all
+** the rows: a slow spell of the machine (they last seconds here) then
+** falls on some rounds of every row, not on all of one row's. */
 static void kernel_bench(double secs)
 {
-    static const struct { const char *what, *preset; } rows[] = {
+    static const struct { const char *what, *preset; } names[] = {
         {"bf16 -> f32", "sm90-mma-bf16-f32"},
         {"f16 -> f32", "sm90-mma-f16-f32"},
         {"e4m3 -> f32 wgmma", "sm90-wgmma-e4m3-f32"},
@@ -360,63 +389,90 @@ static void kernel_bench(double secs)
         {"mxf4 e2m1", "sm100-tcgen05-mxf4-e2m1-f32"},
         {"nvf4 (ue4m3 scales)", "sm100-tcgen05-mxf4nvf4-ue4m3-f32"},
     };
-    enum { M = 128, N = 128, K = 2048 };
-    lad_word_t *A = malloc(sizeof *A * M * K), *B = malloc(sizeof *B * K * N);
-    lad_word_t *D0 = malloc(sizeof *D0 * M * N), *D1 = malloc(sizeof *D1 * M * N);
-    uint8_t *SA = malloc(M * K), *SB = malloc(K * N);  /* blocks of 1 lane at most */
-    if (!A || !B || !D0 || !D1 || !SA || !SB) {
-        fprintf(stderr, "bench: out of memory\n");
-        exit(1);
-    }
-    printf("\n%-22s %-32s %12s %12s %7s %9s %9s %8s  %s\n",
-           "lad_gemm 128x128x2048", "preset", "general", "kernel", "speedup", "2 threads",
-           "CPU s", "wall s", "same words");
-    printf("%-22s %-32s %12s %12s %7s %9s %9s %8s\n", "", "", "MAC/CPU s", "MAC/CPU s", "",
-           "wall x", "1 run", "1 run");
-    for (size_t p = 0; p < sizeof rows / sizeof rows[0]; p++) {
-        const lad_preset *pr = lad_preset_find(rows[p].preset);
+    enum { M = 128, N = 128, K = 2048, NROW = sizeof names / sizeof names[0], ROUNDS = 8 };
+    kernel_row rows[NROW];
+    int n = 0;
+    lad_word_t *D1 = malloc(sizeof *D1 * M * N);
+    for (size_t p = 0; p < NROW; p++) {
+        const lad_preset *pr = lad_preset_find(names[p].preset);
         if (!pr)
             continue;
-        const lad_datapath *dp = &pr->dp;
+        kernel_row *r = &rows[n++];
+        memset(r, 0, sizeof *r);
+        r->what = names[p].what;
+        r->preset = names[p].preset;
+        const lad_datapath *dp = r->dp = &pr->dp;
+        r->A = malloc(sizeof *r->A * M * K);
+        r->B = malloc(sizeof *r->B * K * N);
+        r->D0 = malloc(sizeof *r->D0 * M * N);
+        int nkb = dp->scale_block ? K / dp->scale_block : 0;
+        if (nkb) {
+            r->SA = malloc((size_t)M * nkb);
+            r->SB = malloc((size_t)nkb * N);
+        }
+        if (!r->A || !r->B || !r->D0 || !D1 || (nkb && (!r->SA || !r->SB))) {
+            fprintf(stderr, "bench: out of memory\n");
+            exit(1);
+        }
         uint64_t x = 2026 + p;
         for (int i = 0; i < M * K; i++)
-            A[i] = moderate_word(&dp->a, &x);
+            r->A[i] = moderate_word(&dp->a, &x);
         for (int i = 0; i < K * N; i++)
-            B[i] = moderate_word(&dp->b, &x);
-        const uint8_t *sa = NULL, *sb = NULL;
-        if (dp->scale_block) {
-            int nkb = K / dp->scale_block;
-            for (int i = 0; i < M * nkb; i++)
-                SA[i] = scale_word(&dp->sa, &x);
-            for (int i = 0; i < nkb * N; i++)
-                SB[i] = scale_word(&dp->sb, &x);
-            sa = SA;
-            sb = SB;
-        }
-        double c, w, c2, w2, cg, wg;
-        double gen = gemm_rate(dp, M, N, K, A, B, sa, sb, D0, 1, LAD_GEMM_GENERAL, secs / 2,
-                               &cg, &wg);
-        double ker = gemm_rate(dp, M, N, K, A, B, sa, sb, D1, 1, LAD_GEMM_AUTO, secs, &c, &w);
-        int same = !memcmp(D0, D1, sizeof *D0 * M * N);
-        gemm_rate(dp, M, N, K, A, B, sa, sb, D1, 2, LAD_GEMM_AUTO, secs, &c2, &w2);
-        same &= !memcmp(D0, D1, sizeof *D0 * M * N);
-        double cp, wp;
-        double port = gemm_rate(dp, M, N, K, A, B, sa, sb, D1, 1, LAD_GEMM_PORTABLE, secs / 2,
-                                &cp, &wp);
-        same &= !memcmp(D0, D1, sizeof *D0 * M * N);
-        printf("%-22s %-32s %12.3g %12.3g %6.1fx %8.2fx %9.4f %8.4f  %s  generic build %.3g\n",
-               rows[p].what, rows[p].preset, gen, ker, ker / gen, w / w2, c, w,
-               same ? "yes" : "NO", port);
-        printf("%-22s %-32s %12s %12s %7s %9s %9.4f %8.4f  (2 threads)\n", "", "", "", "", "",
-               "", c2, w2);
-        fflush(stdout);
+            r->B[i] = moderate_word(&dp->b, &x);
+        for (int i = 0; i < M * nkb; i++)
+            r->SA[i] = scale_word(&dp->sa, &x);
+        for (int i = 0; i < nkb * N; i++)
+            r->SB[i] = scale_word(&dp->sb, &x);
+        r->ok = gemm_time(dp, M, N, K, r->A, r->B, r->SA, r->SB, r->D0, 1, LAD_GEMM_GENERAL,
+                          secs / 2, &r->gen);
+        r->ok &= gemm_time(dp, M, N, K, r->A, r->B, r->SA, r->SB, D1, 1, LAD_GEMM_PORTABLE,
+                           secs / 2, &r->port);
+        r->same = !memcmp(r->D0, D1, sizeof *D1 * M * N);
     }
-    free(A);
-    free(B);
-    free(D0);
+    for (int round = 0; round < ROUNDS; round++)
+        for (int i = 0; i < n; i++) {
+            kernel_row *r = &rows[i];
+            for (int threads = 1; threads <= 2 && r->ok; threads++) {
+                r->ok &= gemm_time(r->dp, M, N, K, r->A, r->B, r->SA, r->SB, D1, threads,
+                                   LAD_GEMM_AUTO, secs / ROUNDS,
+                                   threads == 1 ? &r->one : &r->two);
+                r->same &= !memcmp(r->D0, D1, sizeof *D1 * M * N);
+            }
+        }
+
+    printf("\n%-22s %-32s %12s %12s %7s %11s %9s %8s  %s\n",
+           "lad_gemm 128x128x2048", "preset", "general", "kernel", "speedup", "2 threads",
+           "CPU s", "wall s", "same words");
+    printf("%-22s %-32s %12s %12s %7s %11s %9s %8s\n", "", "", "MAC/CPU s", "MAC/CPU s", "",
+           "wall x", "1 run", "1 run");
+    printf("%-22s %-32s %12s %12s %7s %11s %9s %8s\n", "", "", "", "", "",
+           "best mean", "mean", "mean");
+    double macs = (double)M * N * K;
+    for (int i = 0; i < n; i++) {
+        kernel_row *r = &rows[i];
+        if (!r->ok) {
+            printf("%-22s %-32s failed\n", r->what, r->preset);
+            continue;
+        }
+        const timing *one = &r->one, *two = &r->two;
+        double rg = r->gen.runs * macs / r->gen.cpu, r1 = one->runs * macs / one->cpu;
+        printf("%-22s %-32s %12.3g %12.3g %6.1fx %4.2fx %4.2fx %9.4f %8.4f  %s  generic build "
+               "%.3g\n",
+               r->what, r->preset, rg, r1, r1 / rg, one->best / two->best,
+               (one->wall / one->runs) / (two->wall / two->runs), one->cpu / one->runs,
+               one->wall / one->runs, r->same ? "yes" : "NO", r->port.runs * macs / r->port.cpu);
+        printf("%-22s %-32s %12s %12s %7s %11s %9.4f %8.4f  (2 threads)\n", "", "", "", "", "",
+               "", two->cpu / two->runs, two->wall / two->runs);
+    }
+    fflush(stdout);
+    for (int i = 0; i < n; i++) {
+        free(rows[i].A);
+        free(rows[i].B);
+        free(rows[i].D0);
+        free(rows[i].SA);
+        free(rows[i].SB);
+    }
     free(D1);
-    free(SA);
-    free(SB);
 }
 
 /* Runs a shell command, returns its wall time in seconds or -1. */
