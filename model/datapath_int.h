@@ -144,16 +144,17 @@ enum { SHAPE_WIDE = -1, SHAPE_NARROW = 0 };  /* generic decoders */
 typedef uint32_t v8u __attribute__((vector_size(32)));
 typedef int32_t v8i __attribute__((vector_size(32)));
 
-/* Lane-wise max and min. GNU C has no ?: on vectors in C, and its mask
+/* Lane-wise max and min, of vectors of any width (the block kernel's
+** sixteen lanes too). GNU C has no ?: on vectors in C, and its mask
 ** form, (a & m) | (b & ~m), compiles to a compare and a blend; a loop over
 ** the lanes is vectorized (-O3) into one vpmaxsd or vpminsd where the
 ** build has them (AVX2), into compares and masks where it does not. */
-#define VMAX(a, b) ({ v8i a_ = (a), b_ = (b), r_; \
-                      for (int l_ = 0; l_ < 8; l_++) \
+#define VMAX(a, b) ({ __typeof__((a) + 0) a_ = (a), b_ = (b), r_; \
+                      for (int l_ = 0; l_ < (int)(sizeof a_ / sizeof a_[0]); l_++) \
                           r_[l_] = a_[l_] > b_[l_] ? a_[l_] : b_[l_]; \
                       r_; })
-#define VMIN(a, b) ({ v8i p_ = (a), q_ = (b), s_; \
-                      for (int m_ = 0; m_ < 8; m_++) \
+#define VMIN(a, b) ({ __typeof__((a) + 0) p_ = (a), q_ = (b), s_; \
+                      for (int m_ = 0; m_ < (int)(sizeof p_ / sizeof p_[0]); m_++) \
                           s_[m_] = p_[m_] < q_[m_] ? p_[m_] : q_[m_]; \
                       s_; })
 

@@ -18,7 +18,11 @@
 ** chain whose running value stays decoded (chain_body, some 60 vector
 ** operations per pass for all eight columns, and about 80 more per MMA
 ** where C is added last: vadd), else round64 per column (a few dozen
-** scalar operations per column and pass: lad_block_mma).
+** scalar operations per column and pass: lad_block_mma). On a CPU with
+** AVX-512 the chain runs sixteen columns at once (one AVX-512 register,
+** chain_avx512; B's blocks are then sixteen columns wide): the same
+** operations, each on twice the lanes. The lanes' functions are written
+** once for either width (gemm_lanes.h, included twice below).
 **
 ** Why it is exact: it is fast_body's arithmetic with the datapath's rules
 ** restricted to those below (lad_block_ok), in 32-bit lanes only where the
@@ -48,6 +52,7 @@
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define BLOCK_AVX2_CLONE 1
+#include <immintrin.h>
 #else
 #define BLOCK_AVX2_CLONE 0
 #endif
@@ -143,8 +148,18 @@ static int lane_of(const lad_datapath *dp, int j)
     return dp->norder ? dp->order[j] : j;
 }
 
+/* Whether the CPU runs the AVX-512 build of the chain (chain_avx512). */
+static int avx512(void)
+{
+#if BLOCK_AVX2_CLONE
+    return __builtin_cpu_supports("avx512f") != 0;
+#else
+    return 0;
+#endif
+}
+
 int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, int ldb,
-                   const uint8_t *SB, int ldsb, int K, int N)
+                   const uint8_t *SB, int ldsb, int K, int N, int isa)
 {
     memset(bk, 0, sizeof *bk);
     if (SB) {
@@ -154,20 +169,23 @@ int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, i
     int sblock = dp->scale_block;
     dp = unscaled(dp, &bk->udp);
     lad_plan_init(&bk->pl, dp);
+    if (isa == LAD_BLOCK_PORTABLE)
+        bk->pl.avx2 = 0;
     bk->lanes = lanes_ok(dp, &bk->pl, &bk->pl.d);
     bk->halves = halves_of(dp);
+    bk->w = isa == LAD_BLOCK_BEST && bk->lanes && bk->pl.avx2 && avx512() ? 2 * W : W;
     bk->sblock = SB ? sblock : 0;
     bk->K = K;
     bk->N = N;
-    bk->nblk = (N + W - 1) / W;
+    bk->nblk = (N + bk->w - 1) / bk->w;
     bk->B = B;
     bk->ldb = ldb;
     bk->SB = SB;
     bk->ldsb = ldsb;
-    size_t n = (size_t)bk->nblk * (size_t)K * W;
+    size_t n = (size_t)bk->nblk * (size_t)K * (size_t)bk->w;
     bk->braw = malloc(n * sizeof *bk->braw);
     bk->bmag = malloc(n * sizeof *bk->bmag);
-    bk->bbad = calloc((size_t)bk->nblk * W, 1);
+    bk->bbad = calloc((size_t)bk->nblk * (size_t)bk->w, 1);
     if (!bk->braw || !bk->bmag || !bk->bbad) {
         lad_block_free(bk);
         return LAD_EINTERNAL;
@@ -179,13 +197,13 @@ void lad_block_decode(lad_block *bk, int blk0, int blk1)
 {
     const lad_datapath *dp = bk->pl.dp;
     const lad_word_t *B = bk->B;
-    int K = bk->K, N = bk->N, ldb = bk->ldb;
+    int K = bk->K, N = bk->N, ldb = bk->ldb, w = bk->w;
     for (int blk = blk0; blk < blk1; blk++)
         for (int k = 0; k < K; k++) {
             int src = k - k % dp->k + lane_of(dp, k % dp->k);
-            size_t at = ((size_t)blk * K + k) * W;
-            for (int col = 0; col < W; col++) {
-                int j = blk * W + col;
+            size_t at = ((size_t)blk * K + k) * (size_t)w;
+            for (int col = 0; col < w; col++) {
+                int j = blk * w + col;
                 int32_t raw = LAD_BLOCK_ZERO, neg = 0;
                 uint32_t mag = 0;
                 if (j < N) {
@@ -251,79 +269,42 @@ void lad_block_row_decode(const lad_block *bk, const lad_word_t *a, const uint8_
     }
 }
 
-/* The products' raw exponents of lanes [from, to), one column a lane,
-** into rps[j] (a zero product's far below any), and their maximum into
-** *rmax (two running maxima: one is a chain of a compare and a blend per
-** lane, the latency of the loop); their minimum into *rmin with `floor`. */
-static inline __attribute__((always_inline)) void
-raw_products(v8i *rps, v8i *rmax, v8i *rmin, const int32_t *braw, const int32_t *araw,
-             int from, int to, const int floor)
+/* One column's pass the way mma_body does it (for the lanes chain_pass's
+** vector step leaves: no product in the pass, or a product sum at 2^30 or
+** beyond): the running value *t in, the word of out rounded from it and
+** the pass's sum su at anchor x out. Returns 1 unless the result is NaN
+** or Inf. */
+static int pass_one(const lad_datapath *dp, const lad_format *out, const lad_opfmt *od,
+                    int mode, int nothing, int64_t su, int x, term *t)
 {
-    v8i m0 = *rmax, m1 = *rmax, n0 = *rmin, bv;
-    int j = from;
-#pragma GCC unroll 2
-    for (; j + 1 < to; j += 2) {
-        v8i b1;
-        memcpy(&bv, braw + (size_t)j * W, sizeof bv);
-        memcpy(&b1, braw + (size_t)(j + 1) * W, sizeof b1);
-        v8i r0 = bv + araw[j], r1 = b1 + araw[j + 1];
-        rps[j] = r0;
-        rps[j + 1] = r1;
-        m0 = VMAX(m0, r0);
-        m1 = VMAX(m1, r1);
-        if (floor) {
-            n0 = VMIN(n0, r0);
-            n0 = VMIN(n0, r1);
+    lad_word_t w;
+    if (nothing) {
+        w = lad_add_round(out, 0, 0, t, mode, dp->overflow);
+    } else {
+        int q = x - dp->window;
+        int64_t s = su;
+        if (t->cls != LAD_ZERO) {
+            int sh = t->exp - q;
+            uint64_t a = sh >= 0 ? (uint64_t)t->mag << sh
+                                 : -sh < 64 ? (uint64_t)t->mag >> -sh : 0;
+            s += t->neg ? -(int64_t)a : (int64_t)a;
         }
+        w = round64(out, s, q, mode, dp->overflow);
     }
-    if (j < to) {
-        memcpy(&bv, braw + (size_t)j * W, sizeof bv);
-        v8i r0 = bv + araw[j];
-        rps[j] = r0;
-        m0 = VMAX(m0, r0);
-        if (floor)
-            n0 = VMIN(n0, r0);
-    }
-    *rmax = VMAX(m0, m1);
-    *rmin = n0;
+    *t = opfmt_term(od, w);
+    return t->cls < LAD_INFINITE;
 }
 
-/* The products of lanes [from, to) aligned toward zero to base (the
-** anchor's quantum: base - rps[j] is each one's shift) and summed, one
-** column a lane (a zero product's shift is large and its magnitude 0),
-** into *out. Pointers, not values: as vshift. */
-static inline __attribute__((always_inline)) void
-aligned_sum(v8i *out, const v8i *rps, const int32_t *bmag, const int32_t *asgn,
-            const uint32_t *amag, int from, int to, const v8i *vbase)
-{
-    const v8i zero = {0};
-    v8i sum = zero;
-#pragma GCC unroll 4
-    for (int j = from; j < to; j++) {
-        v8i mb;
-        memcpy(&mb, bmag + (size_t)j * W, sizeof mb);
-        v8i d = *vbase - rps[j];
-        d = VMIN(d, zero + 31);
-        v8u m = ((v8u)mb & 0x7fffffffu) * amag[j];
-        v8i s = (mb >> 31) ^ asgn[j];
-        v8i a = (v8i)(m >> (v8u)d);
-        sum += (a ^ s) - s;
-    }
-    *out = sum;
-}
-
-/* aligned_sum of a pass: its first half into *lo and the rest into *hi
-** where the block's sums need the two halves (lad_block's halves), else
-** all of it into *lo and 0 into *hi (two loops, not one with two sums: the
-** one loop ran a third slower). */
-static inline __attribute__((always_inline)) void
-aligned_sums(v8i *lo, v8i *hi, const lad_block *bk, const v8i *rps, const int32_t *bmag,
-             const int32_t *asgn, const uint32_t *amag, int from, int to, const v8i *vbase)
-{
-    int mid = bk->halves ? from + (to - from + 1) / 2 : to;
-    aligned_sum(lo, rps, bmag, asgn, amag, from, mid, vbase);
-    aligned_sum(hi, rps, bmag, asgn, amag, mid, to, vbase);
-}
+/* the lanes at eight columns: the names as they are */
+#define VW 8
+#define vi v8i
+#define vu v8u
+#define L(name) name
+#include "gemm_lanes.h"
+#undef VW
+#undef vi
+#undef vu
+#undef L
 
 /* fast_body's pass loop for the block's columns (its comments say why
 ** each step is as it is). */
@@ -492,362 +473,6 @@ static int lanes_ok(const lad_datapath *dp, const lad_plan *pl, const lad_opfmt 
            dp->window + 1 <= 29;
 }
 
-/* Each column's value as opfmt_term gives it, one lane a column: sign (0
-** or -1), significand, exponent of its last bit, raw exponent, nonzero (0
-** or -1). */
-typedef struct vterm {
-    v8i neg, mag, exp, raw, nz;
-} vterm;
-
-static inline __attribute__((always_inline)) void vterm_set(vterm *v, int col, const term *t)
-{
-    int z = t->cls == LAD_ZERO;
-    v->neg[col] = z ? 0 : -t->neg;
-    v->mag[col] = z ? 0 : (int32_t)t->mag;
-    v->exp[col] = t->exp;
-    v->raw[col] = t->raw;
-    v->nz[col] = -!z;
-}
-
-static inline __attribute__((always_inline)) term vterm_get(const vterm *v, int col)
-{
-    term t = {v->nz[col] ? LAD_NORMAL : LAD_ZERO, v->neg[col] != 0, (uint32_t)v->mag[col],
-              v->exp[col], v->raw[col]};
-    return t;
-}
-
-/* The columns whose lane of m (0 or -1) is set, as bits: each lane's bit
-** ORed across the lanes (in shuffles, which both builds have). */
-static inline __attribute__((always_inline)) unsigned vbits(const v8i *m)
-{
-    v8i b = *m & (v8i){1, 2, 4, 8, 16, 32, 64, 128};
-    b |= __builtin_shufflevector(b, b, 4, 5, 6, 7, 0, 1, 2, 3);
-    b |= __builtin_shufflevector(b, b, 2, 3, 0, 1, 6, 7, 4, 5);
-    b |= __builtin_shufflevector(b, b, 1, 0, 3, 2, 5, 4, 7, 6);
-    return (unsigned)b[0];
-}
-
-/* The number of significant bits of each lane (0 for 0), AVX2 having no
-** count of leading zeros: the exponent of the lane as a float, less one
-** where the conversion rounded it up to the next power of two (m >> (e -
-** 1) is then 0). Lanes are at most 2^31 (the magnitudes of int32 sums);
-** 2^31 converts as -2^31, whose exponent field is its own. */
-static inline __attribute__((always_inline)) void vbitlen(v8i *out, const v8u *in)
-{
-    typedef float v8f __attribute__((vector_size(4 * W)));
-    const v8i zero = {0};
-    v8f f = __builtin_convertvector((v8i)*in, v8f);
-    v8i e = (((v8i)f >> 23) & 0xff) - 126;
-    v8i sh = VMAX(e - 1, zero);
-    e += (v8i)(*in >> (v8u)sh) == 0;  /* a mask is -1 */
-    *out = e & ~((v8i)*in == 0);
-}
-
-/* a * 2^sh toward zero lane by lane, as (a << l) >> r with l and r the
-** positive and negative parts of sh clamped to 31 (a below 2^31 - |sh|
-** where sh > 0). Pointers, not values: a vector argument's ABI differs
-** between the generic and the AVX2 build. */
-static inline __attribute__((always_inline)) void vshift(v8u *out, const v8u *a, const v8i *sh)
-{
-    v8i zero = {0}, top = zero + 31;
-    v8i l = VMIN(VMAX(*sh, zero), top), r = VMIN(VMAX(-*sh, zero), top);
-    *out = (*a << (v8u)l) >> (v8u)r;
-}
-
-/* The words of format od (its decoder's constants, lanes_ok's kind) of
-** each lane's value, one per column of *w: the sign, and the exponent
-** field where the significand has its hidden bit (else a subnormal's
-** count), shifted up by od's pad; a zero is +0. */
-static inline __attribute__((always_inline)) void vencode(v8u *w, const vterm *v,
-                                                         const lad_opfmt *od)
-{
-    v8u u = (v8u)v->mag;
-    v8u norm = (v8u)((u >> od->mb) != 0);
-    v8u x = ((v8u)v->neg & od->smask) |
-            ((((v8u)(v->raw + od->bias) << od->mb) | (u & od->fmask)) & norm) | (u & ~norm);
-    *w = (x & (v8u)(u != 0)) << od->pad;
-}
-
-/* round64 lane by lane: s * 2^q (|s| < 2^31) rounded toward zero, or to
-** nearest even (rne), into a format of mb fraction bits, IEEE subnormals
-** and exponents up to emax; the lanes that overflow set in *over. The
-** units kept are the significand of mb + 1 bits or the subnormal grid's
-** count; a carry out of either is the next binade's significand 2^mb,
-** which is also what the subnormal grid's carry decodes as. */
-static inline __attribute__((always_inline)) void
-vround(vterm *r, v8i *over, const v8i *s, const v8i *q, int mb, int emin, int emax, int rne)
-{
-    const v8i zero = {0};
-    v8i sg = *s >> 31;
-    v8u m = ((v8u)*s ^ (v8u)sg) - (v8u)sg;
-    v8i bl;
-    vbitlen(&bl, &m);
-    v8i e = bl - 1 + *q;
-    v8i norm = e >= emin;
-    v8i sh = (norm & (bl - 1 - mb)) | (~norm & (emin - mb - *q));
-    v8u u;
-    v8i nsh = -sh;
-    vshift(&u, &m, &nsh);
-    if (rne) {
-        /* the bit below the units kept, and whether any under it is set
-        ** (m is below 2^31: a shift clamped to 31 leaves neither) */
-        v8i hs = VMIN(VMAX(sh - 1, zero), zero + 31);
-        v8i half = (v8i)(m >> (v8u)hs) & 1 & (sh > 0);
-        v8i rest = (v8i)(m & (((v8u)(zero + 1) << (v8u)hs) - 1)) != 0;
-        u += (v8u)(half & (rest | (v8i)(u & 1)));
-        v8i carry = (v8i)(u >> (unsigned)(mb + 1)) & norm;  /* 0 or 1 */
-        u >>= (v8u)carry;
-        e += carry;
-    }
-    v8i unz = (v8i)u != 0;
-    *over = norm & (e > emax) & unz;  /* a zero sum is +0, at any q */
-    r->neg = sg & unz;
-    r->mag = (v8i)u;
-    r->nz = unz;
-    r->exp = (norm & (e - mb)) | (~norm & (emin - mb));
-    r->raw = (norm & e) | (~norm & emin);
-}
-
-/* x + y exactly, rounded into a format as vround does (C added last: the
-** passes' result and C), as an IEEE adder does it: both significands (24
-** bits or fewer) shifted up to 27 bits, the one with the lower last bit
-** aligned to the other's, the bits the alignment cuts off kept as a sticky
-** bit in its lowest place. Exact when at most 3 bits are cut (a gap of 3
-** or less); otherwise the smaller is below 2^23, the sum at least 2^25,
-** and its rounding, at bit 2 or above for mb <= 23 (or on the subnormal
-** grid, then further up), is the same for the sticky sum as for the exact
-** one: neither sits on an even count of units, where the ties and the
-** grid points of that rounding lie. */
-static inline __attribute__((always_inline)) void
-vadd(vterm *r, v8i *over, const vterm *x, const vterm *y, int mb, int emin, int emax, int rne)
-{
-    const v8i zero = {0}, low = zero - (1 << 28);
-    v8u mx = (v8u)x->mag, my = (v8u)y->mag;
-    v8i bx, by;
-    vbitlen(&bx, &mx);
-    vbitlen(&by, &my);
-    mx <<= (v8u)(27 - bx);
-    my <<= (v8u)(27 - by);
-    v8i ex = ((x->exp - (27 - bx)) & x->nz) | (low & ~x->nz);
-    v8i ey = ((y->exp - (27 - by)) & y->nz) | (low & ~y->nz);
-    v8i xhi = ex >= ey;
-    v8i hi = ((v8i)mx & xhi) | ((v8i)my & ~xhi), lo = ((v8i)my & xhi) | ((v8i)mx & ~xhi);
-    v8i shi = (x->neg & xhi) | (y->neg & ~xhi), slo = (y->neg & xhi) | (x->neg & ~xhi);
-    v8i q = VMAX(ex, ey), emn = VMIN(ex, ey), gap = VMIN(q - emn, zero + 31);
-    v8i cut = (v8i)((v8u)lo & (((v8u)(zero + 1) << (v8u)gap) - 1)) != 0;
-    lo = (v8i)((v8u)lo >> (v8u)gap) | (cut & 1);
-    v8i s = ((hi ^ shi) - shi) + ((lo ^ slo) - slo);
-    vround(r, over, &s, &q, mb, emin, emax, rne);
-}
-
-/* One column's pass the way mma_body does it (for the lanes chain_pass's
-** vector step leaves: no product in the pass, or a product sum at 2^30 or
-** beyond): the running value *t in, the word of out rounded from it and
-** the pass's sum su at anchor x out. Returns 1 unless the result is NaN
-** or Inf. */
-static int pass_one(const lad_datapath *dp, const lad_format *out, const lad_opfmt *od,
-                    int mode, int nothing, int64_t su, int x, term *t)
-{
-    lad_word_t w;
-    if (nothing) {
-        w = lad_add_round(out, 0, 0, t, mode, dp->overflow);
-    } else {
-        int q = x - dp->window;
-        int64_t s = su;
-        if (t->cls != LAD_ZERO) {
-            int sh = t->exp - q;
-            uint64_t a = sh >= 0 ? (uint64_t)t->mag << sh
-                                 : -sh < 64 ? (uint64_t)t->mag >> -sh : 0;
-            s += t->neg ? -(int64_t)a : (int64_t)a;
-        }
-        w = round64(out, s, q, mode, dp->overflow);
-    }
-    *t = opfmt_term(od, w);
-    return t->cls < LAD_INFINITE;
-}
-
-/* A pass's anchor per lane, from its products' largest raw exponent rmax:
-** the running value's when that is larger and v nonzero (v NULL: the
-** two-level window, whose first level is the products'), the anchor's
-** floor; *nothing: the lanes without a product, whose anchor is then 0
-** (every shift of the sum is large). */
-static inline __attribute__((always_inline)) void
-lane_anchor(const lad_plan *pl, const v8i *rmax, const vterm *v, v8i *x, v8i *nothing)
-{
-    const v8i zero = {0};
-    *nothing = *rmax < zero + LAD_BLOCK_NONE;
-    v8i r = *rmax;
-    if (v)
-        r = VMAX(r, (v->raw & v->nz) | ((zero - (1 << 30)) & ~v->nz));
-    r = VMAX(r, zero + pl->dp->anchor_min);
-    *x = r & ~*nothing;
-}
-
-/* The sum of a pass's halves (wrapping), and the lanes its vector step
-** leaves (edge): those without a product, and those whose sum reaches
-** 2^30 or, where the sums need the halves, a half 2^29. */
-static inline __attribute__((always_inline)) void
-sum_edge(v8i *sum, v8i *edge, const v8i *nothing, const v8i *half, const v8i *half2,
-         int halves)
-{
-    *sum = (v8i)((v8u)*half + (v8u)*half2);
-    *edge = *nothing | (*sum >= (1 << 30)) | (*sum <= -(1 << 30));
-    if (halves)  /* each half below 2^29: no wrap, the sum below 2^30 */
-        *edge |= (*half >= (1 << 29)) | (*half <= -(1 << 29)) | (*half2 >= (1 << 29)) |
-                 (*half2 <= -(1 << 29));
-}
-
-/* The lanes of over (a rounding's overflow) that the vector step keeps
-** join *inf, their signs (of neg) *ineg; the lanes already there leave
-** *edge. */
-static inline __attribute__((always_inline)) void
-join_inf(v8i *inf, v8i *ineg, v8i *edge, const v8i *over, const v8i *neg)
-{
-    *edge &= ~*inf;
-    v8i o = *over & ~*edge & ~*inf;
-    *inf |= o;
-    *ineg |= o & *neg;
-}
-
-/* The rest of a pass at anchors x, its products aligned and summed (half
-** and half2, the second 0 unless the sums need halves): the running value
-** *v (a term of the window, in acc's terms) in, its rounding into out
-** (decoded by od, mode) out. Lanes whose rounding overflows leave *live;
-** with inf, the ones the vector step finds join the mask *inf instead,
-** their signs *ineg (the lane's value is then that Inf: passes that follow
-** add finite sums to it), and the lanes already there are left as they
-** are. */
-static inline __attribute__((always_inline)) void
-lane_round(const lad_plan *pl, int halves, const lad_format *out, const lad_opfmt *od,
-           int mode, const v8i *nothing, const v8i *x, const v8i *half, const v8i *half2,
-           vterm *v, unsigned *live, v8i *inf, v8i *ineg)
-{
-    const lad_datapath *dp = pl->dp;
-    v8i sum, edge;  /* the sum may wrap in the lanes edge takes */
-    sum_edge(&sum, &edge, nothing, half, half2, halves);
-
-    /* the running value aligned toward zero to the pass's quantum q (below
-    ** 2^(window + 1): x is at least its raw exponent), the sum below 2^31
-    ** where the products' sum is below 2^30 (in unsigned lanes: the lanes
-    ** left to pass_one may wrap) */
-    v8i q = *x - dp->window;
-    v8u al;
-    v8u um = (v8u)v->mag;
-    v8i ash = v->exp - q;
-    vshift(&al, &um, &ash);
-    v8i s = (v8i)((v8u)sum + ((al ^ (v8u)v->neg) - (v8u)v->neg));
-    vterm nv;
-    v8i over;
-    vround(&nv, &over, &s, &q, out->mbits, 1 - out->bias,
-           (int)((1u << out->ebits) - 2) - out->bias, mode == LAD_RNE);
-
-    if (inf)
-        join_inf(inf, ineg, &edge, &over, &nv.neg);
-    unsigned fix = vbits(&edge) & *live;
-    if (!inf)
-        *live &= ~(vbits(&over) & ~fix);
-    /* the lanes the vector step leaves, from the running value before it */
-    for (int col = 0; fix >> col; col++) {
-        if (!(fix >> col & 1))
-            continue;
-        term t = vterm_get(v, col);
-        if (!pass_one(dp, out, od, mode, (*nothing)[col] != 0,
-                      (int64_t)(*half)[col] + (*half2)[col], (*x)[col], &t))
-            *live &= ~(1u << col);
-        else
-            vterm_set(&nv, col, &t);
-    }
-    *v = nv;
-}
-
-/* Pass [from, to) of the MMA at k of block blk, as lane_round says. */
-static inline __attribute__((always_inline)) void
-chain_pass(const lad_block *bk, const lad_block_row *row, int blk, int k, int from, int to,
-           const lad_format *out, const lad_opfmt *od, int mode, vterm *v, unsigned *live)
-{
-    const lad_plan *pl = &bk->pl;
-    const v8i zero = {0};
-    size_t at = ((size_t)blk * bk->K + k) * W;
-    const int32_t *braw = bk->braw + at, *bmag = bk->bmag + at;
-    const int32_t *araw = row->raw + k, *asgn = row->sgn + k;
-    const uint32_t *amag = row->mag + k;
-
-    v8i rmax = zero - (1 << 30), rmin = zero, rps[LAD_KMAX], x, nothing;
-    raw_products(rps, &rmax, &rmin, braw, araw, from, to, 0);
-    lane_anchor(pl, &rmax, v, &x, &nothing);
-    v8i vbase = x + pl->down;
-    v8i half, half2;
-    aligned_sums(&half, &half2, bk, rps, bmag, asgn, amag, from, to, &vbase);
-    lane_round(pl, bk->halves, out, od, mode, &nothing, &x, &half, &half2, v, live, NULL, NULL);
-}
-
-/* MMAs k0, k0 + dp->k, ... below k1 of block blk, chained, for nr rows
-** (1 or 2) at once: cw[r][col] (words of dp->c) in, the last D words out;
-** dead[r] as lad_block_mma. Two rows' chains are independent, so the
-** CPU overlaps one's rounding (a long chain of dependent operations)
-** with the other's. */
-static inline __attribute__((always_inline)) void
-chain_body(const lad_block *bk, const lad_block_row *const *rows, const int nr, int blk,
-           int k0, int k1, lad_word_t *const *cw, unsigned *dead)
-{
-    const lad_plan *pl = &bk->pl;
-    const lad_datapath *dp = pl->dp;
-    const lad_format *d = &dp->d;
-    unsigned live[2] = {0, 0};
-    /* each column's C, the running value from one MMA to the next */
-    vterm c[2];
-    for (int r = 0; r < nr; r++) {
-        live[r] = ~dead[r] & ((1u << W) - 1);
-        for (int col = 0; col < W; col++) {
-            term t = {LAD_ZERO, 0, 0, 0, 0};
-            if (live[r] >> col & 1) {
-                t = opfmt_term(&pl->c, cw[r][col]);
-                if (t.cls >= LAD_INFINITE) {
-                    live[r] &= ~(1u << col);
-                    t.cls = LAD_ZERO;
-                }
-            }
-            vterm_set(&c[r], col, &t);
-        }
-    }
-    const vterm zero = {{0}, {0}, {0}, {0}, {0}};
-    int emin = 1 - d->bias, emax = (int)((1u << d->ebits) - 2) - d->bias;
-
-    for (int k = k0; k < k1 && (live[0] | live[1]); k += dp->k) {
-        /* the passes start from C, or from +0 when C is added last */
-        vterm v[2];
-        for (int r = 0; r < nr; r++)
-            v[r] = dp->c_last ? zero : c[r];
-        for (int p = 0; p < pl->npass; p++) {
-            int from = p * dp->pass, to = from + dp->pass < dp->k ? from + dp->pass : dp->k;
-            int last = p == pl->npass - 1 && !dp->c_last;
-            for (int r = 0; r < nr; r++)
-                chain_pass(bk, rows[r], blk, k, from, to, last ? d : &dp->acc,
-                           last ? &pl->d : &pl->acc, last ? dp->d_round : dp->acc_round,
-                           &v[r], &live[r]);
-        }
-        for (int r = 0; r < nr; r++) {
-            if (dp->c_last) {
-                v8i over;
-                vadd(&c[r], &over, &v[r], &c[r], d->mbits, emin, emax, dp->d_round == LAD_RNE);
-                live[r] &= ~vbits(&over);
-            } else {
-                c[r] = v[r];
-            }
-        }
-    }
-
-    /* the last D words, encoded from the running value in d's terms */
-    for (int r = 0; r < nr; r++) {
-        dead[r] |= ~live[r] & ((1u << W) - 1);
-        v8u w;
-        vencode(&w, &c[r], &pl->d);
-        for (int col = 0; col < W; col++)
-            if (live[r] >> col & 1)
-                cw[r][col] = w[col];
-    }
-}
-
 static void chain_generic(const lad_block *bk, const lad_block_row *const *rows, int nr,
                           int blk, int k0, int k1, lad_word_t *const *c, unsigned *dead)
 {
@@ -868,6 +493,46 @@ __attribute__((target("avx2"))) static void chain_avx2(const lad_block *bk,
     else
         chain_body(bk, rows, 1, blk, k0, k1, c, dead);
 }
+
+/* the lanes at sixteen columns, for the AVX-512 build: the names with 16,
+** every function built for AVX512 (the vector compares that the lanes'
+** masks come from, and vpmovd2m, are AVX512DQ and AVX512BW's at this width;
+** the maxima's loops vectorize only where the target is the function's) */
+#define AVX512 "avx2,avx512f,avx512dq,avx512bw,avx512vl"
+typedef int32_t v16i __attribute__((vector_size(64)));
+typedef uint32_t v16u __attribute__((vector_size(64)));
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target(AVX512))), apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx2,avx512f,avx512dq,avx512bw,avx512vl")  /* AVX512: the pragma does not expand it */
+#endif
+#define VW 16
+#define vi v16i
+#define vu v16u
+#define L(name) name##16
+#include "gemm_lanes.h"
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+#undef VW
+#undef vi
+#undef vu
+#undef L
+
+__attribute__((target(AVX512))) static void chain_avx512(const lad_block *bk,
+                                                                const lad_block_row *const *rows,
+                                                                int nr, int blk, int k0, int k1,
+                                                                lad_word_t *const *c,
+                                                                unsigned *dead)
+{
+    if (nr == 2)
+        chain_body16(bk, rows, 2, blk, k0, k1, c, dead);
+    else
+        chain_body16(bk, rows, 1, blk, k0, k1, c, dead);
+}
 #endif
 
 void lad_block_chain(const lad_block *bk, const lad_block_row *const *rows, int nr, int blk,
@@ -880,6 +545,10 @@ void lad_block_chain(const lad_block *bk, const lad_block_row *const *rows, int 
         return;
     }
 #if BLOCK_AVX2_CLONE
+    if (bk->w == 2 * W) {  /* lad_block_init: lanes, on AVX-512 */
+        chain_avx512(bk, rows, nr, blk, k0, k1, c, dead);
+        return;
+    }
     if (bk->pl.avx2) {
         chain_avx2(bk, rows, nr, blk, k0, k1, c, dead);
         return;

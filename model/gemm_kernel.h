@@ -5,10 +5,11 @@
 ** lad_gemm (program.c) otherwise runs the prepared plan per output element
 ** and per instruction, decoding every A and B word again for each of the N
 ** columns and M rows it meets. Here B is decoded once into column blocks of
-** LAD_BLOCK_W (raw exponent and magnitude with its sign, as 32-bit
-** integers, lanes in the order they fill the passes), each A row once per
-** thread, and each pass of an MMA is summed for the block's columns side by
-** side in 32-bit vector lanes (AVX2 where the CPU has it): anchor, alignment
+** LAD_BLOCK_W (LAD_BLOCK_WMAX where the chain runs on AVX-512; raw exponent
+** and magnitude with its sign, as 32-bit integers, lanes in the order they
+** fill the passes), each A row once per thread, and each pass of an MMA is
+** summed for the block's columns side by side in 32-bit vector lanes
+** (AVX-512 or AVX2 where the CPU has it): anchor, alignment
 ** toward zero, sum; then each column's pass sum is rounded by round64's
 ** rules (and a C added last, exactly, then rounded the same way), in the
 ** lanes along a chain of MMAs where the datapath allows (lad_block_chain),
@@ -36,7 +37,18 @@
 
 #include "datapath.h"
 
-#define LAD_BLOCK_W 8   /* output columns per block: one AVX2 register of int32 */
+#define LAD_BLOCK_W 8      /* output columns per block: one AVX2 register of int32 */
+#define LAD_BLOCK_WMAX 16  /* on AVX-512, for the chain in lanes: one register */
+
+/* The builds lad_block_init lets the kernel run. */
+enum lad_block_isa {
+    LAD_BLOCK_BEST = 0,   /* the best the CPU has: blocks of LAD_BLOCK_WMAX
+                             columns on AVX-512 where the chain keeps its
+                             lanes, else of LAD_BLOCK_W, AVX2 where present */
+    LAD_BLOCK_AVX2 = 1,   /* blocks of LAD_BLOCK_W, AVX2 where present: the
+                             AVX2 build's test on AVX-512 CPUs */
+    LAD_BLOCK_PORTABLE = 2 /* blocks of LAD_BLOCK_W, the generic build */
+};
 
 /* A raw exponent that no nonzero operand has: a zero's. Two of them, or
 ** one beside any real raw exponent (|raw| < 2^16), stay below
@@ -48,7 +60,8 @@ typedef struct lad_block {
     lad_plan pl;        /* the datapath's plan: formats, alignment, dp */
     int K;              /* the GEMM's K, a multiple of dp->k */
     int N;              /* columns of B */
-    int nblk;           /* column blocks, ceil(N / LAD_BLOCK_W) */
+    int w;              /* columns per block: LAD_BLOCK_W or LAD_BLOCK_WMAX */
+    int nblk;           /* column blocks, ceil(N / w) */
     int32_t *braw;      /* [blk][k][col]: raw exponent, unbiased; LAD_BLOCK_ZERO for 0 */
     int32_t *bmag;      /* [blk][k][col]: magnitude, the sign in bit 31 */
     unsigned char *bbad;/* [col]: 1 when the column holds a NaN or Inf */
@@ -95,13 +108,13 @@ unsigned lad_cases_eval(const lad_plan *pl, const lad_word_t *a, const lad_word_
                         size_t step, const lad_word_t *c, size_t cstep, lad_word_t *d);
 
 /* Prepares the blocks of B (K x N, row k at B + k*ldb; B is kept, not
-** copied, until lad_block_decode). dp must pass lad_block_ok and K be a
-** multiple of dp->k. For a block-scaled dp, SB holds B's scales (K /
+** copied, until lad_block_decode), for the builds isa allows (enum
+** lad_block_isa). dp must pass lad_block_ok and K be a multiple of dp->k. For a block-scaled dp, SB holds B's scales (K /
 ** dp->scale_block x N, row kb at SB + kb*ldsb), each a power of two that
 ** moves the exponents of its lanes; NULL otherwise. Returns LAD_OK or
 ** LAD_EINTERNAL (out of memory). */
 int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, int ldb,
-                   const uint8_t *SB, int ldsb, int K, int N);
+                   const uint8_t *SB, int ldsb, int K, int N, int isa);
 
 /* Decodes column blocks [blk0, blk1) of B: every block once before the
 ** kernel runs; threads may decode disjoint ranges at the same time. */
@@ -116,8 +129,10 @@ void lad_block_row_free(lad_block_row *row);
 void lad_block_row_decode(const lad_block *bk, const lad_word_t *a, const uint8_t *sa,
                           lad_block_row *row);
 
-/* One MMA: lanes [k0, k0 + dp->k) of row and of block blk's columns, the
-** addend c[col] (a word of dp->c). Leaves the D words in c. A column whose
+/* One MMA: lanes [k0, k0 + dp->k) of row and of block blk's columns (a
+** block of LAD_BLOCK_W: lad_block_chain calls it where the chain cannot
+** keep its lanes, whose blocks are never wider), the addend c[col] (a word
+** of dp->c). Leaves the D words in c. A column whose
 ** bit is set in *dead is skipped; one the kernel cannot do gets its bit set
 ** (its word in c is then meaningless). */
 void lad_block_mma(const lad_block *bk, const lad_block_row *row, int blk, int k0,

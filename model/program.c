@@ -432,7 +432,7 @@ static lad_word_t element(const gemm *g, const lad_plan *pl, lad_case *cs,
     return finish(g, s, sf);
 }
 
-/* slice() for the LAD_BLOCK_W columns of block blk by the block kernel,
+/* slice() for the columns of block blk (lad_block.w) by the block kernel,
 ** for nr rows (1 or 2) side by side: c[r][] in, the slice's values out
 ** (format *cf); a column the kernel cannot do gets its bit in dead[r]. */
 static void slice_block(const gemm *g, const lad_block_row *const *rows, int nr, int blk,
@@ -446,7 +446,7 @@ static void slice_block(const gemm *g, const lad_block_row *const *rows, int nr,
         *cf = &dp->d;
         return;
     }
-    lad_word_t acc[2][LAD_BLOCK_W], d[2][LAD_BLOCK_W];
+    lad_word_t acc[2][LAD_BLOCK_WMAX], d[2][LAD_BLOCK_WMAX];
     lad_word_t *const dp2[2] = {d[0], d[1]};
     for (int r = 0; r < nr; r++)
         memcpy(acc[r], c[r], sizeof acc[r]);
@@ -456,7 +456,7 @@ static void slice_block(const gemm *g, const lad_block_row *const *rows, int nr,
         memset(d, 0, sizeof d);
         lad_block_chain(g->bk, rows, nr, blk, k, end, dp2, dead);
         for (int r = 0; r < nr; r++)
-            for (int j = 0; j < LAD_BLOCK_W; j++) {
+            for (int j = 0; j < g->bk->w; j++) {
                 if (dead[r] >> j & 1)
                     continue;
                 term x = decode_term(*cf, acc[r][j]), y = decode_term(&dp->d, d[r][j]);
@@ -529,12 +529,13 @@ static void block_chunk(gemm *g, const lad_plan *pl, lad_case *cs, lad_block_row
         size_t grp = e / ((size_t)ROWS * nblk), at = e - grp * ROWS * nblk;
         int r0 = (int)grp * ROWS, nr = M - r0 < ROWS ? M - r0 : ROWS;
         int blk = (int)(at / (size_t)nr);
-        int j0 = blk * LAD_BLOCK_W, w = g->N - j0 < LAD_BLOCK_W ? g->N - j0 : LAD_BLOCK_W;
+        int j0 = blk * bk->w, w = g->N - j0 < bk->w ? g->N - j0 : bk->w;
+        unsigned full = (1u << bk->w) - 1;
         int n2 = e + 1 < g->to && (int)(at % (size_t)nr) + 1 < nr ? 2 : 1;
         int ii[2];
         const lad_block_row *rp[2];
         unsigned dead[2];
-        lad_word_t c0[2][LAD_BLOCK_W], s[LAD_SPLITMAX][2][LAD_BLOCK_W];
+        lad_word_t c0[2][LAD_BLOCK_WMAX], s[LAD_SPLITMAX][2][LAD_BLOCK_WMAX];
         for (int r = 0; r < n2; r++) {
             int i = ii[r] = r0 + (int)(at % (size_t)nr) + r;
             lad_block_row *rowp = &rows[i % ROWS];
@@ -544,7 +545,7 @@ static void block_chunk(gemm *g, const lad_plan *pl, lad_case *cs, lad_block_row
                 tag[i % ROWS] = i;
             }
             rp[r] = rowp;
-            dead[r] = rowp->bad ? (1u << LAD_BLOCK_W) - 1 : 0;
+            dead[r] = rowp->bad ? full : 0;
             memset(c0[r], 0, sizeof c0[r]);
             for (int j = 0; j < w; j++) {
                 dead[r] |= (unsigned)bk->bbad[j0 + j] << j;
@@ -555,7 +556,7 @@ static void block_chunk(gemm *g, const lad_plan *pl, lad_case *cs, lad_block_row
         for (int x = 0; x < prog->split; x++) {
             int all = 1;
             for (int r = 0; r < n2; r++)
-                all &= dead[r] == (1u << LAD_BLOCK_W) - 1;
+                all &= dead[r] == full;
             if (all)
                 break;
             sf = &g->dp->c;
@@ -743,8 +744,10 @@ static int run_gemm(const lad_datapath *dp, const lad_program *prog, int M, int 
         ** that call lad_gemm (ladder gemm, the Python package) */
         const char *general = getenv("LADDER_GEMM_GENERAL");
         const char *portable = getenv("LADDER_GEMM_PORTABLE");
+        const char *avx2 = getenv("LADDER_GEMM_AVX2");
         kernel = general && strcmp(general, "1") == 0     ? LAD_GEMM_GENERAL
                  : portable && strcmp(portable, "1") == 0 ? LAD_GEMM_PORTABLE
+                 : avx2 && strcmp(avx2, "1") == 0         ? LAD_GEMM_AVX2
                                                          : LAD_GEMM_AUTO;
     }
     lad_block block, *bk = NULL;
@@ -754,13 +757,14 @@ static int run_gemm(const lad_datapath *dp, const lad_program *prog, int M, int 
     if (SA && (SBt = malloc((size_t)N * (size_t)nkb + 1)) == NULL)
         return lad_errf(err, LAD_EINTERNAL, "out of memory for %d x %d scales", nkb, N);
     if (kernel != LAD_GEMM_GENERAL && lad_block_ok(dp)) {
-        if (lad_block_init(&block, dp, B, ldb, SB, ldsb, K, N) != LAD_OK) {
+        int isa = kernel == LAD_GEMM_PORTABLE ? LAD_BLOCK_PORTABLE
+                  : kernel == LAD_GEMM_AVX2   ? LAD_BLOCK_AVX2
+                                              : LAD_BLOCK_BEST;
+        if (lad_block_init(&block, dp, B, ldb, SB, ldsb, K, N, isa) != LAD_OK) {
             free(SBt);
             return lad_errf(err, LAD_EINTERNAL, "out of memory for a %d x %d B", K, N);
         }
         bk = &block;
-        if (kernel == LAD_GEMM_PORTABLE)
-            block.pl.avx2 = 0;
         items = (size_t)M * (size_t)block.nblk;
     } else {
         Bt = malloc((size_t)N * (size_t)K * sizeof *Bt);

@@ -126,15 +126,19 @@ enum lad_gemm_kernel {
                              environment may choose another: below */
     LAD_GEMM_GENERAL = 1, /* the plan per output element and instruction: the
                              reference the block kernel is tested against */
-    LAD_GEMM_PORTABLE = 2 /* as AUTO, with the block kernel's generic build
+    LAD_GEMM_PORTABLE = 2,/* as AUTO, with the block kernel's generic build
                              even where the CPU has AVX2: its test */
+    LAD_GEMM_AVX2 = 3     /* as AUTO, with the block kernel's AVX2 build of
+                             eight columns even where the CPU has AVX-512:
+                             its test */
 };
 
 /*
 ** lad_gemm_err with a choice of kernel (enum lad_gemm_kernel; the words
 ** are the same either way) and progress. LAD_GEMM_AUTO follows the
 ** environment when it says otherwise: LADDER_GEMM_GENERAL=1 (the
-** per-element path) or LADDER_GEMM_PORTABLE=1, read on every call.
+** per-element path), LADDER_GEMM_PORTABLE=1 or LADDER_GEMM_AVX2=1, read
+** on every call, in that order.
 ** progress (may be NULL) is called with ctx from the calling thread only,
 ** after each LAD_GEMM_TICK pieces it does and at the end of each chunk of
 ** work it takes (the count is every thread's, kept with one atomic add per

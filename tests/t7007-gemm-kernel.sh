@@ -1,19 +1,20 @@
 #!/bin/sh
 # ladder gemm's block kernel (model/gemm_kernel.c) against its per-element
-# path, through the command: each GEMM runs three times, as lad_gemm chooses
-# (the block kernel, AVX2 where the CPU has it), with LADDER_GEMM_PORTABLE=1
-# (the kernel's generic build) and with LADDER_GEMM_GENERAL=1 (the plan per
-# output element and instruction, the reference: itself checked against the
-# exact rational evaluator by the unit tests), and the three D files must
-# hold the same words.
+# path, through the command: each GEMM runs four times, as lad_gemm chooses
+# (the block kernel, AVX-512 or AVX2 where the CPU has it), with
+# LADDER_GEMM_AVX2=1 (the kernel's AVX2 build, eight columns a block), with
+# LADDER_GEMM_PORTABLE=1 (the kernel's generic build) and with
+# LADDER_GEMM_GENERAL=1 (the plan per output element and instruction, the
+# reference: itself checked against the exact rational evaluator by the unit
+# tests), and the four D files must hold the same words.
 #
 # Operands: random finite words near 1 (moderate), the same laced with NaN,
 # Inf, zeros of both signs, subnormals and the largest and smallest binades
 # (specials), and mostly zeros with the largest significands (edges: passes
 # with no product, window sums past 2^30). Datapaths: bf16 and f16 into f32
 # (mma.sync), e4m3 into f32 on wgmma and on mma.sync (its lane order and C
-# added last); sizes that are not multiples of the kernel's 8 columns; with
-# and without C; a promoted program; 1 and 2 threads.
+# added last); sizes that are not multiples of the kernel's 8 or 16
+# columns; with and without C; a promoted program; 1 and 2 threads.
 . tests/lib.sh
 
 need_venv gemm-kernel-setup
@@ -53,15 +54,17 @@ np.save(path, w.astype(dtype).reshape(rows, cols))
 PY
 }
 
-# same NAME ARGS...: ladder gemm ARGS three ways; ok when all exit 0 and
+# same NAME ARGS...: ladder gemm ARGS four ways; ok when all exit 0 and
 # the D files are the same bytes.
 same() {
     _n=$1
     shift
-    for _m in auto portable general; do
+    for _m in auto avx2 portable general; do
         rc=0
         case $_m in
         auto) "$LADDER" gemm "$@" -o "$TMP/d-$_m.npy" >"$out" 2>"$err" </dev/null || rc=$? ;;
+        avx2) env LADDER_GEMM_AVX2=1 "$LADDER" gemm "$@" -o "$TMP/d-$_m.npy" \
+                  >"$out" 2>"$err" </dev/null || rc=$? ;;
         portable) env LADDER_GEMM_PORTABLE=1 "$LADDER" gemm "$@" -o "$TMP/d-$_m.npy" \
                       >"$out" 2>"$err" </dev/null || rc=$? ;;
         general) env LADDER_GEMM_GENERAL=1 "$LADDER" gemm "$@" -o "$TMP/d-$_m.npy" \
@@ -74,6 +77,8 @@ same() {
     done
     if ! cmp -s "$TMP/d-auto.npy" "$TMP/d-general.npy"; then
         fail "$_n" "the kernel's D differs from the general path's"
+    elif ! cmp -s "$TMP/d-avx2.npy" "$TMP/d-general.npy"; then
+        fail "$_n" "the AVX2 build's D differs from the general path's"
     elif ! cmp -s "$TMP/d-portable.npy" "$TMP/d-general.npy"; then
         fail "$_n" "the generic build's D differs from the general path's"
     else

@@ -9,14 +9,15 @@
 ** the mxf8f6f4 kinds with block scales (lad_gemm_scaled_with: scales near
 ** 1, at either end of ue8m0, NaN); programs:
 ** chained, promoted, split and scaled; sizes that are not multiples of the
-** kernel's 8 columns; operands finite and moderate, or laced with NaN, Inf,
+** kernel's 8 or 16 columns; operands finite and moderate, or laced with NaN, Inf,
 ** zeros of both signs, subnormals, values at the top of the range that
 ** overflow, sums that cancel, mostly zeros, and largest significands whose
 ** window sums pass 2^30 (and 2^31: the two halves of tcgen05's e4m3); C near the negated sum, or making a tie of the
 ** rounding where C is added last; every datapath the kernel takes, once per
-** family; 1 and 2 threads. Each GEMM runs three ways:
-** general, the kernel (AVX2 where the CPU has it) and the kernel's generic
-** build (LAD_GEMM_PORTABLE).
+** family; 1 and 2 threads. Each GEMM runs four ways:
+** general, the kernel (AVX-512 or AVX2 where the CPU has it), the kernel's
+** AVX2 build of eight columns (LAD_GEMM_AVX2) and its generic build
+** (LAD_GEMM_PORTABLE).
 */
 #include "test.h"
 #include "model/gemm_kernel.h"
@@ -165,6 +166,7 @@ static int compare(const char *name, const lad_datapath *dp, const lad_program *
     uint64_t *A = malloc(sizeof *A * (size_t)M * K), *B = malloc(sizeof *B * (size_t)K * N);
     uint64_t *C = malloc(sizeof *C * (size_t)M * N), *D0 = calloc((size_t)M * N, 8);
     uint64_t *D1 = calloc((size_t)M * N, 8), *D2 = calloc((size_t)M * N, 8);
+    uint64_t *D3 = calloc((size_t)M * N, 8);
     int nkb = dp->scale_block ? K / dp->scale_block : 0;
     uint8_t *SA = malloc((size_t)M * nkb + 1), *SB = malloc((size_t)nkb * N + 1);
     for (int i = 0; i < M * nkb; i++)
@@ -202,12 +204,13 @@ static int compare(const char *name, const lad_datapath *dp, const lad_program *
         for (int i = 0; i < M * N; i++)
             C[i] = c_near(&dp->c, D0[i], fam);
     }
-    int r0, r1, r2;
+    int r0, r1, r2, r3;
     if (nkb) {
         r0 = scaled_way(dp, prog, M, N, K, A, B, SA, SB, Cp, D0, 1, LAD_GEMM_GENERAL, &err);
         r1 = scaled_way(dp, prog, M, N, K, A, B, SA, SB, Cp, D1, threads, LAD_GEMM_AUTO, &err);
         r2 = scaled_way(dp, prog, M, N, K, A, B, SA, SB, Cp, D2, threads, LAD_GEMM_PORTABLE,
                         &err);
+        r3 = scaled_way(dp, prog, M, N, K, A, B, SA, SB, Cp, D3, threads, LAD_GEMM_AVX2, &err);
     } else {
         r0 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D0, N, 1, LAD_GEMM_GENERAL,
                            NULL, NULL, &err);
@@ -216,18 +219,22 @@ static int compare(const char *name, const lad_datapath *dp, const lad_program *
         /* the kernel's generic build, which CPUs without AVX2 run */
         r2 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D2, N, threads,
                            LAD_GEMM_PORTABLE, NULL, NULL, &err);
+        /* the AVX2 build where the CPU has AVX-512 (the same as r1 elsewhere) */
+        r3 = lad_gemm_with(dp, prog, M, N, K, A, K, B, N, Cp, N, D3, N, threads,
+                           LAD_GEMM_AVX2, NULL, NULL, &err);
     }
     int bad = -1;
     for (int i = 0; i < M * N && bad < 0; i++)
-        if (D0[i] != D1[i] || D0[i] != D2[i])
+        if (D0[i] != D1[i] || D0[i] != D2[i] || D0[i] != D3[i])
             bad = i;
-    test_check(r0 == LAD_OK && r1 == LAD_OK && r2 == LAD_OK && bad < 0, name,
-               "%s: rc %d %d %d; output %d (row %d col %d): general 0x%08llx, kernel "
-               "0x%08llx, generic build 0x%08llx",
-               dp->name, r0, r1, r2, bad, bad < 0 ? 0 : bad / N, bad < 0 ? 0 : bad % N,
+    test_check(r0 == LAD_OK && r1 == LAD_OK && r2 == LAD_OK && r3 == LAD_OK && bad < 0, name,
+               "%s: rc %d %d %d %d; output %d (row %d col %d): general 0x%08llx, kernel "
+               "0x%08llx, generic build 0x%08llx, AVX2 build 0x%08llx",
+               dp->name, r0, r1, r2, r3, bad, bad < 0 ? 0 : bad / N, bad < 0 ? 0 : bad % N,
                bad < 0 ? 0ull : (unsigned long long)D0[bad],
                bad < 0 ? 0ull : (unsigned long long)D1[bad],
-               bad < 0 ? 0ull : (unsigned long long)D2[bad]);
+               bad < 0 ? 0ull : (unsigned long long)D2[bad],
+               bad < 0 ? 0ull : (unsigned long long)D3[bad]);
     free(A);
     free(B);
     free(SA);
@@ -236,7 +243,19 @@ static int compare(const char *name, const lad_datapath *dp, const lad_program *
     free(D0);
     free(D1);
     free(D2);
+    free(D3);
     return bad < 0;
+}
+
+/* The columns of a block where the kernel keeps the chain in lanes: 16
+** where the CPU has AVX-512. */
+static int lanes_width(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (__builtin_cpu_supports("avx512f"))
+        return LAD_BLOCK_WMAX;
+#endif
+    return LAD_BLOCK_W;
 }
 
 /* What a GEMM's progress calls said. */
@@ -328,8 +347,14 @@ void test_gemm_kernel(void)
         lad_block bk;
         snprintf(name, sizeof name, "gemm-kernel-lanes-%s", lanes[i]);
         int ok = p && lad_block_ok(&p->dp) &&
-                 lad_block_init(&bk, &p->dp, zero, 1, NULL, 0, p->dp.k, 1) == LAD_OK;
+                 lad_block_init(&bk, &p->dp, zero, 1, NULL, 0, p->dp.k, 1, LAD_BLOCK_BEST) ==
+                     LAD_OK;
         test_check(ok && bk.lanes, name, "the block kernel does not keep it in lanes");
+        /* and on AVX-512, sixteen columns a block (the comparisons below
+        ** then test that build) */
+        snprintf(name, sizeof name, "gemm-kernel-width-%s", lanes[i]);
+        test_check(ok && bk.w == lanes_width(), name, "blocks of %d columns on a CPU %s "
+                   "AVX-512", ok ? bk.w : 0, lanes_width() > LAD_BLOCK_W ? "with" : "without");
         if (ok)
             lad_block_free(&bk);
     }
@@ -438,6 +463,6 @@ void test_gemm_kernel(void)
     compare("gemm-kernel-e4m3-large", e4, NULL, 29, 51, 32 * 12, FAM_SPRINKLED, 1, 0);
 
     progress_case("gemm-progress-kernel-3-threads", bf, LAD_GEMM_AUTO,
-                  37 * ((45 + LAD_BLOCK_W - 1) / LAD_BLOCK_W));
+                  37 * ((45 + lanes_width() - 1) / lanes_width()));
     progress_case("gemm-progress-general-3-threads", bf, LAD_GEMM_GENERAL, 37 * 45);
 }
