@@ -155,6 +155,8 @@ typedef struct lad_plan {
     int cases8;          /* the AVX2 build evaluates dense cases eight
                             side by side, one a vector lane
                             (gemm_kernel.c, lad_cases_ok) */
+    int cases_w;         /* with cases8: the cases side by side, 8, or 16
+                            on AVX-512 (lad_cases_width) */
     int avx2;            /* 1: the fast path's AVX2 build (x86-64 CPUs that
                             have it); 0: the generic one */
     int simple;          /* a's and b's NaN and Inf are decided fast */

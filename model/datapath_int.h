@@ -158,64 +158,14 @@ typedef int32_t v8i __attribute__((vector_size(32)));
                           s_[m_] = p_[m_] < q_[m_] ? p_[m_] : q_[m_]; \
                       s_; })
 
-/* Eight words of format A (shifted down by its pad), decoded as opfmt_term
-** does: the fraction and exponent fields (f, e), the significand with its
-** hidden bit (m), and as masks (all ones) a zero exponent field (ez), a
-** special word, NaN or Inf (special), and a negative sign (neg). Written
-** with == only: AVX2 compares for equality, and x != y is two of them. */
-typedef struct op8 {
-    v8u f, e, m, ez, special, neg;
-} op8;
-
-static inline __attribute__((always_inline)) void decode8(op8 *o, const v8u *px,
-                                                          const lad_opfmt A)
-{
-    v8u x = *px;
-    o->f = x & A.fmask;
-    o->e = (x >> A.mb) & A.emax;
-    o->ez = (v8u)(o->e == 0);
-    o->m = o->f | (~o->ez & (1u << A.mb));
-    o->special = (v8u)(o->e == A.etop) & (v8u)((o->f & A.need) == A.need);
-    /* the sign bit set (an unsigned format has none: smask 0) */
-    o->neg = (v8u)((x & A.smask) == A.smask) & (A.smask ? ~0u : 0u);
-    if (A.spec == FS_FNUZ)  /* the word of -0 is the NaN */
-        o->special |= (v8u)((o->e | o->f) == 0) & o->neg;
-}
-
-/* The raw exponents of the products of a's and b's lanes, both biases in
-** (decode_one's): a subnormal's field counts as 1 (a mask is -1). */
-static inline __attribute__((always_inline)) void raw8(v8u *r, const op8 *a, const op8 *b)
-{
-    *r = a->e + b->e - a->ez - b->ez;
-}
-
-/* The lanes (masks) whose products, m = (ma * mb) << up with raw exponent
-** rw (both biases in), are of 2^prod_inf or more (lad_plan.bigt;
-** big_product): m >= 2^(bigt - rw), m being below 2^31. */
-static inline __attribute__((always_inline)) void big8(v8u *big, int bigt, const v8u *m,
-                                                       const v8u *rw)
-{
-    const v8i zero = {0};
-    v8i t = VMIN(VMAX(bigt - (v8i)*rw, zero), zero + 31);
-    *big = (v8u)((*m >> (v8u)t) != 0);
-}
-
-/* The class masks of eight products of a's and b's lanes (opfmt_class's
-** rules, as masks): a NaN (a NaN word, or an Inf times a zero), and an
-** Inf of either sign. */
-static inline __attribute__((always_inline)) void
-class8(v8u *nan, v8u *pinf, v8u *ninf, const op8 *a, const op8 *b, const lad_opfmt A,
-       const lad_opfmt B)
-{
-    const v8u none = {0};
-    v8u ia = A.spec == FS_IEEE ? a->special & (v8u)(a->f == 0) : none;
-    v8u ib = B.spec == FS_IEEE ? b->special & (v8u)(b->f == 0) : none;
-    v8u za = (v8u)((a->e | a->f) == 0), zb = (v8u)((b->e | b->f) == 0);
-    v8u inf = ia | ib, neg = a->neg ^ b->neg;
-    *nan = (a->special & ~ia) | (b->special & ~ib) | (ia & zb) | (ib & za);
-    *pinf = inf & ~neg;
-    *ninf = inf & neg;
-}
+/* the operand decoders at eight lanes: op8, decode8, raw8, big8, class8 */
+#define VW 8
+#define vi v8i
+#define vu v8u
+#include "op_lanes.h"
+#undef VW
+#undef vi
+#undef vu
 
 /* ---- datapath.c */
 

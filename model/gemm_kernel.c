@@ -494,45 +494,30 @@ __attribute__((target("avx2"))) static void chain_avx2(const lad_block *bk,
         chain_body(bk, rows, 1, blk, k0, k1, c, dead);
 }
 
-/* the lanes at sixteen columns, for the AVX-512 build: the names with 16,
-** every function built for AVX512 (the vector compares that the lanes'
-** masks come from, and vpmovd2m, are AVX512DQ and AVX512BW's at this width;
-** the maxima's loops vectorize only where the target is the function's) */
+/* The AVX-512 build's target, and its sixteen lanes (the end of this
+** file). */
 #define AVX512 "avx2,avx512f,avx512dq,avx512bw,avx512vl"
+#if defined(__clang__)
+#define AVX512_BEGIN \
+    _Pragma("clang attribute push(__attribute__((target(AVX512))), apply_to = function)")
+#define AVX512_END _Pragma("clang attribute pop")
+#else
+#define AVX512_BEGIN \
+    _Pragma("GCC push_options") \
+    _Pragma("GCC target(\"avx2,avx512f,avx512dq,avx512bw,avx512vl\")")
+#define AVX512_END _Pragma("GCC pop_options")
+#endif
 typedef int32_t v16i __attribute__((vector_size(64)));
 typedef uint32_t v16u __attribute__((vector_size(64)));
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target(AVX512))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2,avx512f,avx512dq,avx512bw,avx512vl")  /* AVX512: the pragma does not expand it */
-#endif
-#define VW 16
-#define vi v16i
-#define vu v16u
-#define L(name) name##16
-#include "gemm_lanes.h"
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
-#undef VW
-#undef vi
-#undef vu
-#undef L
-
 __attribute__((target(AVX512))) static void chain_avx512(const lad_block *bk,
-                                                                const lad_block_row *const *rows,
-                                                                int nr, int blk, int k0, int k1,
-                                                                lad_word_t *const *c,
-                                                                unsigned *dead)
-{
-    if (nr == 2)
-        chain_body16(bk, rows, 2, blk, k0, k1, c, dead);
-    else
-        chain_body16(bk, rows, 1, blk, k0, k1, c, dead);
-}
+                                                         const lad_block_row *const *rows,
+                                                         int nr, int blk, int k0, int k1,
+                                                         lad_word_t *const *c, unsigned *dead);
+__attribute__((target(AVX512))) static unsigned cases_avx512(const lad_plan *pl,
+                                                             const lad_word_t *a,
+                                                             const lad_word_t *b, size_t step,
+                                                             const lad_word_t *c, size_t cstep,
+                                                             lad_word_t *d);
 #endif
 
 void lad_block_chain(const lad_block *bk, const lad_block_row *const *rows, int nr, int blk,
@@ -610,23 +595,6 @@ static inline __attribute__((always_inline)) void transpose(v8u *r)
         r[i] = __builtin_shufflevector(b[i], b[i + 4], 0, 1, 2, 3, 8, 9, 10, 11);
         r[i + 4] = __builtin_shufflevector(b[i], b[i + 4], 4, 5, 6, 7, 12, 13, 14, 15);
     }
-}
-
-/* aligned_sum with each lane's products its own: lanes from, from + step,
-** ... below to of rps, pmag and psg aligned to vbase and summed into
-** *out. */
-static inline __attribute__((always_inline)) void
-case_sum(v8i *out, const v8i *rps, const v8u *pmag, const v8i *psg, int from, int to,
-         int step, const v8i *vbase)
-{
-    const v8i zero = {0};
-    v8i sum = zero;
-    for (int j = from; j < to; j += step) {
-        v8i sh = VMIN(*vbase - rps[j], zero + 31);
-        v8i t = (v8i)(pmag[j] >> (v8u)sh);
-        sum += (t ^ psg[j]) - psg[j];
-    }
-    *out = sum;
 }
 
 /* The two-level window's pass (plan.c's lanes8_body) one lane at a time,
@@ -783,250 +751,98 @@ vtwo_level(const lad_datapath *dp, const lad_format *out, int mode, const v8i *s
            (int)((1u << out->ebits) - 2) - out->bias, mode == LAD_RNE);
 }
 
-/* lad_cases_eval's W cases. Where the plan has inf_rest, a case with a NaN
-** or Inf word (or C) is decided here too, as plan.c's special_rest: by
-** the classes of its products from the first pass that holds one, and of
-** the value entering that pass (C, or an Inf an overflow left). */
-static inline __attribute__((always_inline)) unsigned
-cases_body(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b, size_t step,
-           const lad_word_t *c, size_t cstep, lad_word_t *d, const lad_opfmt A,
-           const lad_opfmt B)
-{
-    const lad_datapath *dp = pl->dp;
-    const lad_opfmt C = pl->c;
-    const v8i zero = {0}, low = zero - (1 << 30);
-    const int k = dp->k, halves = halves_of(dp);
-    /* per lane of the MMA, one case a vector lane: the words (shifted down
-    ** by their pads), the product's raw exponent with both biases in (0
-    ** for a zero product: a nonzero one's is at least 2), its magnitude
-    ** shifted up by up, its sign (0 or -1) */
-    v8u wa[LAD_KMAX], wb[LAD_KMAX], pmag[LAD_KMAX];
-    v8i rps[LAD_KMAX], psg[LAD_KMAX];
-    /* the chunks of W lanes with a special word (bit j / W of spk): their
-    ** lanes' special masks and class masks (class8) */
-    uint32_t spk = 0;
-    _Static_assert(LAD_KMAX / W <= 32, "a chunk a bit of spk");
-    v8i ksp[LAD_KMAX];
-    v8u knan[LAD_KMAX], kpinf[LAD_KMAX], kninf[LAD_KMAX];
-    v8i bad = {0};
-    for (int j = 0; j < k; j += W) {
-        v8i cbad = {0};
-        for (int l = 0; l < W; l++) {
-            words_of(&wa[j + l], a + l * step + j);
-            words_of(&wb[j + l], b + l * step + j);
-        }
-        transpose(wa + j);
-        transpose(wb + j);
-        for (int t = j; t < j + W; t++) {
-            op8 oa, ob;
-            v8u rw;
-            wa[t] >>= A.pad;
-            wb[t] >>= B.pad;
-            decode8(&oa, &wa[t], A);
-            decode8(&ob, &wb[t], B);
-            raw8(&rw, &oa, &ob);
-            ksp[t] = (v8i)(oa.special | ob.special);
-            rps[t] = (v8i)rw & ~(v8i)((oa.m == 0) | (ob.m == 0));
-            pmag[t] = (oa.m * ob.m) << pl->up;
-            psg[t] = (v8i)(oa.neg ^ ob.neg);
-            if (pl->bigt) {  /* a product too large is an Inf: a special lane */
-                v8u big;
-                big8(&big, pl->bigt, &pmag[t], &rw);
-                ksp[t] |= (v8i)big;
-            }
-            cbad |= ksp[t];
-        }
-        if (!vbits(&cbad))
-            continue;
-        /* a chunk with a special word: its lanes' classes, all of them (a
-        ** lane without one has none; a branch a lane was mispredicted
-        ** half the time on raw words) */
-        bad |= cbad;
-        spk |= 1u << j / W;
-        for (int t = j; t < j + W; t++) {
-            op8 oa, ob;
-            decode8(&oa, &wa[t], A);
-            decode8(&ob, &wb[t], B);
-            class8(&knan[t], &kpinf[t], &kninf[t], &oa, &ob, A, B);
-            /* the special lanes without a special word: products too large */
-            v8u big = (v8u)ksp[t] & ~(oa.special | ob.special);
-            kpinf[t] |= big & ~(v8u)psg[t];
-            kninf[t] |= big & (v8u)psg[t];
-        }
+/* the case kernel at eight cases, CH lanes of the MMA at a time */
+#define CH W
+#define VW 8
+#define vi v8i
+#define vu v8u
+#define L(name) name
+#include "cases_lanes.h"
+#undef VW
+#undef vi
+#undef vu
+#undef L
+
+/* cases_avx2's and cases_avx512's body: the case kernel (CASES_BODY) built
+** once per common decoder shape (datapath_int.h, SHAPES), whose constants
+** are then the instructions' own. */
+#define SHAPE_CASE(k) \
+    case k: \
+        return CASES_BODY(pl, a, b, step, c, cstep, d, SHAPES[k - 1], SHAPES[k - 1])
+#define CASES_BY_SHAPE \
+    switch (pl->shape) { \
+        EACH_SHAPE(SHAPE_CASE); \
+    default: \
+        return CASES_BODY(pl, a, b, step, c, cstep, d, pl->a, pl->b); \
     }
-
-    /* C, each case's running value (opfmt_term's fields) */
-    v8u xc = {0};
-    if (c)
-        for (int l = 0; l < W; l++)
-            xc[l] = (uint32_t)c[l * cstep];
-    xc >>= C.pad;
-    op8 oc;
-    decode8(&oc, &xc, C);
-    bad |= (v8i)oc.special;
-    vterm v;
-    v.nz = (v8i)(oc.m != 0);
-    v.neg = (v8i)oc.neg & v.nz;
-    v.mag = (v8i)oc.m;
-    v.raw = (v8i)(oc.e - (v8u)(oc.e == 0)) - C.bias;
-    v.exp = v.raw - (int)C.mb;
-
-    /* the cases with a special word: per pass, which have one in it (spp),
-    ** and the classes of the products from its first lane on (sfx); C's
-    ** join pass 0's */
-    v8i spp[LAD_KMAX], snan[LAD_KMAX], spinf[LAD_KMAX], sninf[LAD_KMAX];
-    unsigned live = ~vbits(&bad) & ((1u << W) - 1);
-    int specials = live != (1u << W) - 1 && pl->inf_rest;
-    if (specials) {
-        v8i n = zero, pi = zero, ni = zero;
-        for (int p = pl->npass - 1; p >= 0; p--) {
-            int from = p * dp->pass, to = from + dp->pass < k ? from + dp->pass : k;
-            v8i sp = zero;
-            for (int j = from; j < to; j++) {
-                if (!(spk >> j / W & 1))
-                    continue;
-                sp |= ksp[j];
-                n |= (v8i)knan[j];
-                pi |= (v8i)kpinf[j];
-                ni |= (v8i)kninf[j];
-            }
-            spp[p] = sp;
-            snan[p] = n;
-            spinf[p] = pi;
-            sninf[p] = ni;
-        }
-        v8i cinf = C.spec == FS_IEEE ? (v8i)(oc.special & (v8u)(oc.f == 0)) : zero;
-        spp[0] |= (v8i)oc.special;
-        snan[0] |= (v8i)oc.special & ~cinf;
-        spinf[0] |= cinf & ~(v8i)oc.neg;
-        sninf[0] |= cinf & (v8i)oc.neg;
-        live = (1u << W) - 1;
-    }
-
-    /* dec: the cases decided by their classes, their words dw; two: the
-    ** two-level window, its second level in the lanes where vec2 */
-    v8i inf = zero, ineg = zero, dec = zero;
-    v8u dw = {0};
-    const int two = dp->window2 > 0;
-    const int vec2 = two && dp->align2_round == LAD_RD && dp->window2 >= dp->window;
-    const lad_opfmt *od = &pl->d;
-    for (int p = 0; p < pl->npass; p++) {
-        int from = p * dp->pass, to = from + dp->pass < k ? from + dp->pass : k;
-        int last = p == pl->npass - 1;
-        if (specials) {
-            /* the live cases whose first special word is in this pass (a
-            ** case the scalar pass left is not decided here) */
-            const v8i bit = {1, 2, 4, 8, 16, 32, 64, 128};
-            v8i now = spp[p] & ~dec & ((bit & (int)live) != 0);
-            v8i pi = spinf[p] | (inf & ~ineg), ni = sninf[p] | (inf & ineg);
-            v8i nan = snan[p] | (pi & ni);
-            v8u iw = ((v8u)ni & od->smask) | od->emax << od->mb;
-            dw |= (v8u)now & (((v8u)nan & (uint32_t)dp->nan) | (~(v8u)nan & (iw << od->pad)));
-            dec |= now;
-            live &= ~vbits(&now);
-        }
-        /* the anchor (two running maxima, as raw_products), unbiased; a
-        ** lane without a product far below any */
-        v8i m0 = zero, m1 = m0, x, nothing;
-        int j = from;
-        for (; j + 1 < to; j += 2) {
-            m0 = VMAX(m0, rps[j]);
-            m1 = VMAX(m1, rps[j + 1]);
-        }
-        if (j < to)
-            m0 = VMAX(m0, rps[j]);
-        v8i rmax = VMAX(m0, m1), none = rmax == 0;
-        rmax = ((rmax - pl->bias) & ~none) | (low & none);
-        lane_anchor(pl, &rmax, two ? NULL : &v, &x, &nothing);
-        /* the products aligned toward zero and summed, as aligned_sums,
-        ** the biases in the base: a zero product's shift is the anchor's
-        ** biased exponent plus down, at least 0 (lad_cases_ok), and moves
-        ** a zero */
-        v8i vbase = x + pl->down + pl->bias, half, half2;
-        const lad_format *out = last ? &dp->d : &dp->acc;
-        const lad_opfmt *oo = last ? &pl->d : &pl->acc;
-        int mode = last ? dp->d_round : dp->acc_round;
-        if (two) {
-            /* the products' sum: with even_odd, the even lanes (m0's) and
-            ** the odd ones (m1's) below their own anchors (a half without
-            ** a product sums zeros at x), each cut to x's units by a
-            ** floor, in the lanes when align2_round is rd */
-            v8i xh[2] = {x, x}, hm[2] = {m0, m1}, sum, edge = nothing;
-            if (dp->even_odd) {
-                for (int h = 0; h < 2; h++) {
-                    v8i hnone = hm[h] == 0;
-                    xh[h] = (VMAX(hm[h] - pl->bias, zero + dp->anchor_min) & ~hnone) |
-                            (x & hnone);
-                    v8i hbase = xh[h] + pl->down + pl->bias;
-                    case_sum(h ? &half2 : &half, rps, pmag, psg, from + h, to, 2, &hbase);
-                }
-                sum = (half >> VMIN(x - xh[0], zero + 31)) + (half2 >> VMIN(x - xh[1], zero + 31));
-            } else {
-                int mid = halves ? from + (to - from + 1) / 2 : to;
-                case_sum(&half, rps, pmag, psg, from, mid, 1, &vbase);
-                case_sum(&half2, rps, pmag, psg, mid, to, 1, &vbase);
-                sum_edge(&sum, &edge, &nothing, &half, &half2, halves);
-            }
-            vterm nv = v;
-            unsigned fix = live & ~vbits(&dec) & ~vbits(&inf);
-            /* the lanes' pass costs about what two lanes' alone do (raw
-            ** cdna3 bf16, whose cases most often have an Inf product) */
-            if (vec2 && __builtin_popcount(fix) > 2) {
-                v8i over;
-                vtwo_level(dp, out, mode, &sum, &x, &v, &nv, &over);
-                join_inf(&inf, &ineg, &edge, &over, &nv.neg);
-                fix &= vbits(&edge);
-            }
-            two_level_lanes(dp, out, oo, mode, fix, &nothing, &x, &half, &half2, &xh[0],
-                            &xh[1], &v, &nv, &inf, &ineg);
-            v = nv;
-            continue;
-        }
-        int mid = halves ? from + (to - from + 1) / 2 : to;
-        case_sum(&half, rps, pmag, psg, from, mid, 1, &vbase);
-        case_sum(&half2, rps, pmag, psg, mid, to, 1, &vbase);
-        lane_round(pl, halves, out, oo, mode, &nothing, &x, &half, &half2, &v, &live, &inf,
-                   &ineg);
-    }
-
-    /* the D words, encoded from the running value in d's terms; an
-    ** overflow's Inf (lanes_ok: d's is IEEE's); the decided ones */
-    v8u w;
-    vencode(&w, &v, od);
-    v8u iw = (((v8u)ineg & od->smask) | od->emax << od->mb) << od->pad;
-    w = (w & ~(v8u)inf) | (iw & (v8u)inf);
-    w = (w & ~(v8u)dec) | dw;
-    for (int l = 0; l < W; l++)
-        d[l] = w[l];
-    return ~live & ~vbits(&dec) & ((1u << W) - 1);
-}
 
 /* The AVX2 build only: the generic one, without per-lane shifts and
-** maxima, ran the kernel at a third of the one-case code's rate. One
-** build per common decoder shape (datapath_int.h, SHAPES), whose
-** constants are then the instructions' own. */
+** maxima, ran the kernel at a third of the one-case code's rate. */
 __attribute__((target("avx2"))) static unsigned cases_avx2(const lad_plan *pl,
                                                            const lad_word_t *a,
                                                            const lad_word_t *b, size_t step,
                                                            const lad_word_t *c, size_t cstep,
                                                            lad_word_t *d)
 {
-    switch (pl->shape) {
-#define SHAPE(k) \
-    case k: \
-        return cases_body(pl, a, b, step, c, cstep, d, SHAPES[k - 1], SHAPES[k - 1])
-        EACH_SHAPE(SHAPE);
-#undef SHAPE
-    default:
-        return cases_body(pl, a, b, step, c, cstep, d, pl->a, pl->b);
-    }
+#define CASES_BODY cases_body
+    CASES_BY_SHAPE
+#undef CASES_BODY
+}
+
+/* ---- the AVX-512 build: the lanes at sixteen columns (the chain) or
+** cases (the case kernel), the names with 16; every function built for
+** AVX512 (the vector compares that the lanes' masks come from, and
+** vpmovd2m, are AVX512DQ and AVX512BW's at this width; the maxima's loops
+** vectorize only where the target is the function's own, not only its
+** caller's) */
+AVX512_BEGIN
+#define VW 16
+#define vi v16i
+#define vu v16u
+#define L(name) name##16
+#include "gemm_lanes.h"
+#include "op_lanes.h"
+#include "cases_lanes.h"
+AVX512_END
+#undef VW
+#undef vi
+#undef vu
+#undef L
+
+__attribute__((target(AVX512))) static void chain_avx512(const lad_block *bk,
+                                                         const lad_block_row *const *rows,
+                                                         int nr, int blk, int k0, int k1,
+                                                         lad_word_t *const *c, unsigned *dead)
+{
+    if (nr == 2)
+        chain_body16(bk, rows, 2, blk, k0, k1, c, dead);
+    else
+        chain_body16(bk, rows, 1, blk, k0, k1, c, dead);
+}
+
+__attribute__((target(AVX512))) static unsigned cases_avx512(const lad_plan *pl,
+                                                             const lad_word_t *a,
+                                                             const lad_word_t *b, size_t step,
+                                                             const lad_word_t *c, size_t cstep,
+                                                             lad_word_t *d)
+{
+#define CASES_BODY cases_body16
+    CASES_BY_SHAPE
+#undef CASES_BODY
 }
 #endif
+
+int lad_cases_width(const lad_plan *pl)
+{
+    return pl->dp->window2 == 0 && avx512() ? 2 * W : W;
+}
 
 unsigned lad_cases_eval(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b,
                         size_t step, const lad_word_t *c, size_t cstep, lad_word_t *d)
 {
 #if BLOCK_AVX2_CLONE
+    if (pl->cases_w == 2 * W)
+        return cases_avx512(pl, a, b, step, c, cstep, d);
     return cases_avx2(pl, a, b, step, c, cstep, d);
 #else
     (void)pl, (void)a, (void)b, (void)step, (void)c, (void)cstep, (void)d;

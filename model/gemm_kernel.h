@@ -98,7 +98,12 @@ int lad_block_ok(const lad_datapath *dp);
 ** k a multiple of LAD_BLOCK_W, C anchored in the window. */
 int lad_cases_ok(const lad_plan *pl);
 
-/* LAD_BLOCK_W dense cases of a plan with cases8 side by side, one a lane:
+/* How many cases lad_cases_eval takes at once for plan pl (with cases8):
+** LAD_BLOCK_WMAX on a CPU with AVX-512 where the plan has no two-level
+** window, else LAD_BLOCK_W. plan.c sets lad_plan.cases_w by it. */
+int lad_cases_width(const lad_plan *pl);
+
+/* pl->cases_w dense cases of a plan with cases8 side by side, one a lane:
 ** case l's A and B words (k of them, in order) at a + l * step and b + l *
 ** step, its C word at c[l * cstep] (+0 without c). Writes each case's D
 ** word to d[l] and returns the cases it leaves as bits (bit l: case l holds

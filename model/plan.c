@@ -923,6 +923,7 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
 {
     memset(p, 0, sizeof *p);
     p->dp = dp;
+    p->cases_w = LAD_BLOCK_W;
     p->a = lad_opfmt_of(&dp->a);
     p->b = lad_opfmt_of(&dp->b);
     p->path = dp->integer                 ? LAD_PATH_INTEGER
@@ -986,6 +987,8 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     p->whole8 = p->full8 && (dp->pass >= dp->k || dp->pass % 8 == 0);
     p->sum32 = lanes8_sum32(dp);
     p->cases8 = p->path == LAD_PATH_FAST && lad_cases_ok(p);
+    if (p->cases8)
+        p->cases_w = lad_cases_width(p);
 }
 
 /* Whether a product of lanes [from, to) (decoded by decode_pass) is of
@@ -1846,9 +1849,9 @@ void lad_plan_eval_batch(const lad_plan *p, const lad_case *cs, size_t n, lad_wo
 {
     size_t i = 0;
     if (p->cases8 && p->avx2) {
-        /* eight cases side by side; the ones that kernel leaves, alone */
-        const size_t step = sizeof *cs / sizeof(lad_word_t);
-        for (; i + LAD_BLOCK_W <= n; i += LAD_BLOCK_W) {
+        /* cases_w cases side by side; the ones that kernel leaves, alone */
+        const size_t step = sizeof *cs / sizeof(lad_word_t), w = (size_t)p->cases_w;
+        for (; i + w <= n; i += w) {
             unsigned left = lad_cases_eval(p, cs[i].a, cs[i].b, step, &cs[i].c, step, d + i);
             for (int l = 0; left >> l; l++)
                 if (left >> l & 1)
@@ -1935,10 +1938,10 @@ static lad_rows rows_from(const lad_datapath *dp, const lad_rows *r, size_t i)
 /* lad_plan_eval_rows on rows of words, or of bytes on the scaled path. */
 static void rows_eval(const lad_plan *p, const lad_rows *r, size_t n, lad_word_t *d)
 {
-    size_t i = 0, k = (size_t)p->dp->k;
+    size_t i = 0, k = (size_t)p->dp->k, w = (size_t)p->cases_w;
     if (p->cases8 && p->avx2) {
-        /* eight cases side by side; the ones that kernel leaves, alone */
-        for (; i + LAD_BLOCK_W <= n; i += LAD_BLOCK_W) {
+        /* cases_w cases side by side; the ones that kernel leaves, alone */
+        for (; i + w <= n; i += w) {
             unsigned left = lad_cases_eval(p, r->a + i * k, r->b + i * k, k,
                                            r->c ? r->c + i : NULL, 1, d + i);
             for (int l = 0; left >> l; l++)
@@ -1961,9 +1964,10 @@ void lad_plan_eval_rows(const lad_plan *p, const lad_rows *r, size_t n, lad_word
     /* bytes where the path reads words: a block of the case kernel's
     ** widened at a time, in the caches */
     size_t k = (size_t)p->dp->k;
-    lad_word_t wa[LAD_BLOCK_W * LAD_KMAX], wb[LAD_BLOCK_W * LAD_KMAX];
-    for (size_t i = 0; i < n; i += LAD_BLOCK_W) {
-        size_t m = n - i < LAD_BLOCK_W ? n - i : LAD_BLOCK_W;
+    lad_word_t wa[LAD_BLOCK_WMAX * LAD_KMAX], wb[LAD_BLOCK_WMAX * LAD_KMAX];
+    size_t w = (size_t)p->cases_w;
+    for (size_t i = 0; i < n; i += w) {
+        size_t m = n - i < w ? n - i : w;
         lad_rows s = rows_from(p->dp, r, i);
         widen_bytes(wa, s.a8, (int)(m * k));
         widen_bytes(wb, s.b8, (int)(m * k));

@@ -112,13 +112,16 @@ static measured rate(evalfn fn, const lad_datapath *dp, const lad_plan *plan,
 }
 
 /* The code a plan runs (lad_plan.path, and the AVX2 build's eight-lane
-** code: "side8" for eight cases side by side, "fast8" for eight lanes of
-** one case): the bench's "path" column. */
+** code: "side8" for eight cases side by side, "side16" for sixteen on
+** AVX-512, "fast8" for eight lanes of one case): the bench's "path"
+** column. */
 static const char *path_name(const lad_plan *p)
 {
     switch (p->path) {
     case LAD_PATH_FAST:
-        return p->avx2 && p->cases8 ? "side8" : p->avx2 && p->lanes8 ? "fast8" : "fast";
+        return p->avx2 && p->cases8 ? (p->cases_w > 8 ? "side16" : "side8")
+               : p->avx2 && p->lanes8 ? "fast8"
+                                      : "fast";
     case LAD_PATH_SCALED:
         return "scaled";
     case LAD_PATH_INTEGER:

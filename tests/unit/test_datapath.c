@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/datapath_int.h"
+#include "model/gemm_kernel.h"
 #include "model/presets.h"
 #include "probes/gen.h"
 
@@ -404,9 +405,10 @@ static void test_f64_fma(void)
 ** meets a special or overflows (plan.c, special_rest), and the ones it
 ** leaves to the general code (Infs of both signs, a zero times an Inf).
 ** Each case one at a time (lad_plan_eval) and in batches of FAST_BATCH
-** (lad_plan_eval_batch: eight side by side where the plan has cases8,
-** gemm_kernel.c's lad_cases_eval, which decides those specials and
-** overflows in its lanes).
+** (lad_plan_eval_batch: eight or, on AVX-512, sixteen side by side where
+** the plan has cases8, gemm_kernel.c's lad_cases_eval, which decides those
+** specials and overflows in its lanes), by the plan, by its generic build
+** and with eight side by side (the AVX2 build's width) on any CPU.
 */
 enum { FAST_BATCH = 64 };
 
@@ -425,8 +427,9 @@ static void test_fast_specials(void)
         lad_plan_init(&pl, dp);
         if (pl.path != LAD_PATH_FAST)
             continue;
-        lad_plan generic = pl;
+        lad_plan generic = pl, avx2 = pl;
         generic.avx2 = 0;
+        avx2.cases_w = LAD_BLOCK_W;  /* eight side by side, on AVX-512 too */
         presets++;
         two += dp->window2 > 0;
         side += pl.cases8;
@@ -464,8 +467,8 @@ static void test_fast_specials(void)
                     c->c = lad_format_inf(&dp->c, neg);
                 want[q] = lad_eval_general(dp, c);
             }
-            for (int build = 0; build < 2; build++) {
-                const lad_plan *p = build ? &generic : &pl;
+            for (int build = 0; build < 3; build++) {
+                const lad_plan *p = build == 2 ? &avx2 : build ? &generic : &pl;
                 lad_plan_eval_batch(p, cs, (size_t)nb, gen);
                 for (int q = 0; q < nb; q++) {
                     got[q] = lad_plan_eval(p, &cs[q]);
@@ -474,7 +477,7 @@ static void test_fast_specials(void)
                         snprintf(first, sizeof first,
                                  "%s %s case %d, %s build: general 0x%llx, plan 0x%llx, "
                                  "batch 0x%llx", dp->name, k0 + q < np ? "finite" : "raw",
-                                 k0 + q, build ? "generic" : "fast",
+                                 k0 + q, build == 2 ? "AVX2" : build ? "generic" : "fast",
                                  (unsigned long long)want[q], (unsigned long long)got[q],
                                  (unsigned long long)gen[q]);
                 }
