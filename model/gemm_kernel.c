@@ -140,6 +140,59 @@ static int decode_word(const lad_datapath *dp, const lad_format *f, const lad_op
     return bad;
 }
 
+/* Tables of decoded words: a word of a format of up to 8 bits always, of
+** up to 16 bits where B alone has 4 times the table's words (a GEMM that
+** decodes fewer words than that decodes them faster one by one). An entry
+** is what decode_word gives: the raw exponent in the low 32 bits, above it
+** the magnitude (below 2^17 at these widths) with the sign in bit 63 and
+** the NaN or Inf in bit 62. */
+#define CODE_BAD ((uint64_t)1 << 62)
+#define CODE_NEG ((uint64_t)1 << 63)
+
+static uint64_t code_word(const lad_datapath *dp, const lad_format *f, const lad_opfmt *d,
+                          lad_word_t w)
+{
+    int32_t raw, neg;
+    uint32_t mag;
+    int bad = decode_word(dp, f, d, w, &raw, &mag, &neg);
+    return (uint32_t)raw | (uint64_t)mag << 32 | (neg ? CODE_NEG : 0) | (bad ? CODE_BAD : 0);
+}
+
+/* decode_word for operand x (0: A, 1: B), from its table where there is
+** one and the word is in it. */
+static inline int code_of(const lad_block *bk, int x, lad_word_t w, int32_t *raw,
+                          uint32_t *mag, int32_t *neg)
+{
+    const lad_datapath *dp = bk->pl.dp;
+    if (w >= bk->ncode[x])
+        return decode_word(dp, x ? &dp->b : &dp->a, x ? &bk->pl.b : &bk->pl.a, w, raw, mag,
+                           neg);
+    uint64_t c = bk->code[x][w];
+    *raw = (int32_t)(uint32_t)c;
+    *mag = (uint32_t)(c >> 32) & 0x3fffffffu;
+    *neg = (c & CODE_NEG) != 0;
+    return (c & CODE_BAD) != 0;
+}
+
+static size_t code_size(const lad_format *f, int K, int N)
+{
+    size_t n = (size_t)1 << (f->width <= 16 ? f->width : 0);
+    return f->width <= 8 || (f->width <= 16 && (size_t)K * (size_t)N >= 4 * n) ? n : 0;
+}
+
+void lad_block_fill(lad_block *bk, int t, int n)
+{
+    const lad_datapath *dp = bk->pl.dp;
+    for (int x = 0; x < 2; x++) {
+        if (x == 1 && bk->code[1] == bk->code[0])
+            break;
+        size_t w0 = bk->ncode[x] * (size_t)t / (size_t)n;
+        size_t w1 = bk->ncode[x] * (size_t)(t + 1) / (size_t)n;
+        for (size_t w = w0; w < w1; w++)
+            bk->code[x][w] = code_word(dp, x ? &dp->b : &dp->a, x ? &bk->pl.b : &bk->pl.a, w);
+    }
+}
+
 static int lanes_ok(const lad_datapath *dp, const lad_plan *pl, const lad_opfmt *od);
 
 /* The lane of the MMA at k0 that fills position j of its passes. */
@@ -186,9 +239,26 @@ int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, i
     bk->braw = malloc(n * sizeof *bk->braw);
     bk->bmag = malloc(n * sizeof *bk->bmag);
     bk->bbad = calloc((size_t)bk->nblk * (size_t)bk->w, 1);
-    if (!bk->braw || !bk->bmag || !bk->bbad) {
+    /* one table for both where A's words decode as B's */
+    int same = !memcmp(&dp->a, &dp->b, sizeof dp->a) &&
+               !memcmp(&bk->pl.a, &bk->pl.b, sizeof bk->pl.a);
+    int ok = 1;
+    for (int x = 0; x < 2; x++) {
+        bk->ncode[x] = code_size(x ? &dp->b : &dp->a, K, N);
+        if (x == 1 && same)
+            bk->code[1] = bk->code[0];
+        else if (bk->ncode[x])
+            ok &= (bk->code[x] = malloc(bk->ncode[x] * sizeof *bk->code[x])) != NULL;
+    }
+    if (!bk->braw || !bk->bmag || !bk->bbad || !ok) {
         lad_block_free(bk);
         return LAD_EINTERNAL;
+    }
+    if (bk->ncode[0] + bk->ncode[1] <= 512) {
+        /* the tables of formats of 8 bits or fewer: here, not worth the
+        ** threads of lad_block_fill */
+        lad_block_fill(bk, 0, 1);
+        bk->filled = 1;
     }
     return LAD_OK;
 }
@@ -198,27 +268,28 @@ void lad_block_decode(lad_block *bk, int blk0, int blk1)
     const lad_datapath *dp = bk->pl.dp;
     const lad_word_t *B = bk->B;
     int K = bk->K, N = bk->N, ldb = bk->ldb, w = bk->w;
-    for (int blk = blk0; blk < blk1; blk++)
+    for (int blk = blk0; blk < blk1; blk++) {
+        int j0 = blk * w, ncol = N - j0 < w ? N - j0 : w;
         for (int k = 0; k < K; k++) {
-            int src = k - k % dp->k + lane_of(dp, k % dp->k);
+            int src = k - k % dp->k + lane_of(dp, k % dp->k);  /* once per w words */
             size_t at = ((size_t)blk * K + k) * (size_t)w;
+            const lad_word_t *b = B + (size_t)src * ldb + j0;
+            const uint8_t *sb = bk->SB ? bk->SB + (size_t)(src / bk->sblock) * bk->ldsb + j0
+                                       : NULL;
             for (int col = 0; col < w; col++) {
-                int j = blk * w + col;
                 int32_t raw = LAD_BLOCK_ZERO, neg = 0;
                 uint32_t mag = 0;
-                if (j < N) {
-                    bk->bbad[j] |= decode_word(dp, &dp->b, &bk->pl.b,
-                                               B[(size_t)src * ldb + j], &raw, &mag, &neg);
-                    int32_t sh = bk->SB ? bk->bsh[bk->SB[(size_t)(src / bk->sblock) * bk->ldsb +
-                                                        j]]
-                                        : 0;
-                    bk->bbad[j] |= sh == LAD_BLOCK_ZERO;
+                if (col < ncol) {
+                    int bad = code_of(bk, 1, b[col], &raw, &mag, &neg);
+                    int32_t sh = sb ? bk->bsh[sb[col]] : 0;
+                    bk->bbad[j0 + col] |= bad | (sh == LAD_BLOCK_ZERO);
                     raw += raw == LAD_BLOCK_ZERO ? 0 : sh;
                 }
                 bk->braw[at + col] = raw;
                 bk->bmag[at + col] = (int32_t)(mag | (uint32_t)neg << 31);
             }
         }
+    }
 }
 
 void lad_block_free(lad_block *bk)
@@ -226,8 +297,12 @@ void lad_block_free(lad_block *bk)
     free(bk->braw);
     free(bk->bmag);
     free(bk->bbad);
+    if (bk->code[1] != bk->code[0])
+        free(bk->code[1]);
+    free(bk->code[0]);
     bk->braw = bk->bmag = NULL;
     bk->bbad = NULL;
+    bk->code[0] = bk->code[1] = NULL;
 }
 
 int lad_block_row_alloc(const lad_block *bk, lad_block_row *row)
@@ -257,16 +332,40 @@ void lad_block_row_decode(const lad_block *bk, const lad_word_t *a, const uint8_
                           lad_block_row *row)
 {
     const lad_datapath *dp = bk->pl.dp;
+    int scaled = sa && bk->sblock;
     row->bad = 0;
-    for (int k = 0; k < bk->K; k++) {
-        int src = k - k % dp->k + lane_of(dp, k % dp->k);
-        int32_t neg, sh = sa && bk->sblock ? bk->ash[sa[src / bk->sblock]] : 0;
-        row->bad |= decode_word(dp, &dp->a, &bk->pl.a, a[src], &row->raw[k], &row->mag[k], &neg);
-        row->bad |= sh == LAD_BLOCK_ZERO;
-        row->raw[k] += row->raw[k] == LAD_BLOCK_ZERO ? 0 : sh;
-        row->mag[k] <<= bk->pl.up;  /* below 2^32: lad_block_ok */
-        row->sgn[k] = -neg;
+    if (bk->ncode[0] && !dp->norder) {
+        /* the table alone, word by word in order, a scale block at a time
+        ** (the scales' exponents added to the nonzero words') */
+        const uint64_t *tab = bk->code[0];
+        uint64_t bad = 0;
+        int blk = scaled ? bk->sblock : bk->K;
+        for (int k0 = 0; k0 < bk->K; k0 += blk) {
+            int32_t sh = scaled ? bk->ash[sa[k0 / blk]] : 0;
+            bad |= sh == LAD_BLOCK_ZERO ? CODE_BAD : 0;
+            for (int k = k0; k < k0 + blk; k++) {
+                uint64_t c = a[k] < bk->ncode[0] ? tab[a[k]]
+                                                  : code_word(dp, &dp->a, &bk->pl.a, a[k]);
+                int32_t raw = (int32_t)(uint32_t)c;
+                row->raw[k] = raw + (raw == LAD_BLOCK_ZERO ? 0 : sh);
+                row->mag[k] = ((uint32_t)(c >> 32) & 0x3fffffffu) << bk->pl.up;
+                row->sgn[k] = -(int32_t)(c >> 63);
+                bad |= c;
+            }
+        }
+        row->bad = (bad & CODE_BAD) != 0;
+        return;
     }
+    for (int k0 = 0; k0 < bk->K; k0 += dp->k)
+        for (int l = 0; l < dp->k; l++) {
+            int k = k0 + l, src = k0 + lane_of(dp, l);
+            int32_t neg, sh = scaled ? bk->ash[sa[src / bk->sblock]] : 0;
+            row->bad |= code_of(bk, 0, a[src], &row->raw[k], &row->mag[k], &neg);
+            row->bad |= sh == LAD_BLOCK_ZERO;
+            row->raw[k] += row->raw[k] == LAD_BLOCK_ZERO ? 0 : sh;
+            row->mag[k] <<= bk->pl.up;  /* below 2^32: lad_block_ok */
+            row->sgn[k] = -neg;
+        }
 }
 
 /* One column's pass the way mma_body does it (for the lanes chain_pass's

@@ -75,6 +75,10 @@ typedef struct lad_block {
     int32_t ash[256];   /* the exponent each A scale code adds to its lanes
                            (LAD_BLOCK_ZERO: none, a NaN) */
     int32_t bsh[256];   /* the same for B's scale codes */
+    uint64_t *code[2];  /* A's and B's words decoded (code_of), by word: a
+                           table of 2^width (lad_block_fill), or NULL */
+    size_t ncode[2];    /* the tables' sizes, 0 without */
+    int filled;         /* 1: lad_block_init filled them (small ones) */
     const lad_word_t *B;/* B and its scales, as lad_block_init was given */
     int ldb, ldsb;
     const uint8_t *SB;
@@ -120,6 +124,12 @@ unsigned lad_cases_eval(const lad_plan *pl, const lad_word_t *a, const lad_word_
 ** LAD_EINTERNAL (out of memory). */
 int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, int ldb,
                    const uint8_t *SB, int ldsb, int K, int N, int isa);
+
+/* Fills part t of n of the tables of decoded words (lad_block.code; the
+** parts together, before any decoding, where there are tables and
+** lad_block_init has not filled them): threads may fill their parts at the
+** same time. */
+void lad_block_fill(lad_block *bk, int t, int n);
 
 /* Decodes column blocks [blk0, blk1) of B: every block once before the
 ** kernel runs; threads may decode disjoint ranges at the same time. */

@@ -469,9 +469,17 @@ static void slice_block(const gemm *g, const lad_block_row *const *rows, int nr,
 }
 
 /* Rows per group of the block order: their decoded A rows are kept while
-** the group sweeps every column block, so that each block of B is read
-** once per ROWS rows and each row decoded once per group. */
+** the group sweeps the column blocks of its stripe, so that each block of
+** B is read once per ROWS rows and each row decoded once per group. */
 #define ROWS 16
+
+/* Column block blk0 of stripe s of n: the threads' stripes of B's nblk
+** column blocks (stripe s: blocks [stripe0(nblk, s, n), stripe0(nblk, s
+** + 1, n)), decoded by thread s and its share of the items). */
+static int stripe0(int nblk, int s, int n)
+{
+    return (int)((long)nblk * s / n);
+}
 
 /* Items a thread takes at a time (take): two column blocks of a row group,
 ** even so that the pairs of rows the kernel runs side by side stay in one
@@ -491,12 +499,13 @@ static void tick(gemm *g, size_t e)
 }
 
 /* Takes the next chunk of items into g->from, g->to; returns 0 when none
-** is left. Each thread has a share of the items, contiguous (whole row
-** groups of the block order, whose A rows only that thread decodes), and
-** takes CHUNK of them at a time from its front; when its own is done it
-** takes chunks from the fronts of the others' shares in the same way, so
-** that a thread slowed by the rest of the machine does not hold up the
-** end. */
+** is left. Each thread has a share of the items, contiguous (on the block
+** kernel its stripe of column blocks, which it decoded itself: another
+** core's cache holds none of the B it reads), and takes CHUNK of them at
+** a time from its front; when its own is done it takes chunks from the
+** fronts of the others' shares in the same way, so that a thread slowed
+** by the rest of the machine does not hold up the end. A chunk lies in
+** one share. */
 static int take(gemm *g)
 {
     for (int u = 0; u < g->threads; u++) {
@@ -511,24 +520,30 @@ static int take(gemm *g)
     return 0;
 }
 
-/* The items [g->from, g->to) of the block order (item e: rows in groups
-** of ROWS, in a group column block by column block, in a block row by
-** row), by the block kernel; an output it cannot do by element(). rows
-** holds the thread's decoded A rows, row i at i % ROWS if tag says so;
-** col is room for a column of B. */
+/* The items [g->from, g->to) of the block order, by the block kernel; an
+** output it cannot do by element(). The block order: stripe by stripe
+** (stripe0; stripe s is items [M * b0, M * b1) for its blocks [b0, b1)),
+** in a stripe rows in groups of ROWS, in a group column block by column
+** block, in a block row by row. rows holds the thread's decoded A rows,
+** row i at i % ROWS if tag says so; col is room for a column of B. */
 static void block_chunk(gemm *g, const lad_plan *pl, lad_case *cs, lad_block_row *rows,
                         int *tag, lad_word_t *col)
 {
-    int M = g->M, nblk = g->bk->nblk;
+    int M = g->M, nblk = g->bk->nblk, st = 0;
     const lad_block *bk = g->bk;
     const lad_program *prog = g->prog;
     int len = g->K / prog->split;
+    /* the chunk's stripe: blocks [b0, b0 + nb) */
+    while (st + 1 < g->threads && (size_t)M * stripe0(nblk, st + 1, g->threads) <= g->from)
+        st++;
+    int b0 = stripe0(nblk, st, g->threads), nb = stripe0(nblk, st + 1, g->threads) - b0;
     for (size_t e = g->from; e < g->to;) {
         /* item e, and e + 1 beside it when that is the next row of the same
         ** column block */
-        size_t grp = e / ((size_t)ROWS * nblk), at = e - grp * ROWS * nblk;
+        size_t off = e - (size_t)M * b0;
+        size_t grp = off / ((size_t)ROWS * nb), at = off - grp * ROWS * nb;
         int r0 = (int)grp * ROWS, nr = M - r0 < ROWS ? M - r0 : ROWS;
-        int blk = (int)(at / (size_t)nr);
+        int blk = b0 + (int)(at / (size_t)nr);
         int j0 = blk * bk->w, w = g->N - j0 < bk->w ? g->N - j0 : bk->w;
         unsigned full = (1u << bk->w) - 1;
         int n2 = e + 1 < g->to && (int)(at % (size_t)nr) + 1 < nr ? 2 : 1;
@@ -673,9 +688,9 @@ static void *prep_run(void *arg)
     const prep_share *sh = arg;
     const prep *p = sh->p;
     int j0 = (int)((long)p->N * sh->t / sh->n), j1 = (int)((long)p->N * (sh->t + 1) / sh->n);
-    if (p->bk)
-        lad_block_decode(p->bk, p->bk->nblk * sh->t / sh->n,
-                         p->bk->nblk * (sh->t + 1) / sh->n);
+    if (p->bk)  /* thread t's stripe: the blocks its share reads */
+        lad_block_decode(p->bk, stripe0(p->bk->nblk, sh->t, sh->n),
+                         stripe0(p->bk->nblk, sh->t + 1, sh->n));
     if (p->Bt)
         for (int k = 0; k < p->K; k++)
             for (int j = j0; j < j1; j++)
@@ -687,30 +702,48 @@ static void *prep_run(void *arg)
     return NULL;
 }
 
-/* Does prep's work, divided among up to `threads` threads (the GEMM's):
-** with a short GEMM on several threads, this work done on one would be the
-** part that does not divide. A share whose thread cannot start is done
-** here. */
+/* Part t of n of the tables of decoded words (lad_block_fill), which the
+** decoding then reads. */
+static void *fill_run(void *arg)
+{
+    const prep_share *sh = arg;
+    lad_block_fill(sh->p->bk, sh->t, sh->n);
+    return NULL;
+}
+
+/* fn on every share of sh[0..n), share t > 0 on a thread of its own (or
+** here, after the others started, where one cannot start). */
+static void on_threads(void *(*fn)(void *), prep_share *sh, int n)
+{
+    enum { MAXT = 64 };
+    pthread_t tid[MAXT];
+    int started[MAXT] = {0};
+    for (int t = 1; t < n; t++)
+        started[t] = pthread_create(&tid[t], NULL, fn, &sh[t]) == 0;
+    for (int t = 0; t < n; t++)
+        if (!started[t])
+            fn(&sh[t]);
+    for (int t = 1; t < n; t++)
+        if (started[t])
+            pthread_join(tid[t], NULL);
+}
+
+/* Does prep's work, divided among up to `threads` threads (the GEMM's;
+** thread t decodes the column blocks of stripe t, whose items are its
+** share, where there are 64 threads or fewer): with a short GEMM on
+** several threads, this work done on one would be the part that does not
+** divide. The tables of decoded words are filled first, on all threads. */
 static void prepare(const prep *p, int threads)
 {
     enum { MAXT = 64 };
     if (threads > MAXT)
         threads = MAXT;
-    if (threads > p->N)
-        threads = p->N;
     prep_share sh[MAXT];
-    pthread_t tid[MAXT];
-    int started[MAXT] = {0};
-    for (int t = 0; t < threads; t++) {
-        sh[t] = (prep_share){p, t, threads};
-        started[t] = t > 0 && pthread_create(&tid[t], NULL, prep_run, &sh[t]) == 0;
-    }
     for (int t = 0; t < threads; t++)
-        if (!started[t])
-            prep_run(&sh[t]);
-    for (int t = 1; t < threads; t++)
-        if (started[t])
-            pthread_join(tid[t], NULL);
+        sh[t] = (prep_share){p, t, threads};
+    if (p->bk && (p->bk->ncode[0] || p->bk->ncode[1]) && !p->bk->filled)
+        on_threads(fill_run, sh, threads);
+    on_threads(prep_run, sh, threads);
 }
 
 /* lad_gemm_with and lad_gemm_scaled: SA and SB NULL, or the block scales. */
@@ -794,8 +827,10 @@ static int run_gemm(const lad_datapath *dp, const lad_program *prog, int M, int 
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
     for (int t = 0; t < threads; t++) {
-        /* even bounds: pairs of rows stay in one share */
-        shares[t].end = items * (size_t)(t + 1) / (size_t)threads & ~(size_t)1;
+        /* the block kernel's stripes, else even bounds (pairs of rows in
+        ** one share) */
+        shares[t].end = bk ? (size_t)M * stripe0(bk->nblk, t + 1, threads)
+                           : items * (size_t)(t + 1) / (size_t)threads & ~(size_t)1;
         atomic_init(&shares[t].next, t ? shares[t - 1].end : 0);
     }
     shares[threads - 1].end = items;

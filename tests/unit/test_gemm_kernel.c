@@ -458,6 +458,11 @@ void test_gemm_kernel(void)
     compare("gemm-kernel-e4m3-chain-huge", e4, NULL, 5, 17, 32 * 40, FAM_HUGE, 1, 1);
     compare("gemm-kernel-e4m3-chain-tiny", e4, NULL, 5, 17, 32 * 40, FAM_TINY, 1, 1);
 
+    /* B with 4 times 2^16 words: bf16's words decoded from a table
+    ** (gemm_kernel.c, code_size); moderate words, as over K 2048 a word in
+    ** 64 of the rare kinds would put a NaN or Inf in every column */
+    compare("gemm-kernel-bf16-table", bf, NULL, 3, 130, 16 * 128, FAM_MODERATE, 1, 2);
+
     /* a larger product, many threads asked for */
     compare("gemm-kernel-bf16-large", bf, NULL, 37, 45, 16 * 24, FAM_SPRINKLED, 1, 3);
     compare("gemm-kernel-e4m3-large", e4, NULL, 29, 51, 32 * 12, FAM_SPRINKLED, 1, 0);
