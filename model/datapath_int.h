@@ -7,7 +7,9 @@
 **   plan.c      the prepared plan and its fast paths (generic and AVX2)
 **   gemm_kernel.c  the lane kernels: the fast path's pass for eight output
 **               columns of lad_gemm at once, or eight dense cases
-**               (lad_cases_eval)
+**               (lad_cases_eval); sixteen of either on AVX-512
+**   gemm_lanes.h, cases_lanes.h, op_lanes.h  the kernels' lane functions,
+**               written once for a width, included at 8 and at 16
 **
 ** The small decoders every evaluation runs lane by lane are static inline
 ** here, so that the fast paths still inline them; the functions declared
