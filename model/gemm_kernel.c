@@ -201,11 +201,14 @@ static int lane_of(const lad_datapath *dp, int j)
     return dp->norder ? dp->order[j] : j;
 }
 
-/* Whether the CPU runs the AVX-512 build of the chain (chain_avx512). */
+/* Whether the CPU runs the AVX-512 build (chain_avx512, cases_avx512):
+** every extension of its target (AVX512, below). */
 static int avx512(void)
 {
 #if BLOCK_AVX2_CLONE
-    return __builtin_cpu_supports("avx512f") != 0;
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl");
 #else
     return 0;
 #endif

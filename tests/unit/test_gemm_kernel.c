@@ -252,7 +252,9 @@ static int compare(const char *name, const lad_datapath *dp, const lad_program *
 static int lanes_width(void)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (__builtin_cpu_supports("avx512f"))
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl"))
         return LAD_BLOCK_WMAX;
 #endif
     return LAD_BLOCK_W;
