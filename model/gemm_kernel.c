@@ -158,20 +158,24 @@ static uint64_t code_word(const lad_datapath *dp, const lad_format *f, const lad
     return (uint32_t)raw | (uint64_t)mag << 32 | (neg ? CODE_NEG : 0) | (bad ? CODE_BAD : 0);
 }
 
-/* decode_word for operand x (0: A, 1: B), from its table where there is
+/* code_word for operand x (0: A, 1: B), from its table where there is
 ** one and the word is in it. */
-static inline int code_of(const lad_block *bk, int x, lad_word_t w, int32_t *raw,
-                          uint32_t *mag, int32_t *neg)
+static inline uint64_t code_of(const lad_block *bk, int x, lad_word_t w)
 {
     const lad_datapath *dp = bk->pl.dp;
-    if (w >= bk->ncode[x])
-        return decode_word(dp, x ? &dp->b : &dp->a, x ? &bk->pl.b : &bk->pl.a, w, raw, mag,
-                           neg);
-    uint64_t c = bk->code[x][w];
-    *raw = (int32_t)(uint32_t)c;
-    *mag = (uint32_t)(c >> 32) & 0x3fffffffu;
-    *neg = (c & CODE_NEG) != 0;
-    return (c & CODE_BAD) != 0;
+    return w < bk->ncode[x] ? bk->code[x][w]
+                            : code_word(dp, x ? &dp->b : &dp->a, x ? &bk->pl.b : &bk->pl.a, w);
+}
+
+/* An entry's raw exponent, magnitude. */
+static inline int32_t code_raw(uint64_t c)
+{
+    return (int32_t)(uint32_t)c;
+}
+
+static inline uint32_t code_mag(uint64_t c)
+{
+    return (uint32_t)(c >> 32) & 0x3fffffffu;
 }
 
 static size_t code_size(const lad_format *f, int K, int N)
@@ -231,6 +235,8 @@ int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, i
     bk->halves = halves_of(dp);
     bk->w = isa == LAD_BLOCK_BEST && bk->lanes && bk->pl.avx2 && avx512() ? 2 * W : W;
     bk->sblock = SB ? sblock : 0;
+    for (int l = 0; l < dp->k && bk->sblock; l++)
+        bk->lblk[l] = lane_of(dp, l) / bk->sblock;
     bk->K = K;
     bk->N = N;
     bk->nblk = (N + bk->w - 1) / bk->w;
@@ -280,16 +286,18 @@ void lad_block_decode(lad_block *bk, int blk0, int blk1)
             const uint8_t *sb = bk->SB ? bk->SB + (size_t)(src / bk->sblock) * bk->ldsb + j0
                                        : NULL;
             for (int col = 0; col < w; col++) {
-                int32_t raw = LAD_BLOCK_ZERO, neg = 0;
+                int32_t raw = LAD_BLOCK_ZERO;
                 uint32_t mag = 0;
                 if (col < ncol) {
-                    int bad = code_of(bk, 1, b[col], &raw, &mag, &neg);
+                    uint64_t c = code_of(bk, 1, b[col]);
                     int32_t sh = sb ? bk->bsh[sb[col]] : 0;
-                    bk->bbad[j0 + col] |= bad | (sh == LAD_BLOCK_ZERO);
+                    bk->bbad[j0 + col] |= (c & CODE_BAD) != 0 || sh == LAD_BLOCK_ZERO;
+                    raw = code_raw(c);
                     raw += raw == LAD_BLOCK_ZERO ? 0 : sh;
+                    mag = code_mag(c) | (uint32_t)(c >> 63) << 31;
                 }
                 bk->braw[at + col] = raw;
-                bk->bmag[at + col] = (int32_t)(mag | (uint32_t)neg << 31);
+                bk->bmag[at + col] = (int32_t)mag;
             }
         }
     }
@@ -336,39 +344,21 @@ void lad_block_row_decode(const lad_block *bk, const lad_word_t *a, const uint8_
 {
     const lad_datapath *dp = bk->pl.dp;
     int scaled = sa && bk->sblock;
-    row->bad = 0;
-    if (bk->ncode[0] && !dp->norder) {
-        /* the table alone, word by word in order, a scale block at a time
-        ** (the scales' exponents added to the nonzero words') */
-        const uint64_t *tab = bk->code[0];
-        uint64_t bad = 0;
-        int blk = scaled ? bk->sblock : bk->K;
-        for (int k0 = 0; k0 < bk->K; k0 += blk) {
-            int32_t sh = scaled ? bk->ash[sa[k0 / blk]] : 0;
-            bad |= sh == LAD_BLOCK_ZERO ? CODE_BAD : 0;
-            for (int k = k0; k < k0 + blk; k++) {
-                uint64_t c = a[k] < bk->ncode[0] ? tab[a[k]]
-                                                  : code_word(dp, &dp->a, &bk->pl.a, a[k]);
-                int32_t raw = (int32_t)(uint32_t)c;
-                row->raw[k] = raw + (raw == LAD_BLOCK_ZERO ? 0 : sh);
-                row->mag[k] = ((uint32_t)(c >> 32) & 0x3fffffffu) << bk->pl.up;
-                row->sgn[k] = -(int32_t)(c >> 63);
-                bad |= c;
-            }
-        }
-        row->bad = (bad & CODE_BAD) != 0;
-        return;
-    }
-    for (int k0 = 0; k0 < bk->K; k0 += dp->k)
+    uint64_t bad = 0;
+    /* MMA by MMA, its lanes in pass order: no division per word */
+    for (int k0 = 0; k0 < bk->K; k0 += dp->k) {
+        const uint8_t *s0 = scaled ? sa + k0 / bk->sblock : NULL;
         for (int l = 0; l < dp->k; l++) {
-            int k = k0 + l, src = k0 + lane_of(dp, l);
-            int32_t neg, sh = scaled ? bk->ash[sa[src / bk->sblock]] : 0;
-            row->bad |= code_of(bk, 0, a[src], &row->raw[k], &row->mag[k], &neg);
-            row->bad |= sh == LAD_BLOCK_ZERO;
-            row->raw[k] += row->raw[k] == LAD_BLOCK_ZERO ? 0 : sh;
-            row->mag[k] <<= bk->pl.up;  /* below 2^32: lad_block_ok */
-            row->sgn[k] = -neg;
+            int k = k0 + l;
+            uint64_t c = code_of(bk, 0, a[k0 + lane_of(dp, l)]);
+            int32_t raw = code_raw(c), sh = s0 ? bk->ash[s0[bk->lblk[l]]] : 0;
+            bad |= c | (sh == LAD_BLOCK_ZERO ? CODE_BAD : 0);
+            row->raw[k] = raw + (raw == LAD_BLOCK_ZERO ? 0 : sh);
+            row->mag[k] = code_mag(c) << bk->pl.up;  /* below 2^32: lad_block_ok */
+            row->sgn[k] = -(int32_t)(c >> 63);
         }
+    }
+    row->bad = (bad & CODE_BAD) != 0;
 }
 
 /* One column's pass the way mma_body does it (for the lanes chain_pass's
@@ -645,7 +635,7 @@ void lad_block_chain(const lad_block *bk, const lad_block_row *const *rows, int 
 }
 
 /* ---- cases side by side: dense cases of an evaluation (rows of arrays,
-** or lad_case arrays), W at a time, one case a lane
+** or lad_case arrays), W at a time (2 * W on AVX-512), one case a lane
 **
 ** The lane-state pass above, with each lane's products its own case's: a
 ** chunk of eight lanes of the W cases' A (and B) words is loaded as W

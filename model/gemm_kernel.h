@@ -1,6 +1,6 @@
 /*
 ** The block kernel of lad_gemm: one MMA of the datapath for eight output
-** columns at once, on operands decoded once per GEMM.
+** columns at once (sixteen on AVX-512), on operands decoded once per GEMM.
 **
 ** lad_gemm (program.c) otherwise runs the prepared plan per output element
 ** and per instruction, decoding every A and B word again for each of the N
@@ -83,6 +83,8 @@ typedef struct lad_block {
     int ldb, ldsb;
     const uint8_t *SB;
     int sblock;         /* lanes per scale; 0: no scales */
+    int lblk[LAD_KMAX]; /* with scales: the scale block, within its MMA, of
+                           position l of its passes (lane_of(l) / sblock) */
 } lad_block;
 
 /* One A row decoded for the kernel: K lanes, in pass order. */
