@@ -3,13 +3,13 @@
 **
 ** lad_gemm packs B column by column once (each output element then reads
 ** two contiguous runs of K words), or decodes it for the block kernel,
-** and gives each thread its own plan and case. The threads take the work
-** in chunks of contiguous items (outputs, or the block kernel's (row,
-** block) pairs) from one atomic counter, so that a thread slowed by the
-** rest of the machine takes fewer chunks instead of holding up the end;
-** they share only what they read, that counter and, when progress is
-** asked for, one atomic count of items done, added to once per
-** LAD_GEMM_TICK.
+** and gives each thread its own plan and case. Each thread has a share of
+** the items (outputs, or the block kernel's (row, block) pairs) and takes
+** it in chunks from an atomic counter, then chunks of the others' shares
+** (take), so that a thread slowed by the rest of the machine does not hold
+** up the end; the threads share only what they read, those counters and,
+** when progress is asked for, one atomic count of items done, added to
+** once per LAD_GEMM_TICK.
 */
 #include "program.h"
 #include "datapath_int.h"
@@ -305,6 +305,7 @@ typedef struct gemm {
     lad_word_t *D;
     share *shares;                /* every thread's share of the items */
     int self, threads;            /* this thread's share; how many there are */
+    int from_share;               /* the share the chunk below was taken from */
     size_t from, to;              /* the chunk being done: outputs by their
                                      row-major index, or the block order of
                                      run_blocks */
@@ -512,6 +513,7 @@ static int take(gemm *g)
         share *sh = &g->shares[(g->self + u) % g->threads];
         size_t from = atomic_fetch_add_explicit(&sh->next, CHUNK, memory_order_relaxed);
         if (from < sh->end) {
+            g->from_share = (g->self + u) % g->threads;
             g->from = from;
             g->to = sh->end - from < CHUNK ? sh->end : from + CHUNK;
             return 1;
@@ -529,13 +531,11 @@ static int take(gemm *g)
 static void block_chunk(gemm *g, const lad_plan *pl, lad_case *cs, lad_block_row *rows,
                         int *tag, lad_word_t *col)
 {
-    int M = g->M, nblk = g->bk->nblk, st = 0;
+    int M = g->M, nblk = g->bk->nblk, st = g->from_share;
     const lad_block *bk = g->bk;
     const lad_program *prog = g->prog;
     int len = g->K / prog->split;
-    /* the chunk's stripe: blocks [b0, b0 + nb) */
-    while (st + 1 < g->threads && (size_t)M * stripe0(nblk, st + 1, g->threads) <= g->from)
-        st++;
+    /* the chunk's stripe (its share's): blocks [b0, b0 + nb) */
     int b0 = stripe0(nblk, st, g->threads), nb = stripe0(nblk, st + 1, g->threads) - b0;
     for (size_t e = g->from; e < g->to;) {
         /* item e, and e + 1 beside it when that is the next row of the same
@@ -676,6 +676,9 @@ typedef struct prep {
     int ldb, ldsb, K, N, nkb;
 } prep;
 
+/* The most threads prepare() divides its work among. */
+#define PREP_MAXT 64
+
 /* Share t of n of prep's work: its part of the column blocks, or of the
 ** columns. */
 typedef struct prep_share {
@@ -715,9 +718,8 @@ static void *fill_run(void *arg)
 ** here, after the others started, where one cannot start). */
 static void on_threads(void *(*fn)(void *), prep_share *sh, int n)
 {
-    enum { MAXT = 64 };
-    pthread_t tid[MAXT];
-    int started[MAXT] = {0};
+    pthread_t tid[PREP_MAXT];
+    int started[PREP_MAXT] = {0};
     for (int t = 1; t < n; t++)
         started[t] = pthread_create(&tid[t], NULL, fn, &sh[t]) == 0;
     for (int t = 0; t < n; t++)
@@ -735,10 +737,9 @@ static void on_threads(void *(*fn)(void *), prep_share *sh, int n)
 ** divide. The tables of decoded words are filled first, on all threads. */
 static void prepare(const prep *p, int threads)
 {
-    enum { MAXT = 64 };
-    if (threads > MAXT)
-        threads = MAXT;
-    prep_share sh[MAXT];
+    if (threads > PREP_MAXT)
+        threads = PREP_MAXT;
+    prep_share sh[PREP_MAXT];
     for (int t = 0; t < threads; t++)
         sh[t] = (prep_share){p, t, threads};
     if (p->bk && (p->bk->ncode[0] || p->bk->ncode[1]) && !p->bk->filled)
@@ -827,21 +828,19 @@ static int run_gemm(const lad_datapath *dp, const lad_program *prog, int M, int 
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
     for (int t = 0; t < threads; t++) {
-        /* the block kernel's stripes, else even bounds (pairs of rows in
-        ** one share) */
+        /* the block kernel's stripes, else equal runs of outputs */
         shares[t].end = bk ? (size_t)M * stripe0(bk->nblk, t + 1, threads)
-                           : items * (size_t)(t + 1) / (size_t)threads & ~(size_t)1;
+                           : items * (size_t)(t + 1) / (size_t)threads;
         atomic_init(&shares[t].next, t ? shares[t - 1].end : 0);
     }
-    shares[threads - 1].end = items;
     term sa = decode_term(f32(), prog->scale_a), sb = decode_term(f32(), prog->scale_b);
     lad_word_t alpha = prog->scale_a == F32_ONE && prog->scale_b == F32_ONE
                      ? F32_ONE : f32_mul(&sa, &sb);
     _Atomic size_t written = 0;
     int started = 0;
     for (int t = 0; t < threads; t++) {
-        gemm x = {dp, prog, N, K, A, Bt, C, lda, ldc, ldd, B, ldb, M, D, shares, t, threads, 0, 0,
-                  alpha, bk, LAD_OK,
+        gemm x = {dp, prog, N, K, A, Bt, C, lda, ldc, ldd, B, ldb, M, D, shares, t, threads,
+                  0, 0, 0, alpha, bk, LAD_OK,
                   progress ? &written : NULL, t == 0 ? progress : NULL, ctx, items,
                   SA, ldsa, SBt};
         g[t] = x;

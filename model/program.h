@@ -110,9 +110,8 @@ int lad_gemm_err(const lad_datapath *dp, const lad_program *prog, int M, int N,
                  lad_err *err);
 
 /*
-** Progress of a GEMM: done of total pieces of work (outputs of D, or rows
-** of blocks of LAD_BLOCK_W outputs on the block kernel) so far, step
-** "gemm". The shape of util/progress.h's lad_progress_fn, so that ladder's
+** Progress of a GEMM: done of total pieces of work (outputs of D, or on
+** the block kernel a row's block of outputs) so far, step "gemm". The shape of util/progress.h's lad_progress_fn, so that ladder's
 ** progress line takes it as it is.
 */
 typedef void (*lad_gemm_progress_fn)(void *ctx, const char *step, size_t done,
@@ -142,8 +141,8 @@ enum lad_gemm_kernel {
 ** progress (may be NULL) is called with ctx from the calling thread only,
 ** after each LAD_GEMM_TICK pieces it does and at the end of each chunk of
 ** work it takes (the count is every thread's, kept with one atomic add per
-** tick), and once more with done == total at the end. lad_gemm_err is this with LAD_GEMM_AUTO and no
-** progress.
+** tick), and once more with done == total at the end. lad_gemm_err is
+** this with LAD_GEMM_AUTO and no progress.
 */
 int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,
                   int K, const lad_word_t *A, int lda, const lad_word_t *B, int ldb,
