@@ -2,12 +2,13 @@
 ** ladder diff: how two datapaths differ, parameter by parameter, and a
 ** concrete input on which each difference shows.
 **
-**     ladder diff A B [--db FILE] [--json] [-o WITNESS.vec]
+**     ladder diff A B [--db FILE] [--search] [--cases N] [--json] [-o WITNESS.vec]
 **
 ** A and B are presets, model files, or runs (`run:<id>`, or a bare number:
 ** the model `ladder infer` stored with that run). The table has one row per
-** registry parameter (model/params.h) with both values; a differing row is
-** marked '*'. Rows that can change the result of neither datapath
+** registry parameter (model/params.h) with both values; a row that differs
+** in the canonical forms (or a name) is marked '*', one that differs only as given
+** (not in effect for the shape) '-', one no case searched shows '~'. Rows that can change the result of neither datapath
 ** (lad_param_matters) are left out of the table and named on one line.
 **
 ** The rows and the witnesses come from probes/diff.h, which says how a
@@ -18,9 +19,15 @@
 ** whose D words are B's: `ladder check --model B FILE` passes and `ladder
 ** check --model A FILE` fails on every line.
 **
-** Exit: 0 when no row of the table differs (names included), 1 when one
-** does, 2 usage,
-** 3 bad model or run, 5 internal.
+** The first line after the title is the verdict (probes/diff.h): `=`
+** (the canonical models are identical), `≡` (rows differ, but none is in
+** effect for the shape, or no case searched separates A and B: how many
+** were searched is said) or `differs` (with the case, A's and B's words).
+** --search runs the search of A against B even for `=`: a check that the
+** canonical form keeps every word, which says how many cases it ran.
+**
+** Exit: 0 for = and ≡, 1 for differs, 2 usage, 3 bad model or run, 5
+** internal.
 */
 #include "cli.h"
 #include "util/outfile.h"
@@ -39,17 +46,24 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: ladder diff <a> <b> [--db <file>] [--json] [-o <file.vec>]\n"
+    "usage: ladder diff <a> <b> [--db <file>] [--search] [--cases <n>] [--json]\n"
+    "                   [-o <file.vec>]\n"
     "\n"
-    "  Prints every datapath parameter of <a> and <b>, marking those that\n"
-    "  differ with '*', and for each differing parameter a witness: an\n"
-    "  input on which the two datapaths return different words, with the\n"
-    "  parameter that explains it. Exit 0 when no row of the table differs,\n"
-    "  1 when one does.\n"
+    "  Prints the verdict, then every datapath parameter of <a> and <b>,\n"
+    "  marking those that differ with '*', and for each differing parameter\n"
+    "  a witness: an input on which the two datapaths return different\n"
+    "  words, with the parameter that explains it. The verdict: '=' (the\n"
+    "  canonical models are identical), '\u2261' (they differ in rows, but\n"
+    "  no searched case separates them) or 'differs' (with a case). Exit 0\n"
+    "  for = and \u2261, 1 for differs.\n"
     "\n"
     "  <a>, <b>      a preset name, a model file, or a run: run:<id> or a\n"
     "                bare number (the model `ladder infer` stored with it)\n"
     "  --db <file>   the store runs are read from (default ladder.db)\n"
+    "  --search      search A against B even when their canonical forms are\n"
+    "                identical (a check of the canonical form)\n"
+    "  --cases <n>   random cases each search runs after the structured ones\n"
+    "                (default 262144)\n"
     "  --json        one JSON document instead of the text\n"
     "  -o <file>     write the witnesses on which <b> differs from <a> as a\n"
     "                .vec file whose D words are <b>'s\n";
@@ -92,17 +106,52 @@ static void json_word(const char *key, const lad_format *f, lad_word_t w)
            lad_value_text(f, w, val, sizeof val));
 }
 
+/* "    WHO hex  value" for a word of f. */
+static void print_word(const char *who, const lad_format *f, lad_word_t w)
+{
+    char hex[17], val[1200];
+    lad_vecline_hex(f, w, hex);
+    printf("    %-3s %s  %s\n", who, hex, lad_value_text_pow2(f, w, val, sizeof val));
+}
+
+/* The verdict line, and its case when it has one. Returns 0, or -1 when
+** memory ran out. */
+static int print_verdict(const side *a, const side *b, const lad_diff *d)
+{
+    lad_buf t = {0};
+    lad_verdict_text(d, &t);
+    if (t.oom) {
+        lad_buf_free(&t);
+        return -1;
+    }
+    printf("verdict: %s\n", t.p);
+    lad_buf_free(&t);
+    if (d->v.found) {
+        char line[LAD_VECLINE_MAX];
+        if (lad_vecline_format(d->gen, &d->v.cs, NULL, line, sizeof line) < 0)
+            line[0] = 0;
+        printf("    in  %s\n", line);
+        print_word("A", &a->dp.d, d->v.da);
+        print_word("B", &b->dp.d, d->v.db);
+    }
+    return 0;
+}
+
 /* Returns 0, or -1 when memory ran out for the witnesses' text. */
 static int print_text(const side *a, const side *b, const lad_diff *d)
 {
     const lad_diff_row *rows = d->rows;
     const char *nosh = d->nosh;
     printf("diff %s %s\n", a->spec, b->spec);
+    if (print_verdict(a, b, d) != 0)
+        return -1;
     printf("  %-16s %-28s %s\n", "PARAMETER", "A", "B");
     for (int i = 0; i < lad_nparams; i++)
         if (rows[i].matters)
             printf("%c %-16s %-28s %s\n",
-                   rows[i].unobservable ? '~' : rows[i].differs ? '*' : ' ', rows[i].p->key,
+                   rows[i].unobservable ? '~' :
+                   rows[i].in_effect || (rows[i].differs && rows[i].p->type == LAD_PT_STR) ? '*' :
+                   rows[i].differs && !rows[i].same_encoding ? '-' : ' ', rows[i].p->key,
                    rows[i].va, rows[i].vb);
     int first = 1;
     for (int i = 0; i < lad_nparams; i++)
@@ -116,6 +165,16 @@ static int print_text(const side *a, const side *b, const lad_diff *d)
         if (rows[i].matters && rows[i].same_encoding)
             printf("%s: %s and %s are one encoding under two names\n", rows[i].p->key,
                    rows[i].va, rows[i].vb);
+    first = 1;
+    for (int i = 0; i < lad_nparams; i++)
+        if (rows[i].matters && rows[i].differs && !rows[i].in_effect && !rows[i].same_encoding &&
+            rows[i].p->type != LAD_PT_STR) {
+            printf("%s %s", first ? "not in effect for this shape ('-': differs as given, not "
+                                    "in canonical form):" : "", rows[i].p->key);
+            first = 0;
+        }
+    if (!first)
+        putchar('\n');
     first = 1;
     for (int i = 0; i < lad_nparams; i++)
         if (rows[i].unobservable) {
@@ -151,15 +210,36 @@ static void print_json(const side *a, const side *b, const lad_diff *d)
     cli_json_str(stdout, a->spec);
     printf(", \"b\": ");
     cli_json_str(stdout, b->spec);
-    printf(", \"shared_inputs\": %s, \"k\": %d,\n \"parameters\": [", nosh ? "false" : "true", k);
+    printf(", \"shared_inputs\": %s, \"k\": %d,\n", nosh ? "false" : "true", k);
+    lad_buf t = {0};
+    lad_verdict_text(d, &t);
+    printf(" \"verdict\": {\"kind\": \"%s\", \"symbol\": \"%s\", \"searched\": %ld, \"text\": ",
+           lad_verdict_words[d->v.kind], lad_verdict_names[d->v.kind], d->v.searched);
+    cli_json_str(stdout, t.p ? t.p : "");
+    lad_buf_free(&t);
+    printf(", \"row\": ");
+    if (d->v.w)
+        cli_json_str(stdout, d->v.w->p->key);
+    else
+        printf("null");
+    if (d->v.found) {
+        char line[LAD_VECLINE_MAX];
+        if (lad_vecline_format(d->gen, &d->v.cs, NULL, line, sizeof line) < 0)
+            line[0] = 0;
+        printf(", \"input\": \"%s\"", line);
+        json_word("a_result", &a->dp.d, d->v.da);
+        json_word("b_result", &b->dp.d, d->v.db);
+    }
+    printf("},\n \"parameters\": [");
     for (int i = 0; i < lad_nparams; i++) {
         printf("%s{\"key\": \"%s\", \"a\": ", i ? ",\n  " : "", rows[i].p->key);
         cli_json_str(stdout, rows[i].va);
         printf(", \"b\": ");
         cli_json_str(stdout, rows[i].vb);
-        printf(", \"differs\": %s, \"matters\": %s, \"unobservable\": %s, "
-               "\"same_encoding\": %s}", rows[i].differs ? "true" : "false",
-               rows[i].matters ? "true" : "false", rows[i].unobservable ? "true" : "false",
+        printf(", \"differs\": %s, \"matters\": %s, \"in_effect\": %s, "
+               "\"unobservable\": %s, \"same_encoding\": %s}",
+               rows[i].differs ? "true" : "false", rows[i].matters ? "true" : "false",
+               rows[i].in_effect ? "true" : "false", rows[i].unobservable ? "true" : "false",
                rows[i].same_encoding ? "true" : "false");
     }
     printf("],\n \"witnesses\": [");
@@ -194,15 +274,17 @@ static void print_json(const side *a, const side *b, const lad_diff *d)
     printf("}\n");
 }
 
-/* The witnesses on which B differs from A, D = B's word. */
-static int write_vec(const char *path, const side *a, const side *b, int k,
-                     const lad_witness *ws, int nw, lad_err *err)
+/* The witnesses on which B differs from A, D = B's word; the verdict's
+** case too when no row's witness holds it. */
+static int write_vec(const char *path, const side *a, const side *b, const lad_diff *d,
+                     lad_err *err)
 {
-    const lad_datapath *gen = a->dp.k == k ? &a->dp : &b->dp;
+    const lad_witness *ws = d->ws;
+    int nw = d->nw, direct = d->v.found && !d->v.w;
     lad_vechdr h;
     lad_vechdr_of(&b->dp, &h);
-    h.k = k;
-    h.cases = 0;
+    h.k = d->k;
+    h.cases = direct;
     for (int i = 0; i < nw; i++)
         h.cases += ws[i].found && ws[i].b_differs;
     snprintf(h.source, sizeof h.source, "ladder diff: D is %.100s's word; %.100s's differs",
@@ -216,7 +298,10 @@ static int write_vec(const char *path, const side *a, const side *b, int k,
     for (int i = 0; i < nw && !bad; i++)
         if (ws[i].found && ws[i].b_differs)
             bad = fprintf(f, "# %s\n", ws[i].p->key) < 0 ||
-                  lad_vecfile_write_case(f, gen, k, &ws[i].cs, ws[i].db);
+                  lad_vecfile_write_case(f, d->gen, d->k, &ws[i].cs, ws[i].db);
+    if (direct && !bad)
+        bad = fprintf(f, "# rows acting together\n") < 0 ||
+              lad_vecfile_write_case(f, d->gen, d->k, &d->v.cs, d->v.db);
     if (bad) {
         lad_outfile_abort(&o);
         return lad_errf(err, LAD_EDATA, "cannot write '%s'", path);
@@ -226,9 +311,12 @@ static int write_vec(const char *path, const side *a, const side *b, int k,
 
 int cmd_diff(int argc, char **argv)
 {
-    const char *db = LAD_STORE_DEFAULT, *json = NULL, *outpath = NULL;
+    const char *db = LAD_STORE_DEFAULT, *json = NULL, *outpath = NULL, *search = NULL;
+    const char *cases = NULL;
     cli_opt opts[] = {
         {"db", 0, 1, &db},
+        {"search", 0, 0, &search},
+        {"cases", 0, 1, &cases},
         {"json", 0, 0, &json},
         {"output", 'o', 1, &outpath},
         {NULL, 0, 0, NULL},
@@ -239,6 +327,9 @@ int cmd_diff(int argc, char **argv)
                       "diff needs two models; see 'ladder diff --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
+    uint64_t nrandom = LAD_DIFF_RANDOM;
+    if (cases && (rc = cli_number(cases, "--cases", 1, 1UL << 40, &nrandom)) != LAD_OK)
+        return rc;
     if ((rc = cli_output_ok(outpath, "the store", db)) != LAD_OK ||
         (rc = cli_output_ok(outpath, "the model file", pos[0])) != LAD_OK ||
         (rc = cli_output_ok(outpath, "the model file", pos[1])) != LAD_OK)
@@ -251,7 +342,7 @@ int cmd_diff(int argc, char **argv)
         (rc = resolve(b.spec, db, &b.dp, &err)) != LAD_OK)
         return cli_report(&err);
     static lad_diff d;
-    lad_diff_run(&d, &a.dp, &b.dp);
+    lad_diff_run(&d, &a.dp, &b.dp, search ? LAD_DIFF_SEARCH : 0, (long)nrandom);
     if (json)
         print_json(&a, &b, &d);
     else if (print_text(&a, &b, &d) != 0)
@@ -259,9 +350,9 @@ int cmd_diff(int argc, char **argv)
     if (outpath && d.nosh)
         return cli_error(LAD_EDATA, "no witnesses to write to '%s': the instructions "
                          "cannot share inputs (%s)", outpath, d.nosh);
-    if (outpath && (rc = write_vec(outpath, &a, &b, d.k, d.ws, d.nw, &err)) != LAD_OK)
+    if (outpath && (rc = write_vec(outpath, &a, &b, &d, &err)) != LAD_OK)
         return cli_report(&err);
     if (fflush(stdout) != 0)
         return cli_error(LAD_EINTERNAL, "cannot write the diff");
-    return d.ndiff ? LAD_NO : LAD_OK;
+    return d.v.kind == LAD_DIFFERS ? LAD_NO : LAD_OK;
 }

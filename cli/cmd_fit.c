@@ -24,6 +24,7 @@
 #include "io/modelfile.h"
 #include "io/vecfile.h"
 #include "model/presets.h"
+#include "model/params.h"
 #include "util/progress.h"
 
 #include <stdio.h>
@@ -264,14 +265,16 @@ int cmd_fit(int argc, char **argv)
         goto fail;
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     const lad_search_model *best = &res->best[0];
+    lad_datapath model = best->dp;
+    lad_canon(&model);  /* printed canonical (docs/model.md, "Equivalence") */
     char evidence[160];
     snprintf(evidence, sizeof evidence, "ladder fit %s: %llu/%zu mismatches", pos[0],
              (unsigned long long)best->mismatches, n);
     if (outpath) {
-        if ((rc = lad_model_save(outpath, &best->dp, evidence, &err)) != LAD_OK)
+        if ((rc = lad_model_save(outpath, &model, evidence, &err)) != LAD_OK)
             goto fail;
     } else {
-        if ((yaml = lad_model_write(&best->dp, evidence)) == NULL) {
+        if ((yaml = lad_model_write(&model, evidence)) == NULL) {
             rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
             goto fail;
         }

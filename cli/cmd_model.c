@@ -1,12 +1,14 @@
 /*
 ** ladder model: model files, shown and checked.
 **
-**     ladder model show <preset|file>
+**     ladder model show [--canonical] <preset|file>
 **     ladder model check <file>
 **     ladder model params
 **
 ** show prints a preset (or a model file, read and rewritten) as a model file
-** (docs/model-files.md), which `--model` reads back exactly. check reads a
+** (docs/model-files.md), which `--model` reads back exactly; --canonical
+** prints its canonical form (lad_canon: every row not in effect at its
+** default, docs/model.md "Equivalence"). check reads a
 ** model file and says whether the model accepts it. A bad model file is a
 ** data error (exit 3) with its file:line:col, and nothing goes to stdout.
 ** params lists the parameter registry (model/params.h) as the Markdown
@@ -23,11 +25,13 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: ladder model show <preset|file>\n"
+    "usage: ladder model show [--canonical] <preset|file>\n"
     "       ladder model check <file>\n"
     "       ladder model params\n"
     "\n"
-    "  show    print a preset or a model file as YAML (every parameter)\n"
+    "  show    print a preset or a model file as YAML (every parameter);\n"
+    "          --canonical: its canonical form, every parameter that cannot\n"
+    "          change a word for this instruction at its default\n"
     "  check   read a model file and check its parameters\n"
     "  params  list every parameter: key, type, whether a model file must\n"
     "          give it, whether inference searches it (a Markdown table)\n"
@@ -56,7 +60,8 @@ int cmd_model(int argc, char **argv)
 {
     char *pos[2];
     int npos = 0;
-    static const cli_opt opts[] = {{NULL, 0, 0, NULL}};
+    const char *canonical = NULL;
+    cli_opt opts[] = {{"canonical", 0, 0, &canonical}, {NULL, 0, 0, NULL}};
     int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 2,
                       "model: missing subcommand (show, check or params)");
     if (rc)
@@ -86,10 +91,14 @@ int cmd_model(int argc, char **argv)
         if (lad_model_load(pos[1], &dp, evidence, sizeof evidence, &err))
             return cli_report(&err);
     }
+    if (canonical && !show)
+        return cli_usage_error("model %s: --canonical is for show", pos[0]);
     if (!show) {
         printf("ok %s %s\n", pos[1], dp.name);
         return 0;
     }
+    if (canonical)
+        lad_canon(&dp);
     char *y = lad_model_write(&dp, evidence[0] ? evidence : NULL);
     if (y == NULL)
         return cli_error(LAD_EINTERNAL, "out of memory");

@@ -65,6 +65,7 @@
 #include "kernels/kernels.h"
 #include "model/params.h"
 #include "model/presets.h"
+#include "probes/diff.h"
 #include "probes/ladder.h"
 #include "probes/recipe.h"
 #include "probes/validate.h"
@@ -303,27 +304,43 @@ static void rung_tick(void *ctx, const char *rung, size_t done, size_t total)
     lad_progress_step(pr->lp, rung, done, total);
 }
 
-/* The parameters inferred unlike the preset, space-separated: those the
-** registry says can change what either model computes (the instruction's
-** own keys are the recipe's, so equal by construction). */
-static void compare(const lad_datapath *want, const lad_datapath *got, char *out, size_t size)
+/* The verdict of the inferred model (A) against the preset (B), as
+** `ladder diff run:<run> <preset>` gives it (probes/diff.h), into d->differ
+** (db/store.h says how it is written) and, in words, into text. */
+static void judge(const lad_datapath *preset, const lad_datapath *got, lad_survey_dp *d,
+                  char *text, size_t size)
 {
-    lad_buf b = {0};
-    for (int i = 0; i < lad_nparams; i++) {
-        const lad_param *p = &lad_params[i];
-        if ((p->flags & LAD_PF_REQUIRED) || p->type == LAD_PT_STR)
-            continue;
-        if (!lad_param_matters(p, want) && !lad_param_matters(p, got))
-            continue;
-        char w[512], g[512];
-        lad_param_text(p, want, w, sizeof w);
-        lad_param_text(p, got, g, sizeof g);
-        if (strcmp(w, g) != 0)
-            lad_buf_printf(&b, "%s%s", b.len ? " " : "", p->key);
+    lad_diff *df = malloc(sizeof *df);
+    lad_err err = {0};
+    if (df == NULL || lad_datapath_check(got, &err) != LAD_OK) {
+        snprintf(d->differ, sizeof d->differ, "?");
+        snprintf(text, size, "differs (%s)", df ? err.msg : "out of memory");
+        lad_err_clear(&err);
+        free(df);
+        return;
     }
-    char *t = lad_buf_take(&b);
-    snprintf(out, size, "%s", t ? t : "?");
-    free(t);
+    lad_diff_run(df, got, preset, 0, 0);
+    lad_buf b = {0};
+    if (df->v.kind == LAD_EQUIV)
+        lad_buf_printf(&b, "%s ", lad_verdict_names[LAD_EQUIV]);
+    if (df->v.kind != LAD_SAME)
+        lad_verdict_rows(df, &b);
+    snprintf(d->differ, sizeof d->differ, "%s", b.p && !b.oom ? b.p : "");
+    if (df->v.kind == LAD_DIFFERS && !d->differ[0])
+        snprintf(d->differ, sizeof d->differ, "?");
+    lad_buf_free(&b);
+    /* "= preset", "≡ preset (why)", "differs (why)" */
+    if (df->v.kind == LAD_SAME) {
+        lad_buf_printf(&b, "= preset");
+    } else {
+        lad_buf_printf(&b, "%s%s (", lad_verdict_names[df->v.kind],
+                       df->v.kind == LAD_EQUIV ? " preset" : "");
+        lad_verdict_why(df, &b);
+        lad_buf_printf(&b, ")");
+    }
+    snprintf(text, size, "%s", b.p && !b.oom ? b.p : "?");
+    lad_buf_free(&b);
+    free(df);
 }
 
 /* Validates dp against a device opened on devspec within run. */
@@ -462,15 +479,16 @@ static void survey_one(lad_store *st, const scope *s, const lad_preset *p, uint6
         tell(pr, STAGE, "inferring the model from run %" PRId64, d->run);
         rc = lad_infer(st, d->run, 1, lad_progress_step, pr->lp, &inf, &err);
         lad_progress_end(pr->lp, rc != LAD_OK && rc != LAD_NO);
+        char said[600] = "";
         if (rc == LAD_OK || rc == LAD_NO)
-            compare(&p->dp, &inf.dp, d->differ, sizeof d->differ);
+            judge(&p->dp, &inf.dp, d, said, sizeof said);
         if (rc == LAD_NO) {
             /* The best model found still gets validated; the conflict is
             ** what the table says. */
             snprintf(d->message, sizeof d->message, "conflict: %.200s", inf.conflict);
             rc = LAD_OK;
         }
-        tell(pr, NOTE, "inferred %s", d->differ[0] ? d->differ : "= preset");
+        tell(pr, NOTE, "inferred %s", said);
     }
     if (rc == LAD_OK) {
         char name[64];
@@ -505,8 +523,9 @@ static void survey_one(lad_store *st, const scope *s, const lad_preset *p, uint6
 
 static int dp_ok(const lad_survey_dp *d)
 {
-    return d->done && d->differ[0] == 0 && d->inf_bad == 0 && d->pre_bad == 0 &&
-           d->inf_cases > 0 && d->pre_cases > 0;
+    int v = lad_survey_verdict(d);
+    return d->done && (v == LAD_SAME || v == LAD_EQUIV) && d->inf_bad == 0 &&
+           d->pre_bad == 0 && d->inf_cases > 0 && d->pre_cases > 0;
 }
 
 static void counts(char *buf, size_t size, int64_t bad, int64_t cases)
@@ -515,6 +534,15 @@ static void counts(char *buf, size_t size, int64_t bad, int64_t cases)
         snprintf(buf, size, "-");
     else
         snprintf(buf, size, "%" PRId64 "/%" PRId64, bad, cases);
+}
+
+/* Columns s takes on a terminal: its UTF-8 characters. */
+static int utf8_width(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
 }
 
 static void print_table(const scope *s, int64_t id, const lad_survey_dp *rows, int n)
@@ -529,12 +557,34 @@ static void print_table(const scope *s, int64_t id, const lad_survey_dp *rows, i
     for (int i = 0; i < n; i++)
         if ((int)strlen(rows[i].datapath) > w)
             w = (int)strlen(rows[i].datapath);
-    printf("%-*s %7s  %-26s %-17s %-17s %-14s %7s\n", w, "datapath", "probes", "inferred",
+    char (*what)[300] = calloc((size_t)n + 1, sizeof *what);
+    if (what == NULL) {
+        printf("(out of memory)\n");
+        return;
+    }
+    int ww = 26; /* the verdict column: as wide as the longest verdict */
+    for (int i = 0; i < n; i++) {
+        const lad_survey_dp *d = &rows[i];
+        int v = lad_survey_verdict(d);
+        if (!d->done)
+            snprintf(what[i], sizeof what[i], "failed");
+        else if (v == LAD_SAME)
+            snprintf(what[i], sizeof what[i], "= preset");
+        else if (v == LAD_EQUIV)
+            snprintf(what[i], sizeof what[i], "%s preset: %s", lad_verdict_names[LAD_EQUIV],
+                     d->differ + strlen(lad_verdict_names[LAD_EQUIV]) + 1);
+        else
+            snprintf(what[i], sizeof what[i], "differs: %s", d->differ);
+        int len = utf8_width(what[i]);
+        if (len > ww)
+            ww = len;
+    }
+    printf("%-*s %7s  %-*s %-17s %-17s %-14s %7s\n", w, "datapath", "probes", ww, "inferred",
            "validate inferred", "validate preset", "vectors", "seconds");
     int good = 0;
     for (int i = 0; i < n; i++) {
         const lad_survey_dp *d = &rows[i];
-        char inf[32], pre[32], vec[40], what[300];
+        char inf[32], pre[32], vec[40];
         counts(inf, sizeof inf, d->inf_bad, d->inf_cases);
         counts(pre, sizeof pre, d->pre_bad, d->pre_cases);
         if (d->vec_files)
@@ -542,20 +592,18 @@ static void print_table(const scope *s, int64_t id, const lad_survey_dp *rows, i
                      d->vec_bad, d->vec_cases);
         else
             snprintf(vec, sizeof vec, "-");
-        if (!d->done)
-            snprintf(what, sizeof what, "failed");
-        else if (d->differ[0])
-            snprintf(what, sizeof what, "differs: %s", d->differ);
-        else
-            snprintf(what, sizeof what, "= preset");
-        printf("%-*s %7" PRId64 "  %-26s %-17s %-17s %-14s %3" PRId64 ".%01" PRId64 "\n",
-               w, d->datapath, d->probes, what, inf, pre, vec, d->millis / 1000,
+        /* %-*s pads by bytes: widen by the bytes a wide character adds */
+        int pad = ww + (int)strlen(what[i]) - utf8_width(what[i]);
+        printf("%-*s %7" PRId64 "  %-*s %-17s %-17s %-14s %3" PRId64 ".%01" PRId64 "\n",
+               w, d->datapath, d->probes, pad, what[i], inf, pre, vec, d->millis / 1000,
                d->millis % 1000 / 100);
         if (d->message[0])
             printf("    %s\n", d->message);
         good += dp_ok(d);
     }
-    printf("survey %" PRId64 ": %d of %d as their preset with 0 mismatches\n", id, good, n);
+    printf("survey %" PRId64 ": %d of %d as their preset (= or %s) with 0 mismatches\n", id,
+           good, n, lad_verdict_names[LAD_EQUIV]);
+    free(what);
 }
 
 static void json_key(lad_buf *b, const char *key, int first)
@@ -593,10 +641,17 @@ static char *table_json(const scope *s, int64_t id, uint64_t cases, const char *
         lad_json_str(&b, d->datapath);
         json_kv(&b, "status", d->done ? "done" : "failed");
         lad_buf_printf(&b, ", \"run\": %" PRId64 ", \"probes\": %" PRId64, d->run, d->probes);
+        int v = lad_survey_verdict(d);
+        lad_buf_printf(&b, ", \"verdict\": ");
+        if (d->done && v >= 0)
+            lad_json_str(&b, lad_verdict_words[v]);
+        else
+            lad_buf_printf(&b, "null");
         lad_buf_printf(&b, ", \"inferred_equals_preset\": %s, \"differ\": [",
-                       d->done && !d->differ[0] ? "true" : "false");
-        /* the space-separated keys as an array; "-" (not inferred) as none */
-        const char *k = strcmp(d->differ, "-") ? d->differ : "";
+                       d->done && v == LAD_SAME ? "true" : "false");
+        /* the rows as an array ("-", not inferred: none) */
+        const char *k = v < 0 ? "" : v == LAD_EQUIV ? d->differ + strlen(lad_verdict_names[v]) + 1
+                                                     : d->differ;
         for (int first = 1; *k;) {
             size_t len = strcspn(k, " ");
             lad_buf_printf(&b, "%s\"%.*s\"", first ? "" : ", ", (int)len, k);

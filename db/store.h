@@ -483,14 +483,20 @@ typedef struct lad_survey_dp {
     int done;                /* 1 finished (whatever it found), 0 failed */
     int64_t run;             /* the ladder's run; 0 when none began */
     int64_t probes;          /* targeted cases the ladder ran */
-    char differ[256];        /* parameters inferred unlike the preset,
-                                space-separated; "" none; "-" not inferred */
+    char differ[256];        /* the inferred model against the preset
+                                (lad_survey_verdict): "" =; "≡ KEYS" the
+                                rows differ as given, no case separates
+                                them; "KEYS" differs; "-" not inferred */
     int64_t inf_cases, inf_bad;   /* validation of the inferred model; */
     int64_t pre_cases, pre_bad;   /*   of the preset (-1: not run) */
     int64_t vec_files, vec_cases, vec_bad; /* captured vectors replayed */
     int64_t millis;          /* wall time */
     char message[256];       /* what failed, "" */
 } lad_survey_dp;
+
+/* The verdict d->differ holds: LAD_SAME, LAD_EQUIV or LAD_DIFFERS
+** (model/params.h), -1 when no model was inferred. */
+int lad_survey_verdict(const lad_survey_dp *d);
 
 /* Inserts a survey as 'running'; *id receives its id. */
 int lad_store_begin_survey(lad_store *st, const lad_survey_info *s, int64_t *id,

@@ -4,6 +4,7 @@
 ** an interrupted survey resumes where it stopped. See store.h.
 */
 #include "store_int.h"
+#include "../model/params.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -190,4 +191,14 @@ int lad_store_survey_get(lad_store *st, int64_t id, lad_survey_dp **rows,
         *n = 0;
     }
     return code;
+}
+
+int lad_survey_verdict(const lad_survey_dp *d)
+{
+    if (strcmp(d->differ, "-") == 0)
+        return -1;
+    if (d->differ[0] == 0)
+        return LAD_SAME;
+    return strncmp(d->differ, lad_verdict_names[LAD_EQUIV], strlen(lad_verdict_names[LAD_EQUIV]))
+               ? LAD_DIFFERS : LAD_EQUIV;
 }

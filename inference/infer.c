@@ -17,6 +17,7 @@
 #include "../probes/recipe.h"
 #include "cases.h"
 #include "../model/format_fit.h"
+#include "../model/params.h"
 #include "search.h"
 #include "sumtree.h"
 
@@ -501,6 +502,10 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress
         lad_infer_model(st, run, &prev, &none) == LAD_OK &&
         (rc = rescue(&prev, cs, d, nfit, progress, pctx, &dp, err)))
         goto done;
+    /* the canonical form: every word the same, rows not in effect at
+    ** their defaults (docs/model.md, "Equivalence") */
+    if (nfit)
+        lad_canon(&dp);
     out->dp = dp;
     out->ncases = n;
     out->nmismatch = 0;

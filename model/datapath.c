@@ -106,6 +106,18 @@ int lad_datapath_check(const lad_datapath *dp, lad_err *err)
     if (dp->a.kind != LAD_FLOAT || dp->b.kind != LAD_FLOAT || dp->c.kind != LAD_FLOAT ||
         dp->d.kind != LAD_FLOAT || dp->acc.kind != LAD_FLOAT)
         return lad_errf_key(err, LAD_EDATA, "integer", "a float datapath needs float formats a, b, c, d and acc");
+    /* the group rows act on block-scaled datapaths only: the sum of an
+    ** unscaled one would read them too, so they are refused there rather
+    ** than left to change words the registry says they cannot */
+    if (dp->scale_block == 0 && (dp->group != 1 || dp->scale_floor != LAD_NOFLOOR ||
+                                 dp->cdom_window > 0 || dp->cdom_per_group ||
+                                 dp->group_sub_floor != LAD_NOFLOOR))
+        return lad_errf_key(err, LAD_EDATA,
+                            dp->group != 1 ? "group" : dp->scale_floor != LAD_NOFLOOR ? "scale_floor"
+                            : dp->cdom_window > 0 ? "cdom_window"
+                            : dp->cdom_per_group ? "cdom_per_group" : "group_sub_floor",
+                            "group, scale_floor, cdom_window, cdom_per_group and group_sub_floor "
+                            "are for block-scaled datapaths (scale_block > 0)");
     if (dp->window2 > 0 && (dp->cdom_window > 0 || dp->scale_floor != LAD_NOFLOOR ||
                             dp->group_sub_floor != LAD_NOFLOOR))
         return lad_errf_key(err, LAD_EDATA, "window2",

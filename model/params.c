@@ -283,6 +283,36 @@ static int m_scaled(const lad_datapath *dp) { return !dp->integer && dp->scale_b
 static int m_cdom(const lad_datapath *dp) { return m_scaled(dp) && dp->cdom_window > 0; }
 static int m_cdom_pg(const lad_datapath *dp) { return m_cdom(dp) && dp->group > 1; }
 
+/* ---- values equal to the default for the shape (LAD_CANON lines) ---------- */
+
+/* The exponent of the top bit of the largest product of A and B words:
+** products lie below 2^(top + 1). */
+static int top_product(const lad_datapath *dp)
+{
+    lad_value a = lad_decode(&dp->a, lad_format_maxfinite(&dp->a, 0));
+    lad_value b = lad_decode(&dp->b, lad_format_maxfinite(&dp->b, 0));
+    return lad_bitlen128((lad_u128)a.mag * b.mag) - 1 + a.exp + b.exp;
+}
+/* a product infinity no product of the A and B formats reaches */
+static int s_prod_inf(const lad_datapath *dp)
+{
+    return dp->prod_inf != LAD_NOFLOOR && dp->prod_inf > top_product(dp);
+}
+/* an anchor bound at or below every anchor the formats can give (the
+** candidates start one above it) */
+static int s_below_anchors(const lad_datapath *dp, int v)
+{
+    return v != LAD_NOFLOOR && v <= lowest_anchor(dp);
+}
+static int s_anchor_min(const lad_datapath *dp) { return s_below_anchors(dp, dp->anchor_min); }
+static int s_zero_floor(const lad_datapath *dp) { return s_below_anchors(dp, dp->zero_floor); }
+
+/* The LAD_CANON rules by row; NULL where a row has none. */
+static int (*const same_rules[LAD_NPARAMS])(const lad_datapath *dp) = {
+#define LAD_CANON(key, fn) [LAD_P_##key] = fn,
+#include "params.def"
+};
+
 /* ---- the rows -------------------------------------------------------------- */
 
 #define OFF(f) .off = offsetof(lad_datapath, f), .size = sizeof(((lad_datapath *)0)->f)
@@ -364,17 +394,8 @@ static int is_int_field(const lad_param *p)
 void lad_param_defaults(lad_datapath *dp)
 {
     memset(dp, 0, sizeof *dp);
-    for (int i = 0; i < LAD_NPARAMS; i++) {
-        const lad_param *p = &lad_params[i];
-        char *at = (char *)dp + p->off;
-        if (is_int_field(p))
-            *field_int(p, dp) = (int)p->dflt;
-        else if (p->type == LAD_PT_HEX)
-            *(lad_word_t *)at = (lad_word_t)p->dflt;
-        else if (p->type == LAD_PT_FMT)
-            *(lad_format *)at = *lad_format_find(p->dflt_fmt);
-        /* strings "" and lane orders physical: zero */
-    }
+    for (int i = 0; i < LAD_NPARAMS; i++)
+        lad_param_reset(&lad_params[i], dp);
 }
 
 static int nnames(const lad_param *p)
@@ -577,6 +598,28 @@ int lad_param_cands(const lad_param *p, const lad_datapath *base, int64_t *v, in
 int lad_param_matters(const lad_param *p, const lad_datapath *dp)
 {
     return p->matters ? p->matters(dp) : 1;
+}
+
+int lad_param_in_effect(const lad_param *p, const lad_datapath *dp)
+{
+    int (*same)(const lad_datapath *) = same_rules[lad_param_index(p)];
+    return lad_param_matters(p, dp) && !(same && same(dp));
+}
+
+void lad_param_reset(const lad_param *p, lad_datapath *dp)
+{
+    char *at = (char *)dp + p->off;
+    if (is_int_field(p))
+        *field_int(p, dp) = (int)p->dflt;
+    else if (p->type == LAD_PT_HEX)
+        *(lad_word_t *)at = (lad_word_t)p->dflt;
+    else if (p->type == LAD_PT_FMT)
+        *(lad_format *)at = *lad_format_find(p->dflt_fmt);
+    else if (p->type == LAD_PT_ORDER) {
+        dp->norder = 0;
+        memset(dp->order, 0, sizeof dp->order);
+    } else
+        memset(at, 0, p->size);
 }
 
 const char *lad_param_text(const lad_param *p, const lad_datapath *dp, char *buf, size_t size)

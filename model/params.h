@@ -140,8 +140,29 @@ void lad_param_set(const lad_param *p, lad_datapath *dp, const lad_datapath *bas
 /* p's candidate values for base's instruction into v[0..max-1]; returns
 ** how many (0 for rows that are not searched or cannot matter). */
 int lad_param_cands(const lad_param *p, const lad_datapath *base, int64_t *v, int max);
-/* Whether p can change what dp computes. */
+/* Whether p can change what dp computes (its `matters` column): the
+** search varies only such rows. */
 int lad_param_matters(const lad_param *p, const lad_datapath *dp);
+/* Whether p's value in dp can give other words than p's default: p
+** matters, and no LAD_CANON rule of params.def says the value is the
+** default's equal for dp's shape. */
+int lad_param_in_effect(const lad_param *p, const lad_datapath *dp);
+/* Sets p in dp to its default (a lane order: physical). */
+void lad_param_reset(const lad_param *p, lad_datapath *dp);
+/* Rewrites dp into its canonical form (model/canon.c): every row that is
+** not in effect takes its default, until none is left; each rewrite keeps
+** every word dp computes. Returns the number of rows rewritten. dp must
+** have passed lad_datapath_check. */
+int lad_canon(lad_datapath *dp);
+/* 1 when the canonical forms of x and y are identical, row by row (names
+** and formats that decode alike under two names aside). */
+int lad_canon_equal(const lad_datapath *x, const lad_datapath *y);
+/* What two models compute, compared (probes/diff.h decides it): = the
+** canonical forms are identical, ≡ no case searched separates them,
+** differs a case does. */
+enum { LAD_SAME, LAD_EQUIV, LAD_DIFFERS };
+extern const char *const lad_verdict_names[3]; /* "=", "≡", "differs" */
+extern const char *const lad_verdict_words[3]; /* "same", "equivalent", "differs" */
 
 /* p's value in dp as a model file writes a scalar ("25", "rne", "none",
 ** "0x7fffffff", "e8m13", "true"); a format by its name, a lane order as

@@ -293,8 +293,7 @@ static void pre_blackwell(void)
         snprintf(ev, sizeof ev, "vectors h100-%s-f32.vec; H200 captures (results/h200/captures)",
                  fp8[i]);
         dp = mma(ev, "sm90", "sm_90a", "wgmma", fp8[i], "f32", 13, 32);
-        dp->d = e8m13();
-        dp->acc = e8m13();
+        dp->d = e8m13();  /* one pass: no acc between passes */
         /* h100-*-f16.vec say wgmma but are mma.sync's words (docs/findings.md) */
         mma("H200 captures (results/h200/captures)", "sm90", "sm_90a", "wgmma", fp8[i],
             "f16", 13, 32);
@@ -331,7 +330,6 @@ static void pre_blackwell(void)
                           wg ? "m64n8k32" : "m16n8k32", sass);
                     formats(dp, ints[i], ints[j], "s32", "s32");
                     dp->k = 32;
-                    dp->pass = 32;
                     dp->integer = 1;
                     dp->saturate = sat;
                 }
@@ -443,7 +441,9 @@ static lad_datapath *derive(const char *src, const char *what, const char *namef
     return dp;
 }
 
-/* A shorter K of the same instruction: one pass holds at most the K. */
+/* A shorter K of the same instruction: one pass holds at most the K, and
+** rows the shorter K takes out of effect (one pass has no pass result to
+** round into acc) are written canonical. */
 static void set_k(lad_datapath *dp, int k, const char *sass)
 {
     dp->k = k;
@@ -451,6 +451,7 @@ static void set_k(lad_datapath *dp, int k, const char *sass)
         dp->pass = k;
     snprintf(dp->shape, sizeof dp->shape, "m%sn8k%d", dp->shape[1] == '8' ? "8" : "16", k);
     copy(dp->sass, sizeof dp->sass, sass);
+    lad_canon(dp);
 }
 
 /*
@@ -621,6 +622,7 @@ static void blackwell_tcgen05(void)
                         ints[i], ints[j], sat ? "-sat" : "");
                 dp->integer = 1;
                 dp->saturate = sat;
+                lad_canon(dp);  /* an integer sum has no window and no passes */
             }
     /* Block-scaled. */
     for (int sp = 0; sp < 2; sp++) {
@@ -848,6 +850,9 @@ static void amd_family(const char *gen, const char *arch, const amd_instr *in, i
         dp->acc_round = LAD_RNE;
         dp->d_round = LAD_RNE;
         arith(dp, param);
+        /* the rows are the family's; a K of one pass, or a format whose
+        ** products stay below prod_inf, takes some out of effect */
+        lad_canon(dp);
     }
 }
 

@@ -19,7 +19,6 @@
                                each with a positive and a negative second term */
 /* Structured cases of a datapath of K lanes. */
 #define NSTRUCT(k) (NSINGLE + (long)NSERIES * NSHIFT * (k) + (long)NDEEP * NSHIFT)
-#define NRANDOM (1 << 18)   /* random cases searched after the structured */
 #define RANDOM_SEED 1
 #define RANDOM_RAW 25       /* percent of raw bit-pattern random cases */
 #define NBETTER 65536       /* cases searched past a witness on which B differs
@@ -189,12 +188,12 @@ static int with_param(const lad_param *p, const lad_datapath *x, const lad_datap
 /* Looks for a case where x and x2 differ, preferring one where y differs
 ** from x too. gen is the datapath cases are drawn for (the smaller K). */
 static int search(const lad_plan *x, const lad_plan *x2, const lad_plan *y,
-                  const lad_datapath *gen, lad_witness *w)
+                  const lad_datapath *gen, long nrandom, lad_witness *w)
 {
     long nstruct = NSTRUCT(gen->k);
     int structured_ok = !gen->integer && !gen->sparse;
     lad_case cs;
-    long stop = nstruct + NRANDOM;
+    long stop = nstruct + nrandom;
     for (long i = 0; i < stop; i++) {
         if (i < nstruct) {
             if (!structured_ok || !structured(gen, gen->k, i, &cs))
@@ -225,6 +224,45 @@ static int search(const lad_plan *x, const lad_plan *x2, const lad_plan *y,
     return w->found;
 }
 
+/* Looks for a case where x and y differ, over the structured cases and
+** nrandom random ones; returns the number of cases run, and sets v's case
+** when one is found. */
+static long search_direct(const lad_plan *x, const lad_plan *y, const lad_datapath *gen,
+                          long nrandom, lad_verdict *v)
+{
+    long nstruct = NSTRUCT(gen->k), n = 0;
+    int structured_ok = !gen->integer && !gen->sparse;
+    lad_case cs;
+    for (long i = 0; i < nstruct + nrandom; i++) {
+        if (i < nstruct) {
+            if (!structured_ok || !structured(gen, gen->k, i, &cs))
+                continue;
+        } else {
+            lad_gen_case_at(gen, RANDOM_SEED, RANDOM_RAW, (uint64_t)(i - nstruct), &cs);
+        }
+        n++;
+        lad_word_t dx = lad_plan_eval(x, &cs), dy = lad_plan_eval(y, &cs);
+        if (dx != dy) {
+            v->found = 1;
+            v->cs = cs;
+            v->da = dx;
+            v->db = dy;
+            break;
+        }
+    }
+    return n;
+}
+
+long lad_diff_search(const lad_datapath *a, const lad_datapath *b, long nrandom,
+                     lad_verdict *v)
+{
+    lad_plan pa, pb;
+    lad_plan_init(&pa, a);
+    lad_plan_init(&pb, b);
+    memset(v, 0, sizeof *v);
+    return search_direct(&pa, &pb, a->k <= b->k ? a : b, nrandom, v);
+}
+
 /* The witness of p: A against A with B's p, else B against B with A's. */
 static void find_witness(const lad_param *p, const lad_diff *d, lad_witness *w)
 {
@@ -235,7 +273,7 @@ static void find_witness(const lad_param *p, const lad_diff *d, lad_witness *w)
     lad_plan px2;
     if (with_param(p, d->a, d->b, &x2, &err) == LAD_OK) {
         lad_plan_init(&px2, &x2);
-        if (search(&d->pa, &px2, &d->pb, d->gen, w))
+        if (search(&d->pa, &px2, &d->pb, d->gen, d->nrandom, w))
             return;
     } else {
         snprintf(w->why, sizeof w->why, "%s", err.msg);
@@ -249,7 +287,7 @@ static void find_witness(const lad_param *p, const lad_diff *d, lad_witness *w)
     lad_plan_init(&px2, &x2);
     w->searched = 1;
     w->why[0] = 0;
-    if (search(&d->pb, &px2, &d->pa, d->gen, w)) {
+    if (search(&d->pb, &px2, &d->pa, d->gen, d->nrandom, w)) {
         /* found as B's side: put the words back in A, B order */
         lad_word_t t = w->da;
         w->da = w->db;
@@ -259,7 +297,61 @@ static void find_witness(const lad_param *p, const lad_diff *d, lad_witness *w)
     }
     if (!w->why[0])
         snprintf(w->why, sizeof w->why, "no case of %ld showed it%s",
-                 NSTRUCT(d->gen->k) + NRANDOM, d->a->k != d->b->k ? " on the common lanes" : "");
+                 NSTRUCT(d->gen->k) + d->nrandom, d->a->k != d->b->k ? " on the common lanes" : "");
+}
+
+
+void lad_verdict_rows(const lad_diff *d, lad_buf *b)
+{
+    size_t at = b->len;
+    for (int i = 0; i < lad_nparams; i++) {
+        const lad_diff_row *r = &d->rows[i];
+        if (r->differs && r->p->type != LAD_PT_STR)
+            lad_buf_printf(b, "%s%s", b->len > at ? " " : "", r->p->key);
+    }
+}
+
+void lad_verdict_text(const lad_diff *d, lad_buf *b)
+{
+    lad_buf_printf(b, "%s (", lad_verdict_names[d->v.kind]);
+    lad_verdict_why(d, b);
+    lad_buf_printf(b, ")");
+}
+
+void lad_verdict_why(const lad_diff *d, lad_buf *b)
+{
+    const lad_verdict *v = &d->v;
+    if (v->kind == LAD_SAME && v->searched)
+        lad_buf_printf(b, "the canonical models are identical; no case of %ld separates A "
+                       "and B", v->searched);
+    else if (v->kind == LAD_SAME)
+        lad_buf_printf(b, "the canonical models are identical");
+    else if (v->kind == LAD_DIFFERS && v->why)
+        lad_buf_printf(b, "%s", v->why);
+    else if (v->kind == LAD_DIFFERS && v->w)
+        lad_buf_printf(b, "%s: A and B return other words on the case below", v->w->p->key);
+    else if (v->kind == LAD_DIFFERS)
+        lad_buf_printf(b, "rows acting together: A and B return other words on the case "
+                       "below, no single row gives B's");
+    if (v->kind != LAD_EQUIV)
+        return;
+    /* ≡: the rows not in effect, then those the search decided */
+    for (int pass = 0, n = 0; pass < 2; pass++) {
+        int first = 1;
+        for (int i = 0; i < lad_nparams; i++) {
+            const lad_diff_row *r = &d->rows[i];
+            if (!r->differs || r->p->type == LAD_PT_STR || r->same_encoding ||
+                r->in_effect != pass)
+                continue;
+            if (first)
+                lad_buf_printf(b, "%s%s", n++ ? "; " : "",
+                               pass ? "" : "not in effect for this shape: ");
+            lad_buf_printf(b, "%s%s", first ? "" : " ", r->p->key);
+            first = 0;
+        }
+        if (pass && !first)
+            lad_buf_printf(b, ": no case of %ld separates A and B", v->searched);
+    }
 }
 
 /* X is the side changed, Y the other. */
@@ -305,9 +397,51 @@ void lad_witness_text(const lad_diff *d, const lad_witness *w, lad_buf *b)
     word_text(b, "", w->swapped ? &d->b->d : &d->a->d, w->dx);
 }
 
-void lad_diff_run(lad_diff *d, const lad_datapath *a, const lad_datapath *b)
+/* The verdict (diff.h): = by the canonical forms, differs by a witness,
+** else ≡ by the search of A against B. */
+static void verdict(lad_diff *d, int flags)
+{
+    lad_verdict *v = &d->v;
+    if (d->nosh) {
+        v->kind = LAD_DIFFERS;
+        v->why = d->nosh;
+        return;
+    }
+    if (lad_canon_equal(d->a, d->b) && !(flags & LAD_DIFF_SEARCH)) {
+        v->kind = LAD_SAME;
+        return;
+    }
+    /* a row's witness on which B differs, one the row explains first */
+    for (int pass = 0; pass < 2 && !v->w; pass++)
+        for (int i = 0; i < d->nw && !v->w; i++)
+            if (d->ws[i].found && d->ws[i].b_differs && (pass || d->ws[i].explains))
+                v->w = &d->ws[i];
+    if (v->w) {
+        v->kind = LAD_DIFFERS;
+        v->found = 1;
+        v->cs = v->w->cs;
+        v->da = v->w->da;
+        v->db = v->w->db;
+        return;
+    }
+    v->searched = search_direct(&d->pa, &d->pb, d->gen, d->nrandom, v);
+    if (v->found) {
+        v->kind = LAD_DIFFERS;
+        return;
+    }
+    if (d->a->k != d->b->k) {
+        v->kind = LAD_DIFFERS;
+        v->why = "K differs: the instructions read different lanes";
+        return;
+    }
+    v->kind = lad_canon_equal(d->a, d->b) ? LAD_SAME : LAD_EQUIV;
+}
+
+void lad_diff_run(lad_diff *d, const lad_datapath *a, const lad_datapath *b, int flags,
+                  long nrandom)
 {
     memset(d, 0, sizeof *d);
+    d->nrandom = nrandom > 0 ? nrandom : LAD_DIFF_RANDOM;
     d->a = a;
     d->b = b;
     lad_plan_init(&d->pa, a);
@@ -324,16 +458,29 @@ void lad_diff_run(lad_diff *d, const lad_datapath *a, const lad_datapath *b)
             r->differs = 0, r->same_encoding = 1;
         r->matters = lad_param_matters(r->p, a) || lad_param_matters(r->p, b);
     }
+    /* rows that differ in the canonical forms too: only they can change
+    ** a word, so only they get a witness search */
+    lad_datapath ca = *a, cb = *b;
+    lad_canon(&ca);
+    lad_canon(&cb);
+    for (int i = 0; i < lad_nparams; i++) {
+        lad_diff_row *r = &d->rows[i];
+        char va[400], vb[400];
+        r->in_effect = r->differs && r->p->type != LAD_PT_STR && !r->same_encoding &&
+                       strcmp(lad_param_text(r->p, &ca, va, sizeof va),
+                              lad_param_text(r->p, &cb, vb, sizeof vb)) != 0;
+    }
     d->nosh = no_sharing(a, b);
     d->k = a->k < b->k ? a->k : b->k;
     d->gen = a->k == d->k ? a : b;
     for (int i = 0; i < lad_nparams && !d->nosh; i++)
-        if (d->rows[i].differs && d->rows[i].matters && d->rows[i].p->cands)
+        if (d->rows[i].in_effect && d->rows[i].matters && d->rows[i].p->cands)
             find_witness(d->rows[i].p, d, &d->ws[d->nw++]);
     /* What no case searched can see is no difference of results. */
     for (int i = 0; i < d->nw; i++)
         if (!d->ws[i].found && d->ws[i].searched)
             d->rows[lad_param_index(d->ws[i].p)].unobservable = 1;
     for (int i = 0; i < lad_nparams; i++)
-        d->ndiff += d->rows[i].differs && d->rows[i].matters && !d->rows[i].unobservable;
+        d->ndiff += d->rows[i].in_effect && d->rows[i].matters && !d->rows[i].unobservable;
+    verdict(d, flags);
 }

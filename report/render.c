@@ -988,7 +988,7 @@ static void survey_witnesses(rep_out *o, const lad_report *r)
             para(o, "No witnesses: out of memory.");
             return;
         }
-        lad_diff_run(d, &s->model, &s->preset);
+        lad_diff_run(d, &s->model, &s->preset, 0, 0);
         if (d->nw == 0 && !d->nosh)
             continue; /* no parameter differs: a mismatch or a failure only */
         o->ops->subsection(o, s->datapath);

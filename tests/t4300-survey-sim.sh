@@ -17,7 +17,7 @@ expect_out survey-sim-header '^survey 1 on sim:sm_90a \(sm_90a\): 1 datapath$'
 probes=$(sqlite3 "$db" "SELECT count(*) FROM cases WHERE run_id = 1 AND rung <> 'random'")
 vec=$(grep -vc '^#' vectors/h100-bf16-f32.vec)
 expect_out survey-sim-row "^sm90-mma-bf16-f32 +$probes += preset +0/2000 +0/2000 +1: 0/$vec +[0-9.]+$"
-expect_out survey-sim-summary '^survey 1: 1 of 1 as their preset with 0 mismatches$'
+expect_out survey-sim-summary '^survey 1: 1 of 1 as their preset \(= or ≡\) with 0 mismatches$'
 
 # The JSON, read back by SQLite's own JSON functions.
 jq() { sqlite3 :memory: "SELECT json_extract(readfile('$json'), '$1')"; }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # One command line: latest and run:N name a run wherever a run is meant;
-# diff marks what no case shows as unobservable (exit 0) and says when two
+# diff says = for rows not in effect (exit 0), differs with a case, and when two
 # format names are one encoding; a witness says what its words show; the
 # "N in all" counts agree with the store or say where the store stops;
 # "did you mean" for a mistyped command, preset or rung; history says when
@@ -42,19 +42,35 @@ run_ladder validate run:latest --db "$db" --cases 100 -q
 expect_rc cli-run-validate-run-latest 0
 expect_usage_error cli-run-diff-bad diff run:x sm90-mma-bf16-f32 --db "$db"
 
-# ---- diff: unobservable, one encoding, what a witness shows -----------------
+# ---- diff: not in effect, one encoding, what a witness shows ---------------
 # CDNA3 f16: products of f16 cannot pass f32's range, so prod_inf 128 and
-# none compute alike; a model file with none against the preset.
+# none compute alike: the canonical forms are identical (=), the row is
+# marked '-' and gets no witness search.
 run_ladder model show cdna3-mfma-f16-f32
-sed 's/^prod_inf: 128$/prod_inf: none/' "$out" >"$TMP/noinf.yaml"
-check cli-diff-setup-noinf grep -q '^prod_inf: none$' "$TMP/noinf.yaml"
-run_ladder diff "$TMP/noinf.yaml" cdna3-mfma-f16-f32
-expect_rc cli-diff-unobservable-rc 0
-expect_out cli-diff-unobservable-row '^~ prod_inf +none +128$'
-expect_out cli-diff-unobservable-witness '^witness prod_inf: none, unobservable \(no case of [0-9]+ showed it\)$'
-run_ladder diff "$TMP/noinf.yaml" cdna3-mfma-f16-f32 --json
+sed 's/^prod_inf: none$/prod_inf: 128/' "$out" >"$TMP/inf128.yaml"
+check cli-diff-setup-inf128 grep -q '^prod_inf: 128$' "$TMP/inf128.yaml"
+run_ladder diff "$TMP/inf128.yaml" cdna3-mfma-f16-f32
+expect_rc cli-diff-not-in-effect-rc 0
+expect_out cli-diff-not-in-effect-verdict '^verdict: = \(the canonical models are identical\)$'
+expect_out cli-diff-not-in-effect-row '^- prod_inf +128 +none$'
+expect_out cli-diff-not-in-effect-line "^not in effect for this shape .*: prod_inf$"
+run_ladder diff "$TMP/inf128.yaml" cdna3-mfma-f16-f32 --json
 jq() { sqlite3 :memory: "SELECT $1 FROM json_each(json_extract(readfile('$out'), '\$.$2')) WHERE $3"; }
-check cli-diff-unobservable-json test "$(jq "json_extract(value, '\$.unobservable')" parameters "json_extract(value, '\$.key') = 'prod_inf'")" = 1
+check cli-diff-not-in-effect-json test "$(jq "json_extract(value, '\$.in_effect')" parameters "json_extract(value, '\$.key') = 'prod_inf'")" = 0
+check cli-diff-verdict-json test "$(sqlite3 :memory: "SELECT json_extract(readfile('$out'), '\$.verdict.kind')")" = same
+# --search checks the canonical form: the same words on every case run
+run_ladder diff --search --cases 5000 "$TMP/inf128.yaml" cdna3-mfma-f16-f32
+expect_rc cli-diff-search-rc 0
+expect_out cli-diff-search-count '^verdict: = \(the canonical models are identical; no case of [0-9]+ separates A and B\)$'
+# A real difference: window 22 against 24 differs, exit 1, with the case.
+run_ladder model show cdna3-mfma-f16-f32
+sed 's/^window: 24$/window: 22/' "$out" >"$TMP/w22.yaml"
+check cli-diff-setup-w22 grep -q '^window: 22$' "$TMP/w22.yaml"
+run_ladder diff cdna3-mfma-f16-f32 "$TMP/w22.yaml"
+expect_rc cli-diff-differs-rc 1
+expect_out cli-diff-differs-verdict '^verdict: differs \(window: A and B return other words on the case below\)$'
+expect_out cli-diff-differs-case '^    in  [0-9a-f,;]+$'
+expect_out cli-diff-differs-a '^    A   [0-9a-f]{8}  '
 
 # f32 written as its spec e8m23: one encoding, no difference.
 run_ladder model show sm90-mma-bf16-f32

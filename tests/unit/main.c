@@ -47,7 +47,8 @@ void test_check(int ok, const char *name, const char *fmt, ...)
     X(scaled)     \
     X(program)    \
     X(gemm_kernel) \
-    X(params)
+    X(params)      \
+    X(canon)
 
 #define DECLARE(n) void test_##n(void);
 TESTS(DECLARE)
