@@ -5,7 +5,12 @@
 **     ladder diff A B [--db FILE] [--search] [--cases N] [--json] [-o WITNESS.vec]
 **
 ** A and B are presets, model files, or runs (`run:<id>`, or a bare number:
-** the model `ladder infer` stored with that run). The table has one row per
+** the model `ladder infer` stored with that run); or two surveys
+** (`survey:<id>`, both in the store): then each datapath's model inferred
+** in A against its model in B (matched by name without the generation,
+** so that two GPUs' surveys pair up), one line each with the verdict (and the
+** case for differs), the datapaths only in one of them, and the counts;
+** exit 1 when a datapath differs. The table has one row per
 ** registry parameter (model/params.h) with both values; a row that differs
 ** in the canonical forms (or a name) is marked '*', one that differs only as given
 ** (not in effect for the shape) '-', one no case searched shows '~'. Rows that can change the result of neither datapath
@@ -35,6 +40,7 @@
 #include "commands.h"
 #include "json.h"
 #include "runview.h"
+#include "surveyview.h"
 #include "inference/infer.h"
 #include "io/modelfile.h"
 #include "io/vecwrite.h"
@@ -58,7 +64,8 @@ static const char usage[] =
     "  for = and \u2261, 1 for differs.\n"
     "\n"
     "  <a>, <b>      a preset name, a model file, or a run: run:<id> or a\n"
-    "                bare number (the model `ladder infer` stored with it)\n"
+    "                bare number (the model `ladder infer` stored with it);\n"
+    "                or two surveys, survey:<id>: datapath by datapath\n"
     "  --db <file>   the store runs are read from (default ladder.db)\n"
     "  --search      search A against B even when their canonical forms are\n"
     "                identical (a check of the canonical form)\n"
@@ -309,6 +316,154 @@ static int write_vec(const char *path, const side *a, const side *b, const lad_d
     return lad_outfile_commit(&o, err);
 }
 
+/* ---- two surveys ------------------------------------------------------------ */
+
+/* The model inferred in d's run into dp; 0 when there is none. */
+static int survey_model(lad_store *st, const lad_survey_dp *d, lad_datapath *dp)
+{
+    lad_err e = {0};
+    int ok = d->done && d->run > 0 && lad_infer_model(st, d->run, dp, &e) == LAD_OK &&
+             lad_datapath_check(dp, &e) == LAD_OK;
+    lad_err_clear(&e);
+    return ok;
+}
+
+/* A datapath's name without its generation ("mfma-f32-f32" of
+** "cdna3-mfma-f32-f32"): what two GPUs' surveys are matched by. */
+static const char *instr_key(const char *name)
+{
+    const char *dash = strchr(name, '-');
+    return dash ? dash + 1 : name;
+}
+
+static const lad_survey_dp *find_dp(const lad_survey_dp *rows, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(instr_key(rows[i].datapath), instr_key(name)) == 0)
+            return &rows[i];
+    return NULL;
+}
+
+/* One datapath of two surveys: its line, text or JSON; returns its kind:
+** LAD_SAME, LAD_EQUIV, LAD_DIFFERS, or 3 only in one survey or not
+** inferred in one. */
+static int survey_pair(lad_store *st, const char *name, const lad_survey_dp *x,
+                       const lad_survey_dp *y, long nrandom, int json, int first)
+{
+    static lad_datapath ma, mb;
+    static lad_diff d;
+    const char *alone = !x ? "only in B" : !y ? "only in A" : NULL;
+    int have = !alone && survey_model(st, x, &ma) && survey_model(st, y, &mb);
+    if (!alone && !have)
+        alone = "no inferred model in one survey";
+    if (have)
+        lad_diff_run(&d, &ma, &mb, 0, nrandom);
+    lad_buf t = {0};
+    if (have)
+        lad_verdict_text(&d, &t);
+    if (json) {
+        printf("%s{\"datapath\": ", first ? "" : ",\n  ");
+        cli_json_str(stdout, name);
+        printf(", \"verdict\": ");
+        if (have)
+            cli_json_str(stdout, lad_verdict_words[d.v.kind]);
+        else
+            printf("null");
+        printf(", \"text\": ");
+        cli_json_str(stdout, have ? (t.p ? t.p : "") : alone);
+        printf(", \"run_a\": %lld, \"run_b\": %lld", x ? (long long)x->run : 0LL,
+               y ? (long long)y->run : 0LL);
+        if (have && d.v.found) {
+            char line[LAD_VECLINE_MAX];
+            if (lad_vecline_format(d.gen, &d.v.cs, NULL, line, sizeof line) < 0)
+                line[0] = 0;
+            printf(", \"input\": \"%s\"", line);
+            json_word("a_result", &ma.d, d.v.da);
+            json_word("b_result", &mb.d, d.v.db);
+        }
+        putchar('}');
+    } else {
+        printf("%-34s %s\n", name, have ? (t.p ? t.p : "?") : alone);
+        if (have && d.v.found) {
+            char line[LAD_VECLINE_MAX];
+            if (lad_vecline_format(d.gen, &d.v.cs, NULL, line, sizeof line) < 0)
+                line[0] = 0;
+            printf("    in  %s\n", line);
+            print_word("A", &ma.d, d.v.da);
+            print_word("B", &mb.d, d.v.db);
+        }
+    }
+    lad_buf_free(&t);
+    return have ? d.v.kind : 3;
+}
+
+/* diff survey:A survey:B: datapath by datapath, A's datapaths first. */
+static int diff_surveys(const char *sa, const char *sb, const char *db, long nrandom, int json)
+{
+    lad_store *st;
+    lad_err err = {0};
+    int rc = lad_store_open(db, LAD_STORE_READONLY, &st, &err);
+    lad_survey_row a, b;
+    lad_survey_dp *ra = NULL, *rb = NULL;
+    size_t na = 0, nb = 0;
+    if (rc == LAD_OK)
+        rc = cli_survey_load(st, sa, &a, &ra, &na, &err);
+    if (rc == LAD_OK)
+        rc = cli_survey_load(st, sb, &b, &rb, &nb, &err);
+    if (rc != LAD_OK) {
+        lad_store_close(st);
+        free(ra);
+        free(rb);
+        return cli_report(&err);
+    }
+    char sta[96], stb[96];
+    if (json) {
+        printf("{\"a\": ");
+        cli_json_str(stdout, sa);
+        printf(", \"b\": ");
+        cli_json_str(stdout, sb);
+        printf(", \"datapaths\": [");
+    } else {
+        printf("diff %s %s\n", sa, sb);
+        printf("A: survey %lld on %s (%s%s%s): %s\n", (long long)a.id, a.device, a.arch,
+               a.gpu[0] ? ", " : "", a.gpu, cli_survey_status(&a, sta, sizeof sta));
+        printf("B: survey %lld on %s (%s%s%s): %s\n", (long long)b.id, b.device, b.arch,
+               b.gpu[0] ? ", " : "", b.gpu, cli_survey_status(&b, stb, sizeof stb));
+    }
+    int count[4] = {0}, first = 1, onlya = 0, onlyb = 0;
+    for (size_t i = 0; i < na; i++) {
+        const lad_survey_dp *y = find_dp(rb, nb, ra[i].datapath);
+        char name[140];
+        snprintf(name, sizeof name, "%s%s%s", ra[i].datapath,
+                 y && strcmp(y->datapath, ra[i].datapath) ? " / " : "",
+                 y && strcmp(y->datapath, ra[i].datapath) ? y->datapath : "");
+        onlya += y == NULL;
+        count[survey_pair(st, name, &ra[i], y, nrandom, json, first)]++;
+        first = 0;
+    }
+    for (size_t i = 0; i < nb; i++)
+        if (!find_dp(ra, na, rb[i].datapath)) {
+            onlyb++;
+            count[survey_pair(st, rb[i].datapath, NULL, &rb[i], nrandom, json, first)]++;
+            first = 0;
+        }
+    if (json)
+        printf("], \"same\": %d, \"equivalent\": %d, \"differs\": %d, \"only_a\": %d, "
+               "\"only_b\": %d, \"not_compared\": %d}\n", count[LAD_SAME], count[LAD_EQUIV],
+               count[LAD_DIFFERS], onlya, onlyb, count[3] - onlya - onlyb);
+    else
+        printf("%d datapaths: %d =, %d %s, %d differ, %d only in A, %d only in B, %d not "
+               "compared\n", (int)(na + onlyb), count[LAD_SAME], count[LAD_EQUIV],
+               lad_verdict_names[LAD_EQUIV], count[LAD_DIFFERS], onlya, onlyb,
+               count[3] - onlya - onlyb);
+    lad_store_close(st);
+    free(ra);
+    free(rb);
+    if (fflush(stdout) != 0)
+        return cli_error(LAD_EINTERNAL, "cannot write the diff");
+    return count[LAD_DIFFERS] ? LAD_NO : LAD_OK;
+}
+
 int cmd_diff(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *json = NULL, *outpath = NULL, *search = NULL;
@@ -334,6 +489,14 @@ int cmd_diff(int argc, char **argv)
         (rc = cli_output_ok(outpath, "the model file", pos[0])) != LAD_OK ||
         (rc = cli_output_ok(outpath, "the model file", pos[1])) != LAD_OK)
         return rc;
+    int na = strncmp(pos[0], "survey:", 7) == 0, nb = strncmp(pos[1], "survey:", 7) == 0;
+    if (na != nb)
+        return cli_usage_error("diff compares two surveys or two models, not a survey with "
+                               "a model");
+    if (na && (outpath || search))
+        return cli_usage_error("-o and --search are for two models, not two surveys");
+    if (na)
+        return diff_surveys(pos[0], pos[1], db, (long)nrandom, json != NULL);
     static side a, b;
     lad_err err = {0};
     a.spec = pos[0];

@@ -4,17 +4,23 @@
 **     ladder history [--db FILE] [--gpu NAME] [--arch A] [--format F]
 **                    [--instruction I] [--status S] [--since DATE]
 **                    [--until DATE] [--limit N] [--json]
+**     ladder history --surveys [--db FILE] [--arch A] [--status S]
+**                    [--since DATE] [--until DATE] [--limit N] [--json]
 **
 ** One line per run: id, status, start time (UTC), cases stored, the
 ** mismatches and cases of the validations stored with it, device, datapath
 ** and command. A run whose process died without ending it reads
 ** 'interrupted' (opening the store marks it so). --json prints an array of
-** run objects (docs/commands/history.md gives the fields).
+** run objects (docs/commands/history.md gives the fields). --surveys lists
+** the surveys instead: id, start, device, arch, datapaths as their preset
+** of those surveyed, and the status ("interrupted after 10 of 47
+** datapaths" for one whose process died).
 */
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
 #include "runview.h"
+#include "surveyview.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -25,7 +31,10 @@ static const char usage[] =
     "usage: ladder history [--db <file>] [--gpu <name>] [--arch <a>] [--format <f>]\n"
     "                      [--instruction <i>] [--status <s>] [--since <date>]\n"
     "                      [--until <date>] [--limit <n>] [--json]\n"
+    "       ladder history --surveys [--db <file>] [--arch <a>] [--status <s>]\n"
+    "                      [--since <date>] [--until <date>] [--limit <n>] [--json]\n"
     "\n"
+    "  --surveys      list the surveys instead of the runs\n"
     "  --db           the store (default ladder.db)\n"
     "  --gpu          runs on a device whose name contains <name> (any case)\n"
     "  --arch         runs of an arch (sm_90a; sm_90 also matches sm_90a)\n"
@@ -71,13 +80,67 @@ static int parse_date(const char *s, const char *what, int64_t *t)
     return LAD_OK;
 }
 
+/* history --surveys: every survey, newest first, filtered by --arch,
+** --status, --since, --until and --limit. */
+static int list_surveys(lad_store *st, const lad_history_filter *f, int json)
+{
+    lad_survey_row *rows = NULL;
+    size_t n = 0;
+    lad_err err = {0};
+    if (lad_store_surveys(st, 0, &rows, &n, &err) != LAD_OK)
+        return cli_report(&err);
+    int shown = 0;
+    if (json)
+        putchar('[');
+    for (size_t k = n; k-- > 0;) {
+        const lad_survey_row *s = &rows[k];
+        if ((f->status && s->status != f->status - 1) || (f->since && s->started < f->since) ||
+            (f->until && s->started >= f->until) ||
+            (f->arch && strncmp(s->arch, f->arch, strlen(f->arch)) != 0) ||
+            (f->limit && shown >= f->limit))
+            continue;
+        if (json) {
+            lad_survey_dp *dps = NULL;
+            size_t nd = 0;
+            if (lad_store_survey_get(st, s->id, &dps, &nd, &err) != LAD_OK) {
+                free(rows);
+                return cli_report(&err);
+            }
+            fputs(shown ? ",\n " : "", stdout);
+            cli_survey_json(stdout, s, dps, (int)nd);
+            free(dps);
+        } else {
+            if (shown == 0)
+                printf("%5s %-19s %-24s %-10s %-16s %s\n", "ID", "STARTED (UTC)", "DEVICE",
+                       "ARCH", "AS PRESET", "STATUS");
+            char t[32], as[40], st2[80];
+            snprintf(as, sizeof as, "%d of %d", s->good, s->done);
+            printf("%5" PRId64 " %-19s ", s->id, cli_time(s->started, t, sizeof t));
+            column(s->device, 24);
+            column(s->arch, 10);
+            column(as, 16);
+            printf("%s\n", cli_survey_status(s, st2, sizeof st2));
+        }
+        shown++;
+    }
+    if (json)
+        puts("]");
+    else if (shown == 0)
+        printf("%s\n", n ? "no surveys match" : "no surveys in the store");
+    free(rows);
+    if (fflush(stdout) != 0)
+        return cli_error(LAD_EINTERNAL, "cannot write the history");
+    return 0;
+}
+
 int cmd_history(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *gpu = NULL, *format = NULL;
     const char *instruction = NULL, *limit = NULL, *json = NULL, *arch = NULL;
-    const char *status = NULL, *since = NULL, *until = NULL;
+    const char *status = NULL, *since = NULL, *until = NULL, *surveys = NULL;
     cli_opt opts[] = {
         {"db", 0, 1, &db},
+        {"surveys", 0, 0, &surveys},
         {"gpu", 0, 1, &gpu},
         {"arch", 0, 1, &arch},
         {"status", 0, 1, &status},
@@ -118,6 +181,14 @@ int cmd_history(int argc, char **argv)
     lad_store *st;
     if ((code = cli_store_open_existing(db, &st)) != LAD_OK)
         return code;
+    if (surveys) {
+        if (gpu || format || instruction)
+            fprintf(stderr, "ladder: history --surveys: --gpu, --format and --instruction "
+                            "filter runs; every survey is listed\n");
+        code = list_surveys(st, &f, json != NULL);
+        lad_store_close(st);
+        return code;
+    }
     lad_run_row *rows;
     size_t n;
     lad_err err = {0};

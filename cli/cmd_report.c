@@ -12,6 +12,7 @@
 ** such run, model or survey); 5 internal.
 */
 #include "cli.h"
+#include "surveyview.h"
 #include "util/outfile.h"
 #include "commands.h"
 #include "runview.h"
@@ -213,6 +214,14 @@ static int gather_survey(lad_store *st, int64_t id, lad_report *r, lad_err *err)
     }
     r->nsdp = n;
     r->survey = id;
+    lad_survey_row *sr = NULL;
+    size_t nsr = 0;
+    if ((rc = lad_store_surveys(st, id, &sr, &nsr, err)) != LAD_OK) {
+        free(rows);
+        return rc;
+    }
+    cli_survey_status(&sr[0], r->survey_status, sizeof r->survey_status);
+    free(sr);
     for (size_t i = 0; i < n && rc == LAD_OK; i++) {
         lad_report_sdp *s = &r->sdp[i];
         const lad_survey_dp *d = &rows[i];
@@ -224,6 +233,8 @@ static int gather_survey(lad_store *st, int64_t id, lad_report *r, lad_err *err)
         s->done = d->done;
         s->probes = d->probes, s->millis = d->millis;
         s->vec_files = d->vec_files, s->vec_cases = d->vec_cases, s->vec_bad = d->vec_bad;
+        s->verdict = lad_survey_verdict(d);
+        snprintf(s->differ, sizeof s->differ, "%s", d->differ);
         const lad_preset *p = lad_preset_find(d->datapath);
         if (p)
             s->preset = p->dp, s->have_preset = 1;

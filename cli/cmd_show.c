@@ -1,7 +1,11 @@
 /*
-** ladder show: one run, rung by rung.
+** ladder show: one run, rung by rung, or one survey.
 **
-**     ladder show <run> [--db FILE] [--json] [--rung NAME]
+**     ladder show <run>|survey:<id> [--db FILE] [--json] [--rung NAME]
+**
+** survey:<id> prints the survey as `ladder survey` did at its end: its
+** device, status (interrupted after k of n datapaths, when its process
+** died), and each datapath's verdict and validations.
 **
 ** <run> is a run id or `latest`. Prints what the run recorded (command line,
 ** device, build, recipe, datapath, the SASS executed), then each rung in the
@@ -20,6 +24,7 @@
 #include "commands.h"
 #include "json.h"
 #include "runview.h"
+#include "surveyview.h"
 
 #include "io/vecline.h"
 #include "util/buf.h"
@@ -31,9 +36,10 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: ladder show <run> [--db <file>] [--json] [--rung <name>]\n"
+    "usage: ladder show <run>|survey:<id> [--db <file>] [--json] [--rung <name>]\n"
     "\n"
     "  <run>    a run id or latest (run:<id>, run:latest alike)\n"
+    "  survey:<id>  a survey: its status and each datapath's verdict\n"
     "  --db     the store (default ladder.db)\n"
     "  --json   one JSON object instead of text\n"
     "  --rung   the cases that rung stored, with their words decoded\n";
@@ -430,6 +436,25 @@ int cmd_show(int argc, char **argv)
     if ((code = cli_store_open_existing(db, &st)) != LAD_OK)
         return code;
     lad_err err = {0};
+    if (strncmp(pos[0], "survey:", 7) == 0) {
+        if (rung) {
+            lad_store_close(st);
+            return cli_usage_error("--rung is for a run, not '%s'", pos[0]);
+        }
+        lad_survey_row sr;
+        lad_survey_dp *rows = NULL;
+        size_t n = 0;
+        code = cli_survey_load(st, pos[0], &sr, &rows, &n, &err);
+        lad_store_close(st);
+        if (code)
+            return cli_report(&err);
+        if (json)
+            cli_survey_json(stdout, &sr, rows, (int)n);
+        else
+            cli_survey_table(&sr, rows, (int)n, 0);
+        free(rows);
+        return fflush(stdout) != 0 ? cli_error(LAD_EINTERNAL, "cannot write the survey") : 0;
+    }
     int64_t run;
     lad_show s;
     code = lad_store_resolve_run(st, pos[0], &run, &err);

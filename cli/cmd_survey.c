@@ -42,6 +42,7 @@
 */
 #include "cli.h"
 #include "replay.h"
+#include "surveyview.h"
 #include "util/outfile.h"
 #include "commands.h"
 #include "json.h"
@@ -521,90 +522,7 @@ static void survey_one(lad_store *st, const scope *s, const lad_preset *p, uint6
 
 /* ---- the table ---------------------------------------------------------------- */
 
-static int dp_ok(const lad_survey_dp *d)
-{
-    int v = lad_survey_verdict(d);
-    return d->done && (v == LAD_SAME || v == LAD_EQUIV) && d->inf_bad == 0 &&
-           d->pre_bad == 0 && d->inf_cases > 0 && d->pre_cases > 0;
-}
-
-static void counts(char *buf, size_t size, int64_t bad, int64_t cases)
-{
-    if (cases < 0)
-        snprintf(buf, size, "-");
-    else
-        snprintf(buf, size, "%" PRId64 "/%" PRId64, bad, cases);
-}
-
-/* Columns s takes on a terminal: its UTF-8 characters. */
-static int utf8_width(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xc0) != 0x80;
-    return n;
-}
-
-static void print_table(const scope *s, int64_t id, const lad_survey_dp *rows, int n)
-{
-    printf("survey %" PRId64 " on %s (%s%s%s): %d datapath%s", id, s->device, s->arch,
-           s->gpu ? ", " : "", s->gpu ? s->info.name : "", n, n == 1 ? "" : "s");
-    if (s->unmapped)
-        printf("; %d kernel%s without a preset left out", s->unmapped,
-               s->unmapped == 1 ? "" : "s");
-    printf("\n");
-    int w = 34; /* the name column: as wide as the longest name */
-    for (int i = 0; i < n; i++)
-        if ((int)strlen(rows[i].datapath) > w)
-            w = (int)strlen(rows[i].datapath);
-    char (*what)[300] = calloc((size_t)n + 1, sizeof *what);
-    if (what == NULL) {
-        printf("(out of memory)\n");
-        return;
-    }
-    int ww = 26; /* the verdict column: as wide as the longest verdict */
-    for (int i = 0; i < n; i++) {
-        const lad_survey_dp *d = &rows[i];
-        int v = lad_survey_verdict(d);
-        if (!d->done)
-            snprintf(what[i], sizeof what[i], "failed");
-        else if (v == LAD_SAME)
-            snprintf(what[i], sizeof what[i], "= preset");
-        else if (v == LAD_EQUIV)
-            snprintf(what[i], sizeof what[i], "%s preset: %s", lad_verdict_names[LAD_EQUIV],
-                     d->differ + strlen(lad_verdict_names[LAD_EQUIV]) + 1);
-        else
-            snprintf(what[i], sizeof what[i], "differs: %s", d->differ);
-        int len = utf8_width(what[i]);
-        if (len > ww)
-            ww = len;
-    }
-    printf("%-*s %7s  %-*s %-17s %-17s %-14s %7s\n", w, "datapath", "probes", ww, "inferred",
-           "validate inferred", "validate preset", "vectors", "seconds");
-    int good = 0;
-    for (int i = 0; i < n; i++) {
-        const lad_survey_dp *d = &rows[i];
-        char inf[32], pre[32], vec[40];
-        counts(inf, sizeof inf, d->inf_bad, d->inf_cases);
-        counts(pre, sizeof pre, d->pre_bad, d->pre_cases);
-        if (d->vec_files)
-            snprintf(vec, sizeof vec, "%" PRId64 ": %" PRId64 "/%" PRId64, d->vec_files,
-                     d->vec_bad, d->vec_cases);
-        else
-            snprintf(vec, sizeof vec, "-");
-        /* %-*s pads by bytes: widen by the bytes a wide character adds */
-        int pad = ww + (int)strlen(what[i]) - utf8_width(what[i]);
-        printf("%-*s %7" PRId64 "  %-*s %-17s %-17s %-14s %3" PRId64 ".%01" PRId64 "\n",
-               w, d->datapath, d->probes, pad, what[i], inf, pre, vec, d->millis / 1000,
-               d->millis % 1000 / 100);
-        if (d->message[0])
-            printf("    %s\n", d->message);
-        good += dp_ok(d);
-    }
-    printf("survey %" PRId64 ": %d of %d as their preset (= or %s) with 0 mismatches\n", id,
-           good, n, lad_verdict_names[LAD_EQUIV]);
-    free(what);
-}
+static int dp_ok(const lad_survey_dp *d) { return cli_survey_dp_ok(d); }
 
 static void json_key(lad_buf *b, const char *key, int first)
 {
@@ -757,7 +675,7 @@ int cmd_survey(int argc, char **argv)
     s.n = kept;
     lad_survey_info si = {s.device, s.arch, only ? only : "", ncases, s.info.name,
                           s.info.uuid, s.info.cc, s.info.driver, s.info.toolkit,
-                          s.info.sms, s.info.clock_khz, s.info.mem_clock_khz};
+                          s.info.sms, s.info.clock_khz, s.info.mem_clock_khz, s.n};
     lad_err err = {0};
     lad_store *st = NULL;
     int64_t id = 0;
@@ -809,8 +727,14 @@ int cmd_survey(int argc, char **argv)
         rc = lad_outfile_write(outfile, text, &err);
     if (rc == LAD_OK && json)
         fputs(text, stdout);
-    else if (rc == LAD_OK)
-        print_table(&s, id, rows, s.n);
+    else if (rc == LAD_OK) {
+        lad_survey_row *sr = NULL;
+        size_t nsr = 0;
+        rc = lad_store_surveys(st, id, &sr, &nsr, &err);
+        if (rc == LAD_OK)
+            cli_survey_table(&sr[0], rows, s.n, s.unmapped);
+        free(sr);
+    }
     fflush(stdout);
     lad_progress_free(&lp);
     lad_store_close(st);

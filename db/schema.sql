@@ -1,4 +1,4 @@
--- Ladder evidence store, schema version 6 (PRAGMA user_version = 6,
+-- Ladder evidence store, schema version 7 (PRAGMA user_version = 7,
 -- PRAGMA application_id = 0x4c414452 "LADR"). See docs/store.md.
 --
 -- Raw words (A, B, C, D, scales, metadata) are integers: C and D are INTEGER
@@ -216,7 +216,13 @@ CREATE TABLE surveys (
     result TEXT CHECK (result IS NULL OR json_valid(result)), -- the table as JSON, once ended
     -- survey --shard I/N surveys the datapaths i with i % N = I.
     shard_index INTEGER NOT NULL DEFAULT 0,
-    shard_count INTEGER NOT NULL DEFAULT 1
+    shard_count INTEGER NOT NULL DEFAULT 1,
+    -- The datapaths planned, and the process surveying: a 'running'
+    -- survey whose process is gone reads as interrupted.
+    planned INTEGER NOT NULL DEFAULT 0,
+    host TEXT NOT NULL DEFAULT '',
+    pid INTEGER NOT NULL DEFAULT 0,
+    pid_start INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 
 CREATE TABLE survey_datapaths (
@@ -225,8 +231,9 @@ CREATE TABLE survey_datapaths (
     status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
     run_id INTEGER REFERENCES runs(id), -- the ladder's run, NULL if none began
     probes INTEGER NOT NULL,     -- targeted cases the ladder ran
-    differ TEXT NOT NULL,        -- parameters inferred unlike the preset,
-                                 -- space-separated; '' none; '-' not inferred
+    differ TEXT NOT NULL,        -- the inferred model against the preset:
+                                 -- '' =; 'EQUIV KEYS' equivalent (EQUIV the
+                                 -- sign U+2261), 'KEYS' differs; '-' not inferred
     inferred_cases INTEGER NOT NULL,      -- validation of the inferred model
     inferred_mismatches INTEGER NOT NULL, -- (-1: not run)
     preset_cases INTEGER NOT NULL,        -- validation of the preset

@@ -155,6 +155,16 @@ static const char migrate_5_6[] =
     "    mismatches INTEGER NOT NULL\n"
     ") STRICT;\n";
 
+/*
+** Schema 6 -> 7: a survey's planned datapaths and its process, so that one
+** whose process died reads as interrupted, with how far it came.
+*/
+static const char migrate_6_7[] =
+    "ALTER TABLE surveys ADD COLUMN planned INTEGER NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE surveys ADD COLUMN host TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE surveys ADD COLUMN pid INTEGER NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE surveys ADD COLUMN pid_start INTEGER NOT NULL DEFAULT 0;\n";
+
 /* Migrations: migrations[v] takes a database from user_version v to v+1. A
 ** schema change appends one, bumps LAD_STORE_VERSION and updates schema.sql
 ** to the full new schema; a fresh database gets schema.sql at once and is
@@ -166,6 +176,7 @@ static const char *const migrations[LAD_STORE_VERSION] = {
     migrate_3_4,
     migrate_4_5,
     migrate_5_6,
+    migrate_6_7,
 };
 
 static const char *const status_names[] = {"running", "ok", "failed",

@@ -40,7 +40,7 @@
 #include "../util/err.h"
 
 #define LAD_STORE_APP_ID 0x4c414452 /* PRAGMA application_id: "LADR" */
-#define LAD_STORE_VERSION 6         /* PRAGMA user_version of the schema */
+#define LAD_STORE_VERSION 7         /* PRAGMA user_version of the schema */
 #define LAD_STORE_BATCH 4096        /* cases per transaction */
 #define LAD_STORE_DEFAULT "ladder.db"
 
@@ -475,7 +475,23 @@ typedef struct lad_survey_info {
     const char *driver, *toolkit;
     int sms;                 /* multiprocessors, 0 unknown */
     int clock_khz, mem_clock_khz; /* 0 unknown */
+    int planned;             /* datapaths it is to survey */
 } lad_survey_info;
+
+/* A survey as the store holds it (lad_store_surveys). */
+typedef struct lad_survey_row {
+    int64_t id;
+    int status;              /* LAD_RUN_*: 'running' whose process on this
+                                host is gone reads LAD_RUN_INTERRUPTED */
+    int64_t started, ended;  /* unix seconds; ended 0 while not ended */
+    char device[128], arch[32], only[128], gpu[128];
+    int64_t cases;           /* random cases per validation */
+    int planned;             /* datapaths planned (0: not recorded) */
+    int done;                /* datapaths recorded */
+    int good;                /* of those, as their preset (= or ≡) with no
+                                mismatch */
+    int shard_index, shard_count;
+} lad_survey_row;
 
 /* What one datapath of a survey gave. */
 typedef struct lad_survey_dp {
@@ -498,7 +514,14 @@ typedef struct lad_survey_dp {
 ** (model/params.h), -1 when no model was inferred. */
 int lad_survey_verdict(const lad_survey_dp *d);
 
-/* Inserts a survey as 'running'; *id receives its id. */
+/* Every survey of the store, oldest first, into *rows (malloc'd, free();
+** NULL when *n is 0); id > 0: that survey only (LAD_EDATA when there is
+** none). */
+int lad_store_surveys(lad_store *st, int64_t id, lad_survey_row **rows, size_t *n,
+                      lad_err *err);
+
+/* Inserts a survey as 'running', with this process as its own; *id
+** receives its id. */
 int lad_store_begin_survey(lad_store *st, const lad_survey_info *s, int64_t *id,
                            lad_err *err);
 
@@ -507,7 +530,8 @@ int lad_store_begin_survey(lad_store *st, const lad_survey_info *s, int64_t *id,
 int lad_store_find_survey(lad_store *st, const lad_survey_info *s, int64_t *id,
                           lad_err *err);
 
-/* Marks a found survey 'running' again (a resumed survey). */
+/* Marks a found survey 'running' again, in this process (a resumed
+** survey). */
 int lad_store_resume_survey(lad_store *st, int64_t id, lad_err *err);
 
 /* Records (or replaces) what one datapath of survey id gave. */

@@ -6,8 +6,10 @@
 #include "store_int.h"
 #include "../model/params.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int lad_store_begin_survey(lad_store *st, const lad_survey_info *s, int64_t *id,
                            lad_err *err)
@@ -17,9 +19,10 @@ int lad_store_begin_survey(lad_store *st, const lad_survey_info *s, int64_t *id,
     if (code == LAD_OK)
         code = st_prepare(st,
                           "INSERT INTO surveys (status, started, device, arch, only, cases, "
-                          "gpu, uuid, cc, driver, toolkit, sms, clock_khz, mem_clock_khz) "
+                          "gpu, uuid, cc, driver, toolkit, sms, clock_khz, mem_clock_khz, "
+                          "planned, host, pid, pid_start) "
                           "VALUES ('running', " NOW_SQL ", ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-                          "?9, ?10, ?11, ?12)",
+                          "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
                           &q, err);
     if (code == LAD_OK) {
         st_bind_text(q, 1, s->device);
@@ -34,6 +37,10 @@ int lad_store_begin_survey(lad_store *st, const lad_survey_info *s, int64_t *id,
         sqlite3_bind_int(q, 10, s->sms);
         sqlite3_bind_int(q, 11, s->clock_khz);
         sqlite3_bind_int(q, 12, s->mem_clock_khz);
+        sqlite3_bind_int(q, 13, s->planned);
+        st_bind_text(q, 14, st->host);
+        sqlite3_bind_int64(q, 15, (sqlite3_int64)getpid());
+        sqlite3_bind_int64(q, 16, st_proc_start((long)getpid()));
         code = st_step_done(st, q, "write", err);
     }
     sqlite3_finalize(q);
@@ -89,10 +96,80 @@ static int update_survey(lad_store *st, int64_t id, const char *sql,
 
 int lad_store_resume_survey(lad_store *st, int64_t id, lad_err *err)
 {
-    return update_survey(st, id,
-                         "UPDATE surveys SET status = 'running', ended = NULL, "
-                         "result = NULL WHERE id = ?1",
-                         NULL, err);
+    char sql[300];
+    snprintf(sql, sizeof sql,
+             "UPDATE surveys SET status = 'running', ended = NULL, result = NULL, "
+             "host = ?2, pid = %lld, pid_start = %lld WHERE id = ?1",
+             (long long)getpid(), (long long)st_proc_start((long)getpid()));
+    return update_survey(st, id, sql, st->host, err);
+}
+
+int lad_store_surveys(lad_store *st, int64_t id, lad_survey_row **rows, size_t *n,
+                      lad_err *err)
+{
+    *rows = NULL;
+    *n = 0;
+    sqlite3_stmt *q = NULL;
+    /* a datapath is good as lad_survey_verdict and the survey count it */
+    int code = st_prepare(st,
+                          "SELECT s.id, s.status, s.started, ifnull(s.ended, 0), s.device, "
+                          "s.arch, s.only, s.gpu, s.cases, s.planned, s.host, s.pid, "
+                          "s.pid_start, s.shard_index, s.shard_count, "
+                          "(SELECT count(*) FROM survey_datapaths d WHERE d.survey_id = s.id), "
+                          "(SELECT count(*) FROM survey_datapaths d WHERE d.survey_id = s.id "
+                          " AND d.status = 'done' AND (d.differ = '' OR substr(d.differ, 1, 1) "
+                          " = char(8801)) AND d.inferred_mismatches = 0 AND "
+                          " d.preset_mismatches = 0 AND d.inferred_cases > 0 AND "
+                          " d.preset_cases > 0) "
+                          "FROM surveys s WHERE ?1 = 0 OR s.id = ?1 ORDER BY s.id",
+                          &q, err);
+    if (code != LAD_OK)
+        return code;
+    sqlite3_bind_int64(q, 1, id);
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 16;
+            lad_survey_row *r2 = realloc(*rows, cap * sizeof *r2);
+            if (r2 == NULL) {
+                code = lad_errf(err, LAD_EINTERNAL, "out of memory");
+                break;
+            }
+            *rows = r2;
+        }
+        lad_survey_row *r = &(*rows)[(*n)++];
+        memset(r, 0, sizeof *r);
+        char status[16], host[256];
+        r->id = sqlite3_column_int64(q, 0);
+        st_col_text(q, 1, status, sizeof status);
+        r->started = sqlite3_column_int64(q, 2);
+        r->ended = sqlite3_column_int64(q, 3);
+        st_col_text(q, 4, r->device, sizeof r->device);
+        st_col_text(q, 5, r->arch, sizeof r->arch);
+        st_col_text(q, 6, r->only, sizeof r->only);
+        st_col_text(q, 7, r->gpu, sizeof r->gpu);
+        r->cases = sqlite3_column_int64(q, 8);
+        r->planned = sqlite3_column_int(q, 9);
+        st_col_text(q, 10, host, sizeof host);
+        r->status = st_live_status(st, status, host, sqlite3_column_int64(q, 11),
+                                   sqlite3_column_int64(q, 12));
+        r->shard_index = sqlite3_column_int(q, 13);
+        r->shard_count = sqlite3_column_int(q, 14);
+        r->done = sqlite3_column_int(q, 15);
+        r->good = sqlite3_column_int(q, 16);
+    }
+    if (code == LAD_OK && rc != SQLITE_DONE)
+        code = st_sqlerr(st, err, "read");
+    sqlite3_finalize(q);
+    if (code == LAD_OK && id > 0 && *n == 0)
+        code = lad_errf(err, LAD_EDATA, "no survey %lld in '%s'", (long long)id, st->path);
+    if (code != LAD_OK) {
+        free(*rows);
+        *rows = NULL;
+        *n = 0;
+    }
+    return code;
 }
 
 int lad_store_end_survey(lad_store *st, int64_t id, int ok, const char *json,

@@ -917,24 +917,13 @@ static void cases(rep_out *o, const lad_report *r, const unsigned char *used)
 
 #define SURVEY_COLS 8 /* varying parameters per table, beside the name */
 
-/* Whether d is as its preset with no mismatch (as `ladder survey` counts). */
+/* Whether d is as its preset (= or ≡) with no mismatch (as `ladder survey`
+** counts). */
 static int sdp_ok(const lad_report_sdp *d)
 {
-    if (!d->done || !d->have_model || !d->have_preset || d->inf_bad != 0 || d->pre_bad != 0 ||
-        d->inf_cases <= 0 || d->pre_cases <= 0)
-        return 0;
-    for (int i = 0; i < lad_nparams; i++) {
-        const lad_param *p = &lad_params[i];
-        if ((p->flags & LAD_PF_REQUIRED) || p->type == LAD_PT_STR)
-            continue;
-        if (!lad_param_matters(p, &d->model) && !lad_param_matters(p, &d->preset))
-            continue;
-        char a[600], b[600];
-        if (strcmp(lad_param_text(p, &d->model, a, sizeof a),
-                   lad_param_text(p, &d->preset, b, sizeof b)) != 0)
-            return 0;
-    }
-    return 1;
+    return d->done && d->have_model && d->have_preset && d->inf_bad == 0 && d->pre_bad == 0 &&
+           d->inf_cases > 0 && d->pre_cases > 0 &&
+           (d->verdict == LAD_SAME || d->verdict == LAD_EQUIV);
 }
 
 /* The value of p in dp as a cell: a lane order by its stride ("j%4<2") or
@@ -1014,8 +1003,11 @@ static void survey_verdict(rep_out *o, const lad_report *r)
     for (size_t i = 0; i < r->nsdp; i++)
         good += sdp_ok(&r->sdp[i]);
     o->ops->section(o, "verdict", "Verdict");
-    para(o, "%zu of %zu datapaths as their preset, with no mismatch in either validation.",
-         good, r->nsdp);
+    size_t equiv = 0;
+    for (size_t i = 0; i < r->nsdp; i++)
+        equiv += sdp_ok(&r->sdp[i]) && r->sdp[i].verdict == LAD_EQUIV;
+    para(o, "%zu of %zu datapaths as their preset (%zu of them \u2261: rows differ, no case "
+         "separates the two), with no mismatch in either validation.", good, r->nsdp, equiv);
     if (good == r->nsdp)
         return;
     para(o, "The differences, then the witness of each differing parameter: an input on "
@@ -1093,7 +1085,9 @@ static void survey_datapaths(rep_out *o, const lad_report *r)
         else
             cell(o, NULL, 0, "-");
         int good = sdp_ok(d);
-        cell(o, NULL, !good, "%s", good ? "= preset" : d->done ? "differs" : "failed");
+        cell(o, NULL, !good, "%s", !d->done ? "failed" : d->verdict < 0 ? "not inferred" :
+             good ? (d->verdict == LAD_SAME ? "= preset" : "\u2261 preset") :
+             d->verdict == LAD_DIFFERS ? "differs" : "mismatches");
         o->ops->row_end(o);
     }
     o->ops->table_end(o);
@@ -1227,8 +1221,13 @@ int lad_report_write(FILE *f, const lad_report *r, int fmt)
     o.ops->begin(&o, title);
     if (r->kind == LAD_REPORT_SURVEY) {
         const char *gpu = r->nsdp ? r->sdp[0].device : "";
-        para(&o, "Survey %" PRId64 " on %s: %zu datapaths.", r->survey,
-             gpu[0] ? gpu : "no device recorded", r->nsdp);
+        if (strncmp(r->survey_status, "interrupted", 11) == 0 ||
+            strcmp(r->survey_status, "running") == 0)
+            para(&o, "Survey %" PRId64 " on %s: %s; what follows covers those %zu only.",
+                 r->survey, gpu[0] ? gpu : "no device recorded", r->survey_status, r->nsdp);
+        else
+            para(&o, "Survey %" PRId64 " on %s: %zu datapaths, %s.", r->survey,
+                 gpu[0] ? gpu : "no device recorded", r->nsdp, r->survey_status);
         survey(&o, r);
     } else {
         unsigned char *used = calloc(r->ncases + 1, 1);

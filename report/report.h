@@ -55,6 +55,10 @@ typedef struct lad_report_sdp {
     int64_t millis;          /* its wall time in the survey */
     int64_t vec_files, vec_cases, vec_bad; /* captured vectors replayed */
     char message[256];
+    int verdict;             /* the inferred model against the preset:
+                                LAD_SAME, LAD_EQUIV, LAD_DIFFERS
+                                (model/params.h); -1 not inferred */
+    char differ[256];        /* the rows, as lad_survey_dp.differ */
 } lad_report_sdp;
 
 typedef struct lad_report {
@@ -74,6 +78,7 @@ typedef struct lad_report {
     char model_note[256];    /* where the model comes from */
     /* Surveys. */
     int64_t survey;
+    char survey_status[96];  /* "ok", "interrupted after 10 of 47 datapaths" */
     lad_report_sdp *sdp;
     size_t nsdp;
     /* The page of each datapath's run, as a link: a printf format of one
