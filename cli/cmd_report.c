@@ -12,6 +12,7 @@
 ** such run, model or survey); 5 internal.
 */
 #include "cli.h"
+#include "probes/diff.h"
 #include "surveyview.h"
 #include "util/outfile.h"
 #include "commands.h"
@@ -252,6 +253,25 @@ static int gather_survey(lad_store *st, int64_t id, lad_report *r, lad_err *err)
         s->cases = row.ncases;
         lad_err e2 = {0};
         s->have_model = lad_infer_model(st, d->run, &s->model, &e2) == LAD_OK;
+        lad_err_clear(&e2);
+        /* The stored verdict, unless the stored model has changed since
+        ** (infer again, or an edit): a canonical form equal to the preset's
+        ** is =, one that is not but was stored = is judged again. */
+        if (s->have_model && s->have_preset && lad_datapath_check(&s->model, &e2) == LAD_OK) {
+            if (lad_canon_equal(&s->model, &s->preset)) {
+                s->verdict = LAD_SAME;
+            } else if (s->verdict == LAD_SAME || s->verdict < 0) {
+                lad_diff *df = malloc(sizeof *df);
+                if (df == NULL) {
+                    rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
+                    break;
+                }
+                lad_diff_run(df, &s->model, &s->preset, 0, 0);
+                s->verdict = df->v.kind;
+                free(df);
+            }
+        }
+        lad_err_clear(&e2);
     }
     free(rows);
     return rc;

@@ -15,9 +15,11 @@
 
 #include "model/decimal.h"
 #include "model/params.h"
+#include "model/presets.h"
 #include "model/program.h"
 #include "probes/case.h"
 #include "probes/diff.h"
+#include "util/buf.h"
 
 #define TEXT 1200
 
@@ -181,6 +183,72 @@ static void provenance(rep_out *o, const lad_report *r)
         }
         o->ops->table_end(o);
     }
+}
+
+/* ---- the verdict ---------------------------------------------------------- */
+
+/* The page's first lines: the model against the preset its datapath names
+** (=, ≡ or differs, as `ladder diff` says it), the validations, and how the
+** rows stand: decided by stored cases, open (in effect, searched, no case
+** decided them), not in effect for this shape. */
+static void verdict(rep_out *o, const lad_report *r)
+{
+    const lad_run_row *u = &r->show.run;
+    const lad_preset *p = lad_preset_find(u->datapath[0] ? u->datapath : r->dp.name);
+    lad_buf b = {0};
+    const char *what = r->kind == LAD_REPORT_MODEL ? "The model" : "The model inferred";
+    lad_diff *d = p && r->have_dp ? malloc(sizeof *d) : NULL;
+    lad_err err = {0};
+    if (!r->have_dp)
+        lad_buf_printf(&b, "No model: the run has no inferred model.");
+    else if (!p)
+        lad_buf_printf(&b, "%s has no preset to compare with (none is named %s).", what,
+                       u->datapath[0] ? u->datapath : r->dp.name);
+    else if (d == NULL || lad_datapath_check(&r->dp, &err) != LAD_OK)
+        lad_buf_printf(&b, "%s cannot be compared with the preset %s: %s.", what, p->dp.name,
+                       d ? err.msg : "out of memory");
+    else {
+        lad_diff_run(d, &r->dp, &p->dp, 0, 0);
+        lad_buf_printf(&b, "%s %s the preset %s (", what, lad_verdict_names[d->v.kind],
+                       p->dp.name);
+        lad_verdict_why(d, &b);
+        lad_buf_printf(&b, ").");
+    }
+    free(d);
+    lad_err_clear(&err);
+    int64_t vc = 0, vm = 0;
+    for (size_t i = 0; i < r->show.nval; i++)
+        if (r->show.val[i].cases > 0)
+            vc += r->show.val[i].cases, vm += r->show.val[i].mismatches;
+    if (r->show.nval)
+        lad_buf_printf(&b, " Validations: %" PRId64 " mismatches in %" PRId64 " cases.", vm, vc);
+    else
+        lad_buf_printf(&b, " No validation.");
+    if (r->have_dp) {
+        int decided = 0, open = 0, off = 0;
+        for (int i = 0; i < lad_nparams; i++) {
+            const lad_param *q = &lad_params[i];
+            if (q->type == LAD_PT_STR || (q->flags & LAD_PF_REQUIRED))
+                continue;
+            if (!lad_param_in_effect(q, &r->dp)) {
+                off++;
+                continue;
+            }
+            const lad_report_param *ev = NULL;
+            for (int j = 0; j < r->nparams && ev == NULL; j++)
+                if (strcmp(r->params[j].key, q->key) == 0)
+                    ev = &r->params[j];
+            if (ev && ev->ndecide > 0)
+                decided++;
+            else if (q->cands)
+                open++;
+        }
+        lad_buf_printf(&b, " Rows: %d decided by stored cases, %d open, %d not in effect for "
+                       "this shape.", decided, open, off);
+    }
+    o->ops->section(o, "verdict", "Verdict");
+    para(o, "%s", b.p ? b.p : "(out of memory)");
+    lad_buf_free(&b);
 }
 
 /* ---- the model ---------------------------------------------------------- */
@@ -361,16 +429,33 @@ static void truth(rep_out *o, const lad_report *r, unsigned char *used)
             "integers). q = %d is the result's last place (final rounding); larger q reach "
             "the window's quantum (alignment rounding).",
          db, db);
+    /* the conclusion, as the model these cases decided states it */
+    static const char *const words[] = {"toward zero", "to nearest, ties to even",
+                                        "up, toward +inf", "down, toward -inf",
+                                        "to nearest, ties away from zero"};
+    if (r->have_dp && !dp->integer)
+        para(o, "Conclusion: final rounding %s (d_round: %s); alignment into the window %s "
+                "(align_round: %s)%s.", words[dp->d_round % 5], lad_round_names[dp->d_round % 5],
+             words[dp->align_round % 5], lad_round_names[dp->align_round % 5],
+             dp->exact ? ", though this model sums exactly and never aligns" : "");
     static const char *const cols[8] = {"+c", "+odd c", "-c", "-odd c",
                                         "+p", "+odd p", "-p", "-odd p"};
+    /* a column no stored case fills is left out */
+    int keep[8] = {0}, nkeep = 0;
+    for (size_t i = 0; i < r->ncases; i++) {
+        frac f;
+        if (frac_of(dp, &r->cases[i], &f))
+            keep[f.where * 4 + f.bneg * 2 + f.odd] = 1;
+    }
     const char *head[9] = {"fraction"};
     for (int i = 0; i < 8; i++)
-        head[i + 1] = cols[i];
+        if (keep[i])
+            head[++nkeep] = cols[i];
     for (int iq = 0; iq < nq; iq++) {
         char t[64];
         snprintf(t, sizeof t, "q = %d", qs[iq]);
         o->ops->subsection(o, t);
-        o->ops->table(o, 9, head);
+        o->ops->table(o, 1 + nkeep, head);
         /* rows: fractions in the order met, each with its sign, written
         ** over the largest denominator among them */
         frac fr[64];
@@ -393,6 +478,8 @@ static void truth(rep_out *o, const lad_report *r, unsigned char *used)
             cell(o, NULL, 0, "%s%" PRIu64 "/%" PRIu64, fr[k].fneg ? "-" : "+", over(&fr[k], den),
                  (uint64_t)1 << den);
             for (int col = 0; col < 8; col++) {
+                if (!keep[col])
+                    continue;
                 int where = col / 4, bneg = (col / 2) % 2, odd = col % 2;
                 const lad_case_row *hit = NULL;
                 for (size_t i = 0; i < r->ncases && hit == NULL; i++) {
@@ -853,6 +940,12 @@ static void error_gemm(rep_out *o, const lad_report *r)
 static void passes(rep_out *o, const lad_report *r)
 {
     o->ops->section(o, "passes", "Pass structure");
+    if (r->dp.integer) {
+        para(o, "An integer datapath: the %d products and C are summed exactly, the sum "
+                "%s into %s; no window, no rounding.", r->dp.k,
+             r->dp.saturate ? "saturated" : "wrapped", r->dp.d.name);
+        return;
+    }
     char *svg = rep_svg_passes(&r->dp), *text = rep_text_passes(&r->dp);
     o->ops->figure(o, "passes", "products per pass, lane order, where C enters, the roundings",
                    svg, text);
@@ -1233,6 +1326,7 @@ int lad_report_write(FILE *f, const lad_report *r, int fmt)
         unsigned char *used = calloc(r->ncases + 1, 1);
         if (used == NULL)
             return LAD_EINTERNAL;
+        verdict(&o, r);
         provenance(&o, r);
         model(&o, r, used);
         truth(&o, r, used);

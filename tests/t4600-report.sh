@@ -101,6 +101,17 @@ for what in run preset; do
         ok "report-$what-case-anchors"
     fi
 done
+# A run's page leads with its verdict: the inferred model against its
+# preset, the validations, how the rows stand; the rounding truth table
+# states its conclusion, and drops the columns no case fills.
+check report-run-verdict-first test "$(grep -m 1 '^## ' "$TMP/run.md")" = '## Verdict'
+has "$TMP/run.md" report-run-verdict-line \
+    '^The model inferred = the preset sm90-mma-bf16-f32 \(the canonical models are identical\)\. (No validation|Validations: 0 mismatches in [0-9]+ cases)\. Rows: [0-9]+ decided by stored cases, [0-9]+ open, [0-9]+ not in effect for this shape\.$'
+has "$TMP/run.md" report-run-truth-conclusion \
+    '^Conclusion: final rounding toward zero \(d_round: rz\); alignment into the window toward zero \(align_round: rz\)\.$'
+check report-run-truth-no-empty-column test "$(sed -n '/^## Rounding/,/^## [EP]/p' "$TMP/run.md" | grep -c '| - |')" = 0
+run_ladder report sm80-mma-s8xs8-s32 --format md
+expect_out report-integer-passes '^An integer datapath: the 32 products and C are summed exactly, the sum wrapped into s32; no window, no rounding\.$'
 has "$TMP/run.md" report-run-provenance '^\| device \| sm90-mma-bf16-f32 \(sim\) \|' \
     '^\| recipe \| ([^ ]*/)?recipes/sm90-mma-bf16-f32.yaml \(sha256 [0-9a-f]{64}\) \|' \
     '^  name: sm90-mma-bf16-f32$'
@@ -113,7 +124,7 @@ sid=$(sqlite3 "$DB" 'SELECT max(id) FROM surveys')
 srun=$(sqlite3 "$DB" "SELECT run_id FROM survey_datapaths WHERE survey_id = $sid")
 scases=$(sqlite3 "$DB" "SELECT count(*) FROM cases WHERE run_id = $srun")
 check report-survey-verdict-first test "$(grep -m 1 '^## ' "$TMP/survey.md")" = '## Verdict'
-has "$TMP/survey.md" report-survey-verdict '^1 of 1 datapaths as their preset, with no mismatch in either validation\.$'
+has "$TMP/survey.md" report-survey-verdict '^1 of 1 datapaths as their preset \(0 of them ≡: rows differ, no case separates the two\), with no mismatch in either validation\.$'
 vec=$(grep -vc '^#' vectors/h100-bf16-f32.vec)
 has "$TMP/survey.md" report-survey-datapath-row \
     "^\| \[$DP\]\(survey-run$srun\.md\) \| $srun \| $scases \| [0-9]+ \| [0-9]+\.[0-9] \| 0/1000 \| 0/1000 \| 1: 0/$vec \| = preset \|$"
@@ -237,7 +248,12 @@ has "$TMP/run.html" report-cases-fold '^<details><summary>[0-9]+ cases: show the
 has "$TMP/preset.md" report-preset-provenance '^\| command line \| none: the cases were generated for this page \|$' \
     '^\| recipe \| built for this page from the model: '
 check report-preset-no-placeholder test "$(grep -c '<report recipe\|command line | \[\]' "$TMP/preset.md")" = 0
-run_ladder report cdna3-mfma-f16-f32-k4 -o "$TMP/cdna3.md"
+# a model file that writes a row not in effect off its canonical value
+# (prod_inf 128, which no f16 product reaches): the page keeps the model's
+# own value and says why inference lands elsewhere
+"$LADDER" model show cdna3-mfma-f16-f32-k4 | sed 's/^prod_inf: none$/prod_inf: 128/' >"$TMP/cdna3.yaml"
+check report-preset-own-value-setup grep -q '^prod_inf: 128$' "$TMP/cdna3.yaml"
+run_ladder report "$TMP/cdna3.yaml" -o "$TMP/cdna3.md"
 has "$TMP/cdna3.md" report-preset-own-value \
     '^\| <a id="param-prod_inf"></a>prod_inf \| 128 \| unobservable: no probe case tells it from its alternatives \(inference keeps its default, none\); the value is the model.s own \|'
 check report-preset-no-false-default test "$(grep '^| <a id="param-prod_inf"' "$TMP/cdna3.md" | grep -c 'default kept')" = 0
