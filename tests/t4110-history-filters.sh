@@ -50,7 +50,7 @@ expect_out_eq history-json-empty '[]'
 
 # An empty store lists nothing.
 sqlite3 "$TMP/empty.db" <db/schema.sql
-sqlite3 "$TMP/empty.db" "PRAGMA application_id = 1279345746; PRAGMA user_version = 6"
+sqlite3 "$TMP/empty.db" "PRAGMA application_id = 1279345746; PRAGMA user_version = 7"
 run_ladder history --db "$TMP/empty.db"
 expect_rc history-empty-rc 0
 expect_out_eq history-empty-says 'no runs in the store'

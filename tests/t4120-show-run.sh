@@ -47,7 +47,7 @@ expect_usage_error show-usage-bad-run show first --db "$db"
 expect_usage_error show-usage-no-run show --db "$db"
 expect_usage_error show-usage-two-runs show 1 2 --db "$db"
 sqlite3 "$TMP/empty.db" <db/schema.sql
-sqlite3 "$TMP/empty.db" "PRAGMA application_id = 1279345746; PRAGMA user_version = 6"
+sqlite3 "$TMP/empty.db" "PRAGMA application_id = 1279345746; PRAGMA user_version = 7"
 run_ladder show latest --db "$TMP/empty.db"
 expect_rc show-latest-empty-rc 3
 expect_err show-latest-empty-msg "^ladder: no runs in '.*empty.db'$"

@@ -33,14 +33,14 @@ else
     run_ladder history --db "$db"
 fi
 expect_rc store-migrate-readonly-refused-rc 3
-expect_err store-migrate-readonly-refused-msg "schema version 1, older than this ladder's 6, and is opened read-only; open it writable once to migrate it"
+expect_err store-migrate-readonly-refused-msg "schema version 1, older than this ladder's 7, and is opened read-only; open it writable once to migrate it"
 check store-migrate-readonly-untouched test "$(sqlite3 "$db" 'PRAGMA user_version')" = 1
 chmod 644 "$db"
 
 run_ladder history --db "$db"
 expect_rc store-migrate-history-rc 0
 expect_out store-migrate-history-run '^ +1 ok '
-check store-migrate-version test "$(sqlite3 "$db" 'PRAGMA user_version')" = 6
+check store-migrate-version test "$(sqlite3 "$db" 'PRAGMA user_version')" = 7
 
 # The survey tables a migration adds are those a fresh store has, column
 # for column and constraint for constraint.
@@ -105,7 +105,7 @@ check store-migrate-half-version test "$(sqlite3 "$fresh" 'PRAGMA user_version')
 check store-migrate-half-intact test "$(sqlite3 "$fresh" 'PRAGMA integrity_check')" = ok
 run_ladder history --db "$fresh"
 expect_rc store-migrate-half-then-rc 0
-check store-migrate-half-then-version test "$(sqlite3 "$fresh" 'PRAGMA user_version')" = 6
+check store-migrate-half-then-version test "$(sqlite3 "$fresh" 'PRAGMA user_version')" = 7
 
 # Settings out of range are refused, not ignored.
 for bad in -1 12345678901234567890 10s; do

@@ -5,7 +5,7 @@
 -- Words: 15360 = 0x3c00 (f16 1.0), 1065353216 = 0x3f800000 (f32 1.0),
 -- 2143289344 = 0x7fc00000, 2147483647 = 0x7fffffff, 4294967295 = 0xffffffff.
 PRAGMA application_id = 1279345746;
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;
 INSERT INTO devices (id, kind, name, uuid, cc, driver, toolkit) VALUES
   (1, 'cuda', 'NVIDIA H100 80GB HBM3', 'GPU-aaaa', 90, '580.65', '13.0'),
   (2, 'sim', 'sm100-tcgen05-e4m3-f32', '', 0, '', '');
