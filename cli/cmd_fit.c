@@ -20,9 +20,13 @@
 */
 #include "cli.h"
 #include "commands.h"
+#include "inference/answer.h"
 #include "inference/search.h"
 #include "io/modelfile.h"
 #include "io/vecfile.h"
+#include "io/vecline.h"
+#include "io/vecwrite.h"
+#include "util/outfile.h"
 #include "model/presets.h"
 #include "model/params.h"
 #include "util/progress.h"
@@ -35,15 +39,23 @@
 _Static_assert(LAD_KMAX == 128, "the usage says --k 1..128");
 
 static const char usage[] =
-    "usage: ladder fit <file.vec> [-o <model.yaml>] [--model <spec>] [--k <K>] [-q]\n"
+    "usage: ladder fit <file.vec> [-o <model.yaml>] [--next <cases.vec>] [--model <spec>]\n"
+    "                  [--k <K>] [-q]\n"
     "\n"
     "  Searches the model family for a model that reproduces every D word of\n"
-    "  a captured vector file, and prints it as a model file, then\n"
+    "  a captured vector file, and prints it (canonical) as a model file, then\n"
     "      fit: <mismatches>/<cases> mismatches (<file>)\n"
-    "      undetermined: <parameter>: <values>   (what the data leaves open)\n"
-    "  Exit 0 when the model reproduces every case, 1 when it does not.\n"
+    "      rows: <n> decided, <n> open, <n> equivalent, <n> not in effect\n"
+    "      open: <parameter>: <model's value>|<other values that fit>\n"
+    "      equivalent: <parameter>: <values no searched case separates>\n"
+    "      not in effect: <parameters>\n"
+    "  (without a model that reproduces every case, undetermined: lines of\n"
+    "  the search instead). Exit 0 when the model reproduces every case, 1\n"
+    "  when it does not.\n"
     "\n"
     "  -o, --output <file>  write the model there instead of stdout\n"
+    "  --next <file>        write the cases that separate the open values from\n"
+    "                       the model, without D words: what to capture next\n"
     "  --model <spec>       take the instruction (formats, K, scales,\n"
     "                       sparsity) from this preset or model file; its\n"
     "                       arithmetic is not used\n"
@@ -177,10 +189,104 @@ static int read_cases(lad_vecfile *vf, const lad_datapath *dp, lad_packed *pk,
 
 #define FIT_UNPACK 200000  /* cases unpacked for the staged sweep (about 2 KiB each) */
 
+/* The answer's rows: how many of each kind, then the open and equivalent
+** rows with their values, the rows not in effect. */
+static void print_answer(const lad_answer *a)
+{
+    printf("rows: %d decided, %d open, %d equivalent, %d not in effect\n", a->ndecided,
+           a->nopen, a->nequiv, a->noff);
+    char v[1200], v1[400], v2[400];
+    for (int st = LAD_ROW_OPEN; st >= LAD_ROW_EQUIV; st--) {
+        for (int i = 0; i < lad_nparams; i++)
+            if (a->rows[i].status == st) {
+                /* an open row's values a case separates, then those none does */
+                lad_answer_values(a, i, st == LAD_ROW_OPEN, v, sizeof v);
+                lad_answer_values(a, i, 0, v1, sizeof v1);
+                char *eq = strchr(v1, '|');
+                printf("%s: %s: %s%s%s%s\n", st == LAD_ROW_OPEN ? "open" : "equivalent",
+                       lad_params[i].key, v,
+                       strchr(v, '|') ? "" : " (others only together with another row)",
+                       st == LAD_ROW_OPEN && eq ? "; equivalent: " : "",
+                       st == LAD_ROW_OPEN && eq ? eq + 1 : "");
+            }
+        /* the alternatives that change two rows at once, a few of them */
+        int shown = 0, more = 0;
+        for (int i = 0; i < a->nalt; i++) {
+            const lad_answer_alt *t = &a->alts[i];
+            if (t->row2 < 0 || t->separated != (st == LAD_ROW_OPEN))
+                continue;
+            if (shown == 8) {
+                more++;
+                continue;
+            }
+            shown++;
+            printf("%s together: %s %s, %s %s\n", st == LAD_ROW_OPEN ? "open" : "equivalent",
+                   lad_params[t->row1].key,
+                   lad_param_code_text(&lad_params[t->row1], &a->model, t->v1, v1, sizeof v1),
+                   lad_params[t->row2].key,
+                   lad_param_code_text(&lad_params[t->row2], &a->model, t->v2, v2, sizeof v2));
+        }
+        if (more)
+            printf("%s together: (%d more)\n", st == LAD_ROW_OPEN ? "open" : "equivalent", more);
+    }
+    if (a->nequiv)
+        printf("equivalent: (no case of %ld separates these from the model)\n", a->searched);
+    int first = 1;
+    for (int i = 0; i < lad_nparams; i++)
+        if (a->rows[i].status == LAD_ROW_OFF) {
+            printf("%s %s", first ? "not in effect:" : "", lad_params[i].key);
+            first = 0;
+        }
+    if (!first)
+        putchar('\n');
+    if (a->alts_capped || a->unexamined)
+        printf("open: (the enumeration stopped: %s%ld value pairs not examined)\n",
+               a->alts_capped ? "more consistent models than kept; " : "", a->unexamined);
+    if (a->nopen)
+        printf("next: %d case%s separate%s the open values from the model (--next FILE "
+               "writes them)\n", a->nnext, a->nnext == 1 ? "" : "s", a->nnext == 1 ? "s" : "");
+}
+
+/* The cases that separate the open alternatives from the model, as a .vec
+** file without D words: what to capture next. */
+static int write_next(const char *path, const lad_answer *a, const char *from, lad_err *err)
+{
+    lad_vechdr h;
+    lad_vechdr_of(&a->model, &h);
+    h.cases = a->nnext;
+    snprintf(h.source, sizeof h.source, "ladder fit --next: cases deciding the open rows "
+             "of %.60s; capture D and fit again", from);
+    lad_outfile o;
+    int rc = lad_outfile_open(&o, path, err);
+    if (rc != LAD_OK)
+        return rc;
+    int bad = lad_vecfile_write_header(o.f, &h);
+    for (int j = 0; j < a->nnext && !bad; j++) {
+        /* the rows whose values the case separates, then the case */
+        char rows[300] = "";
+        size_t rl = 0;
+        for (int i = 0; i < a->nalt && rl < sizeof rows - 80; i++) {
+            const lad_answer_alt *t = &a->alts[i];
+            const char *k1 = lad_params[t->row1].key;
+            if (t->next != j || strstr(rows, k1))
+                continue;
+            rl += (size_t)snprintf(rows + rl, sizeof rows - rl, " %s", k1);
+        }
+        char line[LAD_VECLINE_MAX];
+        bad = lad_vecline_format(&a->model, &a->next[j], NULL, line, sizeof line) < 0 ||
+              fprintf(o.f, "# separates:%s\n%s\n", rows, line) < 0;
+    }
+    if (bad) {
+        lad_outfile_abort(&o);
+        return lad_errf(err, LAD_EDATA, "cannot write '%s'", path);
+    }
+    return lad_outfile_commit(&o, err);
+}
+
 int cmd_fit(int argc, char **argv)
 {
     const char *outpath = NULL, *spec = NULL, *kopt = NULL, *beam = NULL, *verbose = NULL;
-    const char *quiet = NULL;
+    const char *quiet = NULL, *nextpath = NULL;
     cli_opt opts[] = {
         {"verbose", 'v', 0, &verbose},
         {"quiet", 'q', 0, &quiet},
@@ -188,6 +294,7 @@ int cmd_fit(int argc, char **argv)
         {"model", 0, 1, &spec},
         {"k", 0, 1, &kopt},
         {"beam", 0, 1, &beam},
+        {"next", 0, 1, &nextpath},
         {NULL, 0, 0, NULL},
     };
     char *pos[2];
@@ -197,7 +304,9 @@ int cmd_fit(int argc, char **argv)
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     if ((rc = cli_output_ok(outpath, "the vector file", pos[0])) != LAD_OK ||
-        (rc = cli_output_ok(outpath, "the model file", spec)) != LAD_OK)
+        (rc = cli_output_ok(outpath, "the model file", spec)) != LAD_OK ||
+        (rc = cli_output_ok(nextpath, "the vector file", pos[0])) != LAD_OK ||
+        (rc = cli_output_ok(nextpath, "the model output", outpath)) != LAD_OK)
         return rc;
     lad_search_opts so = {0};
     uint64_t b = 0, k = 0;
@@ -212,6 +321,7 @@ int cmd_fit(int argc, char **argv)
     lad_packed pk = {0};
     lad_word_t *d = NULL;
     lad_search_result *res = NULL;
+    lad_answer *ans = NULL;
     char *yaml = NULL;
     lad_datapath base;
     rc = lad_vecfile_open(pos[0], &vf, &err);
@@ -260,16 +370,36 @@ int cmd_fit(int argc, char **argv)
     if (rc == LAD_OK)
         rc = lad_search_packed(from, &pk, d, &so, res, &err);
     lad_progress_end(&pr, rc);
-    lad_progress_free(&pr);
-    if (rc != LAD_OK)
+    if (rc != LAD_OK) {
+        lad_progress_free(&pr);
         goto fail;
+    }
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     const lad_search_model *best = &res->best[0];
     lad_datapath model = best->dp;
     lad_canon(&model);  /* printed canonical (docs/model.md, "Equivalence") */
-    char evidence[160];
-    snprintf(evidence, sizeof evidence, "ladder fit %s: %llu/%zu mismatches", pos[0],
-             (unsigned long long)best->mismatches, n);
+    /* The whole answer (inference/answer.h) of a model that reproduces
+    ** every case: each row decided, equivalent, open or not in effect. */
+    if (best->mismatches == 0) {
+        ans = malloc(sizeof *ans);
+        lad_answer_cases ac = {NULL, &pk, d, n};
+        lad_progress_begin(&pr, "fit %s: the rows the cases leave open", pos[0]);
+        rc = ans ? lad_answer_find(&model, &base, &ac, ans, &err)
+                 : lad_errf(&err, LAD_EINTERNAL, "out of memory");
+        lad_progress_end(&pr, rc);
+        if (rc != LAD_OK)
+            goto fail;
+    }
+    lad_progress_free(&pr);
+    char evidence[400];
+    int el = snprintf(evidence, sizeof evidence, "ladder fit %s: %llu/%zu mismatches", pos[0],
+                      (unsigned long long)best->mismatches, n);
+    for (int i = 0, first = 1; ans && i < lad_nparams && el < (int)sizeof evidence - 40; i++)
+        if (ans->rows[i].status == LAD_ROW_OPEN) {
+            el += snprintf(evidence + el, sizeof evidence - (size_t)el, "%s%s",
+                           first ? "; open: " : " ", lad_params[i].key);
+            first = 0;
+        }
     if (outpath) {
         if ((rc = lad_model_save(outpath, &model, evidence, &err)) != LAD_OK)
             goto fail;
@@ -281,9 +411,20 @@ int cmd_fit(int argc, char **argv)
         fputs(yaml, stdout);
     }
     printf("fit: %llu/%zu mismatches (%s)\n", (unsigned long long)best->mismatches, n, pos[0]);
+    if (ans) {
+        print_answer(ans);
+        if (nextpath && (rc = write_next(nextpath, ans, pos[0], &err)) != LAD_OK)
+            goto fail;
+    } else if (nextpath) {
+        rc = lad_errf(&err, LAD_EDATA, "no cases written to '%s': no model reproduces every "
+                      "case of '%s', so there is no answer to decide", nextpath, pos[0]);
+        goto fail;
+    }
     char und[2048];
-    int nu = lad_search_undetermined(res, und, sizeof und);
-    if (nu == 0) {
+    int nu = ans ? -1 : lad_search_undetermined(res, und, sizeof und);
+    if (nu < 0) {
+        /* the answer above says what is open */
+    } else if (nu == 0) {
         printf("undetermined: none\n");
     } else {
         for (char *line = und; *line;) {
@@ -296,12 +437,13 @@ int cmd_fit(int argc, char **argv)
             line = nl + 1;
         }
     }
-    if (res->equal_capped)
+    if (!ans && res->equal_capped)
         printf("undetermined: (exploration stopped after %d equal models)\n", res->nequal);
     if (verbose)
         fprintf(stderr, "fit: %.2f s, %llu model evaluations, %zu active cases\n", secs,
             (unsigned long long)res->evals, res->active);
     rc = best->mismatches ? LAD_NO : LAD_OK;
+    free(ans);
     free(yaml);
     free(res);
     lad_packed_free(&pk);
@@ -309,6 +451,7 @@ int cmd_fit(int argc, char **argv)
     lad_vecfile_close(vf);
     return rc;
 fail:
+    free(ans);
     free(yaml);
     free(res);
     lad_packed_free(&pk);

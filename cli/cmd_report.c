@@ -234,7 +234,7 @@ static int gather_survey(lad_store *st, int64_t id, lad_report *r, lad_err *err)
         s->done = d->done;
         s->probes = d->probes, s->millis = d->millis;
         s->vec_files = d->vec_files, s->vec_cases = d->vec_cases, s->vec_bad = d->vec_bad;
-        s->verdict = lad_survey_verdict(d);
+        s->verdict = cli_survey_verdict(d);
         snprintf(s->differ, sizeof s->differ, "%s", d->differ);
         const lad_preset *p = lad_preset_find(d->datapath);
         if (p)

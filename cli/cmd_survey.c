@@ -559,7 +559,7 @@ static char *table_json(const scope *s, int64_t id, uint64_t cases, const char *
         lad_json_str(&b, d->datapath);
         json_kv(&b, "status", d->done ? "done" : "failed");
         lad_buf_printf(&b, ", \"run\": %" PRId64 ", \"probes\": %" PRId64, d->run, d->probes);
-        int v = lad_survey_verdict(d);
+        int v = cli_survey_verdict(d);
         lad_buf_printf(&b, ", \"verdict\": ");
         if (d->done && v >= 0)
             lad_json_str(&b, lad_verdict_words[v]);

@@ -27,16 +27,26 @@ const char *cli_survey_status(const lad_survey_row *s, char *buf, size_t size)
     return buf;
 }
 
+int cli_survey_verdict(const lad_survey_dp *d)
+{
+    const char *eq = lad_verdict_names[LAD_EQUIV];
+    if (strcmp(d->differ, "-") == 0)
+        return -1;
+    if (d->differ[0] == 0)
+        return LAD_SAME;
+    return strncmp(d->differ, eq, strlen(eq)) ? LAD_DIFFERS : LAD_EQUIV;
+}
+
 int cli_survey_dp_ok(const lad_survey_dp *d)
 {
-    int v = lad_survey_verdict(d);
+    int v = cli_survey_verdict(d);
     return d->done && (v == LAD_SAME || v == LAD_EQUIV) && d->inf_bad == 0 &&
            d->pre_bad == 0 && d->inf_cases > 0 && d->pre_cases > 0;
 }
 
 const char *cli_survey_dp_verdict(const lad_survey_dp *d, char *buf, size_t size)
 {
-    int v = lad_survey_verdict(d);
+    int v = cli_survey_verdict(d);
     size_t eq = strlen(lad_verdict_names[LAD_EQUIV]);
     if (!d->done)
         snprintf(buf, size, "failed");
@@ -135,7 +145,7 @@ void cli_survey_json(FILE *f, const lad_survey_row *s, const lad_survey_dp *rows
             s->cases, s->planned, s->done, s->good, s->started, s->ended);
     for (int i = 0; i < n; i++) {
         const lad_survey_dp *d = &rows[i];
-        int v = lad_survey_verdict(d);
+        int v = cli_survey_verdict(d);
         char what[300];
         fprintf(f, "%s{\"name\": ", i ? ",\n  " : "");
         cli_json_str(f, d->datapath);

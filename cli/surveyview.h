@@ -16,6 +16,10 @@ const char *cli_survey_status(const lad_survey_row *s, char *buf, size_t size);
 ** "≡ preset: KEYS", "differs: KEYS", "failed", into buf; returns buf. */
 const char *cli_survey_dp_verdict(const lad_survey_dp *d, char *buf, size_t size);
 
+/* The verdict d->differ holds: LAD_SAME, LAD_EQUIV or LAD_DIFFERS
+** (model/params.h), -1 when no model was inferred. */
+int cli_survey_verdict(const lad_survey_dp *d);
+
 /* 1 when d counts as its preset: = or ≡, both validations run with no
 ** mismatch. */
 int cli_survey_dp_ok(const lad_survey_dp *d);

@@ -500,7 +500,7 @@ typedef struct lad_survey_dp {
     int64_t run;             /* the ladder's run; 0 when none began */
     int64_t probes;          /* targeted cases the ladder ran */
     char differ[256];        /* the inferred model against the preset
-                                (lad_survey_verdict): "" =; "≡ KEYS" the
+                                (cli_survey_verdict, cli/surveyview.h): "" =; "≡ KEYS" the
                                 rows differ as given, no case separates
                                 them; "KEYS" differs; "-" not inferred */
     int64_t inf_cases, inf_bad;   /* validation of the inferred model; */
@@ -509,10 +509,6 @@ typedef struct lad_survey_dp {
     int64_t millis;          /* wall time */
     char message[256];       /* what failed, "" */
 } lad_survey_dp;
-
-/* The verdict d->differ holds: LAD_SAME, LAD_EQUIV or LAD_DIFFERS
-** (model/params.h), -1 when no model was inferred. */
-int lad_survey_verdict(const lad_survey_dp *d);
 
 /* Every survey of the store, oldest first, into *rows (malloc'd, free();
 ** NULL when *n is 0); id > 0: that survey only (LAD_EDATA when there is

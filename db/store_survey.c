@@ -4,7 +4,6 @@
 ** an interrupted survey resumes where it stopped. See store.h.
 */
 #include "store_int.h"
-#include "../model/params.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,7 +109,7 @@ int lad_store_surveys(lad_store *st, int64_t id, lad_survey_row **rows, size_t *
     *rows = NULL;
     *n = 0;
     sqlite3_stmt *q = NULL;
-    /* a datapath is good as lad_survey_verdict and the survey count it */
+    /* a datapath is good as cli_survey_verdict and the survey count it */
     int code = st_prepare(st,
                           "SELECT s.id, s.status, s.started, ifnull(s.ended, 0), s.device, "
                           "s.arch, s.only, s.gpu, s.cases, s.planned, s.host, s.pid, "
@@ -268,14 +267,4 @@ int lad_store_survey_get(lad_store *st, int64_t id, lad_survey_dp **rows,
         *n = 0;
     }
     return code;
-}
-
-int lad_survey_verdict(const lad_survey_dp *d)
-{
-    if (strcmp(d->differ, "-") == 0)
-        return -1;
-    if (d->differ[0] == 0)
-        return LAD_SAME;
-    return strncmp(d->differ, lad_verdict_names[LAD_EQUIV], strlen(lad_verdict_names[LAD_EQUIV]))
-               ? LAD_DIFFERS : LAD_EQUIV;
 }

@@ -253,6 +253,20 @@ static long search_direct(const lad_plan *x, const lad_plan *y, const lad_datapa
     return n;
 }
 
+long lad_diff_ncases(const lad_datapath *gen, long nrandom)
+{
+    return NSTRUCT(gen->k) + nrandom;
+}
+
+int lad_diff_case(const lad_datapath *gen, long i, lad_case *cs)
+{
+    long nstruct = NSTRUCT(gen->k);
+    if (i < nstruct)
+        return !gen->integer && !gen->sparse && structured(gen, gen->k, i, cs);
+    lad_gen_case_at(gen, RANDOM_SEED, RANDOM_RAW, (uint64_t)(i - nstruct), cs);
+    return 1;
+}
+
 long lad_diff_search(const lad_datapath *a, const lad_datapath *b, long nrandom,
                      lad_verdict *v)
 {

@@ -117,6 +117,12 @@ typedef struct lad_diff {
 void lad_diff_run(lad_diff *d, const lad_datapath *a, const lad_datapath *b, int flags,
                   long nrandom);
 
+/* The cases the searches run for datapaths of gen's inputs, one by one:
+** lad_diff_ncases of them, case i into cs by lad_diff_case (0 when i names
+** no case for gen: a structured case its formats cannot hold). */
+long lad_diff_ncases(const lad_datapath *gen, long nrandom);
+int lad_diff_case(const lad_datapath *gen, long i, lad_case *cs);
+
 /* Runs a and b, which must share inputs, on the structured cases of the
 ** search and nrandom random ones until they return different words;
 ** returns the cases run, with v->found and v's case, words set when they

@@ -1,0 +1,256 @@
+/*
+** The whole answer of inference (answer.h): every row decided, equivalent,
+** open or not in effect, and the cases that separate what is open.
+*/
+#include "answer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../probes/diff.h"
+
+const char *const lad_row_status_names[5] = {"fixed", "not in effect", "decided", "equivalent",
+                                             "open"};
+
+/* The work of one lad_answer_find. */
+typedef struct work {
+    const lad_answer_cases *c;
+    lad_case tmp;
+    size_t *order;          /* cases in the order tried: killers first */
+    lad_answer *a;
+    lad_datapath canon;     /* M's canonical form */
+} work;
+
+static const lad_case *case_at(work *w, size_t i)
+{
+    if (w->c->cs)
+        return &w->c->cs[i];
+    lad_packed_get(w->c->pk, i, &w->tmp);
+    return &w->tmp;
+}
+
+/* Whether dp gives every stored D word. A case that refutes is moved to
+** the front, so that the next candidate meets it first. */
+static int consistent(work *w, const lad_datapath *dp)
+{
+    if (lad_datapath_check(dp, NULL) != LAD_OK)
+        return 0;
+    lad_plan pl;
+    lad_plan_init(&pl, dp);
+    for (size_t k = 0; k < w->c->n; k++) {
+        size_t i = w->order[k];
+        if (lad_plan_eval(&pl, case_at(w, i)) != w->c->d[i]) {
+            if (k > 0) {
+                memmove(w->order + 1, w->order, k * sizeof *w->order);
+                w->order[0] = i;
+            }
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Records dp, consistent, as an alternative of rows r1 (and r2), unless it
+** is M itself (the same canonical form) or already recorded. */
+static void record(work *w, const lad_datapath *dp, int r1, int r2)
+{
+    lad_answer *a = w->a;
+    if (r2 >= 0 && r2 < r1) { /* a pair in one order */
+        int r = r1;
+        r1 = r2;
+        r2 = r;
+    }
+    int64_t v1 = lad_param_get(&lad_params[r1], dp, &w->canon);
+    int64_t v2 = r2 >= 0 ? lad_param_get(&lad_params[r2], dp, &w->canon) : 0;
+    for (int i = 0; i < a->nalt; i++) {
+        const lad_answer_alt *t = &a->alts[i];
+        if (t->row1 == r1 && t->row2 == r2 && t->v1 == v1 && t->v2 == v2)
+            return;
+    }
+    if (lad_canon_equal(dp, &w->canon))
+        return;
+    if (a->nalt == LAD_ANSWER_ALTS) {
+        a->alts_capped = 1;
+        return;
+    }
+    lad_answer_alt *t = &a->alts[a->nalt++];
+    memset(t, 0, sizeof *t);
+    t->dp = *dp;
+    t->row1 = r1;
+    t->row2 = r2;
+    t->v1 = v1;
+    t->v2 = v2;
+    t->next = -1;
+}
+
+/* Every candidate of row r from dp, each consistent one recorded. */
+static void try_row(work *w, const lad_datapath *from, int r, int r0)
+{
+    const lad_param *p = &lad_params[r];
+    int64_t v[LAD_PARAM_MAXCANDS];
+    int nv = lad_param_cands(p, from, v, LAD_PARAM_MAXCANDS);
+    int64_t own = lad_param_get(p, from, from);
+    for (int j = 0; j < nv; j++) {
+        if (v[j] == own)
+            continue;
+        lad_datapath t = *from;
+        lad_param_set(p, &t, from, v[j]);
+        if (consistent(w, &t))
+            record(w, &t, r0 >= 0 ? r0 : r, r0 >= 0 ? r : -1);
+    }
+}
+
+/* Rows r1 and r2 of one sweep group changed together. */
+static void try_pair(work *w, int r1, int r2)
+{
+    const lad_datapath *m = &w->canon;
+    const lad_param *p1 = &lad_params[r1];
+    int64_t v[LAD_PARAM_MAXCANDS];
+    int nv = lad_param_cands(p1, m, v, LAD_PARAM_MAXCANDS);
+    int64_t own = lad_param_get(p1, m, m);
+    long tried = 0;
+    for (int j = 0; j < nv; j++) {
+        if (v[j] == own)
+            continue;
+        lad_datapath t = *m;
+        lad_param_set(p1, &t, m, v[j]);
+        if (lad_datapath_check(&t, NULL) != LAD_OK)
+            continue;
+        int64_t v2[LAD_PARAM_MAXCANDS];
+        int n2 = lad_param_cands(&lad_params[r2], &t, v2, LAD_PARAM_MAXCANDS);
+        if (tried + n2 > LAD_ANSWER_PAIRS) {
+            w->a->unexamined += n2;
+            continue;
+        }
+        tried += n2;
+        try_row(w, &t, r2, r1);
+    }
+}
+
+int lad_answer_find(const lad_datapath *m, const lad_datapath *base,
+                    const lad_answer_cases *c, lad_answer *a, lad_err *err)
+{
+    (void)base;
+    memset(a, 0, sizeof *a);
+    work w = {.c = c, .a = a};
+    w.canon = *m;
+    lad_canon(&w.canon);
+    a->model = w.canon;
+    w.order = malloc((c->n + 1) * sizeof *w.order);
+    if (w.order == NULL)
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    for (size_t i = 0; i < c->n; i++)
+        w.order[i] = i;
+
+    /* one row at a time, then the pairs of each sweep group */
+    for (int r = 0; r < lad_nparams; r++)
+        if (lad_param_in_effect(&lad_params[r], &w.canon))
+            try_row(&w, &w.canon, r, -1);
+    for (int g = 0; g < lad_nsweep_groups; g++) {
+        const lad_sweep_group *sg = &lad_sweep_groups[g];
+        for (int i = 0; i < sg->n; i++)
+            for (int j = 0; j < sg->n; j++)
+                if (i != j)
+                    try_pair(&w, sg->rows[i], sg->rows[j]);
+    }
+    free(w.order);
+
+    /* a case that separates each alternative from M: the witness search's
+    ** cases (probes/diff.h), each made once and run on M and on every
+    ** alternative not yet separated */
+    lad_plan pm, *pa = malloc((size_t)(a->nalt + 1) * sizeof *pa);
+    if (pa == NULL)
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    lad_plan_init(&pm, &w.canon);
+    for (int i = 0; i < a->nalt; i++)
+        lad_plan_init(&pa[i], &a->alts[i].dp);
+    int left = a->nalt;
+    long total = lad_diff_ncases(&w.canon, LAD_ANSWER_RANDOM);
+    lad_case cs;
+    for (long i = 0; i < total && left > 0; i++) {
+        if (!lad_diff_case(&w.canon, i, &cs))
+            continue;
+        a->searched++;
+        lad_word_t dm = lad_plan_eval(&pm, &cs);
+        int added = 0;
+        for (int j = 0; j < a->nalt; j++) {
+            lad_answer_alt *t = &a->alts[j];
+            if (t->separated || lad_plan_eval(&pa[j], &cs) == dm)
+                continue;
+            if (!added) {
+                a->next[a->nnext++] = cs;
+                added = 1;
+            }
+            t->separated = 1;
+            t->next = a->nnext - 1;
+            left--;
+        }
+    }
+    free(pa);
+
+    /* each row's status */
+    for (int r = 0; r < lad_nparams; r++) {
+        const lad_param *p = &lad_params[r];
+        lad_answer_row *row = &a->rows[r];
+        int sep = 0;
+        for (int i = 0; i < a->nalt; i++)
+            if (a->alts[i].row1 == r || a->alts[i].row2 == r) {
+                row->nalt++;
+                sep |= a->alts[i].separated;
+            }
+        if (p->type == LAD_PT_STR || (p->flags & LAD_PF_REQUIRED))
+            row->status = LAD_ROW_FIXED;
+        else if (!lad_param_in_effect(p, &w.canon) && row->nalt == 0)
+            row->status = LAD_ROW_OFF, a->noff++;
+        else if (row->nalt == 0)
+            row->status = LAD_ROW_DECIDED, a->ndecided++;
+        else if (!sep)
+            row->status = LAD_ROW_EQUIV, a->nequiv++;
+        else
+            row->status = LAD_ROW_OPEN, a->nopen++;
+    }
+    return LAD_OK;
+}
+
+static int cmp64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+const char *lad_answer_values(const lad_answer *a, int r, int separated, char *buf,
+                              size_t size)
+{
+    const lad_param *p = &lad_params[r];
+    int64_t own = lad_param_get(p, &a->model, &a->model), v[LAD_ANSWER_ALTS];
+    int nv = 0;
+    for (int i = 0; i < a->nalt; i++) {
+        const lad_answer_alt *t = &a->alts[i];
+        int64_t c = t->row1 == r && t->row2 < 0 && t->separated == separated ? t->v1 : own;
+        int seen = c == own;
+        for (int j = 0; j < nv && !seen; j++)
+            seen = v[j] == c;
+        if (!seen)
+            v[nv++] = c;
+    }
+    qsort(v, (size_t)nv, sizeof v[0], cmp64);
+    int numeric = p->type == LAD_PT_INT || p->type == LAD_PT_FLOOR;
+    char t[400], u[400];
+    size_t len = (size_t)snprintf(buf, size, "%s", lad_param_code_text(p, &a->model, own, t,
+                                                                       sizeof t));
+    for (int i = 0; i < nv && len < size; i++) {
+        int j = i;
+        while (numeric && v[i] != LAD_NOFLOOR && j + 1 < nv && v[j + 1] == v[j] + 1)
+            j++;
+        lad_param_code_text(p, &a->model, v[i], t, sizeof t);
+        if (j >= i + 2) {
+            lad_param_code_text(p, &a->model, v[j], u, sizeof u);
+            len += (size_t)snprintf(buf + len, size - len, "|%s..%s", t, u);
+            i = j;
+        } else {
+            len += (size_t)snprintf(buf + len, size - len, "|%s", t);
+        }
+    }
+    return buf;
+}

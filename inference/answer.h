@@ -1,0 +1,99 @@
+/*
+** The whole answer of inference: what the stored cases say of every row of
+** a model that reproduces them (docs/inference.md, "The answer").
+**
+** Given the model M inference found and the cases it reproduces, each row
+** of the registry is
+**
+**   fixed          the instruction's own (names, formats, K, scales): the
+**                  recipe or the file's header gives it;
+**   not in effect  for M's shape (model/params.h, lad_param_in_effect):
+**                  it changes no word, M holds its default;
+**   decided        every other candidate value, alone or with another row
+**                  of its LAD_SWEEP group (params.def) changed with it,
+**                  misses some stored case;
+**   equivalent     some other values reproduce every stored case too, but
+**                  no case of the witness search separates them from M
+**                  (probes/diff.h): up to equivalence, decided;
+**   open           some other values reproduce every stored case, and a
+**                  case the search found separates each from M: the rows'
+**                  next cases (lad_answer.next) decide them.
+**
+** The values tried are the row's candidates (lad_param_cands) of M's
+** instruction, one row at a time from M, then every pair of rows of one
+** LAD_SWEEP group with both changed, up to LAD_ANSWER_PAIRS pairs of
+** values per group pair; the rows and values that bound left untried are
+** counted (lad_answer.unexamined). A value is consistent when its datapath
+** passes lad_datapath_check and gives every stored D word; its canonical
+** form equal to M's is M itself and is not listed.
+*/
+#ifndef LADDER_INFERENCE_ANSWER_H
+#define LADDER_INFERENCE_ANSWER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/datapath.h"
+#include "../model/params.h"
+#include "packed.h"
+
+enum { LAD_ROW_FIXED, LAD_ROW_OFF, LAD_ROW_DECIDED, LAD_ROW_EQUIV, LAD_ROW_OPEN };
+extern const char *const lad_row_status_names[5]; /* "fixed", "not in effect", ... */
+
+#define LAD_ANSWER_ALTS 512     /* consistent models kept in all */
+#define LAD_ANSWER_PAIRS 4096   /* value pairs tried per pair of rows */
+#define LAD_ANSWER_RANDOM 65536 /* random cases a separating search runs */
+
+/* A model other than M that reproduces every stored case. */
+typedef struct lad_answer_alt {
+    lad_datapath dp;
+    int row1, row2;         /* the rows changed from M (row2 -1: one) */
+    int64_t v1, v2;         /* their value codes (lad_param_get against M) */
+    int separated;          /* a case separates it from M */
+    int next;               /* that case in lad_answer.next, or -1 */
+} lad_answer_alt;
+
+typedef struct lad_answer_row {
+    int status;             /* LAD_ROW_* */
+    int nalt;               /* alternatives (alts) that change this row */
+} lad_answer_row;
+
+typedef struct lad_answer {
+    lad_datapath model;     /* M, canonical */
+    lad_answer_row rows[LAD_NPARAMS_MAX]; /* lad_params order */
+    lad_answer_alt alts[LAD_ANSWER_ALTS];
+    int nalt;
+    int alts_capped;        /* more consistent models than LAD_ANSWER_ALTS */
+    long unexamined;        /* value pairs the bound left untried */
+    lad_case next[LAD_ANSWER_ALTS]; /* cases separating an alternative */
+    int nnext;
+    long searched;          /* cases the separating searches ran */
+    int ndecided, nequiv, nopen, noff;
+} lad_answer;
+
+/* The stored cases, as an array or packed (one of cs, pk), with their D
+** words. */
+typedef struct lad_answer_cases {
+    const lad_case *cs;
+    const lad_packed *pk;
+    const lad_word_t *d;
+    size_t n;
+} lad_answer_cases;
+
+/* Fills a for model m (which must pass lad_datapath_check and reproduce
+** every case; it is taken canonical) of the instruction base (whose
+** candidates are tried). Returns LAD_OK, or LAD_EINTERNAL when out of
+** memory (err says so). About a model evaluation per case per consistent
+** value, and one separating search per alternative. */
+int lad_answer_find(const lad_datapath *m, const lad_datapath *base,
+                    const lad_answer_cases *c, lad_answer *a, lad_err *err);
+
+/* The values of row i that alternatives of a changing that row alone
+** take, those a case separates from the model (separated 1) or those none
+** does (0), as a model file writes them: the model's own first, then the
+** others in order, runs of consecutive integers as a..b, separated by '|',
+** into buf. (Alternatives that change two rows are a->alts with row2 >= 0.) */
+const char *lad_answer_values(const lad_answer *a, int i, int separated, char *buf,
+                              size_t size);
+
+#endif
