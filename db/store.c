@@ -467,11 +467,9 @@ static int not_ladder(lad_store *st, lad_err *err)
                     st->path);
 }
 
-/* Reads application_id and user_version; a file SQLite cannot read as a
-** database, or with another application's id, is not a ladder database. An
-** empty database (no tables) reads as version 0 with id 0. */
-static int read_ids(lad_store *st, int64_t *app, int64_t *ver,
-                    int64_t *tables, lad_err *err)
+/* read_ids' reads, in the transaction it holds. */
+static int read_ids_now(lad_store *st, int64_t *app, int64_t *ver,
+                        int64_t *tables, lad_err *err)
 {
     int rc = pragma_int(st, "PRAGMA application_id", app);
     if (rc == SQLITE_OK)
@@ -501,6 +499,24 @@ static int read_ids(lad_store *st, int64_t *app, int64_t *ver,
                         "written to the store, so it is not opened",
                         st->path, (long long)triggers, triggers == 1 ? "" : "s");
     return LAD_OK;
+}
+
+/* Reads application_id and user_version; a file SQLite cannot read as a
+** database, or with another application's id, is not a ladder database. An
+** empty database (no tables) reads as version 0 with id 0. The reads are
+** one transaction (the caller's, or one of their own): read apart, another
+** process could create the schema between them, and a new store read as
+** "no id, some tables" would be refused as another application's. */
+static int read_ids(lad_store *st, int64_t *app, int64_t *ver,
+                    int64_t *tables, lad_err *err)
+{
+    int own = sqlite3_get_autocommit(st->db);
+    if (own && sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+        return st_sqlerr(st, err, "read");
+    int code = read_ids_now(st, app, ver, tables, err);
+    if (own)   /* it wrote nothing: ending it either way is the same */
+        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    return code;
 }
 
 /* Brings the schema to LAD_STORE_VERSION, one migration per transaction. */
@@ -623,6 +639,20 @@ static int busy_wait(void *ctx, int count)
     return 1;
 }
 
+/* Puts the store in WAL mode. The switch needs the exclusive lock, and
+** SQLite calls no busy handler where two connections could deadlock on it
+** (both reading a new store, both switching): one would fail at once with
+** "database is locked" when processes create a store together. It waits
+** here as the busy handler would. */
+static int set_wal(lad_store *st, lad_err *err)
+{
+    for (int count = 0;; count++) {
+        int rc = sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+        if (rc != SQLITE_BUSY || !busy_wait(st, count))
+            return rc == SQLITE_OK ? LAD_OK : st_sqlerr(st, err, "open");
+    }
+}
+
 int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
 {
     *out = NULL;
@@ -722,7 +752,7 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
             code = not_ladder(st, err);
             goto fail;
         }
-        code = st_exec(st, "PRAGMA journal_mode = WAL", "open", err);
+        code = set_wal(st, err);
         if (code == LAD_OK && ver != LAD_STORE_VERSION)
             code = migrate(st, err);
         if (code)

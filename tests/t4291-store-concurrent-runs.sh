@@ -41,4 +41,29 @@ check concurrent-six-exit test "$bad" = 0
 check concurrent-six-ok test "$(cat "$TMP"/c?.out | grep -c '^run [0-9]* ok$')" = 6
 check concurrent-six-stored test "$(sqlite3 "$db" "SELECT count(*) FROM runs WHERE status = 'ok'")" = 8
 check concurrent-six-whole test -z "$(sqlite3 "$db" "SELECT run_id FROM cases GROUP BY run_id HAVING count(*) != $want")"
+
+# Ten processes creating one new store at once, 30 times: every one opens
+# it (none reads a store half made as another application's, none fails to
+# switch it to WAL) and stores its validation.
+refused=0
+lost=0
+for t in $(seq 30); do
+    rm -f "$TMP/n.db" "$TMP/n.db-wal" "$TMP/n.db-shm"
+    for i in 1 2 3 4 5 6 7 8 9 10; do
+        "$LADDER" validate --model sm90-mma-bf16-f32 --device sim:sm90-mma-bf16-f32 \
+            --cases 10 --db "$TMP/n.db" -q >/dev/null 2>"$TMP/n$i.err" &
+    done
+    wait
+    for i in 1 2 3 4 5 6 7 8 9 10; do
+        if [ -s "$TMP/n$i.err" ]; then
+            refused=$((refused + 1))
+            cp "$TMP/n$i.err" "$TMP/refused.err"
+        fi
+    done
+    [ "$(sqlite3 "$TMP/n.db" "SELECT count(*) FROM validations WHERE status = 'ok'")" = 10 ] ||
+        lost=$((lost + 1))
+done
+if [ "$refused" = 0 ]; then ok concurrent-create-none-refused
+else fail concurrent-create-none-refused "$refused of 300 said: $(cat "$TMP/refused.err")"; fi
+check concurrent-create-all-stored test "$lost" = 0
 test_done
