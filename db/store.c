@@ -11,6 +11,7 @@
 ** store opens itself (BEGIN IMMEDIATE ... COMMIT), so callers never nest one.
 */
 #include "store_int.h"
+#include "../util/buf.h"
 #include "../util/hooks.h"
 #include "../util/json.h"
 #include "../util/sha256.h"
@@ -467,6 +468,138 @@ static int not_ladder(lad_store *st, lad_err *err)
                     st->path);
 }
 
+/* The SQL of a schema entry as compared: comments dropped, each run of
+** white space one space and none beside ( ) , ; (quoted text is kept as
+** it is). What ALTER TABLE ADD COLUMN leaves in a migrated store differs
+** from db/schema.sql's text only in these. malloc'd; NULL when out of
+** memory. */
+static char *schema_norm(const char *sql)
+{
+    char *out = malloc(strlen(sql) + 1), *q = out;
+    if (out == NULL)
+        return NULL;
+    for (const char *p = sql; *p;) {
+        if (*p == '\'' || *p == '"') {
+            char quote = *p;
+            do {
+                *q++ = *p++;
+                if (*p == quote && p[1] == quote)
+                    *q++ = *p++, *q++ = *p++;
+            } while (*p && *p != quote);
+            if (*p)
+                *q++ = *p++;
+        } else if (p[0] == '-' && p[1] == '-') {
+            while (*p && *p != '\n')
+                p++;
+        } else if (p[0] == '/' && p[1] == '*') {
+            const char *end = strstr(p + 2, "*/");
+            p = end ? end + 2 : p + strlen(p);
+        } else if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+            while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+                p++;
+            /* a space only between two words */
+            if (q > out && !strchr("(),;", q[-1]) && *p && !strchr("(),;", *p) &&
+                !(p[0] == '-' && p[1] == '-'))
+                *q++ = ' ';
+        } else {
+            *q++ = *p++;
+        }
+    }
+    *q = 0;
+    return out;
+}
+
+/* The schema entries of db (type, name, table, SQL made by schema_norm),
+** but SQLite's own (sqlite_*), one line each in name order, appended to
+** out. Returns an SQLite code. */
+static int schema_lines(sqlite3 *db, lad_buf *out)
+{
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, coalesce(sql, '') "
+                                    "FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' "
+                                    "ESCAPE '\\' ORDER BY name", -1, &q, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        char *sql = schema_norm((const char *)sqlite3_column_text(q, 3));
+        if (sql == NULL) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        lad_buf_printf(out, "%s %s %s %s\n", sqlite3_column_text(q, 0),
+                       sqlite3_column_text(q, 1), sqlite3_column_text(q, 2), sql);
+        free(sql);
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* The line of lines that starts "type name ", or NULL. */
+static const char *schema_find(const char *lines, const char *type, const char *name)
+{
+    size_t nt = strlen(type), nn = strlen(name);
+    for (const char *l = lines; *l; l = strchr(l, '\n') + 1)
+        if (strncmp(l, type, nt) == 0 && l[nt] == ' ' && strncmp(l + nt + 1, name, nn) == 0 &&
+            l[nt + 1 + nn] == ' ')
+            return l;
+    return NULL;
+}
+
+/*
+** Checks that every table and index of ladder's schema is in the store as
+** ladder creates it (db/schema.sql, or the migrations' ALTERs of an older
+** one: the same text but for comments and white space), and that the store
+** has no other index on a ladder table. A table's SQL decides what a write
+** stores: a conflict clause (UNIQUE ... ON CONFLICT REPLACE deletes the
+** rows that an insert collides with), a DEFAULT, a type without STRICT
+** (REAL affinity would round a 64-bit word), a foreign key's action, a
+** UNIQUE index. Tables and views of the user's own are left alone: no
+** write of ladder's reaches them, as the store may hold no trigger.
+*/
+static int check_schema(lad_store *st, lad_err *err)
+{
+    sqlite3 *mem = NULL;
+    lad_buf want = {0}, have = {0};
+    int rc = sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(mem, lad_schema_sql, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = schema_lines(mem, &want);
+    sqlite3_close(mem);
+    if (rc != SQLITE_OK) {
+        lad_buf_free(&want);
+        return lad_errf(err, LAD_EINTERNAL, "cannot make ladder's schema to compare '%s' "
+                        "with: %s", st->path, sqlite3_errstr(rc));
+    }
+    int code = LAD_OK;
+    if (schema_lines(st->db, &have) != SQLITE_OK)
+        code = st_sqlerr(st, err, "read");
+    if (code == LAD_OK && (want.oom || have.oom))
+        code = lad_errf(err, LAD_EINTERNAL, "out of memory");
+    const char *w = want.p ? want.p : "", *h = have.p ? have.p : "";
+    char type[16], name[128], table[128];
+    for (const char *l = w; code == LAD_OK && *l; l = strchr(l, '\n') + 1) {
+        if (sscanf(l, "%15s %127s", type, name) != 2)
+            continue;
+        const char *got = schema_find(h, type, name);
+        size_t len = (size_t)(strchr(l, '\n') - l);
+        if (got == NULL || strncmp(got, l, len + 1) != 0)
+            code = lad_errf(err, LAD_EDATA, "'%s': %s '%s' %s; a schema changed by "
+                            "hand could change what is written to the store, so it is "
+                            "not opened", st->path, type, name,
+                            got ? "is not as ladder creates it" : "is missing");
+    }
+    for (const char *l = h; code == LAD_OK && *l; l = strchr(l, '\n') + 1)
+        if (sscanf(l, "%15s %127s %127s", type, name, table) == 3 &&
+            strcmp(type, "index") == 0 && !schema_find(w, type, name) &&
+            schema_find(w, "table", table))
+            code = lad_errf(err, LAD_EDATA, "'%s' holds index '%s' on '%s', which no "
+                            "ladder schema has; an index could change what is written "
+                            "to the store, so it is not opened", st->path, name, table);
+    lad_buf_free(&want);
+    lad_buf_free(&have);
+    return code;
+}
+
 /* read_ids' reads, in the transaction it holds. */
 static int read_ids_now(lad_store *st, int64_t *app, int64_t *ver,
                         int64_t *tables, lad_err *err)
@@ -498,7 +631,8 @@ static int read_ids_now(lad_store *st, int64_t *app, int64_t *ver,
                         "ladder schema has; a trigger could change what is "
                         "written to the store, so it is not opened",
                         st->path, (long long)triggers, triggers == 1 ? "" : "s");
-    return LAD_OK;
+    /* an older schema is checked once migrated */
+    return *ver == LAD_STORE_VERSION ? check_schema(st, err) : LAD_OK;
 }
 
 /* Reads application_id and user_version; a file SQLite cannot read as a
