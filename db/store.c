@@ -611,8 +611,13 @@ static int read_ids_now(lad_store *st, int64_t *app, int64_t *ver,
         rc = pragma_int(st, "SELECT count(*) FROM sqlite_master", tables);
     if (rc == SQLITE_NOTADB)
         return not_ladder(st, err);
-    if (rc != SQLITE_OK)
-        return st_sqlerr(st, err, "read");
+    if (rc != SQLITE_OK) {
+        /* These reads fail with SQLITE_ERROR only on a file SQLite cannot
+        ** read as this database ("unsupported file format", a schema it
+        ** cannot parse): the file is at fault, as for SQLITE_CORRUPT. */
+        int code = st_sqlerr(st, err, "read");
+        return rc == SQLITE_ERROR ? (err->code = LAD_EDATA) : code;
+    }
     if (*app != LAD_STORE_APP_ID && (*app != 0 || *tables != 0))
         return not_ladder(st, err);
     if (*ver > LAD_STORE_VERSION)

@@ -34,6 +34,22 @@ check fault-busy-nothing-written test "$(sqlite3 "$db" "SELECT count(*) FROM run
 run_ladder run "$TMP/r.yaml" --db "$db"
 check fault-busy-rerun test "$rc" -eq 0
 
+# A damaged store is bad input (exit 3), however SQLite says so: a schema
+# format number it does not know ("unsupported file format") as a damaged
+# page ("database disk image is malformed"). Read, written or merged.
+cp "$db" "$TMP/fmt.db"
+printf '\005' | dd of="$TMP/fmt.db" bs=1 seek=47 conv=notrunc 2>/dev/null
+for cmd in "history" "show 1" "infer 1" "run $TMP/r.yaml"; do
+    name=fault-damaged-format-$(echo "$cmd" | cut -d' ' -f1)
+    run_ladder $cmd --db "$TMP/fmt.db"
+    expect_rc $name-rc 3
+    expect_err $name-says "^ladder: cannot read '.*fmt.db': unsupported file format$"
+done
+rm -f "$TMP/m.db"
+run_ladder merge "$TMP/m.db" "$TMP/fmt.db"
+expect_rc fault-damaged-format-merge-rc 3
+check fault-damaged-format-merge-no-output test ! -e "$TMP/m.db"
+
 # Output files on a full disk: one line naming the file and the reason,
 # exit 3 (an output file that cannot be written, docs/exit-codes.md), the
 # store as it was.
