@@ -6,6 +6,7 @@
 #include "util/outfile.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +159,43 @@ int cli_output_ok(const char *out, const char *what, const char *input)
         return LAD_OK;
     return cli_usage_error("output '%s' is %s '%s'; writing it would destroy it, "
                            "give another output file", out, what, input);
+}
+
+/* The name path reaches, in full: the file its links end at when it exists
+** (realpath), else its folder's real path and its own last name. "" when
+** neither can be had. */
+static void full_name(const char *path, char *out, size_t n)
+{
+    char buf[PATH_MAX];
+    out[0] = 0;
+    if (realpath(path, buf) != NULL) {
+        snprintf(out, n, "%s", buf);
+        return;
+    }
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+             slash ? path : ".");
+    if (realpath(dir, buf) != NULL)
+        snprintf(out, n, "%s/%s", strcmp(buf, "/") == 0 ? "" : buf, slash ? slash + 1 : path);
+}
+
+int cli_output_not_store(const char *out, const char *db)
+{
+    int rc = cli_output_ok(out, "the store", db);
+    if (rc != LAD_OK || out == NULL || db == NULL || strcmp(out, "-") == 0)
+        return rc;
+    static const char *const side[] = {"-wal", "-shm", "-journal"};
+    char o[PATH_MAX + 64], d[PATH_MAX + 64];
+    full_name(out, o, sizeof o);
+    full_name(db, d, sizeof d);
+    size_t nd = strlen(d);
+    for (int i = 0; d[0] && i < 3; i++)
+        if (strncmp(o, d, nd) == 0 && strcmp(o + nd, side[i]) == 0)
+            return cli_usage_error("output '%s' is the store '%s''s %s file; writing it "
+                                   "would damage the store, give another output file", out,
+                                   db, side[i] + 1);
+    return LAD_OK;
 }
 
 static int is_digit(char c, int base)

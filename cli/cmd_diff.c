@@ -239,7 +239,7 @@ int cmd_diff(int argc, char **argv)
                       "diff needs two models; see 'ladder diff --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
-    if ((rc = cli_output_ok(outpath, "the store", db)) != LAD_OK ||
+    if ((rc = cli_output_not_store(outpath, db)) != LAD_OK ||
         (rc = cli_output_ok(outpath, "the model file", pos[0])) != LAD_OK ||
         (rc = cli_output_ok(outpath, "the model file", pos[1])) != LAD_OK)
         return rc;

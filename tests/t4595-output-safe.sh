@@ -44,6 +44,21 @@ run_ladder history --db "$db"
 expect_rc out-refuse-store-readable 0
 expect_out out-refuse-store-run '^ +1 ok '
 
+# Nor the store's companions, which SQLite keeps beside it under its name
+# (x.db-wal, x.db-shm, x.db-journal): SQLite would take the file written for
+# its log, or remove it with what it held. Refused by name, whether they
+# exist now or not, and for merge's shards too.
+db=$TMP/x.db
+for side in wal shm journal; do
+    expect_usage_error out-refuse-$side report 1 --db "$db" -o "$db-$side"
+    expect_err out-refuse-$side-says "^ladder: output '.*x.db-$side' is the store '.*x.db''s $side file; writing it would damage the store"
+    check out-refuse-$side-none test ! -e "$db-$side"
+done
+expect_usage_error out-refuse-wal-export export 1 --db "$db" -o "$TMP/./x.db-wal"
+expect_usage_error out-refuse-wal-infer infer 1 --db "$db" -o "$db-wal"
+expect_usage_error out-refuse-wal-merge merge "$db-wal" "$db"
+check out-refuse-wal-store-intact test "$(sha256sum "$db" | cut -d' ' -f1)" = "$sum"
+
 # An input of gemm or fit is no output either.
 run_ladder export 1 --db "$db" -o "$TMP/r.vec"
 expect_rc out-export-rc 0
