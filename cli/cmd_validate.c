@@ -432,7 +432,7 @@ int cmd_validate(int argc, char **argv)
     else
         snprintf(whose, sizeof whose, "run %" PRId64, run);
     if (rc == LAD_OK && !device)
-        rc = lad_device_trust(devspec, whose, trust != NULL, &err);
+        rc = lad_device_trust(devspec, whose, trust != NULL, 0, &err);
     if (rc == LAD_OK)
         cli_announce_exec(NULL, devspec, device ? NULL : whose);
     if (rc == LAD_OK && (rc = lad_device_open(devspec, dp, &dev, &err)) != LAD_OK) {

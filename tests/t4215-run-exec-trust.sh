@@ -107,4 +107,23 @@ sqlite3 "$TMP/own.db" "CREATE TABLE notes (run INTEGER, text TEXT); CREATE INDEX
     CREATE VIEW oks AS SELECT id FROM runs WHERE status = 'ok'"
 run_ladder run r.yaml --db "$TMP/own.db"
 expect_rc trust-store-schema-own-tables-rc 0
+
+# A recipe's model file is read only when the command line allows it: a
+# recipe naming sim:<any file> could otherwise print the file's first key
+# in the model reader's error.
+printf 'topsecret: hunter2\n' >secret.txt
+sed "s|^device:.*|device: \"sim:$TMP/secret.txt\"|" r.yaml >peek.yaml
+run_ladder run peek.yaml --db "$TMP/peek.db"
+expect_rc trust-recipe-model-file-rc 2
+expect_err trust-recipe-model-file-says "recipe 'peek.yaml' names device 'sim:.*secret.txt', which reads the model file '.*secret.txt'; ladder reads a model file a recipe names only when it is named with --device"
+check trust-recipe-model-file-not-read test -z "$(grep -l hunter2 "$err" "$out")"
+"$LADDER" model show $p >m.yaml
+sed "s|^device:.*|device: \"sim:$TMP/m.yaml\"|" r.yaml >own.yaml
+run_ladder run own.yaml --db "$TMP/peek.db" --trust-exec
+expect_rc trust-recipe-model-file-trusted 0
+run_ladder run own.yaml --db "$TMP/peek.db" --device "sim:$TMP/m.yaml"
+expect_rc trust-recipe-model-file-named 0
+sed "s|^device:.*|device: \"sim:$p\"|" r.yaml >preset.yaml
+run_ladder run preset.yaml --db "$TMP/peek.db"
+expect_rc trust-recipe-preset-needs-nothing 0
 test_done
