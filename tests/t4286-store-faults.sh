@@ -15,19 +15,23 @@ whole() {
         "$LADDER" history --db "$db" >/dev/null 2>&1
 }
 
-# SQLITE_BUSY: the sqlite3 shell holds BEGIN IMMEDIATE for 3 s while
-# `ladder run` starts with a 300 ms timeout.
-(echo "BEGIN IMMEDIATE; DELETE FROM builds WHERE 0;"; sleep 3) | sqlite3 "$db" &
+# SQLITE_BUSY: the sqlite3 shell holds BEGIN IMMEDIATE while `ladder run`
+# starts with a 300 ms timeout. The shell says it holds the lock through a
+# FIFO (it prints "held" once the BEGIN went through) and holds it until
+# its input, another FIFO, is closed: no sleep, no guess of timing.
+mkfifo "$TMP/sql.in" "$TMP/sql.out"
+sqlite3 "$db" <"$TMP/sql.in" >"$TMP/sql.out" &
 holder=$!
-sleep 0.5
-t0=$(date +%s)
+exec 3>"$TMP/sql.in" 4<"$TMP/sql.out"
+echo "BEGIN IMMEDIATE; DELETE FROM builds WHERE 0; SELECT 'held';" >&3
+read -r held <&4
+check fault-busy-held test "$held" = held
 rc=0
 LADDER_BUSY_TIMEOUT_MS=300 "$LADDER" run "$TMP/r.yaml" --db "$db" >"$out" 2>"$err" || rc=$?
-t1=$(date +%s)
 expect_rc fault-busy-rc 5
 expect_err fault-busy-says "^ladder: cannot write '.*l.db': database is locked$"
 expect_err_line fault-busy-line
-check fault-busy-no-wait test $((t1 - t0)) -le 2
+exec 3>&- 4<&-
 wait $holder
 check fault-busy-store-whole whole
 check fault-busy-nothing-written test "$(sqlite3 "$db" "SELECT count(*) FROM runs")" = 1
