@@ -6,6 +6,7 @@
 #include "util/outfile.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,9 @@
 typedef struct safe_out {
     int fd;          /* where the filtered bytes go */
     int allow_cr;    /* 1: carriage return passes (stderr) */
-    int held;        /* 1: a 0xc2 byte is held, to see what follows */
+    unsigned char hold[4]; /* a UTF-8 character begun, to see how it ends */
+    int nhold;       /* bytes in hold */
+    int need;        /* continuation bytes still to come */
 } safe_out;
 
 static int write_all(int fd, const char *p, size_t n)
@@ -34,28 +37,63 @@ static int write_all(int fd, const char *p, size_t n)
     return 0;
 }
 
+/* Whether c continues the UTF-8 character begun by lead, as its byte at
+** pos (1..3): 0x80..0xbf, narrower after e0, ed, f0, f4 (RFC 3629: no
+** overlong form, no surrogate, nothing past U+10FFFF). */
+static int continues(unsigned char lead, int pos, unsigned char c)
+{
+    if (c < 0x80 || c > 0xbf)
+        return 0;
+    if (pos == 1)
+        return !((lead == 0xe0 && c < 0xa0) || (lead == 0xed && c > 0x9f) ||
+                 (lead == 0xf0 && c < 0x90) || (lead == 0xf4 && c > 0x8f));
+    return 1;
+}
+
+/* Appends the held bytes to out at *o: a whole character as it is, but
+** U+0080..U+009F (C1 controls) as "\u0080".."\u009f"; an unfinished
+** one byte by byte, a byte 0x80..0x9f as "\x9b" (which a terminal would
+** take as a C1 control itself). */
+static void release(safe_out *s, char *out, size_t *o)
+{
+    if (s->need == 0 && s->nhold == 2 && s->hold[0] == 0xc2 && s->hold[1] <= 0x9f) {
+        *o += (size_t)snprintf(out + *o, 16, "\\u%04x", s->hold[1]);
+    } else {
+        for (int i = 0; i < s->nhold; i++)
+            if (s->need && s->hold[i] >= 0x80 && s->hold[i] <= 0x9f)
+                *o += (size_t)snprintf(out + *o, 16, "\\x%02x", s->hold[i]);
+            else
+                out[(*o)++] = (char)s->hold[i];
+    }
+    s->nhold = s->need = 0;
+}
+
 static ssize_t safe_write(void *cookie, const char *buf, size_t n)
 {
     safe_out *s = cookie;
-    char out[4096 + 16];
+    char out[4096 + 32];
     size_t o = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)buf[i];
-        if (s->held) {
-            s->held = 0;
-            if (c >= 0x80 && c <= 0x9f) {
-                o += (size_t)snprintf(out + o, 16, "\\u%04x", c);
+        if (s->need) {
+            if (continues(s->hold[0], s->nhold, c)) {
+                s->hold[s->nhold++] = c;
+                if (--s->need == 0)
+                    release(s, out, &o);
                 goto next;
             }
-            out[o++] = (char)0xc2;
+            release(s, out, &o);   /* broken off: c starts afresh */
         }
-        if (c == 0xc2)
-            s->held = 1;
-        else if ((c < 0x20 && c != '\n' && c != '\t' && !(c == '\r' && s->allow_cr)) ||
-                 c == 0x7f)
+        if (c >= 0xc2 && c <= 0xf4) {
+            s->hold[0] = c;
+            s->nhold = 1;
+            s->need = c < 0xe0 ? 1 : c < 0xf0 ? 2 : 3;
+        } else if ((c < 0x20 && c != '\n' && c != '\t' && !(c == '\r' && s->allow_cr)) ||
+                   c == 0x7f || (c >= 0x80 && c <= 0x9f)) {
             o += (size_t)snprintf(out + o, 16, "\\x%02x", c);
-        else
+        } else {
             out[o++] = (char)c;
+        }
     next:
         if (o >= 4096) {
             if (write_all(s->fd, out, o))
@@ -71,16 +109,16 @@ static ssize_t safe_write(void *cookie, const char *buf, size_t n)
 static int safe_close(void *cookie)
 {
     safe_out *s = cookie;
-    if (s->held) {
-        s->held = 0;
-        write_all(s->fd, "\xc2", 1);
-    }
-    return 0;
+    char out[32];
+    size_t o = 0;
+    if (s->nhold)
+        release(s, out, &o);
+    return o ? write_all(s->fd, out, o) : 0;
 }
 
 void cli_safe_streams(void)
 {
-    static safe_out out = {1, 0, 0}, err = {2, 1, 0};
+    static safe_out out = {.fd = 1}, err = {.fd = 2, .allow_cr = 1};
     cookie_io_functions_t io = {NULL, safe_write, NULL, safe_close};
     FILE *o = fopencookie(&out, "w", io);
     FILE *e = fopencookie(&err, "w", io);
@@ -158,6 +196,43 @@ int cli_output_ok(const char *out, const char *what, const char *input)
         return LAD_OK;
     return cli_usage_error("output '%s' is %s '%s'; writing it would destroy it, "
                            "give another output file", out, what, input);
+}
+
+/* The name path reaches, in full: the file its links end at when it exists
+** (realpath), else its folder's real path and its own last name. "" when
+** neither can be had. */
+static void full_name(const char *path, char *out, size_t n)
+{
+    char buf[PATH_MAX];
+    out[0] = 0;
+    if (realpath(path, buf) != NULL) {
+        snprintf(out, n, "%s", buf);
+        return;
+    }
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+             slash ? path : ".");
+    if (realpath(dir, buf) != NULL)
+        snprintf(out, n, "%s/%s", strcmp(buf, "/") == 0 ? "" : buf, slash ? slash + 1 : path);
+}
+
+int cli_output_not_store(const char *out, const char *db)
+{
+    int rc = cli_output_ok(out, "the store", db);
+    if (rc != LAD_OK || out == NULL || db == NULL || strcmp(out, "-") == 0)
+        return rc;
+    static const char *const side[] = {"-wal", "-shm", "-journal"};
+    char o[PATH_MAX + 64], d[PATH_MAX + 64];
+    full_name(out, o, sizeof o);
+    full_name(db, d, sizeof d);
+    size_t nd = strlen(d);
+    for (int i = 0; d[0] && i < 3; i++)
+        if (strncmp(o, d, nd) == 0 && strcmp(o + nd, side[i]) == 0)
+            return cli_usage_error("output '%s' is the store '%s''s %s file; writing it "
+                                   "would damage the store, give another output file", out,
+                                   db, side[i] + 1);
+    return LAD_OK;
 }
 
 static int is_digit(char c, int base)

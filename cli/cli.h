@@ -91,6 +91,12 @@ void cli_announce_exec(void *ctx, const char *spec, const char *whose);
 ** LAD_EUSAGE; else LAD_OK. A NULL out or input, or out "-", is no file. */
 int cli_output_ok(const char *out, const char *what, const char *input);
 
+/* cli_output_ok for the store db, and also refuses its companions, which
+** SQLite keeps beside it under its own name ("x.db-wal", "x.db-shm",
+** "x.db-journal": writing one would lose or damage committed data) by
+** name, whether they exist or not, through links to the store or to them. */
+int cli_output_not_store(const char *out, const char *db);
+
 /* True when s is exactly one of the help spellings: --help, -h. */
 int cli_is_help(const char *s);
 

@@ -485,7 +485,7 @@ int cmd_diff(int argc, char **argv)
     uint64_t nrandom = LAD_DIFF_RANDOM;
     if (cases && (rc = cli_number(cases, "--cases", 1, 1UL << 40, &nrandom)) != LAD_OK)
         return rc;
-    if ((rc = cli_output_ok(outpath, "the store", db)) != LAD_OK ||
+    if ((rc = cli_output_not_store(outpath, db)) != LAD_OK ||
         (rc = cli_output_ok(outpath, "the model file", pos[0])) != LAD_OK ||
         (rc = cli_output_ok(outpath, "the model file", pos[1])) != LAD_OK)
         return rc;

@@ -108,7 +108,7 @@ int cmd_export(int argc, char **argv)
         return rc == CLI_HELP ? 0 : rc;
     if (outpath == NULL)
         return cli_usage_error("export needs -o <file.vec>");
-    if ((rc = cli_output_ok(outpath, "the store", db)) != LAD_OK)
+    if ((rc = cli_output_not_store(outpath, db)) != LAD_OK)
         return rc;
     lad_store *st;
     if ((rc = cli_store_open_existing(db, &st)) != LAD_OK)

@@ -155,6 +155,10 @@ static int gemm(const lad_datapath *dp, const lad_program *prog, char **pos,
     if (rc == LAD_OK && npos == 3 && (c.shape[0] != M || c.shape[1] != N))
         rc = lad_errf(err, LAD_EDATA, "%s is %zu x %zu, not %zu x %zu", pos[2],
                       c.shape[0], c.shape[1], M, N);
+    /* before D's M x N words are allocated: two headers of 128 bytes with
+    ** K = 0 would ask for 80 GB and fail as "out of memory" */
+    if (rc == LAD_OK && K == 0)
+        rc = lad_errf(err, LAD_EDATA, "%s is %zu x 0: K must be at least 1", pos[0], M);
     if (rc == LAD_OK && (M > 1u << 30 || N > 1u << 30 || K > 1u << 30))
         rc = lad_errf(err, LAD_EDATA, "matrices of more than 2^30 rows or columns");
     if (rc == LAD_OK && sapath)

@@ -138,7 +138,7 @@ int cmd_infer(int argc, char **argv)
                       "infer needs a run; see 'ladder infer --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
-    if ((rc = cli_output_ok(outfile, "the store", db)) != LAD_OK)
+    if ((rc = cli_output_not_store(outfile, db)) != LAD_OK)
         return rc;
     lad_err err = {0};
     lad_store *st = NULL;

@@ -168,6 +168,9 @@ int cmd_merge(int argc, char **argv)
     struct stat sb;
     if (lstat(out, &sb) == 0)
         return cli_error(LAD_EDATA, "'%s' exists; merge writes a new store", out);
+    for (int i = 0; i < nfiles; i++)
+        if ((rc = cli_output_not_store(out, files[i])) != LAD_OK)
+            return rc;
 
     /* --partial merges what there is: a shard file that is not there
     ** (its task never ran, or failed before writing) is skipped. */

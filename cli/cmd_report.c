@@ -364,7 +364,7 @@ int cmd_report(int argc, char **argv)
             return cli_usage_error("--format must be html or md, not '%s'", format);
     }
     const char *what = pos[0];
-    if ((rc = cli_output_ok(outfile, "the store", db)) != LAD_OK ||
+    if ((rc = cli_output_not_store(outfile, db)) != LAD_OK ||
         (rc = cli_output_ok(outfile, "the model file", what)) != LAD_OK)
         return rc;
     static lad_report r;

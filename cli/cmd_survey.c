@@ -639,7 +639,7 @@ int cmd_survey(int argc, char **argv)
     int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 1, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
-    if ((rc = cli_output_ok(outfile, "the store", db)) != LAD_OK)
+    if ((rc = cli_output_not_store(outfile, db)) != LAD_OK)
         return rc;
     /* A vectors folder named but not there would replay nothing, silently;
     ** "none" asks for no replay. The default, ./vectors, may be absent. */

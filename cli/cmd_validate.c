@@ -222,6 +222,12 @@ static int setup_of_validation(lad_store *st, const char *spec, run_setup *rs,
     else if (v.cases < 0 || v.mismatches < 0 || v.planned < 0)
         rc = lad_errf(err, LAD_EDATA, "validation %" PRIu64 " was stored before its "
                       "counts were kept per chunk; it cannot be resumed", vid);
+    else if (v.mismatches > v.cases || v.stored != v.mismatches ||
+             (v.cases > (v.shard_count > 1 ? v.stream_cases : v.planned)))
+        rc = lad_errf(err, LAD_EDATA, "validation %" PRIu64 " counts %" PRId64 " mismatches "
+                      "in %" PRId64 " of %" PRId64 " cases and stores %" PRId64 ": the store "
+                      "is damaged", vid, v.mismatches, v.cases,
+                      v.shard_count > 1 ? v.stream_cases : v.planned, v.stored);
     else if (lad_gen_parse(v.generator, &gen, &raw) != 0)
         rc = lad_errf(err, LAD_EDATA, "validation %" PRIu64 "'s generator '%s' is not "
                       "one this ladder draws", vid, v.generator);
@@ -426,7 +432,7 @@ int cmd_validate(int argc, char **argv)
     else
         snprintf(whose, sizeof whose, "run %" PRId64, run);
     if (rc == LAD_OK && !device)
-        rc = lad_device_trust(devspec, whose, trust != NULL, &err);
+        rc = lad_device_trust(devspec, whose, trust != NULL, 0, &err);
     if (rc == LAD_OK)
         cli_announce_exec(NULL, devspec, device ? NULL : whose);
     if (rc == LAD_OK && (rc = lad_device_open(devspec, dp, &dev, &err)) != LAD_OK) {

@@ -11,6 +11,7 @@
 ** store opens itself (BEGIN IMMEDIATE ... COMMIT), so callers never nest one.
 */
 #include "store_int.h"
+#include "../util/buf.h"
 #include "../util/hooks.h"
 #include "../util/json.h"
 #include "../util/sha256.h"
@@ -478,11 +479,141 @@ static int not_ladder(lad_store *st, lad_err *err)
                     st->path);
 }
 
-/* Reads application_id and user_version; a file SQLite cannot read as a
-** database, or with another application's id, is not a ladder database. An
-** empty database (no tables) reads as version 0 with id 0. */
-static int read_ids(lad_store *st, int64_t *app, int64_t *ver,
-                    int64_t *tables, lad_err *err)
+/* The SQL of a schema entry as compared: comments dropped, each run of
+** white space one space and none beside ( ) , ; (quoted text is kept as
+** it is). What ALTER TABLE ADD COLUMN leaves in a migrated store differs
+** from db/schema.sql's text only in these. malloc'd; NULL when out of
+** memory. */
+static char *schema_norm(const char *sql)
+{
+    char *out = malloc(strlen(sql) + 1), *q = out;
+    if (out == NULL)
+        return NULL;
+    for (const char *p = sql; *p;) {
+        if (*p == '\'' || *p == '"') {
+            char quote = *p;
+            do {
+                *q++ = *p++;
+                if (*p == quote && p[1] == quote)
+                    *q++ = *p++, *q++ = *p++;
+            } while (*p && *p != quote);
+            if (*p)
+                *q++ = *p++;
+        } else if (p[0] == '-' && p[1] == '-') {
+            while (*p && *p != '\n')
+                p++;
+        } else if (p[0] == '/' && p[1] == '*') {
+            const char *end = strstr(p + 2, "*/");
+            p = end ? end + 2 : p + strlen(p);
+        } else if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+            while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+                p++;
+            /* a space only between two words */
+            if (q > out && !strchr("(),;", q[-1]) && *p && !strchr("(),;", *p) &&
+                !(p[0] == '-' && p[1] == '-'))
+                *q++ = ' ';
+        } else {
+            *q++ = *p++;
+        }
+    }
+    *q = 0;
+    return out;
+}
+
+/* The schema entries of db (type, name, table, SQL made by schema_norm),
+** but SQLite's own (sqlite_*), one line each in name order, appended to
+** out. Returns an SQLite code. */
+static int schema_lines(sqlite3 *db, lad_buf *out)
+{
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, coalesce(sql, '') "
+                                    "FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' "
+                                    "ESCAPE '\\' ORDER BY name", -1, &q, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        char *sql = schema_norm((const char *)sqlite3_column_text(q, 3));
+        if (sql == NULL) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        lad_buf_printf(out, "%s %s %s %s\n", sqlite3_column_text(q, 0),
+                       sqlite3_column_text(q, 1), sqlite3_column_text(q, 2), sql);
+        free(sql);
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* The line of lines that starts "type name ", or NULL. */
+static const char *schema_find(const char *lines, const char *type, const char *name)
+{
+    size_t nt = strlen(type), nn = strlen(name);
+    for (const char *l = lines; *l; l = strchr(l, '\n') + 1)
+        if (strncmp(l, type, nt) == 0 && l[nt] == ' ' && strncmp(l + nt + 1, name, nn) == 0 &&
+            l[nt + 1 + nn] == ' ')
+            return l;
+    return NULL;
+}
+
+/*
+** Checks that every table and index of ladder's schema is in the store as
+** ladder creates it (db/schema.sql, or the migrations' ALTERs of an older
+** one: the same text but for comments and white space), and that the store
+** has no other index on a ladder table. A table's SQL decides what a write
+** stores: a conflict clause (UNIQUE ... ON CONFLICT REPLACE deletes the
+** rows that an insert collides with), a DEFAULT, a type without STRICT
+** (REAL affinity would round a 64-bit word), a foreign key's action, a
+** UNIQUE index. Tables and views of the user's own are left alone: no
+** write of ladder's reaches them, as the store may hold no trigger.
+*/
+static int check_schema(lad_store *st, lad_err *err)
+{
+    sqlite3 *mem = NULL;
+    lad_buf want = {0}, have = {0};
+    int rc = sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(mem, lad_schema_sql, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = schema_lines(mem, &want);
+    sqlite3_close(mem);
+    if (rc != SQLITE_OK) {
+        lad_buf_free(&want);
+        return lad_errf(err, LAD_EINTERNAL, "cannot make ladder's schema to compare '%s' "
+                        "with: %s", st->path, sqlite3_errstr(rc));
+    }
+    int code = LAD_OK;
+    if (schema_lines(st->db, &have) != SQLITE_OK)
+        code = st_sqlerr(st, err, "read");
+    if (code == LAD_OK && (want.oom || have.oom))
+        code = lad_errf(err, LAD_EINTERNAL, "out of memory");
+    const char *w = want.p ? want.p : "", *h = have.p ? have.p : "";
+    char type[16], name[128], table[128];
+    for (const char *l = w; code == LAD_OK && *l; l = strchr(l, '\n') + 1) {
+        if (sscanf(l, "%15s %127s", type, name) != 2)
+            continue;
+        const char *got = schema_find(h, type, name);
+        size_t len = (size_t)(strchr(l, '\n') - l);
+        if (got == NULL || strncmp(got, l, len + 1) != 0)
+            code = lad_errf(err, LAD_EDATA, "'%s': %s '%s' %s; a schema changed by "
+                            "hand could change what is written to the store, so it is "
+                            "not opened", st->path, type, name,
+                            got ? "is not as ladder creates it" : "is missing");
+    }
+    for (const char *l = h; code == LAD_OK && *l; l = strchr(l, '\n') + 1)
+        if (sscanf(l, "%15s %127s %127s", type, name, table) == 3 &&
+            strcmp(type, "index") == 0 && !schema_find(w, type, name) &&
+            schema_find(w, "table", table))
+            code = lad_errf(err, LAD_EDATA, "'%s' holds index '%s' on '%s', which no "
+                            "ladder schema has; an index could change what is written "
+                            "to the store, so it is not opened", st->path, name, table);
+    lad_buf_free(&want);
+    lad_buf_free(&have);
+    return code;
+}
+
+/* read_ids' reads, in the transaction it holds. */
+static int read_ids_now(lad_store *st, int64_t *app, int64_t *ver,
+                        int64_t *tables, lad_err *err)
 {
     int rc = pragma_int(st, "PRAGMA application_id", app);
     if (rc == SQLITE_OK)
@@ -491,8 +622,13 @@ static int read_ids(lad_store *st, int64_t *app, int64_t *ver,
         rc = pragma_int(st, "SELECT count(*) FROM sqlite_master", tables);
     if (rc == SQLITE_NOTADB)
         return not_ladder(st, err);
-    if (rc != SQLITE_OK)
-        return st_sqlerr(st, err, "read");
+    if (rc != SQLITE_OK) {
+        /* These reads fail with SQLITE_ERROR only on a file SQLite cannot
+        ** read as this database ("unsupported file format", a schema it
+        ** cannot parse): the file is at fault, as for SQLITE_CORRUPT. */
+        int code = st_sqlerr(st, err, "read");
+        return rc == SQLITE_ERROR ? (err->code = LAD_EDATA) : code;
+    }
     if (*app != LAD_STORE_APP_ID && (*app != 0 || *tables != 0))
         return not_ladder(st, err);
     if (*ver > LAD_STORE_VERSION)
@@ -511,7 +647,26 @@ static int read_ids(lad_store *st, int64_t *app, int64_t *ver,
                         "ladder schema has; a trigger could change what is "
                         "written to the store, so it is not opened",
                         st->path, (long long)triggers, triggers == 1 ? "" : "s");
-    return LAD_OK;
+    /* an older schema is checked once migrated */
+    return *ver == LAD_STORE_VERSION ? check_schema(st, err) : LAD_OK;
+}
+
+/* Reads application_id and user_version; a file SQLite cannot read as a
+** database, or with another application's id, is not a ladder database. An
+** empty database (no tables) reads as version 0 with id 0. The reads are
+** one transaction (the caller's, or one of their own): read apart, another
+** process could create the schema between them, and a new store read as
+** "no id, some tables" would be refused as another application's. */
+static int read_ids(lad_store *st, int64_t *app, int64_t *ver,
+                    int64_t *tables, lad_err *err)
+{
+    int own = sqlite3_get_autocommit(st->db);
+    if (own && sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+        return st_sqlerr(st, err, "read");
+    int code = read_ids_now(st, app, ver, tables, err);
+    if (own)   /* it wrote nothing: ending it either way is the same */
+        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    return code;
 }
 
 /* Brings the schema to LAD_STORE_VERSION, one migration per transaction. */
@@ -634,6 +789,20 @@ static int busy_wait(void *ctx, int count)
     return 1;
 }
 
+/* Puts the store in WAL mode. The switch needs the exclusive lock, and
+** SQLite calls no busy handler where two connections could deadlock on it
+** (both reading a new store, both switching): one would fail at once with
+** "database is locked" when processes create a store together. It waits
+** here as the busy handler would. */
+static int set_wal(lad_store *st, lad_err *err)
+{
+    for (int count = 0;; count++) {
+        int rc = sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+        if (rc != SQLITE_BUSY || !busy_wait(st, count))
+            return rc == SQLITE_OK ? LAD_OK : st_sqlerr(st, err, "open");
+    }
+}
+
 int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
 {
     *out = NULL;
@@ -733,7 +902,7 @@ int lad_store_open(const char *path, int flags, lad_store **out, lad_err *err)
             code = not_ladder(st, err);
             goto fail;
         }
-        code = st_exec(st, "PRAGMA journal_mode = WAL", "open", err);
+        code = set_wal(st, err);
         if (code == LAD_OK && ver != LAD_STORE_VERSION)
             code = migrate(st, err);
         if (code)

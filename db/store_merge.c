@@ -140,6 +140,36 @@ static void detach(lad_store *st)
     sqlite3_exec(st->db, "DETACH s", NULL, NULL, NULL);
 }
 
+/* Refuses the attached file "s" when a validation of it counts its
+** mismatches unlike what it stores: below 0, above its cases, or not as
+** many as its rows in mismatches (validate commits the count and the rows
+** together). Its counts are summed and copied as they are, so they must
+** hold: a count of 2^63-1 summed over shards would overflow. */
+static int check_counts(lad_store *st, const char *file, lad_err *err)
+{
+    sqlite3_stmt *q = NULL;
+    int code = st_prepare(st,
+        "SELECT id, cases, coalesce(mismatches, -1), n FROM (SELECT v.id, v.cases, "
+        "  v.mismatches, (SELECT count(*) FROM s.mismatches m WHERE m.validation_id = v.id) "
+        "  AS n FROM s.validations v WHERE v.cases IS NOT NULL) "
+        "WHERE coalesce(mismatches, -1) NOT BETWEEN 0 AND cases OR mismatches != n "
+        "ORDER BY id LIMIT 1", &q, err);
+    if (code != LAD_OK)
+        return code;
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW)
+        code = lad_errf(err, LAD_EDATA, "'%s': validation %lld counts %lld mismatches in %lld "
+                        "cases and stores %lld: the file is damaged", file,
+                        (long long)sqlite3_column_int64(q, 0),
+                        (long long)sqlite3_column_int64(q, 2),
+                        (long long)sqlite3_column_int64(q, 1),
+                        (long long)sqlite3_column_int64(q, 3));
+    else if (rc != SQLITE_DONE)
+        code = st_sqlerr(st, err, "read the validations of");
+    sqlite3_finalize(q);
+    return code;
+}
+
 /* Appends the sharded rows of files[f] (attached as s) to *ps. *nv and *ns
 ** receive how many are validations and surveys. */
 static int read_parts(lad_store *st, size_t f, part **ps, size_t *np, int *nv, int *ns,
@@ -510,11 +540,13 @@ int lad_store_merge(lad_store *st, int64_t merge_run, char *const *files_in,
         code = lad_errf(err, LAD_EINTERNAL, "out of memory");
     /* Read and check everything before writing anything. */
     for (size_t f = 0; code == LAD_OK && f < n_in; f++) {
-        int v, s;
+        int v = 0, s = 0;
         size_t before = np;
         if ((code = attach(st, files_in[f], err)) != LAD_OK)
             break;
-        code = read_parts(st, n, &ps, &np, &v, &s, err);
+        code = check_counts(st, files_in[f], err);
+        if (code == LAD_OK)
+            code = read_parts(st, n, &ps, &np, &v, &s, err);
         detach(st);
         int skip = 0;
         char why[600];

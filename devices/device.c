@@ -7,6 +7,7 @@
 ** reads the spec and dispatches, and holds the two calls every kind shares.
 */
 #include "device.h"
+#include "../model/presets.h"
 #include "sim.h"
 #include "exec.h"
 #include "cuda.h"
@@ -53,14 +54,30 @@ const char *lad_device_command(const char *spec)
     return cmd;
 }
 
-int lad_device_trust(const char *spec, const char *whose, int trusted, lad_err *err)
+const char *lad_device_model_file(const char *spec)
 {
-    if (trusted || lad_device_command(spec) == NULL)
+    if (spec == NULL || strncmp(spec, "sim:", 4) != 0 || spec[4] == 0 ||
+        lad_preset_find(spec + 4) != NULL)
+        return NULL;
+    return spec + 4;
+}
+
+int lad_device_trust(const char *spec, const char *whose, int trusted, int recipe,
+                     lad_err *err)
+{
+    if (trusted)
         return LAD_OK;
-    return lad_errf(err, LAD_EUSAGE, "%s names device '%.200s', which runs a "
-                    "command; ladder runs a command from a file only when it is "
-                    "named with --device '%.200s' or --trust-exec is given "
-                    "(docs/security.md)", whose, spec, spec);
+    if (lad_device_command(spec))
+        return lad_errf(err, LAD_EUSAGE, "%s names device '%.200s', which runs a "
+                        "command; ladder runs a command from a file only when it is "
+                        "named with --device '%.200s' or --trust-exec is given "
+                        "(docs/security.md)", whose, spec, spec);
+    if (recipe && lad_device_model_file(spec))
+        return lad_errf(err, LAD_EUSAGE, "%s names device '%.200s', which reads the "
+                        "model file '%.200s'; ladder reads a model file a recipe names "
+                        "only when it is named with --device '%.200s' or --trust-exec is "
+                        "given (docs/security.md)", whose, spec, spec + 4, spec);
+    return LAD_OK;
 }
 
 int lad_device_open(const char *spec, const lad_datapath *dp,

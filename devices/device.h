@@ -69,11 +69,21 @@ int lad_device_open(const char *spec, const lad_datapath *dp,
 ** (docs/security.md). */
 const char *lad_device_command(const char *spec);
 
+/* The model file a sim: spec reads ("sim:m.yaml"), or NULL when spec is
+** no sim: spec or names a preset. */
+const char *lad_device_model_file(const char *spec);
+
 /* Refuses a spec that runs a command and came from whose ("recipe 'x.yaml'",
-** "run 3"), not from the user's command line, unless trusted is set.
-** Returns LAD_OK, or LAD_EUSAGE naming the command and the two ways to
-** allow it (--device with the same spec, --trust-exec). */
-int lad_device_trust(const char *spec, const char *whose, int trusted, lad_err *err);
+** "run 3"), not from the user's command line, unless trusted is set; with
+** recipe set, also one that reads a model file: a recipe from elsewhere
+** could name any file this user can read (sim:/etc/shadow), and the model
+** reader's error would quote its first key. (A store's run names the model
+** file that its user allowed, with --device or --trust-exec; resuming or
+** validating the run reads it again.) Returns LAD_OK, or
+** LAD_EUSAGE naming the command or file and the two ways to allow it
+** (--device with the same spec, --trust-exec). */
+int lad_device_trust(const char *spec, const char *whose, int trusted, int recipe,
+                     lad_err *err);
 
 /* Evaluates n cases; see lad_device.eval. */
 int lad_device_eval(lad_device *dev, const lad_case *cs, size_t n,

@@ -43,6 +43,8 @@
 #define ANSWER_MAX 256       /* longest answer line kept (garbage beyond) */
 #define DEFAULT_TIMEOUT_MS 10000
 #define FRAME_MAX 24         /* "@<case number> ", at most */
+#define ERR_HEAD (1 << 20)   /* bytes of the program's stderr kept from its start */
+#define ERR_TAIL (64 * 1024) /* and from its end, when it wrote more */
 
 typedef struct exec_state {
     pid_t pid;               /* the shell running the command; -1 reaped */
@@ -61,7 +63,13 @@ typedef struct exec_state {
     size_t wlen, woff;       /* bytes in wbuf, bytes of it written */
     int framed;              /* 1: "@<n> " before every line and answer */
     unsigned long long queued; /* cases formatted, over the device's life */
-    char errpath[512];       /* the file the program's stderr goes to */
+    char errpath[512];       /* the file the program's stderr is kept in */
+    int errfd;               /* errpath, open for writing */
+    int epipe;               /* the pipe the program's stderr comes down; -1 at EOF */
+    unsigned long long ewritten; /* bytes written to errpath */
+    unsigned long long edropped; /* bytes past ERR_HEAD that left the tail */
+    char *etail;             /* the last ERR_TAIL bytes past ERR_HEAD (a ring) */
+    size_t etail_len, etail_at; /* bytes in etail, where the next one goes */
     int keep_err;            /* 1: leave errpath behind at close */
     int named;               /* 1: errpath is LADDER_EXEC_STDERR's (kept) */
 } exec_state;
@@ -195,10 +203,70 @@ static int take_answer(lad_device *dev, exec_state *st, lad_word_t *d,
     return LAD_OK;
 }
 
+/* Reads what the program wrote on stderr, without blocking: its first
+** ERR_HEAD bytes go to the file, the rest through a ring that keeps the
+** last ERR_TAIL of them (an oracle that prints 400 MB of warnings must not
+** fill the disk). */
+static void drain_stderr(exec_state *st)
+{
+    char buf[16384];
+    while (st->epipe >= 0) {
+        ssize_t got = read(st->epipe, buf, sizeof buf);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            if (got == 0 || errno != EAGAIN) {
+                close(st->epipe);
+                st->epipe = -1;
+            }
+            return;
+        }
+        size_t n = (size_t)got, head = 0;
+        if (st->ewritten < ERR_HEAD) {
+            head = ERR_HEAD - st->ewritten < n ? (size_t)(ERR_HEAD - st->ewritten) : n;
+            if (write(st->errfd, buf, head) == (ssize_t)head)
+                st->ewritten += head;
+            else
+                head = n;   /* the file takes no more: drop the rest */
+        }
+        for (size_t i = head; i < n && st->etail; i++) {
+            if (st->etail_len == ERR_TAIL)
+                st->edropped++;
+            else
+                st->etail_len++;
+            st->etail[st->etail_at] = buf[i];
+            st->etail_at = (st->etail_at + 1) % ERR_TAIL;
+        }
+    }
+}
+
+/* Writes the ring's bytes after the file's head, with a line saying how
+** many were left out between, and empties the ring. */
+static void flush_stderr_tail(exec_state *st)
+{
+    if (st->etail_len == 0)
+        return;
+    char note[160];
+    int len = snprintf(note, sizeof note, "\n[ladder: %llu bytes of this program's stderr "
+                       "left out: the file keeps its first %d and last %d]\n",
+                       st->edropped, ERR_HEAD, ERR_TAIL);
+    size_t first = (st->etail_at + ERR_TAIL - st->etail_len) % ERR_TAIL;
+    size_t a = st->etail_len < ERR_TAIL - first ? st->etail_len : ERR_TAIL - first;
+    if (st->edropped == 0)
+        len = 0;
+    if ((len == 0 || write(st->errfd, note, (size_t)len) == len) &&
+        write(st->errfd, st->etail + first, a) == (ssize_t)a)
+        (void)!write(st->errfd, st->etail, st->etail_len - a);
+    st->etail_len = st->etail_at = 0;
+    st->edropped = 0;
+}
+
 /* Appends to err's message what the program wrote on stderr: its last
 ** line, the number of lines and the file, which is then kept. */
 static void summarise_stderr(exec_state *st, lad_err *err)
 {
+    drain_stderr(st);
+    flush_stderr_tail(st);
     FILE *f = fopen(st->errpath, "rb");
     if (f == NULL)
         return;
@@ -293,11 +361,18 @@ static int exec_eval(lad_device *dev, const lad_case *cs, size_t n,
                 next++;
             }
         }
-        struct pollfd pf[2];
+        struct pollfd pf[3];
         int np = 0;
         pf[np].fd = st->rfd;
         pf[np].events = POLLIN;
         pf[np++].revents = 0;
+        int ei = -1;
+        if (st->epipe >= 0) {
+            ei = np;
+            pf[np].fd = st->epipe;
+            pf[np].events = POLLIN;
+            pf[np++].revents = 0;
+        }
         int wi = -1;
         if (st->wfd >= 0 && st->woff < st->wlen) {
             wi = np;
@@ -320,6 +395,8 @@ static int exec_eval(lad_device *dev, const lad_case *cs, size_t n,
             return fail(st, err, lad_errf(err, LAD_EDEVICE, "exec device: poll: "
                                      "%s", strerror(errno)));
         }
+        if (ei >= 0 && pf[ei].revents)
+            drain_stderr(st);
         if (wi >= 0 && pf[wi].revents) {
             int w = write_some(st);
             if (w == -1) {
@@ -395,6 +472,7 @@ static void exec_close(lad_device *dev)
         int status;
         pid_t r = 0;
         for (int i = 0; i < 40; i++) {    /* up to 0.2 s to exit on EOF */
+            drain_stderr(st);   /* which it may be writing as it ends */
             r = waitpid(st->pid, &status, WNOHANG);
             if (r != 0)
                 break;
@@ -411,8 +489,14 @@ static void exec_close(lad_device *dev)
     ** job): nothing of the group stays behind the device. */
     kill(-group, SIGKILL);
     lad_sig_track(group, NULL, 0);
+    drain_stderr(st);
+    flush_stderr_tail(st);
+    if (st->epipe >= 0)
+        close(st->epipe);
+    close(st->errfd);
     if (!st->keep_err && !st->named)
         unlink(st->errpath);
+    free(st->etail);
     free(st->wbuf);
     free(st);
     free(dev);
@@ -459,9 +543,11 @@ int lad_exec_open(const char *command, const lad_datapath *dp, int framed,
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
     int efd = open_stderr(st);
-    int in[2] = {-1, -1}, outp[2] = {-1, -1};
+    int in[2] = {-1, -1}, outp[2] = {-1, -1}, ep[2] = {-1, -1};
     const char *what = efd < 0 ? "stderr file" : NULL;
     if (what == NULL && pipe2(in, O_CLOEXEC) != 0)
+        what = "pipe";
+    if (what == NULL && pipe2(ep, O_CLOEXEC) != 0)
         what = "pipe";
     if (what == NULL && pipe2(outp, O_CLOEXEC) != 0)
         what = "pipe";
@@ -473,8 +559,8 @@ int lad_exec_open(const char *command, const lad_datapath *dp, int framed,
     }
     if (what) {
         int e = errno;
-        int fds[5] = {efd, in[0], in[1], outp[0], outp[1]};
-        for (int i = 0; i < 5; i++)
+        int fds[7] = {efd, in[0], in[1], outp[0], outp[1], ep[0], ep[1]};
+        for (int i = 0; i < 7; i++)
             if (fds[i] >= 0)
                 close(fds[i]);
         if (efd >= 0 && !st->named)
@@ -487,15 +573,19 @@ int lad_exec_open(const char *command, const lad_datapath *dp, int framed,
     }
     if (pid == 0) {
         setpgid(0, 0);
-        if (dup2(in[0], 0) < 0 || dup2(outp[1], 1) < 0 || dup2(efd, 2) < 0)
+        if (dup2(in[0], 0) < 0 || dup2(outp[1], 1) < 0 || dup2(ep[1], 2) < 0)
             _exit(127);
         execl("/bin/sh", "sh", "-c", command, (char *)NULL);
         _exit(127);
     }
     setpgid(pid, pid);
-    close(efd);
+    close(ep[1]);
     close(in[0]);
     close(outp[1]);
+    st->errfd = efd;
+    st->epipe = ep[0];
+    st->etail = malloc(ERR_TAIL);   /* NULL: only the head is kept */
+    fcntl(ep[0], F_SETFL, fcntl(ep[0], F_GETFL) | O_NONBLOCK);
     st->pgid = pid;
     st->framed = framed;
     lad_sig_track(pid, st->named ? NULL : st->errpath, 1);

@@ -19,9 +19,10 @@
 **       cases, is an error; a program that prints an extra line and drops a
 **       later one, or swaps two answers, goes unnoticed.
 **
-** The program's stderr goes to a file, LADDER_EXEC_STDERR when set (kept),
-** else a temporary file that is removed when the device closes without
-** failure. A failure's message ends with a one-line summary of it: the last
+** The program's stderr comes down a pipe that the device drains into a
+** file, LADDER_EXEC_STDERR when set (kept), else a temporary file that is
+** removed when the device closes without failure; the file keeps the first
+** MiB and the last 64 KiB, and says how many bytes between it left out. A failure's message ends with a one-line summary of it: the last
 ** line written there, the number of lines, and the file's name.
 **
 ** An answer that does not come within LADDER_EXEC_TIMEOUT seconds (default 10)

@@ -162,12 +162,15 @@ lad_value lad_decode(const lad_format *f, lad_word_t word)
     return v;
 }
 
-/* Whether f keeps finite values in its top exponent field around the
-** infinity there: infinities but no NaN (e5m2:nan=none), so that field's
-** fraction 0 is the infinity and its other fractions are finite. */
+/* Whether f keeps finite values in its top exponent field beside the
+** infinity there: infinities and no NaN (e5m2:nan=none), or a NaN at the
+** all-ones fraction only (e5m2:nan=ones) with a fraction between, so that
+** the field's fraction 0 is the infinity and the others up to the NaN are
+** finite (decode agrees). */
 static int inf_inside(const lad_format *f)
 {
-    return f->inf == LAD_INF_IEEE && f->nan == LAD_NAN_NONE && f->mbits > 0;
+    return f->inf == LAD_INF_IEEE &&
+           ((f->nan == LAD_NAN_NONE && f->mbits > 0) || (f->nan == LAD_NAN_ONES && f->mbits > 1));
 }
 
 /* The top usable exponent field, and the largest fraction allowed there. */
@@ -177,7 +180,9 @@ static void top_field(const lad_format *f, lad_word_t *field, lad_word_t *frac)
     *field = emax;
     *frac = fmask;
     if (inf_inside(f)) {
-        /* the whole top field but its infinity (decode agrees) */
+        /* the top field but its infinity, and its NaN if it has one */
+        if (f->nan == LAD_NAN_ONES)
+            *frac = fmask - 1;
     } else if (f->inf == LAD_INF_IEEE || f->nan == LAD_NAN_IEEE) {
         *field = emax - 1;
     } else if (f->nan == LAD_NAN_ONES) {

@@ -102,6 +102,10 @@ int lad_format_parse(const char *spec, lad_format *out, lad_err *err)
     memset(f.name, 0, sizeof f.name);
     snprintf(f.name, sizeof f.name, "%s", base);
 
+    /* each key once: with two, which one holds would be a guess */
+    static const char *const keys[] = {"bias", "sub", "inf", "nan", "pad", "width", "sign",
+                                       "name"};
+    unsigned seen = 0;
     const char *p = colon ? colon + 1 : NULL;
     while (p) {
         const char *end = strchr(p, ',');
@@ -113,7 +117,12 @@ int lad_format_parse(const char *spec, lad_format *out, lad_err *err)
         size_t klen = (size_t)(eq - p);
         const char *v = eq + 1;
         size_t vlen = len - klen - 1;
-        int bad = 0, x;
+        int bad = 0, x, key = pick(p, klen, keys, NAMES(keys));
+        if (key >= 0 && (seen >> key) & 1)
+            return lad_errf(err, LAD_EDATA, "key '%.*s' given twice in format '%s'",
+                            (int)klen, p, spec);
+        if (key >= 0)
+            seen |= 1u << key;
 #define KEY(k) (klen == strlen(k) && strncmp(p, k, klen) == 0)
         /* an integer has no exponent: these keys would be dropped, and the
         ** spec printed would not say what was asked */

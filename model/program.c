@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define F32_ONE 0x3f800000u
@@ -294,6 +295,16 @@ typedef struct share {
     size_t end;
 } share;
 
+/* The threads running beside the caller's, counted down as they end: the
+** caller, its own work done, waits on done and meanwhile tells progress
+** the shared count (else a caller whose share the others took would say
+** nothing until the end). */
+typedef struct waiter {
+    pthread_mutex_t mu;
+    pthread_cond_t done;
+    int left;                      /* threads beside the caller not ended */
+} waiter;
+
 typedef struct gemm {
     const lad_datapath *dp;
     const lad_program *prog;
@@ -319,6 +330,7 @@ typedef struct gemm {
     const uint8_t *SA;            /* A's scales, row i at SA + i*ldsa; NULL: none */
     int ldsa;
     const uint8_t *SBt;           /* B's scales packed column by column, N x K/block */
+    waiter *wait;                 /* counts this thread's end (not the caller's) */
 } gemm;
 
 /* The operands of the MMA at K lane k into cs: A's and B's words, and
@@ -658,6 +670,45 @@ static void *run(void *arg)
     return NULL;
 }
 
+/* run, on a thread beside the caller's: says when it ends. */
+static void *run_beside(void *arg)
+{
+    gemm *g = arg;
+    run(g);
+    pthread_mutex_lock(&g->wait->mu);
+    g->wait->left--;
+    pthread_cond_signal(&g->wait->done);
+    pthread_mutex_unlock(&g->wait->mu);
+    return NULL;
+}
+
+/* Waits for the threads beside the caller's to end; with progress, tells
+** it the count every thread added to written, every 100 ms while it moves. */
+static void wait_beside(waiter *w, _Atomic size_t *written, size_t total,
+                        lad_gemm_progress_fn progress, void *ctx)
+{
+    size_t told = 0;
+    pthread_mutex_lock(&w->mu);
+    while (w->left > 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 100000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&w->done, &w->mu, &ts);
+        size_t now = progress ? atomic_load_explicit(written, memory_order_relaxed) : 0;
+        if (w->left > 0 && now != told) {
+            told = now;
+            pthread_mutex_unlock(&w->mu);
+            progress(ctx, "gemm", now, total);
+            pthread_mutex_lock(&w->mu);
+        }
+    }
+    pthread_mutex_unlock(&w->mu);
+}
+
 static int online_cpus(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -837,14 +888,23 @@ static int run_gemm(const lad_datapath *dp, const lad_program *prog, int M, int 
     lad_word_t alpha = prog->scale_a == F32_ONE && prog->scale_b == F32_ONE
                      ? F32_ONE : f32_mul(&sa, &sb);
     _Atomic size_t written = 0;
+    waiter w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
     int started = 0;
     for (int t = 0; t < threads; t++) {
         gemm x = {dp, prog, N, K, A, Bt, C, lda, ldc, ldd, B, ldb, M, D, shares, t, threads,
                   0, 0, 0, alpha, bk, LAD_OK,
                   progress ? &written : NULL, t == 0 ? progress : NULL, ctx, items,
-                  SA, ldsa, SBt};
+                  SA, ldsa, SBt, &w};
         g[t] = x;
-        if (t > 0 && pthread_create(&tid[t], NULL, run, &g[t]) != 0) {
+        if (t > 0) {
+            pthread_mutex_lock(&w.mu);
+            w.left++;
+            pthread_mutex_unlock(&w.mu);
+        }
+        if (t > 0 && pthread_create(&tid[t], NULL, run_beside, &g[t]) != 0) {
+            pthread_mutex_lock(&w.mu);
+            w.left--;
+            pthread_mutex_unlock(&w.mu);
             rc = lad_errf(err, LAD_EINTERNAL, "cannot start thread %d of %d", t + 1, threads);
             break;
         }
@@ -852,6 +912,7 @@ static int run_gemm(const lad_datapath *dp, const lad_program *prog, int M, int 
     }
     if (rc == LAD_OK)
         run(&g[0]);
+    wait_beside(&w, &written, items, progress, ctx);
     for (int t = 1; t < started; t++)
         pthread_join(tid[t], NULL);
     for (int t = 0; t < started && rc == LAD_OK; t++)

@@ -141,7 +141,9 @@ enum lad_gemm_kernel {
 ** progress (may be NULL) is called with ctx from the calling thread only,
 ** after each LAD_GEMM_TICK pieces it does and at the end of each chunk of
 ** work it takes (the count is every thread's, kept with one atomic add per
-** tick), and once more with done == total at the end. lad_gemm_err is
+** tick), every 100 ms while it waits for the other threads (when the
+** count moved), and once more with done == total at the end; the counts
+** never go down. lad_gemm_err is
 ** this with LAD_GEMM_AUTO and no progress.
 */
 int lad_gemm_with(const lad_datapath *dp, const lad_program *prog, int M, int N,

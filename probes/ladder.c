@@ -321,7 +321,7 @@ static int resume_check(const lad_recipe *r, const lad_ladder_opts *opts, lad_st
     char whose[64];
     snprintf(whose, sizeof whose, "run %lld", (long long)id);
     int named = opts->device && *opts->device;
-    if ((rc = lad_device_trust(was, whose, named || opts->trust_exec, err)))
+    if ((rc = lad_device_trust(was, whose, named || opts->trust_exec, 0, err)))
         return rc;
     if (lad_device_command(was) && opts->announce)
         opts->announce(opts->ctx, was, named ? NULL : whose);
@@ -378,7 +378,7 @@ int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
     int named = opts->device && *opts->device;
     char whose[300];
     snprintf(whose, sizeof whose, "recipe '%.280s'", r->path);
-    if (!named && (rc = lad_device_trust(spec, whose, opts->trust_exec, err)))
+    if (!named && (rc = lad_device_trust(spec, whose, opts->trust_exec, 1, err)))
         goto out;
     if (lad_device_command(spec) && opts->announce)
         opts->announce(opts->ctx, spec, named ? NULL : whose);

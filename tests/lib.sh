@@ -9,9 +9,11 @@
 #   - Run the binary with `run_ladder <args>`; then assert with the expect_*
 #     helpers, each one check with a stable name. Names are
 #     <command>-<detail>, lowercase, '-' separated, unique in the suite.
-#   - End with `test_done`. It prints "<script>: N passed, N failed" and
-#     exits 1 when anything failed; run.sh counts the check lines and treats
-#     a script that stops without that line as failed.
+#   - End with `test_done`. It prints "<script>: N passed, N failed,
+#     N skipped" and exits 1 when anything failed; run.sh counts the check
+#     lines and treats a script that stops without that line as failed.
+#   - A check that cannot run here (no /dev/full, no GPU) is `skip NAME
+#     WHY`: shown and counted as skipped, never as passed.
 #   - Scratch files go in $TMP (a fresh directory, removed at exit).
 #   - Never compare with output produced by the code under test: expected
 #     values come from the spec, by hand, or from an independent tool.
@@ -19,12 +21,14 @@
 # Every check prints exactly one line:
 #     ok   format-decode-e4m3-448
 #     FAIL format-decode-e4m3-448: stdout lacks '448'
+#     skip infer-output-full-rc: no writable /dev/full here
 #
 # Helpers:
 #   run_ladder ARGS...        runs $LADDER ARGS; sets $rc, $out, $err (file
 #                             names of stdout and stderr: $TMP/out, $TMP/err)
 #   run_ladder_in FILE ARGS.. same with FILE as standard input
 #   ok NAME / fail NAME DETAIL   record a check directly
+#   skip NAME WHY             a check that cannot run here, and why
 #   check NAME CMD...         ok when CMD exits 0
 #   expect_rc NAME CODE       the last run exited with CODE
 #   expect_out NAME REGEX     stdout has a line matching the extended regex
@@ -46,6 +50,7 @@ export LADDER_PROGRESS
 TEST_NAME=$(basename "$0" .sh)
 TEST_PASSED=0
 TEST_FAILED=0
+TEST_SKIPPED=0
 TESTS_DATA=tests/data
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ladder-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
@@ -61,6 +66,11 @@ ok() {
 fail() {
     TEST_FAILED=$((TEST_FAILED + 1))
     printf 'FAIL %s: %s\n' "$1" "$2"
+}
+
+skip() {
+    TEST_SKIPPED=$((TEST_SKIPPED + 1))
+    printf 'skip %s: %s\n' "$1" "$2"
 }
 
 # known NAME WHY: a check that failed as a list of known failures says it
@@ -178,7 +188,8 @@ need_venv() {
 }
 
 test_done() {
-    printf '%s: %d passed, %d failed\n' "$TEST_NAME" "$TEST_PASSED" "$TEST_FAILED"
+    printf '%s: %d passed, %d failed, %d skipped\n' "$TEST_NAME" "$TEST_PASSED" \
+        "$TEST_FAILED" "$TEST_SKIPPED"
     [ "$TEST_FAILED" -eq 0 ]
     exit $?
 }

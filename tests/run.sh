@@ -1,6 +1,6 @@
 #!/bin/sh
-# Runs the whole test suite and closes with "N passed, N failed" alone on the
-# last line; exits 1 when anything failed.
+# Runs the whole test suite and closes with "N passed, N failed, N skipped"
+# alone on the last line; exits 1 when anything failed.
 #
 #   UNIT=build/rel/unit LADDER=build/rel/ladder sh tests/run.sh [pattern]
 #
@@ -11,7 +11,8 @@
 # those whose name contains `pattern` when one is given). LADDER_TEST_JOBS
 # programs (default: the CPUs, at most 4) run at once; each one's output is
 # shown whole, in that order, as soon as it and every one before it ended.
-# Every check line ("ok   ..." or "FAIL ...") counts once. A program that
+# Every check line ("ok   ...", "FAIL ...", or "skip ..." and "known ...",
+# counted as skipped) counts once. A program that
 # exits with an error without printing a FAIL line, or stops before its own
 # summary line, counts as one more failure, so a crash never passes
 # silently.
@@ -30,7 +31,8 @@ LOGDIR=$(mktemp -d "${TMPDIR:-/tmp}/ladder-run.XXXXXX")
 trap 'rm -rf "$LOGDIR"' EXIT
 passed=0
 failed=0
-skipped=0  # "known" lines: known failures, shown and not counted as passed
+skipped=0  # "skip" lines (checks that cannot run here) and "known" lines
+           # (known failures): shown, never counted as passed
 
 # account NAME SUMMARY_REGEX: shows the output of the program run as NAME
 # (tests/run-one.sh left it in $LOGDIR) and adds its checks to the totals.
@@ -40,7 +42,7 @@ account() {
     _rc=$(cat "$LOGDIR/$1.rc")
     _ok=$(grep -c '^ok   ' "$_log")
     _fail=$(grep -c '^FAIL ' "$_log")
-    skipped=$((skipped + $(grep -c '^known ' "$_log")))
+    skipped=$((skipped + $(grep -c '^known \|^skip ' "$_log")))
     passed=$((passed + _ok))
     failed=$((failed + _fail))
     if [ "$_rc" -ne 0 ] && [ "$_fail" -eq 0 ]; then
@@ -82,7 +84,7 @@ for t in tests/t[0-9]*.sh; do
     [ -e "$t" ] || continue
     name=$(basename "$t" .sh)
     case "$name" in *"$pattern"*) ;; *) continue ;; esac
-    printf '%s\t%s\t%s\n' "$name" "^$name: [0-9]+ passed, [0-9]+ failed\$" "sh $t" >>"$LOGDIR/jobs"
+    printf '%s\t%s\t%s\n' "$name" "^$name: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped\$" "sh $t" >>"$LOGDIR/jobs"
 done
 
 jobs=${LADDER_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
@@ -118,10 +120,7 @@ wait "$runner"
 for f in "$LOGDIR"/*.time; do
     [ -e "$f" ] && printf '%s %s\n' "$(cat "$f")" "$(basename "$f" .time)"
 done | sort -rn | head -n 8 | awk '{ printf "time %5d s  %s\n", $1, $2 }'
-if [ "$skipped" -gt 0 ]; then
-    echo "$skipped known failures (the 'known' lines above), counted as skipped"
-    echo "$passed passed, $failed failed, $skipped skipped"
-else
-    echo "$passed passed, $failed failed"
-fi
+[ "$skipped" -eq 0 ] ||
+    echo "$skipped skipped: checks that cannot run here and known failures (the 'skip' and 'known' lines above)"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

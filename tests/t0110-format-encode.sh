@@ -132,4 +132,41 @@ else
     fail format-encode-e5m2-nonan-round-trip "$(wc -l <"$TMP/codes") codes;$bad"
 fi
 
+# nan=ones beside infinities (e5m2:nan=ones): 7c is the infinity, 7f the
+# NaN, and 7d (5*2^14 = 81920), 7e (6*2^14 = 98304) are finite, between
+# them. Encoding is decoding's inverse; 65536 (7c's place) rounds to a
+# neighbour, 7b = 7*2^13 = 57344 being nearer than 7d.
+encode_is format-encode-e5m2-ones-7d 7d e5m2:nan=ones 81920
+encode_is format-encode-e5m2-ones-7e 7e e5m2:nan=ones 98304
+encode_is format-encode-e5m2-ones-neg-7e fe e5m2:nan=ones -98304
+encode_is format-encode-e5m2-ones-hole-rne 7b e5m2:nan=ones 65536 --round rne
+encode_is format-encode-e5m2-ones-hole-ru 7d e5m2:nan=ones 65536 --round ru
+encode_is format-encode-e5m2-ones-top-tie-even 7e e5m2:nan=ones 106496 --round rne
+encode_is format-encode-e5m2-ones-overflow 7c e5m2:nan=ones 110000 --round rne
+encode_is format-encode-e5m2-ones-overflow-rz 7e e5m2:nan=ones 131072 --round rz
+# e4m3 with an infinity: 78 inf, 79..7e finite (9*2^5 .. 14*2^5), 7f NaN
+encode_is format-encode-e4m3-inf-79 79 e4m3:inf=ieee 288
+encode_is format-encode-e4m3-inf-7e 7e e4m3:inf=ieee 448
+# one fraction bit leaves the top field no finite value: e3m1 (bias 3) ends
+# at 0d = 3*2^2 = 12, and 16 overflows to the infinity 0e
+encode_is format-encode-e3m1-ones-max 0d e3m1:nan=ones 12
+encode_is format-encode-e3m1-ones-overflow 0e e3m1:nan=ones 16
+# every finite code of the tables encodes back to itself
+for spec in e5m2:nan=ones e4m3:inf=ieee e3m2:nan=ones e3m1:nan=ones; do
+    "$LADDER" format table "$spec" | awk '$1 !~ /^#/ && ($2 == "normal" || $2 == "subnormal" || $2 == "zero") { print $1, $4 }' >"$TMP/codes"
+    bad=
+    while read -r code value; do
+        got=$("$LADDER" format encode "$spec" "$value" 2>&1)
+        [ "$got" = "$code" ] || bad="$bad $code:$value->$got"
+    done <"$TMP/codes"
+    if [ "$(wc -l <"$TMP/codes")" -gt 8 ] && [ -z "$bad" ]; then
+        ok "format-encode-round-trip-$spec"
+    else
+        fail "format-encode-round-trip-$spec" "$(wc -l <"$TMP/codes") codes;$bad"
+    fi
+done
+# A key given twice is refused, not the last one taken.
+expect_usage_error format-encode-key-twice format encode e2m2:nan=none,nan=none,nan=ones 1
+expect_err format-encode-key-twice-says "key 'nan' given twice in format 'e2m2:nan=none,nan=none,nan=ones'"
+
 test_done

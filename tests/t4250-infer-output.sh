@@ -19,8 +19,8 @@ if [ -w /dev/full ]; then
     expect_rc infer-output-full-rc 3
     expect_err infer-output-full-message "^ladder: cannot write '/dev/full': No space left on device$"
 else
-    ok infer-output-full-rc
-    ok infer-output-full-message
+    skip infer-output-full-rc "no writable /dev/full here"
+    skip infer-output-full-message "no writable /dev/full here"
 fi
 
 run_ladder infer 1 --db "$db" -o "$TMP/nodir/m.yaml"

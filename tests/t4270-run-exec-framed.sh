@@ -108,4 +108,24 @@ for sig in TERM INT; do
         [ -n "$group" ] && kill -9 -- "-$group" 2>/dev/null
     fi
 done
+# An oracle's stderr is bounded: of 20 MB the file keeps the first MiB
+# (1048576 bytes) and the last 64 KiB (65536), with a line between that
+# says how much was left out (20000010 - 1048576 - 65536 = 18885898); the
+# run itself is unaffected.
+LADDER_EXEC_STDERR=$TMP/big.err run_ladder run "$TMP/$p.yaml" --db "$db" \
+    --device "exec:yes 0123456789abcdefghi | head -c 20000000 >&2; echo last line >&2; exec $LADDER eval --model $p"
+expect_rc run-exec-stderr-big-rc 0
+size=$(wc -c <"$TMP/big.err")
+check run-exec-stderr-big-capped test "$size" -gt 1114112 -a "$size" -lt 1114400
+check run-exec-stderr-big-head test "$(head -c 19 "$TMP/big.err")" = "0123456789abcdefghi"
+check run-exec-stderr-big-note grep -q "^\[ladder: 18885898 bytes of this program's stderr left out: the file keeps its first 1048576 and last 65536\]$" "$TMP/big.err"
+check run-exec-stderr-big-tail test "$(tail -n 1 "$TMP/big.err")" = "last line"
+# the same from an oracle that dies: its summary names the kept file
+run_ladder run "$TMP/$p.yaml" --db "$db" --device "exec:yes 0123456789 | head -c 4999995 >&2; echo dying >&2; exit 3"
+expect_rc run-exec-stderr-big-die-rc 4
+expect_err run-exec-stderr-big-die-says "its stderr: 'dying'"
+kept=$(sed -n "s/.*lines in \([^)]*\)).*/\1/p" "$err")
+check run-exec-stderr-big-die-capped test -n "$kept" -a "$(wc -c <"$kept")" -lt 1114400
+[ -n "$kept" ] && rm -f "$kept"
+
 test_done

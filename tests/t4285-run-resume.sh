@@ -208,6 +208,19 @@ check resume-validate-model-restored test "$rc" -eq 0 -a \
     "$(sqlite3 "$db" "SELECT v.status || v.cases || r.status FROM validations AS v
                       JOIN runs AS r ON r.id = v.run_id")" = ok20000ok
 
+# A resume trusts no count it cannot check: mismatches beyond the cases,
+# or unlike the rows stored, is a damaged store (exit 3), left as it was.
+db=$TMP/dmg.db
+LADDER_CRASH_AT=validation-chunk:2 "$LADDER" validate $V --db "$db" >/dev/null 2>&1
+sqlite3 "$db" "UPDATE validations SET mismatches = 9223372036854775807"
+run_ladder validate --resume 1 --db "$db"
+expect_rc resume-validate-count-huge 3
+expect_err resume-validate-count-huge-says "validation 1 counts 9223372036854775807 mismatches in 8192 of 40000 cases and stores [0-9]+: the store is damaged"
+sqlite3 "$db" "UPDATE validations SET mismatches = (SELECT count(*) FROM mismatches) + 1"
+run_ladder validate --resume 1 --db "$db"
+expect_rc resume-validate-count-unstored 3
+check resume-validate-count-left test "$(sqlite3 "$db" "SELECT status FROM validations")" = interrupted
+
 # A shard goes on with its own part of the stream: shard 1 of 2 killed after
 # its first chunk and resumed stores the mismatches an unbroken shard stores
 # (cases 20000..39999 of the stream of 40000), and it cannot be given --shard.

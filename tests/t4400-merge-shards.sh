@@ -139,6 +139,17 @@ refused merge-refuse-unsharded "^ladder: 'full.db' holds no shard" full.db
 refused merge-refuse-mixed "'s0.db' holds 1 sharded validation and 0 sharded surveys, 'v0.db' 0 and 1" s0.db v0.db
 refused merge-refuse-not-store "not a ladder database" s0.db m.yaml
 refused merge-refuse-missing-file "cannot open 'nope.db'" s0.db nope.db
+# A shard's counts are checked, not trusted: mismatches within its cases,
+# and as many as it stores.
+cp s0.db big.db
+q big.db "UPDATE validations SET mismatches = 9223372036854775807"
+refused merge-refuse-count-huge "^ladder: 'big.db': validation 1 counts 9223372036854775807 mismatches in 1000 cases and stores [0-9]+: the file is damaged$" big.db s1.db s2.db s3.db
+cp s0.db neg.db
+q neg.db "UPDATE validations SET mismatches = -5"
+refused merge-refuse-count-negative "'neg.db': validation 1 counts -5 mismatches" neg.db s1.db s2.db s3.db
+cp s0.db lost.db
+q lost.db "DELETE FROM mismatches WHERE id = (SELECT max(id) FROM mismatches)"
+refused merge-refuse-count-unstored "'lost.db': validation 1 counts [0-9]+ mismatches in 1000 cases and stores [0-9]+: the file is damaged" lost.db s1.db s2.db s3.db
 run_ladder merge out.db s0.db
 expect_rc merge-refuse-exists-rc 3
 expect_err merge-refuse-exists-msg "^ladder: 'out.db' exists; merge writes a new store$"

@@ -44,6 +44,21 @@ run_ladder history --db "$db"
 expect_rc out-refuse-store-readable 0
 expect_out out-refuse-store-run '^ +1 ok '
 
+# Nor the store's companions, which SQLite keeps beside it under its name
+# (x.db-wal, x.db-shm, x.db-journal): SQLite would take the file written for
+# its log, or remove it with what it held. Refused by name, whether they
+# exist now or not, and for merge's shards too.
+db=$TMP/x.db
+for side in wal shm journal; do
+    expect_usage_error out-refuse-$side report 1 --db "$db" -o "$db-$side"
+    expect_err out-refuse-$side-says "^ladder: output '.*x.db-$side' is the store '.*x.db''s $side file; writing it would damage the store"
+    check out-refuse-$side-none test ! -e "$db-$side"
+done
+expect_usage_error out-refuse-wal-export export 1 --db "$db" -o "$TMP/./x.db-wal"
+expect_usage_error out-refuse-wal-infer infer 1 --db "$db" -o "$db-wal"
+expect_usage_error out-refuse-wal-merge merge "$db-wal" "$db"
+check out-refuse-wal-store-intact test "$(sha256sum "$db" | cut -d' ' -f1)" = "$sum"
+
 # An input of gemm or fit is no output either.
 run_ladder export 1 --db "$db" -o "$TMP/r.vec"
 expect_rc out-export-rc 0
@@ -69,6 +84,46 @@ expect_rc out-gemm-full-rc 3
 expect_err out-gemm-full-says "^ladder: cannot write '.*d.npy': File too large"
 check out-gemm-full-kept cmp -s "$TMP/d.npy" "$TMP/d.keep"
 check out-gemm-full-no-temp test -z "$(ls "$TMP" | grep 'd.npy.tmp')"
+
+# An output through a symbolic link replaces the file the link names, and
+# the link stays; a file replaced keeps its permissions, a new file gets
+# the umask's.
+db=$TMP/x.db
+mkdir "$TMP/l" "$TMP/l/sub"
+echo keep >"$TMP/l/real.html"
+chmod 600 "$TMP/l/real.html"
+ln -s real.html "$TMP/l/link.html"
+run_ladder report 1 --db "$db" -o "$TMP/l/link.html"
+expect_rc out-link-rc 0
+check out-link-still-link test -L "$TMP/l/link.html"
+check out-link-target-written grep -q '<html' "$TMP/l/real.html"
+check out-link-mode-kept test "$(stat -c %a "$TMP/l/real.html")" = 600
+check out-link-no-temp test -z "$(ls "$TMP/l" | grep 'tmp-')"
+# a relative link in another folder, through a second link, and dangling
+ln -s ../link.html "$TMP/l/sub/two.md"
+run_ladder report 1 --db "$db" --format md -o "$TMP/l/sub/two.md"
+expect_rc out-link-chain-rc 0
+check out-link-chain-still-link test -L "$TMP/l/sub/two.md"
+check out-link-chain-target grep -q '^# ' "$TMP/l/real.html"
+ln -s new.vec "$TMP/l/dangling.vec"
+run_ladder export 1 --db "$db" -o "$TMP/l/dangling.vec"
+expect_rc out-link-dangling-rc 0
+check out-link-dangling-still-link test -L "$TMP/l/dangling.vec"
+check out-link-dangling-created test -s "$TMP/l/new.vec"
+for mask in 022 077; do
+    rm -f "$TMP/l/m.html"
+    (umask $mask; exec "$LADDER" report 1 --db "$db" -o "$TMP/l/m.html") >"$out" 2>"$err"
+    rc=$?
+    expect_rc out-umask-$mask-rc 0
+    check out-umask-$mask-mode test "$(stat -c %a "$TMP/l/m.html")" = $(printf '%o' $((0666 & ~0$mask)))
+done
+# /dev/fd/1 (as /dev/stdout) names a descriptor: written in place, even
+# when it is a regular file. (Not /dev/stdout itself: a ladder that replaced
+# the file a link names would replace it, as root, with a regular file.)
+"$LADDER" report 1 --db "$db" --format md -o /dev/fd/1 >"$TMP/l/so.md" 2>"$err"
+rc=$?
+expect_rc out-stdout-rc 0
+check out-stdout-written grep -q '^# ' "$TMP/l/so.md"
 
 # The same for the outputs read from a store: a copy in a read-only folder,
 # which ladder opens read-only and immutable (no -shm file to write), read

@@ -2,8 +2,9 @@
 # Strings of a recipe (its description, its datapath's name) reach the
 # terminal and the Markdown report as text only: recipe check and show,
 # run, history and show print ESC, BEL and the UTF-8 C1 CSI as \x1b, \x07,
-# \u009b; the Markdown report writes HTML's specials as entities outside
-# code blocks, and a recipe's backticks cannot close its code block.
+# \u009b, and a lone C1 byte as \x9b; the Markdown report writes HTML's
+# specials as entities outside code blocks, and a recipe's backticks cannot
+# close its code block.
 . tests/lib.sh
 
 cd "$TMP" || exit 1
@@ -52,4 +53,26 @@ check esc-report-md-no-tags test ! -s tags
 check esc-report-md-entities grep -q 'sm90.*&lt;img src=x onerror=alert(1)&gt;' e.md
 # the recipe's own text is in a block fenced longer than its ``` run
 check esc-report-md-fence grep -q '^````$' e.md
+
+# A lone C1 byte (0x80..0x9f outside a UTF-8 character: 0x9b is a CSI to a
+# terminal that reads 8-bit controls) is written as \x9b; a character whose
+# UTF-8 holds such bytes (U+20AC, e2 82 ac; U+00E9, c3 a9) passes whole.
+cp r.yaml "$(printf 'r\2332J.yaml')"
+run_ladder run "$(printf 'r\2332J.yaml')" --db c1.db
+expect_rc esc-c1-run-rc 0
+for cmd in "show 1" "history"; do
+    name=esc-c1-$(echo "$cmd" | cut -d' ' -f1)
+    run_ladder $cmd --db c1.db
+    if cat "$out" "$err" | LC_ALL=C grep -q "$(printf '[\200-\237]')"; then
+        fail $name-raw "a raw C1 byte: $(LC_ALL=C grep "$(printf '[\200-\237]')" "$out" | head -1 | od -c | head -2)"
+    else
+        ok $name-raw
+    fi
+done
+run_ladder show 1 --db c1.db
+expect_out esc-c1-show-shown 'r\\x9b2J\.yaml'
+run_ladder format decode "$(printf 'e4m3\342\202\254\303\251\237')" 00
+expect_err esc-c1-utf8-kept "unknown format 'e4m3$(printf '\342\202\254\303\251')\\\\x9f'"
+run_ladder format decode "$(printf 'e4m3\342\202')" 00
+expect_err esc-c1-cut-character "unknown format 'e4m3$(printf '\342')\\\\x82'"
 test_done

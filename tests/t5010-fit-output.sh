@@ -17,8 +17,8 @@ if [ -w /dev/full ]; then
     expect_rc fit-output-full-rc 3
     expect_err fit-output-full-message "^ladder: cannot write '/dev/full': No space left on device$"
 else
-    ok fit-output-full-rc
-    ok fit-output-full-message
+    skip fit-output-full-rc "no writable /dev/full here"
+    skip fit-output-full-message "no writable /dev/full here"
 fi
 
 run_ladder fit "$TMP/s.vec" -o "$TMP/nodir/m.yaml"

@@ -61,4 +61,14 @@ cap=400000
 rc=$?
 expect_rc npy-asks-gigabytes-rc 3
 expect_err npy-asks-gigabytes-says "a.npy: data shorter than its shape: 64 bytes for 1073741824 x 1 elements of 8"
+
+# K = 0 (A 100000 x 0, B 0 x 100000: two 128-byte files) is refused before
+# D's M x N words (80 GB) are allocated, with the address space capped.
+npy "$TMP/a.npy" "$(dict '<u2' '(100000, 0)')" 0
+npy "$TMP/b0.npy" "$(dict '<u2' '(0, 100000)')" 0
+(ulimit -v $cap; exec "$LADDER" gemm --datapath $p "$TMP/a.npy" "$TMP/b0.npy" -o "$TMP/d.npy") \
+    >"$out" 2>"$err"
+rc=$?
+expect_rc npy-k-zero-rc 3
+expect_err npy-k-zero-says "a.npy is 100000 x 0: K must be at least 1"
 test_done

@@ -7,8 +7,11 @@
 ** which leaves "<name>.tmp-XXXXXX" beside it). Used by every command that
 ** writes a file (gemm, report, export, diff, infer, fit, model, survey).
 **
-** A target that exists and is not a regular file (/dev/stdout, a pipe) can
-** not be replaced: it is written in place. libc only.
+** A target that is a symbolic link replaces the file the link names (the
+** link stays); a file replaced keeps its permissions, a new one gets 0666
+** less the umask. A target that exists and is not a regular file (a pipe,
+** /dev/null) or that names a descriptor (/dev/stdout, /dev/fd/N: links
+** into /proc) can not be replaced: it is written in place. libc only.
 **
 **     lad_outfile o;
 **     if (lad_outfile_open(&o, path, err) == LAD_OK) {
@@ -24,7 +27,8 @@
 
 typedef struct lad_outfile {
     FILE *f;            /* write here; NULL once committed or aborted */
-    const char *path;   /* the target's name (the caller's string) */
+    const char *path;   /* the name given (the caller's string), for messages */
+    char target[4096];  /* the file replaced: path, its links followed */
     char tmp[4096];     /* the file written; "" when writing path in place */
     char *buf;          /* f's buffer (OUTFILE_BUF bytes), or NULL: libc's */
 } lad_outfile;

@@ -8,7 +8,8 @@
 ** error: the command line is always well formed; never 4 or 5); a refusal
 ** leaves no output store and no temporary store beside it; a merge that
 ** succeeds leaves an output store that opens read-only and passes
-** PRAGMA integrity_check; and the shard files are left byte for byte as
+** PRAGMA integrity_check, whose validations count no more mismatches than
+** cases and as many as they store; and the shard files are left byte for byte as
 ** they were (merge only reads them). */
 #include "fuzz.h"
 #include "fuzz_store.h"
@@ -109,6 +110,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (fuzz_sql_text(out, "PRAGMA integrity_check", check, sizeof check) != SQLITE_OK ||
             strcmp(check, "ok") != 0)
             fuzz_fail("the merged store is unsound: %s", check);
+        /* the counts of what it stores as ok are those it stores */
+        if (fuzz_sql_text(out, "SELECT count(*) FROM validations v WHERE v.mismatches < 0 OR "
+                               "v.mismatches > v.cases OR v.mismatches != (SELECT count(*) "
+                               "FROM mismatches m WHERE m.validation_id = v.id)",
+                          check, sizeof check) != SQLITE_OK || strcmp(check, "0") != 0)
+            fuzz_fail("the merged store miscounts %s validations", check);
     }
     fuzz_dir_clear();
     return 0;

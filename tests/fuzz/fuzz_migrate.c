@@ -4,10 +4,10 @@
 ** message, or what is left is a store of this schema: version and
 ** application id the current ones, read back read-only; and when the input
 ** was a sound SQLite file (PRAGMA integrity_check), the migrated one is
-** sound too. Not checked: that the migrated tables have every column of a
-** fresh store. A store whose tables lack one (its schema text edited, or a
-** version that skips steps) migrates as far as its SQL goes, and the reader
-** that needs the column refuses it ("no such column"); docs/robustness.md. */
+** sound too. A store whose tables lack a column (its schema text edited,
+** or a version that skips steps) migrates as far as its SQL goes, and is
+** then refused: its tables are not as ladder creates them
+** (docs/robustness.md). */
 #include "fuzz.h"
 #include "fuzz_store.h"
 #include "db/store.h"
