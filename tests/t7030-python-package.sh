@@ -29,6 +29,8 @@ if [ "${LADDER_TEST_PIP:-0}" = 1 ]; then
     check python-package-declares "$run_py" -c 'import importlib.metadata as m
 r = " ".join(m.requires("ladder"))
 assert "numpy" in r and "ml_dtypes" in r, r'
+    check python-package-version "$run_py" -c 'import importlib.metadata as m, ladder
+assert m.version("ladder") == ladder.__version__, (m.version("ladder"), ladder.__version__)'
 else
     (cd python && "$py" setup.py -q build_ext --build-lib "$TMP/pkg" \
         --build-temp "$TMP/obj") >"$TMP/build.log" 2>&1
