@@ -262,6 +262,14 @@ test-peers: $(BUILD)/ladder
 	@sh scripts/deps.sh peers
 	@for t in tests/peers/*.sh; do LADDER=$(BUILD)/ladder PEERS=build/peers sh $$t || exit 1; done
 
+# torch tensors through the Python package and ladder.torch.emulate against
+# ladder.matmul (tests/torch/): needs torch, in its own venv build/torch, so not in
+# `make test`.
+.PHONY: test-torch
+test-torch: $(BUILD)/ladder $(BUILD)/libladder.so
+	@sh scripts/deps.sh torch
+	@for t in tests/torch/*.sh; do LADDER=$(BUILD)/ladder TORCH_VENV=build/torch sh $$t || exit 1; done
+
 # The inference engine before decisions (the reference tests/bench/infer.py
 # times beside this one); BENCH_REF= skips the reference.
 BENCH_REF ?= f841202

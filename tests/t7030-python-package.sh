@@ -35,7 +35,7 @@ else
     (cd python && "$py" setup.py -q build_ext --build-lib "$TMP/pkg" \
         --build-temp "$TMP/obj") >"$TMP/build.log" 2>&1
     prc=$?
-    cp python/ladder/__init__.py "$TMP/pkg/ladder/" 2>/dev/null
+    cp python/ladder/*.py "$TMP/pkg/ladder/" 2>/dev/null
     if [ "$prc" -eq 0 ]; then ok python-package-build; else fail python-package-build "$(tail -c 300 "$TMP/build.log")"; fi
     run_py=$py
     pkgpath=$TMP/pkg
