@@ -263,7 +263,8 @@ test-peers: $(BUILD)/ladder
 	@for t in tests/peers/*.sh; do LADDER=$(BUILD)/ladder PEERS=build/peers sh $$t || exit 1; done
 
 # torch tensors through the Python package and ladder.torch.emulate against
-# ladder.matmul (tests/torch/): needs torch, in its own venv build/torch, so not in
+# ladder.matmul, and the tutorial docs/tutorials/4-model-numerics.md
+# (tests/torch/): needs torch, in its own venv build/torch, so not in
 # `make test`.
 .PHONY: test-torch
 test-torch: $(BUILD)/ladder $(BUILD)/libladder.so
