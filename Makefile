@@ -283,6 +283,8 @@ bench: $(BUILD)/bench $(BUILD)/ladder
 	    echo "gemm against MMA-Sim: no build/peers (make test-peers makes it)")
 	@$(if $(wildcard build/peers/bin/python),build/peers/bin/python tests/bench/eval_mmasim.py $(BUILD)/ladder,\
 	    echo "eval against MMA-Sim: no build/peers (make test-peers makes it)")
+	@$(if $(wildcard build/torch/bin/python),LADDER_LIB=$(BUILD)/libladder.so build/torch/bin/python tests/bench/torch_block.py $(BUILD)/ladder,\
+	    echo "torch block under emulate: no build/torch (make test-torch makes it)")
 
 clean:
 	rm -rf build ladder
