@@ -236,17 +236,13 @@ def _f64_holds(f):
     return f.mbits <= 52 and top - f.bias <= 1023 and low - f.bias - f.mbits >= -1074
 
 
-def _fmt_key(f):
-    return bytes(f)
-
-
 _tables = {}
 
 
 def _table(lib, f):
     """Every word of a format of at most 16 bits decoded to float64 (NaN,
     +-Inf as such), and the class of each: two arrays indexed by word."""
-    key = _fmt_key(f)
+    key = bytes(f)
     if key not in _tables:
         vals = np.zeros(1 << f.width, np.float64)
         cls = np.zeros(1 << f.width, np.int8)
@@ -294,6 +290,7 @@ def _specials(lib, f, vals, cls, c):
 
 
 def _same(lib, f, builtin):
+    """Whether f decodes every word as the built-in format named builtin."""
     b = lib.lad_format_find(builtin.encode())
     return bool(b) and lib.lad_format_same_decode(ctypes.byref(f), b)
 
@@ -588,6 +585,7 @@ def matmul(a, b, c=None, *, datapath, program=None, threads=0, sa=None, sb=None)
 
 
 def _shape(x):
+    """x's shape as the user passed it (an array's, a tensor's, a list's)."""
     return tuple(getattr(x, "shape", np.shape(x)))
 
 
@@ -666,10 +664,9 @@ def round(x, fmt, rounding="rne", overflow="ieee", words=False):
     ieee, inf or sat). Returns the words as an array of fmt's NumPy or
     ml_dtypes type when it has one and words is False, else as unsigned
     integers. Each value goes in as its exact hex form: no host
-    arithmetic touches it."""
+    arithmetic touches it. ladder.decode gives the words' values back."""
     lib = _library()
-    f, err = _Format(), _Err()
-    f = _format_of(lib, fmt)
+    f, err = _format_of(lib, fmt), _Err()
     mode = lib.lad_round_parse(str(rounding).encode())
     if mode < 0:
         raise LadderError(f"unknown rounding '{rounding}' (rz, rne, ru, rd or rna)")

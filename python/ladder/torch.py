@@ -144,24 +144,32 @@ class emulate(TorchFunctionMode):
 
 
 def _name(func):
+    """A torch function's name, for messages."""
     return getattr(func, "__name__", str(func))
 
 
+# The intercepted ops, each as torch's signature has it (less out=, which
+# __torch_function__ refuses), down to emulate.gemm.
+
 def _matmul(mode, a, b):
+    """torch.matmul and @: NumPy's matmul rules, as ladder.matmul's."""
     return mode.gemm(a, b)
 
 
 def _rmatmul(mode, b, a):
+    """Tensor.__rmatmul__: b is the right operand."""
     return mode.gemm(a, b)
 
 
 def _mm(mode, a, b, **kw):
+    """torch.mm: 2-D only."""
     if a.dim() != 2 or b.dim() != 2:
         raise LadderError(f"mm: a is {tuple(a.shape)} and b is {tuple(b.shape)}, not 2-D")
     return mode.gemm(a, b, out_dtype=kw.get("out_dtype"))
 
 
 def _bmm(mode, a, b, **kw):
+    """torch.bmm: 3-D, one batch size."""
     if a.dim() != 3 or b.dim() != 3 or a.shape[0] != b.shape[0]:
         raise LadderError(f"bmm: a is {tuple(a.shape)} and b is {tuple(b.shape)}, not "
                           f"B x M x K and B x K x N")
@@ -169,6 +177,7 @@ def _bmm(mode, a, b, **kw):
 
 
 def _addmm(mode, c, a, b, *, beta=1, alpha=1, **kw):
+    """torch.addmm: c + a @ b with c the GEMM's C; beta, alpha 1 only."""
     if beta != 1 or alpha != 1:
         raise LadderError(f"addmm: beta {beta} and alpha {alpha}: only 1 and 1, the bias "
                           f"as the GEMM's C, are emulated")
@@ -178,11 +187,13 @@ def _addmm(mode, c, a, b, *, beta=1, alpha=1, **kw):
 
 
 def _linear(mode, x, weight, bias=None):
+    """F.linear (nn.Linear): x @ weight.T + bias, bias as C."""
     return mode.gemm(x, weight.mT, bias)
 
 
 def _scaled_mm(mode, a, b, scale_a, scale_b, bias=None, scale_result=None,
                out_dtype=None, use_fast_accum=False):
+    """torch._scaled_mm with per-tensor scales: the class docstring says how."""
     scales = []
     for what, s in (("scale_a", scale_a), ("scale_b", scale_b)):
         if not isinstance(s, torch.Tensor) or s.numel() != 1:
