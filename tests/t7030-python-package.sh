@@ -19,6 +19,7 @@ if [ ! -x "$py" ]; then
     test_done
 fi
 root=$PWD
+case $LADDER in /*) ;; *) LADDER=$root/$LADDER ;; esac  # run from elsewhere below
 if [ "${LADDER_TEST_PIP:-0}" = 1 ]; then
     "$py" -m venv "$TMP/venv" >"$TMP/venv.log" 2>&1 &&
         "$TMP/venv/bin/python" -m pip install -q ./python >"$TMP/pip.log" 2>&1

@@ -565,8 +565,9 @@ def matmul(a, b, c=None, *, datapath, program=None, threads=0, sa=None, sb=None)
         else:
             rc = lib.lad_gemm_err(dp, prog, M, N, K, ptr(A[i]), K, ptr(B[i]), N,
                                   ptr(at(C)), N, ptr(D[i]), N, per, ctypes.byref(err))
-        if rc:
-            raise LadderError(err.msg.decode())
+        if rc:  # the library's words for its scales, in this function's
+            raise LadderError(err.msg.decode().replace(
+                "lad_gemm_scaled, ladder gemm --sa --sb", "matmul's sa= and sb="))
 
     todo = list(np.ndindex(*batch))
     if len(todo) <= 1:

@@ -7,7 +7,8 @@
 emulate(datapath, program=None) is a TorchFunctionMode: inside it,
 torch.matmul, the @ operator, mm, bmm, addmm, nn.functional.linear (so
 nn.Linear) and torch._scaled_mm run as ladder.matmul with that datapath and
-GEMM program, on the CPU; every other op runs as torch runs it. Importing
+GEMM program, on the CPU; every other op runs as torch runs it
+(F.scaled_dot_product_attention too: its GEMMs are inside one op). Importing
 this module imports torch; `import ladder` alone does not.
 """
 
