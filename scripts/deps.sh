@@ -27,7 +27,10 @@
 #                              torch (TORCH_VERSION, as for the peers) and the
 #                              test venv's numpy and ml_dtypes, for
 #                              `make test-torch` (tests/torch/). Not part of
-#                              `make test`: torch is large.
+#                              `make test`: torch is large (by package name
+#                              pip picks the default Linux build, with its
+#                              CUDA libraries: about 5 GB; the tests use
+#                              only its CPU side).
 #   sh scripts/deps.sh fuzz    clang and libFuzzer's runtime for `make fuzz`
 #                              (Debian: clang-14, libclang-rt-14-dev), installed
 #                              like the build packages.
