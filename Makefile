@@ -262,6 +262,15 @@ test-peers: $(BUILD)/ladder
 	@sh scripts/deps.sh peers
 	@for t in tests/peers/*.sh; do LADDER=$(BUILD)/ladder PEERS=build/peers sh $$t || exit 1; done
 
+# torch tensors through the Python package and ladder.torch.emulate against
+# ladder.matmul, and the tutorial docs/tutorials/4-model-numerics.md
+# (tests/torch/): needs torch, in its own venv build/torch, so not in
+# `make test`.
+.PHONY: test-torch
+test-torch: $(BUILD)/ladder $(BUILD)/libladder.so
+	@sh scripts/deps.sh torch
+	@for t in tests/torch/*.sh; do LADDER=$(BUILD)/ladder TORCH_VENV=build/torch sh $$t || exit 1; done
+
 # The inference engine before decisions (the reference tests/bench/infer.py
 # times beside this one); BENCH_REF= skips the reference.
 BENCH_REF ?= f841202
@@ -274,6 +283,8 @@ bench: $(BUILD)/bench $(BUILD)/ladder
 	    echo "gemm against MMA-Sim: no build/peers (make test-peers makes it)")
 	@$(if $(wildcard build/peers/bin/python),build/peers/bin/python tests/bench/eval_mmasim.py $(BUILD)/ladder,\
 	    echo "eval against MMA-Sim: no build/peers (make test-peers makes it)")
+	@$(if $(wildcard build/torch/bin/python),LADDER_LIB=$(BUILD)/libladder.so build/torch/bin/python tests/bench/torch_block.py $(BUILD)/ladder,\
+	    echo "torch block under emulate: no build/torch (make test-torch makes it)")
 
 clean:
 	rm -rf build ladder

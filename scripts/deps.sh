@@ -23,6 +23,14 @@
 #                              `make test-peers` (tests/peers/) and
 #                              scripts/mmasim-answers.sh. Not part of
 #                              `make test`: torch is large.
+#   sh scripts/deps.sh torch   A third venv in build/torch (TORCH_VENV) with
+#                              torch (TORCH_VERSION, as for the peers) and the
+#                              test venv's numpy and ml_dtypes, for
+#                              `make test-torch` (tests/torch/). Not part of
+#                              `make test`: torch is large (by package name
+#                              pip picks the default Linux build, with its
+#                              CUDA libraries: about 5 GB; the tests use
+#                              only its CPU side).
 #   sh scripts/deps.sh fuzz    clang and libFuzzer's runtime for `make fuzz`
 #                              (Debian: clang-14, libclang-rt-14-dev), installed
 #                              like the build packages.
@@ -45,6 +53,7 @@ PY_PKGS="numpy==$NUMPY_VERSION ml_dtypes==$ML_DTYPES_VERSION pillow==$PILLOW_VER
 PEERS_VENV=${PEERS_VENV:-build/peers}
 MMASIM_VERSION=2.1.1
 TORCH_VERSION=2.15.0
+TORCH_VENV=${TORCH_VENV:-build/torch}
 
 say() { printf 'deps: %s\n' "$*" >&2; }
 die() { printf 'deps: %s\n' "$*" >&2; exit 1; }
@@ -177,6 +186,28 @@ deps_peers() {
         die "'$PEERS_VENV' still does not import mmasim $MMASIM_VERSION and torch $TORCH_VERSION"
 }
 
+# "<torch> <numpy> <ml_dtypes>" versions of the torch venv, when it imports them.
+torch_versions() {
+    [ -x "$TORCH_VENV/bin/python" ] &&
+        "$TORCH_VENV/bin/python" -c 'import importlib.metadata as m, torch, numpy, ml_dtypes
+print(m.version("torch").split("+")[0], numpy.__version__, ml_dtypes.__version__)' 2>/dev/null
+}
+
+deps_torch() {
+    want="$TORCH_VERSION $NUMPY_VERSION $ML_DTYPES_VERSION"
+    have=$(torch_versions || true)
+    [ "$have" = "$want" ] && return 0
+    command -v "$PYTHON" >/dev/null 2>&1 || die "cannot find '$PYTHON' to make $TORCH_VENV"
+    [ -x "$TORCH_VENV/bin/python" ] || "$PYTHON" -m venv "$TORCH_VENV" ||
+        die "cannot create a virtual environment in '$TORCH_VENV'"
+    say "installing torch==$TORCH_VERSION numpy==$NUMPY_VERSION ml_dtypes==$ML_DTYPES_VERSION into $TORCH_VENV"
+    "$TORCH_VENV/bin/python" -m pip install -q --disable-pip-version-check \
+        "torch==$TORCH_VERSION" "numpy==$NUMPY_VERSION" "ml_dtypes==$ML_DTYPES_VERSION" ||
+        die "pip cannot install torch $TORCH_VERSION into '$TORCH_VENV'"
+    [ "$(torch_versions)" = "$want" ] ||
+        die "'$TORCH_VENV' still does not import torch $TORCH_VERSION, numpy and ml_dtypes"
+}
+
 FUZZ_PKGS="clang-14 libclang-rt-14-dev"
 
 # True when ${FUZZ_CC:-clang} links a libFuzzer target.
@@ -204,5 +235,6 @@ build) deps_build ;;
 test) deps_test ;;
 fuzz) deps_fuzz ;;
 peers) deps_peers ;;
-*) die "usage: sh scripts/deps.sh build|test|peers|fuzz" ;;
+torch) deps_torch ;;
+*) die "usage: sh scripts/deps.sh build|test|peers|torch|fuzz" ;;
 esac

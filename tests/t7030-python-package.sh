@@ -19,6 +19,7 @@ if [ ! -x "$py" ]; then
     test_done
 fi
 root=$PWD
+case $LADDER in /*) ;; *) LADDER=$root/$LADDER ;; esac  # run from elsewhere below
 if [ "${LADDER_TEST_PIP:-0}" = 1 ]; then
     "$py" -m venv "$TMP/venv" >"$TMP/venv.log" 2>&1 &&
         "$TMP/venv/bin/python" -m pip install -q ./python >"$TMP/pip.log" 2>&1
@@ -29,11 +30,13 @@ if [ "${LADDER_TEST_PIP:-0}" = 1 ]; then
     check python-package-declares "$run_py" -c 'import importlib.metadata as m
 r = " ".join(m.requires("ladder"))
 assert "numpy" in r and "ml_dtypes" in r, r'
+    check python-package-version "$run_py" -c 'import importlib.metadata as m, ladder
+assert m.version("ladder") == ladder.__version__, (m.version("ladder"), ladder.__version__)'
 else
     (cd python && "$py" setup.py -q build_ext --build-lib "$TMP/pkg" \
         --build-temp "$TMP/obj") >"$TMP/build.log" 2>&1
     prc=$?
-    cp python/ladder/__init__.py "$TMP/pkg/ladder/" 2>/dev/null
+    cp python/ladder/*.py "$TMP/pkg/ladder/" 2>/dev/null
     if [ "$prc" -eq 0 ]; then ok python-package-build; else fail python-package-build "$(tail -c 300 "$TMP/build.log")"; fi
     run_py=$py
     pkgpath=$TMP/pkg

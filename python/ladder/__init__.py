@@ -6,15 +6,16 @@
     d = ladder.matmul(a, b, datapath="sm90-wgmma-e4m3-f32", program="fp8-promote4")
     d = ladder.matmul(a, b, datapath="inferred.yaml")       # a model file
     w = ladder.round(np.array([0.1, 3.0]), "e3m4:bias=5")  # words of any format
+    x = ladder.decode(w, "e3m4:bias=5")                    # their values, float64
     ladder.presets()["sm90-mma-bf16-f32"]                  # one line on it
 
 A thin layer over libladder.so (the C library `make` builds, see
-docs/library.md) through ctypes. Arrays go in and come out as raw words:
-float arrays (numpy's float16 and float32, ml_dtypes' bfloat16 and float8
-types) are viewed as their bits, never converted, and unsigned integer
-arrays are taken as the words themselves. The result's dtype is the float
-type whose bits the output format's words are (float32 for f32 and its
-cut e8m13, bfloat16, float16, ...), else an unsigned integer type.
+docs/library.md) through ctypes. Operands go in as words, or as floats
+whose values the operand's format holds exactly; results come out as
+words: the result's dtype is the float type whose bits the output format's
+words are (float32 for f32 and its cut e8m13, bfloat16, float16, ...),
+else an unsigned integer type. CPU torch tensors go in and come out too;
+torch is imported only by ladder.torch, never by `import ladder`.
 
 The library is found at $LADDER_LIB, else beside this file (the
 _libladder*.so `pip install ./python` builds: libladder and the model-file
@@ -26,8 +27,11 @@ library path.
 import ctypes
 import ctypes.util
 import glob
+import math
 import os
 import re
+import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -36,7 +40,20 @@ try:
 except ImportError:  # bf16 and fp8 arrays need it; raw words do not
     ml_dtypes = None
 
-__all__ = ["matmul", "dot", "round", "presets", "LadderError"]
+__all__ = ["matmul", "dot", "round", "decode", "presets", "LadderError", "__version__"]
+
+# The release, as `ladder --version` prints it (cli/cli.h LADDER_VERSION);
+# python/pyproject.toml reads it from here.
+__version__ = "0.1.0"
+
+
+def __getattr__(name):
+    """ladder.torch (the torch bindings) on first use: `import ladder`
+    alone never imports torch."""
+    if name == "torch":
+        import importlib
+        return importlib.import_module(".torch", __name__)
+    raise AttributeError(f"module 'ladder' has no attribute '{name}'")
 
 
 class LadderError(ValueError):
@@ -110,6 +127,12 @@ def _library():
                                       ctypes.POINTER(ctypes.c_uint64),
                                       ctypes.POINTER(i), ctypes.POINTER(_Err)]
     lib.lad_round_parse.argtypes = [cp]
+    lib.lad_decode.argtypes = [vp, ctypes.c_uint64]
+    lib.lad_decode.restype = _Value
+    for name in ("lad_format_nan", "lad_format_mask"):
+        getattr(lib, name).argtypes = [vp]
+        getattr(lib, name).restype = ctypes.c_uint64
+    lib.lad_format_same_decode.argtypes = [vp, vp]
     # The model-file reader: in the library pip builds, not in build/rel's.
     lib.files = hasattr(lib, "lad_model_resolve")
     if lib.files:
@@ -157,21 +180,204 @@ def _out_dtype(fmt):
     return _ieee_dtype(fmt) or _float_dtypes().get(name, _uint(fmt.width))
 
 
+def _bits(x):
+    """A float array (numpy's or ml_dtypes') as the unsigned words it holds."""
+    return x.view(_uint(8 * x.dtype.itemsize))
+
+
 def _words(x, fmt, what):
-    """x as a C-order uint64 array of fmt's words (lad_word_t)."""
-    x = np.asarray(x)
+    """x as a C-order uint64 array of fmt's words (lad_word_t): unsigned
+    integers are the words; an array of the dtype whose bits fmt's words
+    are is viewed as its bits; any other float array (float64, float32,
+    bfloat16, ...) is taken by value, each element exactly a value of fmt."""
+    x = _numpy(x, what)
     name = fmt.name.decode()
     if x.dtype.kind == "u":
         if x.size and int(x.max()) >> fmt.width:
             raise LadderError(f"{what}: words wider than {name} ({fmt.width} bits)")
         return np.ascontiguousarray(x.astype(np.uint64))
     want = _ieee_dtype(fmt) or _float_dtypes().get(name)
-    if want is None or x.dtype.type is not want:
-        raise LadderError(f"{what}: a {x.dtype} array does not hold {name} words "
-                          f"(pass {np.dtype(want).name if want else 'unsigned'} "
-                          f"or raw words)")
-    bits = x.view(_uint(8 * x.dtype.itemsize))
-    return np.ascontiguousarray(bits.astype(np.uint64))
+    if want is not None and x.dtype.type is want:
+        return np.ascontiguousarray(_bits(x).astype(np.uint64))
+    if _is_float(x.dtype):
+        return _encode_exact(x.astype(np.float64), fmt, what)
+    raise LadderError(f"{what}: a {x.dtype} array holds neither {name} words nor "
+                      f"float values (pass {np.dtype(want).name if want else 'unsigned'} "
+                      f"words or floats)")
+
+
+def _is_float(dtype):
+    """Whether dtype is a float type: NumPy's or ml_dtypes'."""
+    if dtype.kind == "f":
+        return True
+    if ml_dtypes is None or dtype.kind != "V":
+        return False
+    try:
+        ml_dtypes.finfo(dtype)
+        return True
+    except (TypeError, ValueError, AttributeError):
+        return False
+
+
+class _Value(ctypes.Structure):
+    _fields_ = [("cls", ctypes.c_int), ("neg", ctypes.c_int), ("mag", ctypes.c_uint64),
+                ("exp", ctypes.c_int), ("raw", ctypes.c_int)]
+
+
+_ZERO, _SUBNORMAL, _NORMAL, _INFINITE, _NAN = range(5)
+
+
+def _f64_holds(f):
+    """Whether float64 holds every value of format f exactly."""
+    if f.kind == 1:
+        return f.width <= 53
+    top = (1 << f.ebits) - 1 - (1 if f.inf == 1 or f.nan == 1 else 0)
+    low = 0 if f.sub == 2 else 1
+    return f.mbits <= 52 and top - f.bias <= 1023 and low - f.bias - f.mbits >= -1074
+
+
+_tables = {}
+
+
+def _table(lib, f):
+    """Every word of a format of at most 16 bits decoded to float64 (NaN,
+    +-Inf as such), and the class of each: two arrays indexed by word."""
+    key = bytes(f)
+    if key not in _tables:
+        vals = np.zeros(1 << f.width, np.float64)
+        cls = np.zeros(1 << f.width, np.int8)
+        for w in range(1 << f.width):
+            vals[w], cls[w] = _value(lib, f, w)
+        _tables[key] = vals, cls
+    return _tables[key]
+
+
+def _value(lib, f, w):
+    """(float64 value, class) of word w of f, exact (f64_holds checked)."""
+    v = lib.lad_decode(ctypes.byref(f), w)
+    if v.cls == _NAN:
+        x = float("nan")
+    elif v.cls == _INFINITE:
+        x = float("inf")
+    else:
+        x = math.ldexp(float(v.mag), v.exp)
+    return (-x if v.neg else x), v.cls
+
+
+def _format_of(lib, fmt):
+    """A _Format from a name or spec string (or a _Format as it is)."""
+    if isinstance(fmt, _Format):
+        return fmt
+    f, err = _Format(), _Err()
+    if lib.lad_format_parse(str(fmt).encode(), ctypes.byref(f), ctypes.byref(err)):
+        raise LadderError(err.msg.decode())
+    return f
+
+
+def _specials(lib, f, vals, cls, c):
+    """The words of class c (zero, Inf, NaN) for a + and a - value: (+, -),
+    None where f has none. -0 becomes +0 where f has no -0 (fnuz, unsigned);
+    a NaN of either sign becomes f's canonical NaN."""
+    if c == _NAN:
+        nan = np.flatnonzero(cls == _NAN)
+        w = int(lib.lad_format_nan(ctypes.byref(f))) if len(nan) else None
+        return w, w
+    pos = np.flatnonzero((cls == c) & ~np.signbit(vals))
+    neg = np.flatnonzero((cls == c) & np.signbit(vals))
+    p = int(pos[0]) if len(pos) else None
+    n = int(neg[0]) if len(neg) else None
+    return p, (n if n is not None or c == _INFINITE else p)
+
+
+def _same(lib, f, builtin):
+    """Whether f decodes every word as the built-in format named builtin."""
+    b = lib.lad_format_find(builtin.encode())
+    return bool(b) and lib.lad_format_same_decode(ctypes.byref(f), b)
+
+
+def _encode_exact(x, f, what):
+    """Float64 array x as f's words, each element exactly a value of f;
+    LadderError naming the first that is not."""
+    lib = _library()
+    name = f.name.decode()
+    flat = x.reshape(-1)
+    if f.width <= 16:
+        vals, cls = _table(lib, f)
+        fin = np.flatnonzero((cls == _SUBNORMAL) | (cls == _NORMAL))
+        order = fin[np.argsort(vals[fin], kind="stable")]
+        sv = vals[order]
+        at = np.searchsorted(sv, flat).clip(0, max(len(sv) - 1, 0))
+        words = order[at].astype(np.uint64) if len(sv) else np.zeros(flat.shape, np.uint64)
+        ok = sv[at] == flat if len(sv) else np.zeros(flat.shape, bool)
+        for test, special in ((flat == 0, _specials(lib, f, vals, cls, _ZERO)),
+                              (np.isinf(flat), _specials(lib, f, vals, cls, _INFINITE)),
+                              (np.isnan(flat), _specials(lib, f, vals, cls, _NAN))):
+            for neg in (False, True):
+                sel = test & (np.signbit(flat) == neg)
+                if special[neg] is not None:
+                    words[sel], ok[sel] = special[neg], True
+    elif _ieee_dtype(f) is np.float64:
+        words, ok = flat.view(np.uint64).copy(), np.ones(flat.shape, bool)
+    elif _same(lib, f, "f32") or _same(lib, f, "tf32"):
+        y = flat.astype(np.float32)
+        words = y.view(np.uint32).astype(np.uint64)
+        ok = (y == flat) | np.isnan(flat)
+        ok &= (words & ~np.uint64(lib.lad_format_mask(ctypes.byref(f)))) == 0
+    else:  # wide formats of other shapes: one exact conversion per element
+        words, ok = np.zeros(flat.shape, np.uint64), np.zeros(flat.shape, bool)
+        word, flags, err = ctypes.c_uint64(), ctypes.c_int(), _Err()
+        for i, v in enumerate(flat.tolist()):
+            text = v.hex() if v == v and abs(v) != float("inf") else repr(v)
+            if lib.lad_decimal_parse(text.encode(), ctypes.byref(f), 1, 2, ctypes.byref(word),
+                                     ctypes.byref(flags), ctypes.byref(err)) == 0:
+                words[i], ok[i] = word.value, not flags.value & 1
+    bad = np.flatnonzero(~ok)
+    if bad.size:
+        i = int(bad[0])
+        at = ", ".join(str(int(j)) for j in np.unravel_index(i, x.shape))
+        raise LadderError(f"{what}[{at}] = {float(flat[i])!r} is not a value of {name}: "
+                          f"{bad.size} of {flat.size} elements are not (round them "
+                          f"first, ladder.round(x, \"{name}\"), or pass {name} words)")
+    return words.reshape(x.shape)
+
+
+def _numpy(x, what):
+    """x as a NumPy array; a CPU torch tensor viewed without a copy."""
+    torch = sys.modules.get("torch")
+    if torch is None or not isinstance(x, torch.Tensor):
+        return np.asarray(x)
+    if x.device.type != "cpu":
+        raise LadderError(f"{what}: a tensor on {x.device}: ladder computes on the CPU "
+                          f"(pass {what}.cpu())")
+    x = x.detach()
+    if x.is_conj() or x.is_neg():
+        x = x.resolve_conj().resolve_neg()
+    for tname, mname in _TORCH_BITS:
+        if x.dtype == getattr(torch, tname, None):
+            size = x.element_size()
+            holder = {1: torch.uint8, 2: torch.int16}[size]
+            return x.view(holder).numpy().view(getattr(ml_dtypes, mname))
+    return x.numpy()
+
+
+# torch dtypes that NumPy lacks, and the ml_dtypes type of the same bits
+_TORCH_BITS = (("bfloat16", "bfloat16"), ("float8_e4m3fn", "float8_e4m3fn"),
+               ("float8_e5m2", "float8_e5m2"), ("float8_e4m3fnuz", "float8_e4m3fnuz"),
+               ("float8_e5m2fnuz", "float8_e5m2fnuz"), ("float8_e8m0fnu", "float8_e8m0fnu"))
+
+
+def _to_torch(torch, d):
+    """A NumPy result as a torch tensor over the same memory."""
+    for tname, mname in _TORCH_BITS:
+        if ml_dtypes is not None and d.dtype == np.dtype(getattr(ml_dtypes, mname, "V1")) \
+                and hasattr(torch, tname):
+            holder = np.uint8 if d.dtype.itemsize == 1 else np.int16
+            return torch.from_numpy(np.ascontiguousarray(d).view(holder)).view(
+                getattr(torch, tname))
+    if d.dtype.kind == "V" or d.dtype.kind == "f" and d.dtype.type not in (
+            np.float16, np.float32, np.float64):
+        d = _bits(d)  # float6/float4 and others torch lacks: words
+    return torch.from_numpy(np.ascontiguousarray(d))
 
 
 _PLAIN = re.compile(r"^[A-Za-z0-9_.:=,+-]+$")
@@ -225,12 +431,18 @@ def _datapath(lib, spec):
 
 def _program(lib, program):
     """A buffer holding the program: None (plain), a preset name, or a dict
-    of program-file keys (floats allowed for scale_a and scale_b)."""
+    of program-file keys (floats allowed for scale_a and scale_b; "preset":
+    a name starts from that preset instead of the plain program)."""
     buf = ctypes.create_string_buffer(lib.lad_program_size())
     if program is None or isinstance(program, dict):
-        lib.lad_program_init(buf)
+        program = dict(program or {})
+        base = program.pop("preset", None)
+        if base is None:
+            lib.lad_program_init(buf)
+        else:
+            ctypes.memmove(buf, _program(lib, base), lib.lad_program_size())
         err = _Err()
-        for key, value in (program or {}).items():
+        for key, value in program.items():
             if key in ("scale_a", "scale_b") and not isinstance(value, str):
                 value = "0x%08x" % int(np.float32(value).view(np.uint32))
             if lib.lad_program_set(buf, str(key).encode(), str(value).encode(),
@@ -244,75 +456,191 @@ def _program(lib, program):
     return buf
 
 
-def _scales(x, shape, what):
-    """x as a C-order uint8 array of scale words of the given shape."""
-    x = np.asarray(x)
+def _scales(x, inner, batch, vec, col, what):
+    """x as C-order uint8 scale words of shape batch + inner (matmul's
+    rules: a 1-D operand's scales have no M, or no N, dimension)."""
+    x = _numpy(x, what)
     if x.dtype.itemsize != 1 or x.dtype.kind not in "uVf":
         raise LadderError(f"{what}: {x.dtype} is not a 1-byte array of scale words")
-    if x.shape != shape:
-        raise LadderError(f"{what} is {x.shape}, not {shape}")
-    return np.ascontiguousarray(x.view(np.uint8))
+    if vec and x.ndim >= 1:
+        x = x[..., None] if col else x[None, :]
+    if x.ndim < 2 or x.shape[-2:] != inner:
+        raise LadderError(f"{what} is {_shape(x)}, not ... x {inner[0]} x {inner[1]}")
+    try:
+        x = np.broadcast_to(x, batch + inner)
+    except ValueError:
+        raise LadderError(f"{what} is {x.shape}: its leading dimensions do not "
+                          f"broadcast to {batch}") from None
+    return np.ascontiguousarray(_bits(x) if x.dtype.kind != "u" else x)
 
 
-def matmul(a, b, c=None, datapath="sm90-wgmma-e4m3-f32", program=None, threads=0,
-           sa=None, sb=None):
-    """D = the program over A (M x K), B (K x N) and C (M x N, or +0), word for
-    word as the datapath computes it. datapath is a preset name; program is
-    None (every MMA chained), a program preset name or a dict of program
-    keys (docs/commands/gemm.md). threads 0 uses every CPU. datapath is
-    a preset name, a model file (docs/model-files.md) or a dict of a model
-    file's keys. A block-scaled datapath takes its scales, 1-byte words:
-    sa (M x K/scale_block) of A's rows, sb (K/scale_block x N) of B's
-    columns, as `ladder gemm --sa --sb`."""
+def matmul(a, b, c=None, *, datapath, program=None, threads=0, sa=None, sb=None):
+    """D = A @ B (+ C) word for word as `datapath` and `program` compute it.
+
+    a is ... x M x K and b ... x K x N, with NumPy's matmul rules: a 1-D a
+    is one row, a 1-D b one column (that dimension is dropped from D), and
+    the leading (batch) dimensions broadcast; c, when given, broadcasts to
+    D's shape (else the accumulator starts from +0). Each batch element is
+    one GEMM; threads (0: every CPU) are spread over the batch.
+
+    datapath (required) is a preset name (ladder.presets()), a model file's
+    path (`ladder infer -o`, docs/model-files.md) or a dict of a model
+    file's keys. program is None (every MMA chained), a program preset name
+    ("fp8-promote4") or a dict of program keys (docs/commands/gemm.md;
+    scale_a and scale_b may be numbers; "preset": name starts from that
+    preset).
+
+    Operands are unsigned words; or arrays of the dtype whose bits the
+    operand format's words are (ml_dtypes.bfloat16 for bf16, float32 for
+    f32 and tf32, ...), viewed as bits; or any other float array (float64,
+    float32, ...), taken by value when every element is exactly a value of
+    the operand's format (LadderError names the first that is not). CPU
+    torch tensors go in the same way (bfloat16, float16, float8_e4m3fn,
+    float8_e5m2, float32, uint8 words), viewed without a copy; D is then a
+    torch tensor.
+
+    A block-scaled datapath takes its scales, 1-byte words: sa (... x M x
+    K/scale_block) for A's rows, sb (... x K/scale_block x N) for B's
+    columns. D has the dtype whose bits the output format's words are
+    (float32, bfloat16, ...), else unsigned words."""
     lib = _library()
     dp = _datapath(lib, datapath)
     prog = _program(lib, program)
     fmt = {w: lib.lad_program_operand(dp, prog, ord(w)).contents for w in "abcd"}
+    torch = _torch_in(a, b, c)
     A, B = _words(a, fmt["a"], "a"), _words(b, fmt["b"], "b")
-    if A.ndim != 2 or B.ndim != 2 or A.shape[1] != B.shape[0]:
-        raise LadderError(f"a is {A.shape} and b is {B.shape}: not M x K and K x N")
-    M, K = A.shape
-    N = B.shape[1]
+    if A.ndim == 0 or B.ndim == 0:
+        raise LadderError(f"a is {A.shape} and b is {B.shape}: matmul takes no scalars")
+    va, vb = A.ndim == 1, B.ndim == 1
+    A = A[None, :] if va else A
+    B = B[:, None] if vb else B
+    (M, K), (K2, N) = A.shape[-2:], B.shape[-2:]
+    if K != K2:
+        raise LadderError(f"a is {_shape(a)} and b is {_shape(b)}: K {K} of a is not "
+                          f"K {K2} of b")
+    try:
+        batch = np.broadcast_shapes(A.shape[:-2], B.shape[:-2])
+    except ValueError:
+        raise LadderError(f"a is {_shape(a)} and b is {_shape(b)}: their leading "
+                          f"dimensions do not broadcast") from None
+    shape = batch + ((M,) if not va else ()) + ((N,) if not vb else ())
+    A = np.broadcast_to(A, batch + (M, K))
+    B = np.broadcast_to(B, batch + (K, N))
     C = None
     if c is not None:
         C = _words(c, fmt["c"], "c")
-        if C.shape != (M, N):
-            raise LadderError(f"c is {C.shape}, not {(M, N)}")
-    D = np.zeros((M, N), np.uint64)
-    ptr = lambda x: None if x is None else x.ctypes.data_as(ctypes.c_void_p)
-    err = _Err()
+        try:
+            C = np.broadcast_to(C, shape)
+        except ValueError:
+            raise LadderError(f"c is {C.shape}: it does not broadcast to D's "
+                              f"{shape}") from None
+        C = np.ascontiguousarray(C.reshape(batch + (M, N)))
+    blk = lib.lad_param_get(lib.lad_param_find(b"scale_block"), dp, dp)
+    name = ctypes.string_at(dp).decode()
+    SA = SB = None
     if (sa is None) != (sb is None):
         raise LadderError("sa and sb go together")
+    if blk > 0 and sa is None:
+        raise LadderError(f"datapath '{name}' is block-scaled (blocks of {blk} along "
+                          f"K): pass its scales as sa= (M x K/{blk}) and sb= "
+                          f"(K/{blk} x N), 1-byte words")
     if sa is not None:
-        blk = lib.lad_param_get(lib.lad_param_find(b"scale_block"), dp, dp)
         if blk <= 0:
-            raise LadderError("the datapath has no block scales: sa and sb are for "
-                              "block-scaled datapaths")
+            raise LadderError(f"datapath '{name}' has no block scales: sa and sb are "
+                              f"for block-scaled datapaths")
         if K % blk:
             raise LadderError(f"K {K} is not a multiple of the scale block {blk}")
-        SA = _scales(sa, (M, K // blk), "sa")
-        SB = _scales(sb, (K // blk, N), "sb")
-        rc = lib.lad_gemm_scaled(dp, prog, M, N, K, ptr(A), K, ptr(B), N, ptr(SA), K // blk,
-                                 ptr(SB), N, ptr(C), N, ptr(D), N, int(threads), None, None,
-                                 ctypes.byref(err))
+        SA = _scales(sa, (M, K // blk), batch, va, False, "sa")
+        SB = _scales(sb, (K // blk, N), batch, vb, True, "sb")
+    D = np.zeros(batch + (M, N), np.uint64)
+    ptr = lambda x: None if x is None else x.ctypes.data_as(ctypes.c_void_p)
+
+    def one(i):
+        at = lambda x: None if x is None else x[i]
+        err = _Err()
+        if SA is not None:
+            rc = lib.lad_gemm_scaled(dp, prog, M, N, K, ptr(A[i]), K, ptr(B[i]), N,
+                                     ptr(SA[i]), K // blk, ptr(SB[i]), N, ptr(at(C)), N,
+                                     ptr(D[i]), N, per, None, None, ctypes.byref(err))
+        else:
+            rc = lib.lad_gemm_err(dp, prog, M, N, K, ptr(A[i]), K, ptr(B[i]), N,
+                                  ptr(at(C)), N, ptr(D[i]), N, per, ctypes.byref(err))
+        if rc:  # the library's words for its scales, in this function's
+            raise LadderError(err.msg.decode().replace(
+                "lad_gemm_scaled, ladder gemm --sa --sb", "matmul's sa= and sb="))
+
+    todo = list(np.ndindex(*batch))
+    if len(todo) <= 1:
+        per = int(threads)
+        for i in todo:
+            one(i)
     else:
-        rc = lib.lad_gemm_err(dp, prog, M, N, K, ptr(A), K, ptr(B), N, ptr(C), N,
-                              ptr(D), N, int(threads), ctypes.byref(err))
-    if rc:
-        raise LadderError(err.msg.decode())
+        total = int(threads) if threads and threads > 0 else os.cpu_count() or 1
+        workers = min(total, len(todo))
+        per = max(1, total // workers)
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(one, todo))
     out = _out_dtype(fmt["d"])
-    return D.astype(_uint(8 * np.dtype(out).itemsize)).view(out)
+    D = D.astype(_uint(8 * np.dtype(out).itemsize)).view(out).reshape(shape)
+    return D if torch is None else _to_torch(torch, D)
 
 
-def dot(a, b, c=None, datapath="sm90-wgmma-e4m3-f32", program=None):
-    """One dot product: a and b of K elements (a multiple of the
-    instruction's K: one MMA, or a chain of them), c a scalar or None.
-    Returns a scalar of matmul's result dtype holding the D word."""
-    a, b = np.asarray(a), np.asarray(b)
-    cm = None if c is None else np.asarray(c).reshape(1, 1)
+def _shape(x):
+    """x's shape as the user passed it (an array's, a tensor's, a list's)."""
+    return tuple(getattr(x, "shape", np.shape(x)))
+
+
+def _torch_in(*xs):
+    """The torch module when one of xs is a torch tensor, else None; torch
+    is never imported here."""
+    torch = sys.modules.get("torch")
+    if torch is not None and any(isinstance(x, torch.Tensor) for x in xs):
+        return torch
+    return None
+
+
+def dot(a, b, c=None, *, datapath, program=None):
+    """One dot product as matmul computes it: a and b of K elements, c a
+    scalar or None. Returns a scalar of matmul's result dtype holding the
+    D word."""
+    a, b = _numpy(a, "a"), _numpy(b, "b")
+    cm = None if c is None else _numpy(c, "c").reshape(1, 1)
     d = matmul(a.reshape(1, -1), b.reshape(-1, 1), cm, datapath=datapath,
                program=program, threads=1)
     return d[0, 0]
+
+
+def decode(words, fmt):
+    """The values of words of format fmt (a name or a spec such as
+    "e3m4:bias=5", docs/commands/format.md) as float64, exactly: the
+    inverse of ladder.round. words are unsigned integers (a list or array),
+    or an array whose dtype's bits are the words (bfloat16, float8, ...).
+    NaN and Inf words give NaN and Inf. LadderError when float64 cannot
+    hold every value of fmt (more than 52 fraction bits or a wider
+    exponent range)."""
+    lib = _library()
+    f = _format_of(lib, fmt)
+    name = f.name.decode()
+    if not _f64_holds(f):
+        raise LadderError(f"decode: float64 cannot hold every value of {name} "
+                          f"({f.ebits} exponent bits, bias {f.bias}, {f.mbits} fraction bits)")
+    w = _numpy(words, "words")
+    if _is_float(w.dtype):
+        w = _bits(w)
+    if w.dtype.kind not in "ui" or w.size and (int(w.min()) < 0 or int(w.max()) >> f.width):
+        raise LadderError(f"decode: words must be unsigned integers of at most "
+                          f"{f.width} bits ({name})")
+    w = w.astype(np.uint64)
+    if f.width <= 16:
+        return _table(lib, f)[0][w]
+    if _ieee_dtype(f) is np.float64:
+        return w.view(np.float64).copy()
+    if _same(lib, f, "f32") or _same(lib, f, "tf32"):
+        mask = np.uint64(lib.lad_format_mask(ctypes.byref(f)))
+        with np.errstate(invalid="ignore"):  # signalling NaNs stay NaN
+            return (w & mask).astype(np.uint32).view(np.float32).astype(np.float64)
+    flat = [_value(lib, f, int(x))[0] for x in w.reshape(-1).tolist()]
+    return np.array(flat, np.float64).reshape(w.shape)
 
 
 def presets():
@@ -337,11 +665,9 @@ def round(x, fmt, rounding="rne", overflow="ieee", words=False):
     ieee, inf or sat). Returns the words as an array of fmt's NumPy or
     ml_dtypes type when it has one and words is False, else as unsigned
     integers. Each value goes in as its exact hex form: no host
-    arithmetic touches it."""
+    arithmetic touches it. ladder.decode gives the words' values back."""
     lib = _library()
-    f, err = _Format(), _Err()
-    if lib.lad_format_parse(str(fmt).encode(), ctypes.byref(f), ctypes.byref(err)):
-        raise LadderError(err.msg.decode())
+    f, err = _format_of(lib, fmt), _Err()
     mode = lib.lad_round_parse(str(rounding).encode())
     if mode < 0:
         raise LadderError(f"unknown rounding '{rounding}' (rz, rne, ru, rd or rna)")

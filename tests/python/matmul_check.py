@@ -103,12 +103,16 @@ for dp, ab, ct, digits in FAMILIES:
     check(f"dot-{dp}", int(bits(one)) == int(ref[1, 2]),
           f"{int(bits(one)):x} != {int(ref[1, 2]):x}")
 
+# Floats of another dtype go in by value, each exactly a value of the
+# operand's format; the first that is not is named.
+half = np.ones((2, 16), np.float16)
+half[1, 3] = 1 + 2.0 ** -10   # a float16 value, between two bf16 values
 try:
-    ladder.matmul(np.ones((1, 16), np.float16), np.ones((16, 1), np.float16),
-                  datapath="sm90-mma-bf16-f32")
-    check("matmul-dtype-refused", False, "a float16 array was taken as bf16 words")
+    ladder.matmul(half, np.ones((16, 1), np.float16), datapath="sm90-mma-bf16-f32")
+    check("matmul-inexact-refused", False, "1 + 2^-10 was taken as a bf16 value")
 except ladder.LadderError as e:
-    check("matmul-dtype-refused", "bf16" in str(e), str(e))
+    check("matmul-inexact-refused", str(e).startswith("a[1, 3] = 1.0009765625 is not a "
+                                                      "value of bf16"), str(e))
 
 try:
     ladder.matmul(np.full((1, 16), 1 << 32, np.uint64), np.ones((16, 1), np.uint16),
@@ -205,10 +209,106 @@ check("matmul-scaled-row-scale",
       np.array_equal(d4b[[0, 2]], bits(d4)[[0, 2]]) and not np.array_equal(d4b[1], bits(d4)[1]),
       "changing row 1's third scale did not change row 1 alone")
 for name, kw, want in (("sa-alone", {"sa": s_a}, "go together"),
-                       ("sa-shape", {"sa": s_a[:, :3], "sb": s_b}, "not (3, 4)"),
-                       ("none", {}, "with their scales")):
+                       ("sa-shape", {"sa": s_a[:, :3], "sb": s_b}, "not ... x 3 x 4"),
+                       ("none", {}, "pass its scales as sa= (M x K/32) and sb= (K/32 x N)")):
     try:
         ladder.matmul(a4, b4, datapath=SDP, **kw)
         check(f"matmul-scaled-{name}-refused", False, "accepted")
     except ladder.LadderError as e:
         check(f"matmul-scaled-{name}-refused", want in str(e), str(e))
+
+
+# ---- the NumPy API: datapath required, batches, values in, decode
+
+for fn, args in (("matmul", (np.ones((1, 16)), np.ones((16, 1)))), ("dot", (np.ones(16),) * 2)):
+    try:
+        getattr(ladder, fn)(*args)
+        check(f"{fn}-datapath-required", False, "ran without a datapath")
+    except TypeError as e:
+        check(f"{fn}-datapath-required", "datapath" in str(e), str(e))
+
+BF = "sm90-mma-bf16-f32"
+a3 = rng.standard_normal((3, 8, 32)).astype(ml_dtypes.bfloat16)
+b3 = rng.standard_normal((3, 32, 8)).astype(ml_dtypes.bfloat16)
+c3 = rng.standard_normal((3, 8, 8)).astype(np.float32)
+d3 = ladder.matmul(a3, b3, c3, datapath=BF, threads=2)
+slices = [bits(ladder.matmul(a3[i], b3[i], c3[i], datapath=BF, threads=1)) for i in range(3)]
+check("matmul-batched", d3.shape == (3, 8, 8) and
+      all(np.array_equal(bits(d3[i]), slices[i]) for i in range(3)), str(d3.shape))
+check("matmul-batched-threads",
+      np.array_equal(bits(ladder.matmul(a3, b3, c3, datapath=BF, threads=1)), bits(d3)) and
+      np.array_equal(bits(ladder.matmul(a3, b3, c3, datapath=BF, threads=7)), bits(d3)),
+      "the words depend on the threads")
+# broadcast: one a against a (2, 3) batch of b, C one row for every row
+b23 = rng.standard_normal((2, 3, 32, 8)).astype(ml_dtypes.bfloat16)
+row = rng.standard_normal(8).astype(np.float32)
+d23 = ladder.matmul(a3[0], b23, row, datapath=BF)
+good = d23.shape == (2, 3, 8, 8) and all(
+    np.array_equal(bits(d23[i, j]),
+                   bits(ladder.matmul(a3[0], b23[i, j], np.tile(row, (8, 1)), datapath=BF)))
+    for i in range(2) for j in range(3))
+check("matmul-broadcast", good, str(d23.shape))
+# a 1-D a is one row, a 1-D b one column, and that dimension is dropped
+v1 = ladder.matmul(a3[0, 2], b3[0], datapath=BF)
+v2 = ladder.matmul(a3[0], b3[0, :, 5], datapath=BF)
+full = bits(ladder.matmul(a3[0], b3[0], datapath=BF))
+check("matmul-vector-operands", v1.shape == (8,) and v2.shape == (8,) and
+      np.array_equal(bits(v1), full[2]) and np.array_equal(bits(v2), full[:, 5]),
+      f"{v1.shape} {v2.shape}")
+for name, (x, y), want in (("k", (a3, b3[:, :16]), "K 32 of a is not K 16 of b"),
+                           ("batch", (a3, b23[:, :2]), "do not broadcast")):
+    try:
+        ladder.matmul(x, y, datapath=BF)
+        check(f"matmul-{name}-mismatch-refused", False, "accepted")
+    except ladder.LadderError as e:
+        check(f"matmul-{name}-mismatch-refused", want in str(e), str(e))
+
+# float64 and float32 operands holding exact values: the words of the same
+# values given as words
+d64 = ladder.matmul(a3.astype(np.float64), b3.astype(np.float32), np.zeros((8, 8)),
+                    datapath=BF)
+d0 = ladder.matmul(a3, b3, np.zeros((3, 8, 8), np.float32), datapath=BF)
+check("matmul-float64-exact", np.array_equal(bits(d64), bits(d0)), "words differ")
+e8 = rng.standard_normal((4, 64)).astype(ml_dtypes.float8_e4m3fn)
+f8 = rng.standard_normal((64, 4)).astype(ml_dtypes.float8_e4m3fn)
+check("matmul-float64-e4m3",
+      np.array_equal(bits(ladder.matmul(e8.astype(np.float64), f8.astype(np.float64),
+                                        datapath=DP)),
+                     bits(ladder.matmul(e8, f8, datapath=DP))), "words differ")
+
+# decode: by hand for a user-defined format (e3m4, bias 5: 0x38 is field 3,
+# fraction 8: 1.5 * 2^-2; 0x50 is field 5, fraction 0: 1), and every word of
+# the built-in formats against ml_dtypes' own conversion
+check("decode-custom", ladder.decode([0x38, 0x50], "e3m4:bias=5").tolist() == [0.375, 1.0],
+      str(ladder.decode([0x38, 0x50], "e3m4:bias=5")))
+for fmt, dt in (("e4m3", ml_dtypes.float8_e4m3fn), ("e5m2", ml_dtypes.float8_e5m2),
+                ("bf16", ml_dtypes.bfloat16), ("f16", np.float16),
+                ("e2m1", ml_dtypes.float4_e2m1fn), ("e3m2", ml_dtypes.float6_e3m2fn),
+                ("ue8m0", ml_dtypes.float8_e8m0fnu), ("e4m3fnuz", ml_dtypes.float8_e4m3fnuz)):
+    n = 1 << (8 * np.dtype(dt).itemsize if fmt not in ("e2m1", "e3m2") else
+              {"e2m1": 4, "e3m2": 6}[fmt])
+    w = np.arange(n, dtype=np.uint16 if n > 256 else np.uint8)
+    got = ladder.decode(w, fmt)
+    want = w.view(dt).astype(np.float64) if n > 64 else \
+        np.array([np.uint8(x).view(dt).astype(np.float64) for x in w])
+    same = (got == want) | np.isnan(got) & np.isnan(want)
+    same &= (np.signbit(got) == np.signbit(want)) | np.isnan(want)
+    check(f"decode-{fmt}", bool(same.all()),
+          f"{np.count_nonzero(~same)} words differ, first {int(w[~same][0]):#x}" if
+          not same.all() else "")
+r = ladder.round([0.1, 3.0, -0.0, -1e9], "e3m4:bias=5")
+check("decode-round-trip", np.array_equal(ladder.round(ladder.decode(r, "e3m4:bias=5"),
+                                                       "e3m4:bias=5"), r), str(r))
+check("decode-bits-of-dtype",
+      ladder.decode(np.array([1.5, -2.0], ml_dtypes.bfloat16), "bf16").tolist() == [1.5, -2.0],
+      "")
+try:
+    ladder.decode([1], "e11m52:bias=0")
+    check("decode-too-wide-refused", False, "accepted")
+except ladder.LadderError as e:
+    check("decode-too-wide-refused", "float64 cannot hold" in str(e), str(e))
+
+# __version__ is the release `ladder --version` prints
+out = subprocess.run([LADDER, "--version"], check=True, capture_output=True,
+                     text=True).stdout.split()
+check("version", out[:2] == ["ladder", ladder.__version__], f"{out} {ladder.__version__}")
