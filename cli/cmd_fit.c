@@ -19,6 +19,7 @@
 ** 3 for a file that cannot be read or parsed.
 */
 #include "cli.h"
+#include "answerview.h"
 #include "commands.h"
 #include "inference/answer.h"
 #include "inference/search.h"
@@ -189,64 +190,6 @@ static int read_cases(lad_vecfile *vf, const lad_datapath *dp, lad_packed *pk,
 
 #define FIT_UNPACK 200000  /* cases unpacked for the staged sweep (about 2 KiB each) */
 
-/* The answer's rows: how many of each kind, then the open and equivalent
-** rows with their values, the rows not in effect. */
-static void print_answer(const lad_answer *a)
-{
-    printf("rows: %d decided, %d open, %d equivalent, %d not in effect\n", a->ndecided,
-           a->nopen, a->nequiv, a->noff);
-    char v[1200], v1[400], v2[400];
-    for (int st = LAD_ROW_OPEN; st >= LAD_ROW_EQUIV; st--) {
-        for (int i = 0; i < lad_nparams; i++)
-            if (a->rows[i].status == st) {
-                /* an open row's values a case separates, then those none does */
-                lad_answer_values(a, i, st == LAD_ROW_OPEN, v, sizeof v);
-                lad_answer_values(a, i, 0, v1, sizeof v1);
-                char *eq = strchr(v1, '|');
-                printf("%s: %s: %s%s%s%s\n", st == LAD_ROW_OPEN ? "open" : "equivalent",
-                       lad_params[i].key, v,
-                       strchr(v, '|') ? "" : " (others only together with another row)",
-                       st == LAD_ROW_OPEN && eq ? "; equivalent: " : "",
-                       st == LAD_ROW_OPEN && eq ? eq + 1 : "");
-            }
-        /* the alternatives that change two rows at once, a few of them */
-        int shown = 0, more = 0;
-        for (int i = 0; i < a->nalt; i++) {
-            const lad_answer_alt *t = &a->alts[i];
-            if (t->row2 < 0 || t->separated != (st == LAD_ROW_OPEN))
-                continue;
-            if (shown == 8) {
-                more++;
-                continue;
-            }
-            shown++;
-            printf("%s together: %s %s, %s %s\n", st == LAD_ROW_OPEN ? "open" : "equivalent",
-                   lad_params[t->row1].key,
-                   lad_param_code_text(&lad_params[t->row1], &a->model, t->v1, v1, sizeof v1),
-                   lad_params[t->row2].key,
-                   lad_param_code_text(&lad_params[t->row2], &a->model, t->v2, v2, sizeof v2));
-        }
-        if (more)
-            printf("%s together: (%d more)\n", st == LAD_ROW_OPEN ? "open" : "equivalent", more);
-    }
-    if (a->nequiv)
-        printf("equivalent: (no case of %ld separates these from the model)\n", a->searched);
-    int first = 1;
-    for (int i = 0; i < lad_nparams; i++)
-        if (a->rows[i].status == LAD_ROW_OFF) {
-            printf("%s %s", first ? "not in effect:" : "", lad_params[i].key);
-            first = 0;
-        }
-    if (!first)
-        putchar('\n');
-    if (a->alts_capped || a->unexamined)
-        printf("open: (the enumeration stopped: %s%ld value pairs not examined)\n",
-               a->alts_capped ? "more consistent models than kept; " : "", a->unexamined);
-    if (a->nopen)
-        printf("next: %d case%s separate%s the open values from the model (--next FILE "
-               "writes them)\n", a->nnext, a->nnext == 1 ? "" : "s", a->nnext == 1 ? "s" : "");
-}
-
 /* The cases that separate the open alternatives from the model, as a .vec
 ** file without D words: what to capture next. */
 static int write_next(const char *path, const lad_answer *a, const char *from, lad_err *err)
@@ -412,7 +355,7 @@ int cmd_fit(int argc, char **argv)
     }
     printf("fit: %llu/%zu mismatches (%s)\n", (unsigned long long)best->mismatches, n, pos[0]);
     if (ans) {
-        print_answer(ans);
+        cli_answer_print(stdout, ans);
         if (nextpath && (rc = write_next(nextpath, ans, pos[0], &err)) != LAD_OK)
             goto fail;
     } else if (nextpath) {

@@ -13,10 +13,14 @@
 ** nearest model's, and how many stored cases the nearest model fits, and
 ** exits 1. -o then writes a file only with --nearest, which says that the
 ** nearest model is wanted: a model that misses cases is never written as
-** if it were the answer. --json prints the same as one JSON object. Exit:
+** if it were the answer. A model that reproduces every case is followed by
+** the whole answer (inference/answer.h, as `ladder fit` prints it): the
+** rows decided, open, equivalent and not in effect. --json prints the same
+** as one JSON object. Exit:
 ** 0 ok; 1 conflicts; 2 usage; 3 data; 5 internal.
 */
 #include "cli.h"
+#include "answerview.h"
 #include "commands.h"
 #include "json.h"
 
@@ -47,7 +51,9 @@ static const char usage[] =
     "  --json       one JSON object: run, cases, reproduced, parameters\n"
     "               [{name, value, method, cases, decided_by}], sumtree\n"
     "               (the summation tree, or null), conflict, nearest\n"
-    "               ({reproduces, smallest: {id, rung, a, b, c, d, model}})\n"
+    "               ({reproduces, smallest: {id, rung, a, b, c, d, model}}),\n"
+    "               answer ({decided, open, equivalent, not_in_effect,\n"
+    "               searched, next, rows: {key: {status, ...}}}, or null)\n"
     "  -q, --quiet  no progress on stderr (docs/progress.md)\n";
 
 /* The words of the smallest conflicting case as a JSON object's members. */
@@ -83,7 +89,7 @@ static void print_smallest(const lad_infer_result *res)
 }
 
 /* The result as one JSON object. */
-static void print_json(int64_t run, const lad_infer_result *res)
+static void print_json(int64_t run, const lad_infer_result *res, const lad_answer *ans)
 {
     printf("{\"run\": %" PRId64 ", \"cases\": %zu, \"reproduced\": %zu, \"parameters\": [",
            run, res->ncases, res->ncases - res->nmismatch);
@@ -118,6 +124,11 @@ static void print_json(int64_t run, const lad_infer_result *res)
     } else {
         printf("null");
     }
+    printf(", \"answer\": ");
+    if (ans && ans->nalt >= 0)
+        cli_answer_json(stdout, ans);
+    else
+        printf("null");
     printf("}\n");
 }
 
@@ -146,7 +157,10 @@ int cmd_infer(int argc, char **argv)
         return cli_report(&err);
     int64_t run;
     lad_infer_result *res = calloc(1, sizeof *res);
-    if (res == NULL) {
+    lad_answer *ans = malloc(sizeof *ans);
+    if (res == NULL || ans == NULL) {
+        free(res);
+        free(ans);
         lad_store_close(st);
         return cli_error(LAD_EINTERNAL, "out of memory");
     }
@@ -162,13 +176,13 @@ int cmd_infer(int argc, char **argv)
         lad_progress_begin(&pr, "infer run %" PRId64 ": %" PRId64 " cases", run, row.ncases);
     else
         lad_progress_begin(&pr, "infer run %" PRId64, run);
-    rc = lad_infer(st, run, !no_store, lad_progress_step, &pr, res, &err);
+    rc = lad_infer_answer(st, run, !no_store, lad_progress_step, &pr, res, ans, &err);
     lad_progress_end(&pr, rc != LAD_OK && rc != LAD_NO);
     lad_progress_free(&pr);
     if (rc != LAD_OK && rc != LAD_NO)
         goto fail;
     if (json)
-        print_json(run, res);
+        print_json(run, res, ans);
     else if (!res->fitted)
         printf("run %" PRId64 ": %zu cases, of the sumtree rung alone: no model\n", run,
                res->ncases);
@@ -193,6 +207,8 @@ int cmd_infer(int argc, char **argv)
     }
     if (res->sumtree_n && !json)
         printf("sumtree          %d lanes: %s\n", res->sumtree_n, res->sumtree);
+    if (ans->nalt >= 0 && !json)
+        cli_answer_print(stdout, ans);
     if (res->nmismatch && res->smallest && !json) {
         printf("nearest model    reproduces %zu of %zu stored cases%s\n",
                res->ncases - res->nmismatch, res->ncases,
@@ -209,6 +225,7 @@ int cmd_infer(int argc, char **argv)
         fprintf(stderr, "ladder: no model in reach explains every case: '%s' not written "
                 "(--nearest writes the nearest model)\n", outfile);
         free(res);
+        free(ans);
         lad_store_close(st);
         return LAD_NO;
     }
@@ -226,10 +243,12 @@ int cmd_infer(int argc, char **argv)
         rc = LAD_NO;
     }
     free(res);
+    free(ans);
     lad_store_close(st);
     return rc;
 fail:
     free(res);
+    free(ans);
     lad_store_close(st);
     return cli_report(&err);
 }

@@ -155,7 +155,7 @@ static int gather_model(const char *spec, lad_report *r, lad_err *err)
     }
     char devspec[600];
     snprintf(devspec, sizeof devspec, "sim:%s", spec);
-    char *text = lad_recipe_of(&r->dp, devspec, LAD_RECIPE_OF_RANDOM);
+    char *text = lad_recipe_of(&r->dp, devspec, LAD_RECIPE_OF_RANDOM, 0);
     if (text == NULL)
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     lad_recipe rec;
@@ -170,6 +170,7 @@ static int gather_model(const char *spec, lad_report *r, lad_err *err)
     int64_t run = 0;
     if (rc == LAD_OK) {
         lad_ladder_opts lo = {0};
+        lo.next = lad_infer_next;
         lo.device = devspec;
         rc = lad_ladder_run(&rec, &lo, st, &run, err);
     }

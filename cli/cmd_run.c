@@ -18,6 +18,7 @@
 ** the signal's number after one.
 */
 #include "cli.h"
+#include "inference/infer.h"
 #include "commands.h"
 
 #include <inttypes.h>
@@ -134,6 +135,7 @@ int cmd_run(int argc, char **argv)
     if (resume && rungs)
         return cli_usage_error("--resume climbs the run's own --rungs; give no --rungs");
     lad_ladder_opts lo = {0};
+    lo.next = lad_infer_next;
     if (rungs && (rc = parse_rungs(rungs, &lo.rungs)))
         return rc;
     lad_err err = {0};

@@ -81,12 +81,12 @@
 static const char usage[] =
     "usage: ladder survey [--device <spec>] [--only <glob>] [--cases <n>] [--db <file>]\n"
     "                     [--resume] [--json] [-o <file>] [--vectors <dir>]\n"
-    "                     [--shard <i>/<n>] [-q]\n"
+    "                     [--shard <i>/<n>] [--decide] [-q]\n"
     "\n"
     "  Climbs the ladder on every datapath of a device, infers each model,\n"
     "  validates it and the preset against the device, compares the two and\n"
     "  replays the captured vectors of the datapath; ends with one table.\n"
-    "  Exit 0 when every inferred model equals its preset and both\n"
+    "  Exit 0 when every inferred model is = or \u2261 its preset and both\n"
     "  validations found no mismatch, 1 otherwise.\n"
     "\n"
     "  --device <spec>  cuda:<index> (the default, cuda:0): the kernels that\n"
@@ -96,6 +96,8 @@ static const char usage[] =
     "                   sm_80 alike); AMD: cdna1 (gfx908), cdna2 (gfx90a),\n"
     "                   cdna3 (gfx942)\n"
     "  --only <glob>    only the datapaths whose preset name matches\n"
+    "  --decide         end each ladder with the decide rung: the cases that\n"
+    "                   decide what the others leave open (seconds each)\n"
     "  --cases <n>      random cases per validation, 1..1000000000\n"
     "                   (default 1000000)\n"
     "  --db <file>      the store (default ladder.db); never emptied\n"
@@ -122,6 +124,7 @@ typedef struct scope {
     const lad_preset **dps;  /* the datapaths, in preset order */
     int n;
     int unmapped;            /* kernel rows that run here with no preset */
+    int decide;              /* --decide: the decide rung ends each ladder */
 } scope;
 
 /* The number in "sm_90a", "sm90", "sm_100": 90, 90, 100; -1 when s is no
@@ -456,7 +459,7 @@ static void survey_one(lad_store *st, const scope *s, const lad_preset *p, uint6
     lad_recipe r;
     memset(&r, 0, sizeof r);
     static lad_infer_result inf;
-    char *text = lad_recipe_of(&p->dp, devspec, LAD_RECIPE_OF_RANDOM);
+    char *text = lad_recipe_of(&p->dp, devspec, LAD_RECIPE_OF_RANDOM, s->decide);
     char file[96];
     snprintf(file, sizeof file, "<survey recipe %s>", p->dp.name);
     int rc = text ? lad_recipe_parse(file, text, strlen(text), &r, &err)
@@ -464,6 +467,7 @@ static void survey_one(lad_store *st, const scope *s, const lad_preset *p, uint6
     free(text);
     if (rc == LAD_OK) {
         lad_ladder_opts lo = {0};
+        lo.next = lad_infer_next;
         lo.device = devspec;
         lo.argc = argc;
         lo.argv = argv;
@@ -626,8 +630,9 @@ int cmd_survey(int argc, char **argv)
 {
     const char *device = "cuda:0", *only = NULL, *cases = NULL, *db = LAD_STORE_DEFAULT;
     const char *resume = NULL, *json = NULL, *vecdir = "vectors", *shard = NULL;
-    const char *outfile = NULL, *quiet = NULL;
+    const char *outfile = NULL, *quiet = NULL, *decide = NULL;
     cli_opt opts[] = {{"device", 0, 1, &device}, {"only", 0, 1, &only},
+                      {"decide", 0, 0, &decide},
                       {"quiet", 'q', 0, &quiet},
                       {"cases", 0, 1, &cases},   {"db", 0, 1, &db},
                       {"resume", 0, 0, &resume}, {"json", 0, 0, &json},
@@ -667,6 +672,7 @@ int cmd_survey(int argc, char **argv)
         free(s.dps);
         return rc;
     }
+    s.decide = decide != NULL;
     /* This shard's datapaths; a shard past the last datapath has none. */
     int kept = 0;
     for (int i = 0; i < s.n; i++)

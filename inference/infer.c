@@ -18,6 +18,7 @@
 #include "cases.h"
 #include "../model/format_fit.h"
 #include "../model/params.h"
+#include "answer.h"
 #include "search.h"
 #include "sumtree.h"
 
@@ -388,7 +389,15 @@ int lad_infer_model(lad_store *st, int64_t run, lad_datapath *dp, lad_err *err)
 int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress, void *pctx,
               lad_infer_result *out, lad_err *err)
 {
+    return lad_infer_answer(st, run, store_it, progress, pctx, out, NULL, err);
+}
+
+int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress,
+                     void *pctx, lad_infer_result *out, lad_answer *answer, lad_err *err)
+{
     memset(out, 0, sizeof *out);
+    if (answer)
+        answer->nalt = -1;  /* none found (yet) */
     char path[256];
     char *text = recipe_text(st, run, path, sizeof path);
     if (text == NULL)
@@ -582,6 +591,14 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress
         }
         snprintf(out->conflict, sizeof out->conflict, "sumtree: %s", tree.why);
     }
+    /* the whole answer of a model that reproduces every case it was fitted to */
+    if (answer && out->fitted && !out->nmismatch) {
+        if (progress)
+            progress(pctx, "the rows the cases leave open", 0, 1);
+        lad_answer_cases ac = {cs, NULL, d, nfit};
+        if ((rc = lad_answer_find(&dp, &start, &ac, answer, err)))
+            goto done;
+    }
     if (store_it && (rc = store_result(st, run, out, &tree, err)))
         goto done;
     rc = out->nmismatch ? LAD_NO : LAD_OK;
@@ -594,5 +611,37 @@ done:
     free(stages);
     free(owns);
     lad_recipe_free(&r);
+    return rc;
+}
+
+int lad_infer_next(lad_store *st, int64_t run, lad_case **cases, int *n, char *rows,
+                   size_t size, lad_err *err)
+{
+    *cases = NULL;
+    *n = 0;
+    if (size)
+        rows[0] = 0;
+    lad_infer_result *res = malloc(sizeof *res);
+    lad_answer *ans = malloc(sizeof *ans);
+    int rc = res && ans ? lad_infer_answer(st, run, 0, NULL, NULL, res, ans, err)
+                        : lad_errf(err, LAD_EINTERNAL, "out of memory");
+    if (rc == LAD_OK && ans->nalt < 0)
+        rc = LAD_NO;  /* the sumtree rung alone: no model */
+    if (rc == LAD_OK && ans->nopen > 0 && ans->nnext > 0) {
+        size_t len = 0;
+        for (int i = 0; i < lad_nparams; i++)
+            if (ans->rows[i].status == LAD_ROW_OPEN && len + strlen(lad_params[i].key) + 3 < size)
+                len += (size_t)snprintf(rows + len, size - len, "%s%s", len ? "; " : "",
+                                        lad_params[i].key);
+        *cases = malloc((size_t)ans->nnext * sizeof **cases);
+        if (*cases == NULL) {
+            rc = lad_errf(err, LAD_EINTERNAL, "out of memory");
+        } else {
+            memcpy(*cases, ans->next, (size_t)ans->nnext * sizeof **cases);
+            *n = ans->nnext;
+        }
+    }
+    free(res);
+    free(ans);
     return rc;
 }

@@ -32,6 +32,8 @@
 #include "../model/datapath.h"
 #include "../util/progress.h"
 
+struct lad_answer; /* inference/answer.h */
+
 #define LAD_INFER_MAXPARAMS 48
 #define LAD_INFER_MAXIDS 32   /* deciding case ids kept per parameter */
 #define LAD_SUMTREE_TEXTMAX 2048 /* a summation tree of LAD_KMAX leaves fits */
@@ -83,6 +85,23 @@ typedef struct lad_infer_result {
 */
 int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress, void *pctx,
               lad_infer_result *out, lad_err *err);
+
+/* The same, and with a model that reproduces every case it was fitted to,
+** the whole answer into *answer (inference/answer.h): each row decided,
+** equivalent, open or not in effect, and the cases that separate what is
+** open. answer->nalt is -1 when there is no such model. */
+int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress,
+                     void *pctx, lad_infer_result *out, struct lad_answer *answer,
+                     lad_err *err);
+
+/* The cases that decide what run's cases leave open (the decide rung's
+** inference: lad_ladder_opts.next of probes/ladder.h, whose type it has):
+** the whole answer's next cases into *cases (malloc'd) and the open rows'
+** keys into rows, each its own group ("window; d_round": a case target,
+** docs/store.md); *n 0 when no row is open. LAD_NO when no model
+** reproduces every case. Nothing is stored. */
+int lad_infer_next(lad_store *st, int64_t run, lad_case **cases, int *n, char *rows,
+                   size_t size, lad_err *err);
 
 /* The model `ladder infer` stored with run (its last "model" inference,
 ** the model file's text) into dp. LAD_EDATA when there is none. */

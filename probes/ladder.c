@@ -230,6 +230,7 @@ static const rung_fn rung_fns[LAD_RUNG_COUNT] = {
     [LAD_RUNG_SCALING] = lad_rung_scaling,
     [LAD_RUNG_SUMTREE] = lad_rung_sumtree,
     [LAD_RUNG_RANDOM] = lad_rung_random,
+    [LAD_RUNG_DECIDE] = lad_rung_decide,
 };
 
 /* Runs one rung with its bookkeeping, its cases and observations one step
@@ -351,6 +352,7 @@ int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
     p->err = err;
     p->progress = opts->progress;
     p->progress_ctx = opts->ctx;
+    p->next = opts->next;
     lad_recipe_datapath(r, &p->dp);
     p->facts.a = p->dp.a;
     p->facts.b = p->dp.b;

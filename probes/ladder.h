@@ -39,6 +39,13 @@ typedef struct lad_facts {
 /* Progress (util/progress.h): called as cases are answered, with the
 ** rung's name and its done of total cases. */
 
+/* The cases that decide what a run's cases leave open: into *cases
+** (malloc'd, free()) *n of them, and the open rows' keys as a case
+** target (each its own group: "window; d_round") into rows; *n 0 when no row is open. LAD_NO when no model reproduces
+** every case (a conflict, which no case can settle). */
+typedef int (*lad_next_fn)(lad_store *st, int64_t run, lad_case **cases, int *n, char *rows,
+                           size_t size, lad_err *err);
+
 typedef struct lad_probe {
     const lad_recipe *recipe;
     lad_datapath dp;         /* what the device is told; a/b gain their
@@ -62,6 +69,7 @@ typedef struct lad_probe {
     int replayed;            /* the rung under way (or just ended) replays */
     const lad_case_row *replay; /* its stored cases, in id order */
     size_t nreplay;
+    lad_next_fn next;        /* lad_ladder_opts.next */
 } lad_probe;
 
 /* The structured evidence of one case of a batch (lad_case_tag). */
@@ -140,6 +148,7 @@ int lad_rung_specials(lad_probe *p);
 int lad_rung_scaling(lad_probe *p);
 int lad_rung_sumtree(lad_probe *p);
 int lad_rung_random(lad_probe *p);
+int lad_rung_decide(lad_probe *p);
 
 /* The plain description of a device and a datapath that the store records
 ** when a run begins (lad_run_info); the strings stay d's and dp's. */
@@ -173,6 +182,10 @@ typedef struct lad_ladder_opts {
     ** and whose it is ("recipe 'x.yaml'", "run 3") when it came from the
     ** recipe or the store, NULL when opts->device named it. */
     void (*announce)(void *ctx, const char *spec, const char *whose);
+    /* The decide rung's inference (lad_infer_next of inference/infer.h,
+    ** which this layer cannot include): the cases that separate the values
+    ** the run's cases so far leave open. NULL: the decide rung is refused. */
+    lad_next_fn next;
 } lad_ladder_opts;
 
 /*

@@ -60,6 +60,7 @@ static const struct rungdef {
     [LAD_RUNG_SUMTREE] = {"sumtree",
                           {{"lanes", P_ALLINT, 2, LAD_KMAX, LAD_RECIPE_ALL, NULL}}},
     [LAD_RUNG_RANDOM] = {"random", {{0}}},
+    [LAD_RUNG_DECIDE] = {"decide", {{0}}},
 };
 
 const char *lad_rung_name(int id)
@@ -620,7 +621,7 @@ static const char *recipe_format(const lad_format *f)
 
 /* The recipe of preset p: what an experimenter knows about the instruction
 ** and nothing of its arithmetic (as tests/data/recipe-gen.sh writes it). */
-char *lad_recipe_of(const lad_datapath *dp, const char *device, int random_cases)
+char *lad_recipe_of(const lad_datapath *dp, const char *device, int random_cases, int decide)
 {
     lad_buf b = {0};
     lad_buf_printf(&b, "recipe: 1\ndatapath:\n  name: %s\n  arch: %s\n  instr: %s\n",
@@ -638,8 +639,8 @@ char *lad_recipe_of(const lad_datapath *dp, const char *device, int random_cases
         lad_buf_printf(&b, "  sparse: %s\n", lad_sparse_names[dp->sparse]);
     lad_buf_printf(&b, "device: %s\n", device);
     lad_buf_printf(&b, "rungs: [instruction, slice, lanes, truncation, visible, internal, ulp, "
-                       "grouping, zeros, specials%s, random]\n",
-                   dp->scale_block ? ", scaling" : "");
+                       "grouping, zeros, specials%s, random%s]\n",
+                   dp->scale_block ? ", scaling" : "", decide ? ", decide" : "");
     lad_buf_printf(&b, "random: {cases: %d, finite: 50, seed: 1}\n", random_cases);
     return lad_buf_take(&b);
 }

@@ -50,6 +50,7 @@ enum lad_rung_id {
     LAD_RUNG_SCALING,         /* block scales and the scale floor */
     LAD_RUNG_SUMTREE,         /* the order of the K-long reduction (FPRev) */
     LAD_RUNG_RANDOM,          /* random cases against the fitted model */
+    LAD_RUNG_DECIDE,          /* the cases that decide what is still open */
     LAD_RUNG_COUNT
 };
 
@@ -140,10 +141,11 @@ void lad_recipe_free(lad_recipe *r);
 
 /* The recipe that climbs datapath dp on device: the instruction only
 ** (name, formats by the containers they arrive in, K, scales, sparsity)
-** and every rung its kind allows, the random rung with random_cases; as
-** text (malloc'd; NULL when out of memory). What `ladder survey` and the
-** report of a preset climb; tests/data/recipe-gen.sh writes the same. */
-char *lad_recipe_of(const lad_datapath *dp, const char *device, int random_cases);
+** and every rung its kind allows, the random rung with random_cases, and
+** the decide rung last when decide is 1; as text (malloc'd; NULL when out
+** of memory). What `ladder survey` and the report of a preset climb;
+** tests/data/recipe-gen.sh writes the same. */
+char *lad_recipe_of(const lad_datapath *dp, const char *device, int random_cases, int decide);
 #define LAD_RECIPE_OF_RANDOM 1024 /* random_cases of survey's and report's recipes */
 
 /* Fills dp with what the device is told about the instruction: starts from
