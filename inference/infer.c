@@ -564,7 +564,7 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     if (out->nmismatch) {
         char *p = out->conflict;
         size_t left = sizeof out->conflict;
-        int w = snprintf(p, left, "%zu of %zu cases fit no model in reach:", out->nmismatch, n);
+        int w = snprintf(p, left, "no model found within reach explains %zu of %zu cases:", out->nmismatch, n);
         for (size_t i = 0; i < out->nbad && w > 0 && (size_t)w < left; i++) {
             p += w;
             left -= (size_t)w;
