@@ -625,9 +625,18 @@ static int read_ids_now(lad_store *st, int64_t *app, int64_t *ver,
     if (rc != SQLITE_OK) {
         /* These reads fail with SQLITE_ERROR only on a file SQLite cannot
         ** read as this database ("unsupported file format", a schema it
-        ** cannot parse): the file is at fault, as for SQLITE_CORRUPT. */
+        ** cannot parse): the file is at fault, as for SQLITE_CORRUPT. A
+        ** damaged schema can also make SQLite say "out of memory" (found by
+        ** fuzz_merge): when a megabyte can still be had, the file is. */
         int code = st_sqlerr(st, err, "read");
-        return rc == SQLITE_ERROR ? (err->code = LAD_EDATA) : code;
+        void *room = rc == SQLITE_NOMEM ? malloc(1 << 20) : NULL;
+        free(room);
+        if (rc == SQLITE_ERROR || room != NULL) {
+            lad_err_clear(err);
+            code = lad_errf(err, LAD_EDATA, "cannot read '%s': %s%s", st->path,
+                            sqlite3_errmsg(st->db), room ? " (its schema is damaged)" : "");
+        }
+        return code;
     }
     if (*app != LAD_STORE_APP_ID && (*app != 0 || *tables != 0))
         return not_ladder(st, err);
