@@ -17,6 +17,8 @@
 
 #include "util/err.h"
 
+struct lad_format;
+
 #include <stdint.h>
 
 #define LADDER_VERSION "0.1.0"
@@ -40,6 +42,32 @@ int cli_error(int code, const char *fmt, ...)
 /* Same, with LAD_EUSAGE. */
 int cli_usage_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
+
+/* The usage error for a name given on the command line that names nothing
+** (docs/exit-codes.md): "unknown <what> '<name>'; did you mean '<near>'?",
+** or with `otherwise` ("see 'ladder presets'") in place of the suggestion
+** when near is NULL, or nothing more when both are NULL. Returns LAD_EUSAGE. */
+int cli_unknown(const char *what, const char *name, const char *near, const char *otherwise);
+
+/* The same, the suggestion the name of names (NULL-terminated) nearest to
+** name: "unknown subcommand 'shwo'; did you mean 'show'?". */
+int cli_unknown_among(const char *what, const char *name, const char *const *names,
+                      const char *otherwise);
+
+/* The code of "run N stored no cases in rung '<name>'": LAD_EDATA when name
+** is a rung of this ladder (probes/recipe.h) or "validation" (the rung
+** validate adds a run's mismatches to): the name is right, the run lacks
+** it; LAD_EUSAGE otherwise: the name given names nothing. */
+int cli_rung_code(const char *name);
+
+/* Reads a format name or spec given on the command line into *f; an
+** unknown one is cli_unknown's usage error, with the built-in name nearest
+** to it. */
+int cli_format(const char *spec, struct lad_format *f);
+
+/* The arch of a compiled-in preset ("sm_90a", "cdna3") a slip away from
+** word, or NULL; an exact arch is NULL too (util/suggest.h). */
+const char *cli_arch_nearest(const char *word);
 
 /* One option a command accepts. */
 typedef struct cli_opt {

@@ -22,6 +22,7 @@
 #include "runview.h"
 #include "io/vecwrite.h"
 #include "probes/case.h"
+#include "probes/recipe.h"
 
 #include <inttypes.h>
 #include <errno.h>
@@ -132,9 +133,12 @@ int cmd_export(int argc, char **argv)
         if (fmts[i]->kind == LAD_FLOAT && fmts[i]->ebits == 0)
             rc = lad_errf(&err, LAD_EDATA, "run %" PRId64 ": format '%s' has no known "
                           "decode; a .vec file cannot name it", run, fmts[i]->name);
+    const char *near = rung ? lad_rung_nearest(rung) : NULL;
     if (rc == LAD_OK && n == 0)
-        rc = lad_errf(&err, LAD_EDATA, "run %" PRId64 " stored no cases%s%s%s", run,
-                      rung ? " in rung '" : "", rung ? rung : "", rung ? "'" : "");
+        rc = lad_errf(&err, rung ? cli_rung_code(rung) : LAD_EDATA,
+                      "run %" PRId64 " stored no cases%s%s%s%s%s%s", run,
+                      rung ? " in rung '" : "", rung ? rung : "", rung ? "'" : "",
+                      near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
     for (size_t i = 0; i < n && rc == LAD_OK; i++) {
         const char *why = unfit(&dp, &rows[i]);
         if (why)

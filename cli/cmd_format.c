@@ -53,15 +53,6 @@ static const char usage[] =
 
 #define MAXPOS 4096
 
-/* Resolves a format argument; prints a usage error when unknown. */
-static int get_format(const char *spec, lad_format *f)
-{
-    lad_err err = {0};
-    if (lad_format_parse(spec, f, &err) != LAD_OK)
-        return cli_usage_error("%s", err.msg);
-    return LAD_OK;
-}
-
 /* Parses a hex word that must fit in f's width. */
 static int get_word(const lad_format *f, const char *s, lad_word_t *w)
 {
@@ -122,7 +113,7 @@ static int do_decode(int npos, char **pos)
     if (npos < 2)
         return cli_usage_error("format decode needs a format and a word");
     lad_format f;
-    int rc = get_format(pos[0], &f);
+    int rc = cli_format(pos[0], &f);
     lad_word_t *words = calloc((size_t)npos, sizeof *words);
     if (words == NULL)
         return cli_error(LAD_EINTERNAL, "out of memory");
@@ -140,7 +131,7 @@ static int do_encode(int npos, char **pos, int mode, int ovf, int verbose)
     if (npos < 2)
         return cli_usage_error("format encode needs a format and a value");
     lad_format f;
-    int rc = get_format(pos[0], &f);
+    int rc = cli_format(pos[0], &f);
     lad_word_t *words = calloc((size_t)npos, sizeof *words);
     int *flags = calloc((size_t)npos, sizeof *flags);
     if (words == NULL || flags == NULL)
@@ -177,7 +168,7 @@ static int do_table(int npos, char **pos)
         return npos ? cli_usage_error("unexpected argument '%s'", pos[1])
                     : cli_usage_error("format table needs a format");
     lad_format f;
-    int rc = get_format(pos[0], &f);
+    int rc = cli_format(pos[0], &f);
     if (rc)
         return rc;
     int bits = f.kind == LAD_INT ? f.width : f.sign + f.ebits + f.mbits;
@@ -223,16 +214,18 @@ int cmd_format(int argc, char **argv)
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     int mode = lad_round_parse(round);
+    static const char *const modes[] = {"rz", "rne", "ru", "rd", "rna", NULL};
     if (mode < 0)
-        return cli_usage_error("unknown rounding mode '%s' (rz, rne, ru, rd "
-                               "or rna)", round);
+        return cli_unknown_among("rounding mode", round, modes,
+                                 "--round takes rz, rne, ru, rd or rna");
     int ovf = strcmp(overflow, "inf") == 0    ? LAD_OVF_INF
               : strcmp(overflow, "sat") == 0  ? LAD_OVF_SAT
               : strcmp(overflow, "ieee") == 0 ? LAD_OVF_IEEE
                                               : -1;
+    static const char *const rules[] = {"ieee", "inf", "sat", NULL};
     if (ovf < 0)
-        return cli_usage_error("unknown overflow rule '%s' (ieee, inf or "
-                               "sat)", overflow);
+        return cli_unknown_among("overflow rule", overflow, rules,
+                                 "--overflow takes ieee, inf or sat");
     const char *sub = pos[0];
     if (strcmp(sub, "decode") == 0)
         return do_decode(npos - 1, pos + 1);
@@ -242,6 +235,6 @@ int cmd_format(int argc, char **argv)
         return do_table(npos - 1, pos + 1);
     if (strcmp(sub, "list") == 0)
         return do_list(npos - 1, pos + 1);
-    return cli_usage_error("unknown format subcommand '%s'; see 'ladder help "
-                           "format'", sub);
+    static const char *const subs[] = {"decode", "encode", "table", "list", NULL};
+    return cli_unknown_among("format subcommand", sub, subs, "see 'ladder help format'");
 }

@@ -1,7 +1,7 @@
 /*
 ** ladder history: the runs in a store, newest first.
 **
-**     ladder history [--db FILE] [--gpu NAME] [--arch A] [--format F]
+**     ladder history [--db FILE] [--gpu NAME] [--arch A] [--operand-format F]
 **                    [--instruction I] [--status S] [--since DATE]
 **                    [--until DATE] [--limit N] [--json]
 **
@@ -15,6 +15,8 @@
 #include "commands.h"
 #include "json.h"
 #include "runview.h"
+#include "model/format.h"
+#include "model/presets.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,14 +24,14 @@
 #include <string.h>
 
 static const char usage[] =
-    "usage: ladder history [--db <file>] [--gpu <name>] [--arch <a>] [--format <f>]\n"
+    "usage: ladder history [--db <file>] [--gpu <name>] [--arch <a>] [--operand-format <f>]\n"
     "                      [--instruction <i>] [--status <s>] [--since <date>]\n"
     "                      [--until <date>] [--limit <n>] [--json]\n"
     "\n"
     "  --db           the store (default ladder.db)\n"
     "  --gpu          runs on a device whose name contains <name> (any case)\n"
     "  --arch         runs of an arch (sm_90a; sm_90 also matches sm_90a)\n"
-    "  --format       runs whose A, B, C or D format is <f> (e4m3, f16, ...)\n"
+    "  --operand-format  runs whose A, B, C or D format is <f> (e4m3, f16, ...)\n"
     "  --instruction  runs of an instruction (mma.sync, wgmma, tcgen05.mma),\n"
     "                 tcgen05 kind, SASS opcode or datapath name\n"
     "  --status       running, ok, failed or interrupted\n"
@@ -71,6 +73,15 @@ static int parse_date(const char *s, const char *what, int64_t *t)
     return LAD_OK;
 }
 
+/* True when a preset's arch is arch or starts with it (sm_90 of sm_90a). */
+static int arch_known(const char *arch)
+{
+    for (int i = 0; i < lad_preset_count(); i++)
+        if (strncmp(lad_preset_get(i)->dp.arch, arch, strlen(arch)) == 0)
+            return 1;
+    return 0;
+}
+
 int cmd_history(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *gpu = NULL, *format = NULL;
@@ -83,7 +94,7 @@ int cmd_history(int argc, char **argv)
         {"status", 0, 1, &status},
         {"since", 0, 1, &since},
         {"until", 0, 1, &until},
-        {"format", 0, 1, &format},
+        {"operand-format", 0, 1, &format},
         {"instruction", 0, 1, &instruction},
         {"limit", 0, 1, &limit},
         {"json", 0, 0, &json},
@@ -95,6 +106,9 @@ int cmd_history(int argc, char **argv)
     if (code)
         return code == CLI_HELP ? 0 : code;
     lad_history_filter f = {gpu, format, instruction, arch, 0, 0, 0, 0};
+    lad_format fmt;
+    if (format && (code = cli_format(format, &fmt)) != LAD_OK)
+        return code;
     if (status) {
         for (int i = 0; i <= LAD_RUN_INTERRUPTED && !f.status; i++)
             if (strcmp(status, lad_run_status_name(i)) == 0)
@@ -125,6 +139,11 @@ int cmd_history(int argc, char **argv)
     lad_store_close(st);
     if (code)
         return cli_report(&err);
+    /* an arch that no run and no preset has is a slip: "sm_9O" */
+    if (n == 0 && arch && !arch_known(arch)) {
+        free(rows);
+        return cli_unknown("arch", arch, cli_arch_nearest(arch), "see 'ladder presets'");
+    }
 
     if (json) {
         putchar('[');

@@ -65,7 +65,10 @@ int cmd_model(int argc, char **argv)
         return npos > 1 ? cli_usage_error("model params: takes no argument") : params();
     int show = strcmp(pos[0], "show") == 0;
     if (!show && strcmp(pos[0], "check") != 0)
-        return cli_usage_error("model: unknown subcommand '%s'", pos[0]);
+    {
+        static const char *const subs[] = {"show", "check", "params", NULL};
+        return cli_unknown_among("model subcommand", pos[0], subs, "see 'ladder help model'");
+    }
     if (npos < 2)
         return cli_usage_error("model %s: missing %s", pos[0],
                                show ? "preset or file" : "file");

@@ -108,7 +108,10 @@ int cmd_recipe(int argc, char **argv)
         return rc == CLI_HELP ? 0 : rc;
     int doshow = strcmp(pos[0], "show") == 0;
     if (!doshow && strcmp(pos[0], "check") != 0)
-        return cli_usage_error("recipe: unknown subcommand '%s'", pos[0]);
+    {
+        static const char *const subs[] = {"check", "show", NULL};
+        return cli_unknown_among("recipe subcommand", pos[0], subs, "see 'ladder help recipe'");
+    }
     if (npos < 2)
         return cli_usage_error("recipe %s: missing file", pos[0]);
     lad_recipe r;

@@ -29,6 +29,7 @@
 #include "probes/ladder.h"
 #include "probes/recipe.h"
 #include "report/report.h"
+#include "util/suggest.h"
 
 static const char usage[] =
     "usage: ladder report <run>|<model>|survey:<id> [--db <file>] [-o <file>]\n"
@@ -143,7 +144,21 @@ static int gather_model(const char *spec, lad_report *r, lad_err *err)
     } else {
         FILE *f = fopen(spec, "rb");
         if (f == NULL)
-            return lad_errf(err, LAD_EDATA, "unknown run, preset or model file '%s'", spec);
+        {
+            /* the preset a slip away, else the run alias */
+            lad_err pe = {0};
+            lad_model_unknown(spec, &pe);
+            const char *dym = strstr(pe.msg, "; did you mean");
+            lad_suggest sg;
+            lad_suggest_init(&sg, spec);
+            lad_suggest_add(&sg, "latest");
+            const char *near = lad_suggest_best(&sg);
+            if (dym == NULL && near)
+                return lad_errf(err, LAD_EUSAGE, "unknown run, preset or model file "
+                                "'%s'; did you mean '%s'?", spec, near);
+            return lad_errf(err, LAD_EUSAGE, "unknown run, preset or model file '%s'%s",
+                            spec, dym ? dym : "");
+        }
         fclose(f);
         char evidence[160];
         if ((rc = lad_model_load(spec, &r->dp, evidence, sizeof evidence, err)))

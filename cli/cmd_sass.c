@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "kernels/kernels.h"
+#include "util/suggest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,14 +256,24 @@ int cmd_sass(int argc, char **argv)
         for (int t = 0; t < LAD_NTARGETS; t++)
             if (strcmp(lad_target_name(t), target_s) == 0)
                 target = t;
-        if (target < 0)
-            return cli_usage_error("unknown target '%s' (sm_80, sm_89, sm_90a, "
-                                   "sm_100a or sm_120a)", target_s);
+        if (target < 0) {
+            lad_suggest s;
+            lad_suggest_init(&s, target_s);
+            for (int t = 0; t < LAD_NTARGETS; t++)
+                lad_suggest_add(&s, lad_target_name(t));
+            return cli_unknown("target", target_s, lad_suggest_best(&s),
+                               "the targets: sm_80, sm_89, sm_90a, sm_100a, sm_120a");
+        }
     }
     for (int i = 0; i < nnames; i++)
-        if (!lad_kernel_find(names[i]))
-            return cli_usage_error("unknown kernel '%s' (`ladder sass --list` "
-                                   "names them)", names[i]);
+        if (!lad_kernel_find(names[i])) {
+            lad_suggest s;
+            lad_suggest_init(&s, names[i]);
+            for (int k = 0; k < lad_kernel_count(); k++)
+                lad_suggest_add(&s, lad_kernel_get(k)->name);
+            return cli_unknown("kernel", names[i], lad_suggest_best(&s),
+                               "`ladder sass --list` names them");
+        }
     if (listopt) {
         list(names, nnames, target);
         return 0;

@@ -360,13 +360,13 @@ static int no_rung(lad_store *st, int64_t run, const char *rung, lad_err *err)
     const char *near = lad_suggest_best(&sg);
     char *list = lad_buf_take(&names);
     if (near)
-        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " stored no cases in rung '%s'; did "
+        rc = lad_errf(err, cli_rung_code(rung), "run %" PRId64 " stored no cases in rung '%s'; did "
                       "you mean '%s'? (its rungs: %s)", run, rung, near, list);
     else if (list)
-        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " stored no cases in rung '%s'; its "
+        rc = lad_errf(err, cli_rung_code(rung), "run %" PRId64 " stored no cases in rung '%s'; its "
                       "rungs: %s", run, rung, list);
     else
-        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " stored no cases in any rung", run);
+        rc = lad_errf(err, cli_rung_code(rung), "run %" PRId64 " stored no cases in any rung", run);
     free(list);
     lad_show_free(&s);
     return rc;

@@ -232,8 +232,8 @@ static int find_scope(const char *device, const char *only, scope *s)
         const char *amd = amd_arch(device + 4);
         s->archnum = amd ? 0 : arch_number(device + 4);
         if (s->archnum < 0)
-            return cli_usage_error("--device sim:<arch> needs an arch such as sm_90a or "
-                                   "cdna3, not '%s'", device + 4);
+            return cli_unknown("arch", device + 4, cli_arch_nearest(device + 4),
+                               "--device sim:<arch> needs an arch such as sm_90a or cdna3");
         int any = 0;
         for (int i = 0; i < lad_preset_count(); i++) {
             const lad_preset *p = lad_preset_get(i);
@@ -246,8 +246,8 @@ static int find_scope(const char *device, const char *only, scope *s)
                 return rc;
         }
         if (!any)
-            return cli_usage_error("no preset is of arch '%s'; see 'ladder presets'",
-                                   device + 4);
+            return cli_unknown("arch", device + 4, cli_arch_nearest(device + 4),
+                               "no preset is of it; see 'ladder presets'");
     } else {
         return cli_usage_error("--device must be cuda:<index> or sim:<arch>, not '%s'",
                                device);

@@ -232,6 +232,8 @@ static int setup_of_validation(lad_store *st, const char *spec, run_setup *rs,
     if (rc == LAD_OK && *own) {
         /* a --model validation: the model by its spec, the run's device */
         rc = lad_model_resolve(v.model, &rs->dp, err);
+        if (rc == LAD_EUSAGE)   /* the store's name, not the user's */
+            rc = err->code = LAD_EDATA;
         snprintf(rs->name, sizeof rs->name, "%s", v.model);
         snprintf(rs->device, sizeof rs->device, "%s", row.device_spec);
         snprintf(rs->sha256, sizeof rs->sha256, "%s", row.model_sha256);
@@ -345,8 +347,11 @@ int cmd_validate(int argc, char **argv)
         return cli_usage_error("--model needs --device");
     uint64_t ncases = DEFAULT_CASES, seed = 1, raw = 50;
     int gen = LAD_GEN_MIX;
-    if (gens && (gen = lad_gen_find(gens)) < 0)
-        return cli_usage_error("--gen: no generator '%s' (mix, near-zero, scale-edge)", gens);
+    if (gens && (gen = lad_gen_find(gens)) < 0) {
+        static const char *const names[] = {"mix", "near-zero", "scale-edge", NULL};
+        return cli_unknown_among("generator", gens, names,
+                                 "--gen takes mix, near-zero or scale-edge");
+    }
     if (gen != LAD_GEN_MIX)
         raw = 0;
     if (cases && (rc = cli_number(cases, "--cases", 1, MAX_CASES, &ncases)))
@@ -434,6 +439,8 @@ int cmd_validate(int argc, char **argv)
         char msg[sizeof err.msg];
         snprintf(msg, sizeof msg, "%s", err.msg);
         lad_err_clear(&err);
+        if (rc == LAD_EUSAGE && !device)   /* the store's name, not the user's */
+            rc = LAD_EDATA;
         lad_errf(&err, rc, "device '%.100s': %s", devspec, msg);
     }
     if (rc == LAD_OK && rs.sha256[0] && strcmp(rs.sha256, dev->info.model_sha256) != 0)

@@ -283,8 +283,9 @@ int lad_store_step_end(lad_store *st, int ok, lad_err *err);
 
 /* Resolves a RUN argument: a decimal id, or "latest" (the newest run),
 ** either one also written after "run:" ("run:3", "run:latest").
-** Returns LAD_EUSAGE for anything else, LAD_EDATA when there is no such run
-** (or no run at all). */
+** Returns LAD_EUSAGE for anything else ("; did you mean 'latest'?" when it
+** is a slip from that), and LAD_EUSAGE too when there is no such run (or no
+** run at all): the name the user gave names nothing (docs/exit-codes.md). */
 int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
                           lad_err *err);
 

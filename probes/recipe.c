@@ -17,6 +17,7 @@
 #include "../util/buf.h"
 #include "../util/sha256.h"
 #include "../model/params.h"
+#include "../model/presets.h"
 #include "../util/suggest.h"
 #include "../io/yaml.h"
 
@@ -333,6 +334,17 @@ static int read_device(const lad_ydoc *doc, const lad_ynode *root,
             if (r->device[n] == 0)
                 return lad_yerr(doc, v, err, "'device' names no %.*s device",
                                 (int)n - 1, kinds[i]);
+            /* a sim: model that is neither a preset nor a file is a name
+            ** in this file that names nothing: bad data, here */
+            const char *m = r->device + n;
+            FILE *f = i == 0 && !lad_preset_find(m) ? fopen(m, "rb") : NULL;
+            if (i == 0 && !lad_preset_find(m) && f == NULL) {
+                lad_err u = {0};
+                lad_model_unknown(m, &u);
+                return lad_yerr(doc, v, err, "%s", u.msg);
+            }
+            if (f)
+                fclose(f);
             return LAD_OK;
         }
     }

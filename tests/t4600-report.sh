@@ -258,9 +258,9 @@ check report-gemm-not-bf16 test "$(grep -c 'total K, with and without' "$TMP/run
 expect_usage_error report-usage-format report latest --db "$DB" --format pdf
 expect_usage_error report-usage-survey report survey:x --db "$DB"
 run_ladder report nosuch-preset -o "$TMP/x.html"
-expect_rc report-unknown-model 3
+expect_rc report-unknown-model 2
 run_ladder report 9999 --db "$DB" -o "$TMP/x.html"
-expect_rc report-unknown-run 3
+expect_rc report-unknown-run 2
 run_ladder help report
 expect_out report-help '^usage: ladder report <run>\|<model>\|survey:<id>'
 
