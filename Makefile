@@ -223,6 +223,13 @@ else
 TEST_ENV := LADDER_RATIONAL_CASES=250000
 endif
 
+# What of docs/commands/ comes from the command table, cli/commands.def:
+# the index README.md and each page's table of arguments and options
+# (tests/t0011-cli-table.sh checks that they are up to date).
+.PHONY: docs-commands
+docs-commands: $(BUILD)/ladder
+	sh scripts/docs-commands.sh $(BUILD)/ladder
+
 # The suites' programs are built first by a make of their own on every CPU
 # (unless -j was given: then with the jobs asked for). Built one file at a
 # time, the plain and the sanitizer builds were a fifth of CI's time.

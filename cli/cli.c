@@ -292,7 +292,7 @@ static int is_option(const char *s)
            s[2] == 0;
 }
 
-int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
+int cli_parse(int argc, char **argv, const cli_opt *opts,
               char **pos, int *npos, int minpos, int maxpos, const char *need)
 {
     int only_pos = 0;
@@ -310,7 +310,9 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
             continue;
         }
         if (cli_is_help(a)) {
-            fputs(usage, stdout);
+            if (cli_table_check(argv[0], opts) != LAD_OK)
+                return LAD_EINTERNAL;
+            cli_usage(stdout, argv[0]);
             return CLI_HELP;
         }
         const cli_opt *o = NULL;

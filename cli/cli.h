@@ -20,6 +20,7 @@
 struct lad_format;
 
 #include <stdint.h>
+#include <stdio.h>
 
 #define LADDER_VERSION "0.1.0"
 
@@ -84,14 +85,41 @@ typedef struct cli_opt {
 
 /*
 ** Parses a command's argv[1..argc-1] against opts (terminated by an entry
-** whose name is NULL). Positional arguments are stored, in order, in
+** whose name is NULL); argv[0] is the command's name in the command table
+** (cli/commands.def). Positional arguments are stored, in order, in
 ** pos[0..*npos-1]: at least minpos (fewer is the usage error `need`) and at
-** most maxpos of them. Returns LAD_OK; CLI_HELP after printing `usage` on
-** stdout (the command then returns 0); or LAD_EUSAGE after printing one
-** line (unknown option, missing value, too many or too few arguments).
+** most maxpos of them. Returns LAD_OK; CLI_HELP after printing the
+** command's usage (cli_usage) on stdout (the command then returns 0);
+** LAD_EINTERNAL on --help when opts and the table disagree
+** (cli_table_check); or LAD_EUSAGE after printing one line (unknown
+** option, missing value, too many or too few arguments).
 */
-int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
+int cli_parse(int argc, char **argv, const cli_opt *opts,
               char **pos, int *npos, int minpos, int maxpos, const char *need);
+
+/* ---- the command table (cli/commands.def, cli/table.c) ---- */
+
+/* The i-th command's name (0-based, in the table's order), NULL past the
+** last; a command's summary line, NULL for no such command. */
+const char *cli_command_name(int i);
+const char *cli_command_summary(const char *name);
+
+/* Prints a command's --help: its usage lines, its paragraphs, its
+** arguments and options, its notes. */
+void cli_usage(FILE *f, const char *cmd);
+
+/* LAD_OK when opts (what cmd parses) and cmd's OPT rows name the same
+** options with the same short names and values, and the usage lines name
+** each; else prints what differs and returns LAD_EINTERNAL. */
+int cli_table_check(const char *cmd, const cli_opt *opts);
+
+/* docs/commands/: the index of every command, and one command's table of
+** arguments and options (and its notes), in Markdown. */
+void cli_markdown_index(FILE *f);
+void cli_markdown_options(FILE *f, const char *cmd);
+
+/* The bash completion script of `ladder completion bash`. */
+void cli_completion_bash(FILE *f);
 
 /* Parses an option's value as a whole number in lo..hi (decimal, or hex
 ** with 0x) into *out. Returns LAD_OK, or LAD_EUSAGE after printing

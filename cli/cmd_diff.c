@@ -38,22 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: ladder diff <a> <b> [--db <file>] [--json] [-o <file.vec>]\n"
-    "\n"
-    "  Prints every datapath parameter of <a> and <b>, marking those that\n"
-    "  differ with '*', and for each differing parameter a witness: an\n"
-    "  input on which the two datapaths return different words, with the\n"
-    "  parameter that explains it. Exit 0 when no row of the table differs,\n"
-    "  1 when one does.\n"
-    "\n"
-    "  <a>, <b>      a preset name, a model file, or a run: run:<id> or a\n"
-    "                bare number (the model `ladder infer` stored with it)\n"
-    "  --db <file>   the store runs are read from (default ladder.db)\n"
-    "  --json        one JSON document instead of the text\n"
-    "  -o <file>     write the witnesses on which <b> differs from <a> as a\n"
-    "                .vec file whose D words are <b>'s\n";
-
 /* One side of the comparison. */
 typedef struct side {
     const char *spec;
@@ -227,15 +211,16 @@ static int write_vec(const char *path, const side *a, const side *b, int k,
 int cmd_diff(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *json = NULL, *outpath = NULL;
+    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
     cli_opt opts[] = {
         {"db", 0, 1, &db},
         {"json", 0, 0, &json},
         {"output", 'o', 1, &outpath},
-        {NULL, 0, 0, NULL},
+        {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL},
     };
     char *pos[2];
     int npos;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 2, 2,
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 2, 2,
                       "diff needs two models; see 'ladder diff --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;

@@ -30,18 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: ladder export <run> -o <file.vec> [--rung <name>] [--db <file>]\n"
-    "\n"
-    "  Writes the cases a run stored as a .vec file: a header naming the\n"
-    "  device and instruction, then one A;B;C;D line per case with the D\n"
-    "  word the device answered ('-' writes to stdout).\n"
-    "\n"
-    "  <run>          a run id or latest (run:<id>, run:latest alike)\n"
-    "  -o <file>      the .vec file to write\n"
-    "  --rung <name>  only that rung's cases\n"
-    "  --db <file>    the store (default ladder.db)\n";
-
 /* Why case c cannot be a line of dp, or NULL. */
 static const char *unfit(const lad_datapath *dp, const lad_case_row *c)
 {
@@ -95,15 +83,16 @@ static int write_file(const char *path, const lad_run_row *run, const lad_datapa
 int cmd_export(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *outpath = NULL, *rung = NULL;
+    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
     cli_opt opts[] = {
         {"db", 0, 1, &db},
         {"output", 'o', 1, &outpath},
         {"rung", 0, 1, &rung},
-        {NULL, 0, 0, NULL},
+        {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL},
     };
     char *pos[1];
     int npos;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1,
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 1, 1,
                       "export needs a run; see 'ladder export --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;

@@ -33,25 +33,6 @@
 
 _Static_assert(LAD_KMAX == 128, "the usage says --k 1..128");
 
-static const char usage[] =
-    "usage: ladder fit <file.vec> [-o <model.yaml>] [--model <spec>] [--k <K>] [-q]\n"
-    "\n"
-    "  Searches the model family for a model that reproduces every D word of\n"
-    "  a captured vector file, and prints it as a model file, then\n"
-    "      fit: <mismatches>/<cases> mismatches (<file>)\n"
-    "      undetermined: <parameter>: <values>   (what the data leaves open)\n"
-    "  Exit 0 when the model reproduces every case, 1 when it does not.\n"
-    "\n"
-    "  -o, --output <file>  write the model there instead of stdout\n"
-    "  --model <spec>       take the instruction (formats, K, scales,\n"
-    "                       sparsity) from this preset or model file; its\n"
-    "                       arithmetic is not used\n"
-    "  --k <K>              the instruction's K when no preset names it,\n"
-    "                       1..128 (default: the header's k)\n"
-    "  --beam <n>           models kept per search round, 1..64 (default 16)\n"
-    "  -v, --verbose        say on stderr how long the search took\n"
-    "  -q, --quiet          no progress on stderr (docs/progress.md)\n";
-
 /* The instruction the file was captured from, arithmetic reset to the
 ** defaults of lad_datapath_init. */
 static int base_of(lad_vecfile *vf, const char *spec, int kopt, lad_datapath *base,
@@ -191,7 +172,7 @@ int cmd_fit(int argc, char **argv)
     };
     char *pos[2];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1,
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 1, 1,
                       "fit needs one vector file; see 'ladder fit --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;

@@ -27,30 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: ladder format decode <format> <word>...\n"
-    "       ladder format encode <format> <value>... [--round <mode>] [--overflow <rule>] [-v]\n"
-    "       ladder format table <format>\n"
-    "       ladder format list\n"
-    "\n"
-    "  decode      print class, sign and exact value of each hex word\n"
-    "              (\"7e\" or \"0x7e\"): <word> <class> <sign> <decimal> <m>*2^<e>\n"
-    "  encode      round each value (1.5, -0.1, 1e-3, 0x1.8p-3, inf, nan)\n"
-    "              to a word of the format and print it in hex\n"
-    "  table       decode every code of a format of 16 bits or fewer\n"
-    "  list        the built-in formats and their specs\n"
-    "\n"
-    "  <format>    a built-in name (f32 tf32 bf16 f16 e4m3 e5m2 e2m3 e3m2 e2m1\n"
-    "              ue8m0 ue4m3 s8 u8 s32 e4m3fnuz e5m2fnuz f64) or a spec\n"
-    "              such as e3m4 or e5m2:inf=none,nan=ones (see\n"
-    "              docs/commands/format.md)\n"
-    "  --round     rne (default), rz, ru, rd or rna\n"
-    "  --overflow  ieee (default: Inf, or the largest finite value when\n"
-    "              rounding toward zero), inf (always Inf; NaN in a format\n"
-    "              without Inf) or sat (the largest finite value)\n"
-    "  -v, --verbose  encode: also print the word's value and the flags\n"
-    "              (inexact, overflow, underflow)\n";
-
 #define MAXPOS 4096
 
 /* Parses a hex word that must fit in f's width. */
@@ -200,15 +176,16 @@ static int do_list(int npos, char **pos)
 int cmd_format(int argc, char **argv)
 {
     const char *round = "rne", *overflow = "ieee", *verbose = NULL;
+    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
     const cli_opt opts[] = {
         {"round", 0, 1, &round},
         {"overflow", 0, 1, &overflow},
         {"verbose", 'v', 0, &verbose},
-        {NULL, 0, 0, NULL},
+        {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL},
     };
     static char *pos[MAXPOS];
     int npos;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, MAXPOS,
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 1, MAXPOS,
                       "format needs a subcommand: decode, encode, "
                                "table or list; see 'ladder help format'");
     if (rc)

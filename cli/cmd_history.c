@@ -23,23 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: ladder history [--db <file>] [--gpu <name>] [--arch <a>] [--operand-format <f>]\n"
-    "                      [--instruction <i>] [--status <s>] [--since <date>]\n"
-    "                      [--until <date>] [--limit <n>] [--json]\n"
-    "\n"
-    "  --db           the store (default ladder.db)\n"
-    "  --gpu          runs on a device whose name contains <name> (any case)\n"
-    "  --arch         runs of an arch (sm_90a; sm_90 also matches sm_90a)\n"
-    "  --operand-format  runs whose A, B, C or D format is <f> (e4m3, f16, ...)\n"
-    "  --instruction  runs of an instruction (mma.sync, wgmma, tcgen05.mma),\n"
-    "                 tcgen05 kind, SASS opcode or datapath name\n"
-    "  --status       running, ok, failed or interrupted\n"
-    "  --since        runs started on or after <date> (YYYY-MM-DD, UTC)\n"
-    "  --until        runs started on or before <date> (the whole day)\n"
-    "  --limit        the newest <n> runs only, 1..1000000000\n"
-    "  --json         a JSON array of runs instead of the table\n";
-
 /* Prints s in a column of width w, cut with '~' when longer. */
 static void column(const char *s, int w)
 {
@@ -87,6 +70,7 @@ int cmd_history(int argc, char **argv)
     const char *db = LAD_STORE_DEFAULT, *gpu = NULL, *format = NULL;
     const char *instruction = NULL, *limit = NULL, *json = NULL, *arch = NULL;
     const char *status = NULL, *since = NULL, *until = NULL;
+    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
     cli_opt opts[] = {
         {"db", 0, 1, &db},
         {"gpu", 0, 1, &gpu},
@@ -98,11 +82,11 @@ int cmd_history(int argc, char **argv)
         {"instruction", 0, 1, &instruction},
         {"limit", 0, 1, &limit},
         {"json", 0, 0, &json},
-        {NULL, 0, 0, NULL},
+        {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL},
     };
     char *pos[1];
     int npos;
-    int code = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 0, NULL);
+    int code = cli_parse(argc, argv, opts, pos, &npos, 0, 0, NULL);
     if (code)
         return code == CLI_HELP ? 0 : code;
     lad_history_filter f = {gpu, format, instruction, arch, 0, 0, 0, 0};

@@ -29,27 +29,6 @@
 #include "io/modelfile.h"
 #include "util/progress.h"
 
-static const char usage[] =
-    "usage: ladder infer <run> [--db <file>] [-o <model.yaml> [--nearest]] [--no-store]\n"
-    "                    [--json] [-q]\n"
-    "\n"
-    "  Fits the model to the run's stored cases and stores it with the\n"
-    "  run. When cases remain that it does not explain and the run was\n"
-    "  inferred before (a validation's mismatches joined it since), the\n"
-    "  search runs again from the model stored then (docs/inference.md).\n"
-    "\n"
-    "  <run>        a run id or latest (run:<id>, run:latest alike)\n"
-    "  --db         the store (default ladder.db)\n"
-    "  -o           write the inferred model file (when no model explains\n"
-    "               every case, only with --nearest)\n"
-    "  --nearest    with -o: write the nearest model when cases conflict\n"
-    "  --no-store   do not store the inferences (opens the store read-only)\n"
-    "  --json       one JSON object: run, cases, reproduced, parameters\n"
-    "               [{name, value, method, cases, decided_by}], sumtree\n"
-    "               (the summation tree, or null), conflict, nearest\n"
-    "               ({reproduces, smallest: {id, rung, a, b, c, d, model}})\n"
-    "  -q, --quiet  no progress on stderr (docs/progress.md)\n";
-
 /* The words of the smallest conflicting case as a JSON object's members. */
 static void json_smallest(const lad_infer_result *res)
 {
@@ -134,7 +113,7 @@ int cmd_infer(int argc, char **argv)
                       {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1,
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 1, 1,
                       "infer needs a run; see 'ladder infer --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;

@@ -22,19 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: ladder model show <preset|file>\n"
-    "       ladder model check <file>\n"
-    "       ladder model params\n"
-    "\n"
-    "  show    print a preset or a model file as YAML (every parameter)\n"
-    "  check   read a model file and check its parameters\n"
-    "  params  list every parameter: key, type, whether a model file must\n"
-    "          give it, whether inference searches it (a Markdown table)\n"
-    "\n"
-    "  `ladder presets` lists the preset names; docs/model-files.md describes\n"
-    "  the keys.\n";
-
 static int params(void)
 {
     printf("| key | type | required | searched | meaning |\n"
@@ -56,8 +43,9 @@ int cmd_model(int argc, char **argv)
 {
     char *pos[2];
     int npos = 0;
-    static const cli_opt opts[] = {{NULL, 0, 0, NULL}};
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 2,
+    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
+    const cli_opt opts[] = {{"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL}};
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 1, 2,
                       "model: missing subcommand (show, check or params)");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;

@@ -22,13 +22,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: ladder recipe check <file>\n"
-    "       ladder recipe show <file>\n"
-    "\n"
-    "  check   read and validate a recipe; print a one-line summary\n"
-    "  show    print the recipe as the loader understood it\n";
-
 static void show_format(const char *key, const lad_format *f, int known)
 {
     if (!known)
@@ -101,8 +94,9 @@ int cmd_recipe(int argc, char **argv)
 {
     char *pos[2];
     int npos = 0;
-    static const cli_opt opts[] = {{NULL, 0, 0, NULL}};
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 2,
+    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
+    const cli_opt opts[] = {{"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL}};
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 1, 2,
                       "recipe: missing subcommand (check or show)");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;

@@ -31,18 +31,6 @@
 #include "report/report.h"
 #include "util/suggest.h"
 
-static const char usage[] =
-    "usage: ladder report <run>|<model>|survey:<id> [--db <file>] [-o <file>]\n"
-    "                     [--format html|md]\n"
-    "\n"
-    "  <run>       a run id or latest (run:<id>, run:latest alike)\n"
-    "  <model>     a preset name or a model file: its probe cases are generated\n"
-    "              on the sim device (in memory; the store is not opened)\n"
-    "  survey:<id> a survey of the store: datapaths x parameters per GPU\n"
-    "  --db        the store (default ladder.db)\n"
-    "  -o          write the report to this file (default stdout)\n"
-    "  --format    html (default; .md files are Markdown) or md\n";
-
 /* Appends a parameter with the first of its n deciding cases (total in all;
 ** capped: total is what the store kept, not all). */
 static void add_param(lad_report *r, const char *key, const char *value, const char *method,
@@ -325,13 +313,14 @@ static int is_number(const char *s)
 int cmd_report(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *outfile = NULL, *format = NULL;
+    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
     cli_opt opts[] = {{"db", 0, 1, &db},
                       {"output", 'o', 1, &outfile},
                       {"format", 0, 1, &format},
-                      {NULL, 0, 0, NULL}};
+                      {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1,
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 1, 1,
                        "report needs a run, a model or survey:<id>; see 'ladder report --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;

@@ -31,28 +31,6 @@
 #include "util/hooks.h"
 #include "util/progress.h"
 
-static const char usage[] =
-    "usage: ladder run <recipe> [--device <spec>] [--db <file>] [--rungs <list>]\n"
-    "                  [--trust-exec] [-q]\n"
-    "       ladder run --resume <run> [<recipe>] [--db <file>] [--trust-exec] [-q]\n"
-    "\n"
-    "  <recipe>   a recipe file (recipes/*.yaml)\n"
-    "  --device   sim:<model>, exec:<command line> (every line framed with\n"
-    "             its case's number), exec-unframed:<command line> (answers\n"
-    "             matched by order alone: a swapped or shifted answer goes\n"
-    "             unnoticed), cuda:<index> or cublaslt:<index>[:<options>]\n"
-    "             (default: the recipe's device, unless it runs a command)\n"
-    "  --trust-exec  run the exec: device the recipe (or the resumed run)\n"
-    "             names; without it only --device may name a command to run\n"
-    "  --db       the store (default ladder.db)\n"
-    "  --rungs    comma-separated rungs to climb (default: the recipe's);\n"
-    "             decode is climbed first whenever a format needs it\n"
-    "  --resume   go on with a failed or interrupted run (an id or 'latest')\n"
-    "             where it stopped, into the same run: on its device, with\n"
-    "             its --rungs, from its recipe file (default: the path it was\n"
-    "             read from), which must be unchanged\n"
-    "  -q, --quiet  no progress on stderr (docs/progress.md)\n";
-
 static void rung_done(void *ctx, const lad_probe *p, int rc)
 {
     lad_progress_hide(ctx);
@@ -125,7 +103,7 @@ int cmd_run(int argc, char **argv)
                       {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 1, NULL);
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 0, 1, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     if (npos == 0 && !resume)

@@ -26,22 +26,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char usage[] =
-    "usage: ladder sass [--check] [--list] [--target SM] [--cuobjdump PATH]\n"
-    "                   [KERNEL...]\n"
-    "\n"
-    "  disassemble the kernels built into this ladder and print, per kernel\n"
-    "  and target, the tensor opcodes it executes (cuobjdump -sass).\n"
-    "\n"
-    "  --check          compare with the opcode each kernel is expected to\n"
-    "                   run; one ok/FAIL line each, exit 1 on a mismatch\n"
-    "  --list           print the kernel table (PTX instruction, targets,\n"
-    "                   expected opcodes) without disassembling\n"
-    "  --target SM      only this target: sm_80, sm_89, sm_90a, sm_100a,\n"
-    "                   sm_120a\n"
-    "  --cuobjdump PATH the disassembler (default: $CUOBJDUMP, the PATH,\n"
-    "                   build/cuda-tools; `sh scripts/cuobjdump.sh` installs it)\n";
-
 #define MAXOPS 16
 #define MAXFUNCS 256     /* kernels in one cubin (sm_120a mma_sync: 110) */
 
@@ -241,14 +225,15 @@ static void list(char **names, int nnames, int target)
 int cmd_sass(int argc, char **argv)
 {
     const char *check = NULL, *listopt = NULL, *target_s = NULL, *tool_s = NULL;
+    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
     const cli_opt opts[] = {{"check", 0, 0, &check},
                             {"list", 0, 0, &listopt},
                             {"target", 0, 1, &target_s},
                             {"cuobjdump", 0, 1, &tool_s},
-                            {NULL, 0, 0, NULL}};
+                            {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL}};
     char *names[256];
     int nnames = 0;
-    int rc = cli_parse(argc, argv, opts, usage, names, &nnames, 0, 256, NULL);
+    int rc = cli_parse(argc, argv, opts, names, &nnames, 0, 256, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     int target = -1;

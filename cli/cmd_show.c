@@ -30,14 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: ladder show <run> [--db <file>] [--json] [--rung <name>]\n"
-    "\n"
-    "  <run>    a run id or latest (run:<id>, run:latest alike)\n"
-    "  --db     the store (default ladder.db)\n"
-    "  --json   one JSON object instead of text\n"
-    "  --rung   the cases that rung stored, with their words decoded\n";
-
 /* Case ids shown in text before "... (N cases)". */
 #define SHOW_IDS 8
 
@@ -413,15 +405,16 @@ static int show_rung(lad_store *st, int64_t run, const char *rung, int json, lad
 int cmd_show(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *json = NULL, *rung = NULL;
+    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
     cli_opt opts[] = {
         {"db", 0, 1, &db},
         {"json", 0, 0, &json},
         {"rung", 0, 1, &rung},
-        {NULL, 0, 0, NULL},
+        {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL},
     };
     char *pos[1];
     int npos;
-    int code = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1,
+    int code = cli_parse(argc, argv, opts, pos, &npos, 1, 1,
                       "show needs a run: an id or 'latest'");
     if (code)
         return code == CLI_HELP ? 0 : code;

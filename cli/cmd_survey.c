@@ -76,39 +76,6 @@
 #define MAX_CASES 1000000000ull
 #define MAXVEC 256          /* vector files looked at */
 
-static const char usage[] =
-    "usage: ladder survey [--device <spec>] [--only <glob>] [--cases <n>] [--db <file>]\n"
-    "                     [--resume] [--json] [-o <file>] [--vectors <dir>]\n"
-    "                     [--shard <i>/<n>] [-q]\n"
-    "\n"
-    "  Climbs the ladder on every datapath of a device, infers each model,\n"
-    "  validates it and the preset against the device, compares the two and\n"
-    "  replays the captured vectors of the datapath; ends with one table.\n"
-    "  Exit 0 when every inferred model equals its preset and both\n"
-    "  validations found no mismatch, 1 otherwise.\n"
-    "\n"
-    "  --device <spec>  cuda:<index> (the default, cuda:0): the kernels that\n"
-    "                   run on that GPU; or sim:<arch>: the presets of that\n"
-    "                   generation on simulated devices. NVIDIA: sm_70 sm_75\n"
-    "                   sm_80 sm_86 sm_89 sm_90a sm_100a sm_120a (sm80 or\n"
-    "                   sm_80 alike); AMD: cdna1 (gfx908), cdna2 (gfx90a),\n"
-    "                   cdna3 (gfx942)\n"
-    "  --only <glob>    only the datapaths whose preset name matches\n"
-    "  --cases <n>      random cases per validation, 1..1000000000\n"
-    "                   (default 1000000)\n"
-    "  --db <file>      the store (default ladder.db); never emptied\n"
-    "  --resume         continue the newest survey of the same device, --only\n"
-    "                   and --cases in the store, skipping finished datapaths\n"
-    "  --json           print the survey as one JSON document instead of the\n"
-    "                   table (the text the store keeps)\n"
-    "  -o <file>        also write that JSON document to <file>\n"
-    "  --vectors <dir>  captured vectors to replay (default vectors, when there;\n"
-    "                   none: replay nothing); a folder named that is not\n"
-    "                   there is an error\n"
-    "  --shard <i>/<n>  only the datapaths i, i+n, i+2n, ... (0-based, in preset\n"
-    "                   order; 0 <= i < n <= 4096), for `ladder merge`\n"
-    "  -q, --quiet      no progress on stderr (docs/progress.md)\n";
-
 /* What the survey covers. */
 typedef struct scope {
     char device[64];         /* as given: "cuda:0", "sim:sm_90a" */
@@ -663,7 +630,7 @@ int cmd_survey(int argc, char **argv)
                       {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 1, NULL);
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 0, 1, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     if ((rc = cli_output_ok(outfile, "the store", db)) != LAD_OK)
