@@ -18,6 +18,7 @@
 */
 #include "cli.h"
 #include "commands.h"
+#include "json.h"
 #include "model/decimal.h"
 #include "model/format.h"
 #include "model/format_spec.h"
@@ -56,28 +57,50 @@ static int get_word(const lad_format *f, const char *s, lad_word_t *w)
     return LAD_OK;
 }
 
-/* Prints "<decimal> <m>*2^<e>" for a value, or "inf -" / "nan -". */
+/* --json: each subcommand prints one JSON document instead of its lines */
+static int json;
+
+/* Prints "<decimal> <m>*2^<e>" for a value, or "inf -" / "nan -"; with
+** --json the members "value": "<decimal>", "significand": m, "exponent": e
+** (a signed significand; null for Inf and NaN). */
 static void print_value(const lad_value *v)
 {
     if (v->cls == LAD_INFINITE || v->cls == LAD_NAN) {
-        printf("%s -", v->cls == LAD_NAN ? "nan" : v->neg ? "-inf" : "inf");
+        const char *s = v->cls == LAD_NAN ? "nan" : v->neg ? "-inf" : "inf";
+        if (json)
+            printf("\"value\": \"%s\", \"significand\": null, \"exponent\": null", s);
+        else
+            printf("%s -", s);
         return;
     }
     size_t len = lad_decimal_print(NULL, 0, v->neg, v->mag, v->exp);
     char small[128], *buf = len < sizeof small ? small : malloc(len + 1);
     if (buf == NULL) {
-        printf("? -");
+        printf(json ? "\"value\": null" : "? -");
         return;
     }
     lad_decimal_print(buf, len + 1, v->neg, v->mag, v->exp);
-    printf("%s %s%" PRIu64 "*2^%d", buf, v->neg ? "-" : "", v->mag, v->exp);
+    if (json)
+        printf("\"value\": \"%s\", \"significand\": %s%" PRIu64 ", \"exponent\": %d", buf,
+               v->neg ? "-" : "", v->mag, v->exp);
+    else
+        printf("%s %s%" PRIu64 "*2^%d", buf, v->neg ? "-" : "", v->mag, v->exp);
     if (buf != small)
         free(buf);
 }
 
-static void print_line(const lad_format *f, lad_word_t w)
+/* One word's line, or its JSON object (first: no comma before it). */
+static void print_line(const lad_format *f, lad_word_t w, int first)
 {
     lad_value v = lad_decode(f, w);
+    if (json) {
+        printf("%s{\"word\": \"%0*" PRIx64 "\", \"class\": \"%s\", \"sign\": \"%c\", ",
+               first ? "" : ",\n ", lad_format_digits(f), w, lad_class_name(v.cls),
+               v.neg ? '-' : '+');
+        print_value(&v);
+        printf("}");
+        return;
+    }
     printf("%0*" PRIx64 " %-9s %c ", lad_format_digits(f), w,
            lad_class_name(v.cls), v.neg ? '-' : '+');
     print_value(&v);
@@ -96,8 +119,12 @@ static int do_decode(int npos, char **pos)
     /* Check every word before printing anything. */
     for (int i = 1; rc == LAD_OK && i < npos; i++)
         rc = get_word(&f, pos[i], &words[i]);
+    if (rc == LAD_OK && json)
+        putchar('[');
     for (int i = 1; rc == LAD_OK && i < npos; i++)
-        print_line(&f, words[i]);
+        print_line(&f, words[i], i == 1);
+    if (rc == LAD_OK && json)
+        puts("]");
     free(words);
     return rc;
 }
@@ -119,7 +146,19 @@ static int do_encode(int npos, char **pos, int mode, int ovf, int verbose)
             rc = err.code == LAD_EDATA ? cli_usage_error("%s", err.msg)
                                        : cli_report(&err);
     }
-    for (int i = 1; rc == LAD_OK && i < npos; i++) {
+    for (int i = 1; rc == LAD_OK && i < npos && json; i++) {
+        lad_value v = lad_decode(&f, words[i]);
+        int fl = flags[i];
+        printf("%s{\"input\": ", i == 1 ? "[" : ",\n ");
+        cli_json_str(stdout, pos[i]);
+        printf(", \"word\": \"%0*" PRIx64 "\", ", lad_format_digits(&f), words[i]);
+        print_value(&v);
+        printf(", \"inexact\": %s, \"overflow\": %s, \"underflow\": %s}%s",
+               fl & LAD_FLAG_INEXACT ? "true" : "false",
+               fl & LAD_FLAG_OVERFLOW ? "true" : "false",
+               fl & LAD_FLAG_UNDERFLOW ? "true" : "false", i == npos - 1 ? "]\n" : "");
+    }
+    for (int i = 1; rc == LAD_OK && i < npos && !json; i++) {
         if (!verbose) {
             printf("%0*" PRIx64 "\n", lad_format_digits(&f), words[i]);
             continue;
@@ -153,10 +192,20 @@ static int do_table(int npos, char **pos)
                                "formats of 16 bits or fewer", f.name, bits);
     char spec[160];
     lad_format_spec(&f, spec, sizeof spec);
-    printf("# %s = %s: %u codes\n", f.name, spec, 1u << bits);
-    printf("# word class sign value significand*2^exponent\n");
+    if (json) {
+        printf("{\"format\": ");
+        cli_json_str(stdout, f.name);
+        printf(", \"spec\": ");
+        cli_json_str(stdout, spec);
+        printf(", \"codes\": [");
+    } else {
+        printf("# %s = %s: %u codes\n", f.name, spec, 1u << bits);
+        printf("# word class sign value significand*2^exponent\n");
+    }
     for (uint32_t c = 0; c < 1u << bits; c++)
-        print_line(&f, c << (f.kind == LAD_INT ? 0 : f.pad));
+        print_line(&f, c << (f.kind == LAD_INT ? 0 : f.pad), c == 0);
+    if (json)
+        puts("]}");
     return LAD_OK;
 }
 
@@ -168,19 +217,30 @@ static int do_list(int npos, char **pos)
     for (int i = 0; (f = lad_format_builtin(i)) != NULL; i++) {
         char spec[160];
         lad_format_spec(f, spec, sizeof spec);
-        printf("%-6s %s\n", f->name, spec);
+        if (!json) {
+            printf("%-6s %s\n", f->name, spec);
+            continue;
+        }
+        printf("%s{\"name\": ", i ? ",\n " : "[");
+        cli_json_str(stdout, f->name);
+        printf(", \"spec\": ");
+        cli_json_str(stdout, spec);
+        printf("}");
     }
+    if (json)
+        puts("]");
     return LAD_OK;
 }
 
 int cmd_format(int argc, char **argv)
 {
-    const char *round = "rne", *overflow = "ieee", *verbose = NULL;
+    const char *round = "rne", *overflow = "ieee", *verbose = NULL, *json_s = NULL;
     const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
     const cli_opt opts[] = {
         {"round", 0, 1, &round},
         {"overflow", 0, 1, &overflow},
         {"verbose", 'v', 0, &verbose},
+        {"json", 0, 0, &json_s},
         {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL},
     };
     static char *pos[MAXPOS];
@@ -190,6 +250,7 @@ int cmd_format(int argc, char **argv)
                                "table or list; see 'ladder help format'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
+    json = json_s != NULL;
     int mode = lad_round_parse(round);
     static const char *const modes[] = {"rz", "rne", "ru", "rd", "rna", NULL};
     if (mode < 0)

@@ -14,6 +14,7 @@
 */
 #include "cli.h"
 #include "commands.h"
+#include "json.h"
 #include "io/modelfile.h"
 #include "model/params.h"
 #include "model/presets.h"
@@ -21,6 +22,40 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* --json: every parameter by its key, each value a string as a model file
+** writes it ("25", "rne", "bf16", "true"), then the evidence. */
+static void show_json(const lad_datapath *dp, const char *evidence)
+{
+    char text[512];
+    for (int i = 0; i < lad_nparams; i++) {
+        printf("%s", i ? ", " : "{");
+        cli_json_str(stdout, lad_params[i].key);
+        printf(": ");
+        cli_json_str(stdout, lad_param_text(&lad_params[i], dp, text, sizeof text));
+    }
+    printf(", \"evidence\": ");
+    cli_json_str(stdout, evidence);
+    printf("}\n");
+}
+
+static int params_json(void)
+{
+    for (int i = 0; i < lad_nparams; i++) {
+        const lad_param *p = &lad_params[i];
+        char type[160];
+        printf("%s{\"key\": ", i ? ",\n " : "[");
+        cli_json_str(stdout, p->key);
+        printf(", \"type\": ");
+        cli_json_str(stdout, lad_param_legal_text(p, 0, type, sizeof type));
+        printf(", \"required\": %s, \"searched\": %s, \"meaning\": ",
+               p->flags & LAD_PF_REQUIRED ? "true" : "false", p->cands ? "true" : "false");
+        cli_json_str(stdout, p->doc);
+        printf("}");
+    }
+    printf("]\n");
+    return 0;
+}
 
 static int params(void)
 {
@@ -43,14 +78,15 @@ int cmd_model(int argc, char **argv)
 {
     char *pos[2];
     int npos = 0;
-    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
-    const cli_opt opts[] = {{"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL}};
+    const char *quiet = NULL, *json = NULL; /* -q: nothing to quiet (cli/commands.def) */
+    const cli_opt opts[] = {{"quiet", 'q', 0, &quiet}, {"json", 0, 0, &json}, {NULL, 0, 0, NULL}};
     int rc = cli_parse(argc, argv, opts, pos, &npos, 1, 2,
                       "model: missing subcommand (show, check or params)");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     if (strcmp(pos[0], "params") == 0)
-        return npos > 1 ? cli_usage_error("model params: takes no argument") : params();
+        return npos > 1 ? cli_usage_error("model params: takes no argument")
+                        : json ? params_json() : params();
     int show = strcmp(pos[0], "show") == 0;
     if (!show && strcmp(pos[0], "check") != 0)
     {
@@ -77,8 +113,20 @@ int cmd_model(int argc, char **argv)
         if (lad_model_load(pos[1], &dp, evidence, sizeof evidence, &err))
             return cli_report(&err);
     }
+    if (!show && json) {
+        printf("{\"file\": ");
+        cli_json_str(stdout, pos[1]);
+        printf(", \"name\": ");
+        cli_json_str(stdout, dp.name);
+        printf(", \"ok\": true}\n");
+        return 0;
+    }
     if (!show) {
         printf("ok %s %s\n", pos[1], dp.name);
+        return 0;
+    }
+    if (json) {
+        show_json(&dp, evidence);
         return 0;
     }
     char *y = lad_model_write(&dp, evidence[0] ? evidence : NULL);
