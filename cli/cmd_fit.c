@@ -20,6 +20,7 @@
 */
 #include "cli.h"
 #include "commands.h"
+#include "json.h"
 #include "inference/search.h"
 #include "io/modelfile.h"
 #include "io/vecfile.h"
@@ -160,9 +161,10 @@ static int read_cases(lad_vecfile *vf, const lad_datapath *dp, lad_packed *pk,
 int cmd_fit(int argc, char **argv)
 {
     const char *outpath = NULL, *spec = NULL, *kopt = NULL, *beam = NULL, *verbose = NULL;
-    const char *quiet = NULL;
+    const char *quiet = NULL, *json = NULL;
     cli_opt opts[] = {
         {"verbose", 'v', 0, &verbose},
+        {"json", 0, 0, &json},
         {"quiet", 'q', 0, &quiet},
         {"output", 'o', 1, &outpath},
         {"model", 0, 1, &spec},
@@ -251,6 +253,8 @@ int cmd_fit(int argc, char **argv)
     if (outpath) {
         if ((rc = lad_model_save(outpath, &best->dp, evidence, &err)) != LAD_OK)
             goto fail;
+    } else if (json) {
+        /* the model is the document's, below */
     } else {
         if ((yaml = lad_model_write(&best->dp, evidence)) == NULL) {
             rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
@@ -258,12 +262,35 @@ int cmd_fit(int argc, char **argv)
         }
         fputs(yaml, stdout);
     }
-    printf("fit: %llu/%zu mismatches (%s)\n", (unsigned long long)best->mismatches, n, pos[0]);
     char und[2048];
     int nu = lad_search_undetermined(res, und, sizeof und);
-    if (nu == 0) {
-        printf("undetermined: none\n");
+    if (json) {
+        printf("{\"file\": ");
+        cli_json_str(stdout, pos[0]);
+        printf(", \"cases\": %zu, \"mismatches\": %llu, \"output\": ", n,
+               (unsigned long long)best->mismatches);
+        if (outpath)
+            cli_json_str(stdout, outpath);
+        else
+            printf("null");
+        printf(", \"model\": ");
+        cli_json_model(stdout, &best->dp, evidence);
+        printf(", \"undetermined\": [");
+        for (char *line = nu ? und : NULL, *next; line && *line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = 0;
+            printf("%s", line == und ? "" : ", ");
+            cli_json_str(stdout, line);
+        }
+        printf("], \"exploration_capped\": %s}\n", res->equal_capped ? "true" : "false");
     } else {
+        printf("fit: %llu/%zu mismatches (%s)\n", (unsigned long long)best->mismatches, n,
+               pos[0]);
+    }
+    if (!json && nu == 0) {
+        printf("undetermined: none\n");
+    } else if (!json) {
         for (char *line = und; *line;) {
             char *nl = strchr(line, '\n');
             if (nl)
@@ -274,7 +301,7 @@ int cmd_fit(int argc, char **argv)
             line = nl + 1;
         }
     }
-    if (res->equal_capped)
+    if (res->equal_capped && !json)
         printf("undetermined: (exploration stopped after %d equal models)\n", res->nequal);
     if (verbose)
         fprintf(stderr, "fit: %.2f s, %llu model evaluations, %zu active cases\n", secs,

@@ -23,22 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --json: every parameter by its key, each value a string as a model file
-** writes it ("25", "rne", "bf16", "true"), then the evidence. */
-static void show_json(const lad_datapath *dp, const char *evidence)
-{
-    char text[512];
-    for (int i = 0; i < lad_nparams; i++) {
-        printf("%s", i ? ", " : "{");
-        cli_json_str(stdout, lad_params[i].key);
-        printf(": ");
-        cli_json_str(stdout, lad_param_text(&lad_params[i], dp, text, sizeof text));
-    }
-    printf(", \"evidence\": ");
-    cli_json_str(stdout, evidence);
-    printf("}\n");
-}
-
 static int params_json(void)
 {
     for (int i = 0; i < lad_nparams; i++) {
@@ -126,7 +110,8 @@ int cmd_model(int argc, char **argv)
         return 0;
     }
     if (json) {
-        show_json(&dp, evidence);
+        cli_json_model(stdout, &dp, evidence);
+        putchar('\n');
         return 0;
     }
     char *y = lad_model_write(&dp, evidence[0] ? evidence : NULL);

@@ -19,6 +19,7 @@
 */
 #include "cli.h"
 #include "commands.h"
+#include "json.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -31,8 +32,27 @@
 #include "util/hooks.h"
 #include "util/progress.h"
 
+/* The callbacks' context: the progress first (lad_progress_step is given
+** the same pointer), and with --json the rungs' objects gathered for the
+** one document printed at the end. */
+typedef struct run_out {
+    lad_progress pr;
+    FILE *json;     /* NULL: lines on stdout */
+    int nrungs;
+} run_out;
+
 static void rung_done(void *ctx, const lad_probe *p, int rc)
 {
+    run_out *o = ctx;
+    if (o->json) {
+        fprintf(o->json, "%s{\"rung\": ", o->nrungs++ ? ",\n  " : "");
+        cli_json_str(o->json, p->rung_name);
+        fprintf(o->json, ", \"cases\": %zu, \"failed\": %s, \"stored\": %s, \"summary\": ",
+                p->rung_cases, rc ? "true" : "false", p->replayed && !rc ? "true" : "false");
+        cli_json_str(o->json, rc ? p->err->msg : p->summary);
+        fputc('}', o->json);
+        return;
+    }
     lad_progress_hide(ctx);
     printf("%-12s %6zu cases  %s%s%s\n", p->rung_name, p->rung_cases,
            rc ? "failed: " : "", rc ? p->err->msg : p->summary,
@@ -93,8 +113,9 @@ static int resume_setup(lad_store *st, const char *spec, char *path, size_t size
 int cmd_run(int argc, char **argv)
 {
     const char *device = NULL, *db = LAD_STORE_DEFAULT, *rungs = NULL, *resume = NULL;
-    const char *trust = NULL, *quiet = NULL;
+    const char *trust = NULL, *quiet = NULL, *json = NULL;
     cli_opt opts[] = {{"device", 0, 1, &device},
+                      {"json", 0, 0, &json},
                       {"quiet", 'q', 0, &quiet},
                       {"trust-exec", 0, 0, &trust},
                       {"db", 0, 1, &db},
@@ -138,8 +159,16 @@ int cmd_run(int argc, char **argv)
         lad_recipe_free(&r);
         return cli_report(&err);
     }
-    lad_progress pr;
-    lad_progress_init(&pr, quiet != NULL);
+    static run_out o;
+    char *doc = NULL;
+    size_t doclen = 0;
+    if (json && (o.json = open_memstream(&doc, &doclen)) == NULL) {
+        lad_recipe_free(&r);
+        lad_store_close(st);
+        return cli_error(LAD_EINTERNAL, "out of memory");
+    }
+    lad_progress *pr = &o.pr;
+    lad_progress_init(pr, quiet != NULL);
     lo.device = device;
     lo.trust_exec = trust != NULL;
     lo.announce = cli_announce_exec;
@@ -147,16 +176,25 @@ int cmd_run(int argc, char **argv)
     lo.argv = argv;
     lo.progress = lad_progress_step;
     lo.done = rung_done;
-    lo.ctx = &pr;
+    lo.ctx = &o;
     int64_t run = 0;
     lad_sig_graceful();
-    lad_progress_begin(&pr, "run %s", path);
+    lad_progress_begin(pr, "run %s", path);
     rc = lad_ladder_run(&r, &lo, st, &run, &err);
-    lad_progress_end(&pr, rc);
-    lad_progress_free(&pr);
-    if (run)
-        printf("run %" PRId64 " %s\n", run,
-               rc == LAD_OK ? "ok" : lad_sig_pending() ? "interrupted" : "failed");
+    lad_progress_end(pr, rc);
+    lad_progress_free(pr);
+    const char *status = rc == LAD_OK ? "ok" : lad_sig_pending() ? "interrupted" : "failed";
+    if (o.json) {
+        fclose(o.json);
+        if (run) {
+            printf("{\"run\": %" PRId64 ", \"status\": \"%s\", \"recipe\": ", run, status);
+            cli_json_str(stdout, path);
+            printf(", \"rungs\": [%.*s]}\n", (int)doclen, doc);
+        }
+        free(doc);
+    } else if (run) {
+        printf("run %" PRId64 " %s\n", run, status);
+    }
     fflush(stdout);
     lad_store_close(st);
     lad_recipe_free(&r);

@@ -18,6 +18,7 @@
 */
 #include "cli.h"
 #include "commands.h"
+#include "json.h"
 #include "kernels/kernels.h"
 #include "util/suggest.h"
 
@@ -209,6 +210,21 @@ static int first_row(int i)
     return 1;
 }
 
+/* --json: the rows as one JSON array, opened at the first row */
+static int json, jrows;
+
+/* One row of --json: the kernel, its target and expected opcode, then
+** what the caller adds (members after ", "). */
+static void json_row(const lad_kernel *k, int t)
+{
+    printf("%s{\"kernel\": ", jrows++ ? ",\n " : "[");
+    cli_json_str(stdout, k->name);
+    printf(", \"target\": ");
+    cli_json_str(stdout, lad_target_name(t));
+    printf(", \"expected\": ");
+    cli_json_str(stdout, k->sass[t]);
+}
+
 static void list(char **names, int nnames, int target)
 {
     for (int i = 0; i < lad_kernel_count(); i++) {
@@ -216,17 +232,24 @@ static void list(char **names, int nnames, int target)
         if (!first_row(i) || !wanted(k->name, names, nnames))
             continue;
         for (int t = 0; t < LAD_NTARGETS; t++)
-            if (k->sass[t] && (target < 0 || t == target))
+            if (k->sass[t] && (target < 0 || t == target) && json) {
+                json_row(k, t);
+                printf(", \"ptx\": ");
+                cli_json_str(stdout, k->ptx);
+                printf("}");
+            } else if (k->sass[t] && (target < 0 || t == target)) {
                 printf("%-36s %-8s %-28s %s\n", k->name, lad_target_name(t),
                        k->sass[t], k->ptx);
+            }
     }
 }
 
 int cmd_sass(int argc, char **argv)
 {
     const char *check = NULL, *listopt = NULL, *target_s = NULL, *tool_s = NULL;
-    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
+    const char *quiet = NULL, *json_s = NULL; /* -q: nothing to quiet (cli/commands.def) */
     const cli_opt opts[] = {{"check", 0, 0, &check},
+                            {"json", 0, 0, &json_s},
                             {"list", 0, 0, &listopt},
                             {"target", 0, 1, &target_s},
                             {"cuobjdump", 0, 1, &tool_s},
@@ -259,8 +282,11 @@ int cmd_sass(int argc, char **argv)
             return cli_unknown("kernel", names[i], lad_suggest_best(&s),
                                "`ladder sass --list` names them");
         }
+    json = json_s != NULL;
     if (listopt) {
         list(names, nnames, target);
+        if (json)
+            printf("%s]\n", jrows ? "" : "[");
         return 0;
     }
     if (!lad_cuda_built())
@@ -312,7 +338,16 @@ int cmd_sass(int argc, char **argv)
                     ok = 0;
             }
             shown++;
-            if (!check) {
+            if (json) {
+                json_row(k, t);
+                printf(", \"found\": ");
+                if (f)
+                    cli_json_str(stdout, ops);
+                else
+                    printf("null");
+                printf(", \"ok\": %s}", ok ? "true" : "false");
+                mismatches += check && !ok;
+            } else if (!check) {
                 printf("%-36s %-8s %s\n", k->name, lad_target_name(t),
                        f ? (ops[0] ? ops : "(no tensor opcode)") : "(not in cubin)");
             } else if (ok) {
@@ -325,6 +360,8 @@ int cmd_sass(int argc, char **argv)
             }
         }
     }
+    if (json && jrows)
+        printf("]\n");
     if (shown == 0)
         return cli_error(LAD_EDEVICE, "no kernel of this ladder is built for "
                          "%s", target_s ? target_s : "any target");
