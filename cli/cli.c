@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* ---- the terminal filter ---------------------------------------------- */
@@ -273,6 +274,31 @@ int cli_shard(const char *s, uint64_t *i, uint64_t *n)
         return cli_usage_error("--shard must be I/N with 0 <= I < N <= %d, not '%s'",
                                CLI_SHARD_MAX, s);
     return LAD_OK;
+}
+
+int cli_output_kind(const char *cmd, const char *path, const char *const *exts, int dflt,
+                    int *kind)
+{
+    if (kind)
+        *kind = dflt;
+    const char *base = path ? strrchr(path, '/') : NULL;
+    base = base ? base + 1 : path;
+    const char *dot = base ? strrchr(base, '.') : NULL;
+    if (dot == NULL || dot == base || dot[1] == 0)
+        return LAD_OK;
+    for (int i = 0; exts[i]; i++)
+        if (strcasecmp(dot + 1, exts[i]) == 0) {
+            if (kind)
+                *kind = i;
+            return LAD_OK;
+        }
+    char list[128] = "";
+    for (int i = 0; exts[i]; i++) {
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, "%s.%s", i == 0 ? "" : exts[i + 1] ? ", " : " or ",
+                 exts[i]);
+    }
+    return cli_usage_error("%s -o writes %s, not '%s'", cmd, list, dot);
 }
 
 int cli_is_help(const char *s)

@@ -147,6 +147,15 @@ void cli_announce_exec(void *ctx, const char *spec, const char *whose);
 ** LAD_EUSAGE; else LAD_OK. A NULL out or input, or out "-", is no file. */
 int cli_output_ok(const char *out, const char *what, const char *input);
 
+/* What -o writes, chosen by the name's extension (the letters after the
+** last '.' of its last component, any case): *kind is the index in exts
+** (NULL-terminated, without dots: {"html", "htm", "md", NULL}) of the
+** extension, or dflt for a name without one ("-", /dev/stdout, "out").
+** Returns LAD_OK, or LAD_EUSAGE after printing "<cmd> -o writes .html,
+** .htm or .md, not '.pdf'". A NULL path is dflt; kind may be NULL. */
+int cli_output_kind(const char *cmd, const char *path, const char *const *exts, int dflt,
+                    int *kind);
+
 /* True when s is exactly one of the help spellings: --help, -h. */
 int cli_is_help(const char *s);
 

@@ -199,6 +199,9 @@ int cmd_eval(int argc, char **argv)
                 return rc;
         if ((rc = cli_output_ok(dpath, "the model file", spec)) != LAD_OK)
             return rc;
+        static const char *const exts[] = {"npy", NULL};
+        if ((rc = cli_output_kind("eval", dpath, exts, 0, NULL)) != LAD_OK)
+            return rc;
     } else if (quiet) {
         return cli_usage_error("-q is for eval on arrays (vector lines show no progress)");
     }

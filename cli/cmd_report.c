@@ -313,8 +313,9 @@ static int is_number(const char *s)
 int cmd_report(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *outfile = NULL, *format = NULL;
-    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
+    const char *quiet = NULL, *run_pages_s = NULL; /* -q: nothing to quiet */
     cli_opt opts[] = {{"db", 0, 1, &db},
+                      {"run-pages", 0, 0, &run_pages_s},
                       {"output", 'o', 1, &outfile},
                       {"format", 0, 1, &format},
                       {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL}};
@@ -324,18 +325,25 @@ int cmd_report(int argc, char **argv)
                        "report needs a run, a model or survey:<id>; see 'ladder report --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
-    int fmt = LAD_REPORT_HTML;
-    size_t ol = outfile ? strlen(outfile) : 0;
-    if (ol > 3 && strcmp(outfile + ol - 3, ".md") == 0)
-        fmt = LAD_REPORT_MD;
+    /* the page's kind: -o's extension, else --format, else HTML */
+    static const char *const exts[] = {"html", "htm", "md", NULL};
+    int kind, fmt = LAD_REPORT_HTML;
+    if ((rc = cli_output_kind("report", outfile, exts, -1, &kind)) != LAD_OK)
+        return rc;
     if (format) {
         if (strcmp(format, "md") == 0)
             fmt = LAD_REPORT_MD;
-        else if (strcmp(format, "html") == 0)
-            fmt = LAD_REPORT_HTML;
-        else
+        else if (strcmp(format, "html") != 0)
             return cli_usage_error("--format must be html or md, not '%s'", format);
+        if (kind >= 0 && (kind == 2) != (fmt == LAD_REPORT_MD))
+            return cli_usage_error("--format %s and -o '%s' disagree; give one", format,
+                                   outfile);
     }
+    if (kind >= 0)
+        fmt = kind == 2 ? LAD_REPORT_MD : LAD_REPORT_HTML;
+    if (run_pages_s && (!outfile || strcmp(outfile, "-") == 0 ||
+                        !(strncmp(pos[0], "survey:", 7) == 0)))
+        return cli_usage_error("--run-pages needs a survey:<id> written to a file (-o)");
     const char *what = pos[0];
     if ((rc = cli_output_ok(outfile, "the store", db)) != LAD_OK ||
         (rc = cli_output_ok(outfile, "the model file", what)) != LAD_OK)
@@ -370,8 +378,9 @@ int cmd_report(int argc, char **argv)
         lad_report_free(&r);
         return cli_report(&err);
     }
-    /* a survey written to a file gets a page per run beside it */
-    char *stem = r.kind == LAD_REPORT_SURVEY && outfile ? run_pages(outfile, fmt, &r) : NULL;
+    /* with --run-pages, a survey written to a file gets a page per run
+    ** beside it, linked from its rows; without, it is one page */
+    char *stem = r.kind == LAD_REPORT_SURVEY && run_pages_s ? run_pages(outfile, fmt, &r) : NULL;
     /* an output file that cannot be written is exit 3, as for every
     ** command (docs/exit-codes.md) */
     rc = write_page(outfile, &r, fmt);

@@ -5,6 +5,8 @@
 # or the alias latest) is a usage error, exit 2, one line, with "did you
 # mean" where a near name exists; the same name written inside a file (a
 # recipe, a model file) is bad data, exit 3, with the file's line and column.
+# An -o name whose extension the command cannot write is refused (exit 2),
+# naming the ones it can, and nothing is written.
 . tests/lib.sh
 
 db=$TMP/m.db
@@ -90,7 +92,19 @@ report-option|--output|report latest --outptu @T@/r.html --db @DB@
 sass-kernel|-|sass no_such_kernel
 sass-target|sm_80|sass --target sm_8O
 sass-option|--list|sass --lits
+# an -o name whose extension the command cannot write
+diff-output-ext|-|diff sm90-mma-bf16-f32 sm80-mma-bf16-f32 -o @T@/x.html
+export-output-ext|-|export latest -o @T@/x.html --db @DB@
+fit-output-ext|-|fit @VEC@ -o @T@/m.json
+infer-output-ext|-|infer latest -o @T@/m.txt --db @DB@
+survey-output-ext|-|survey --device sim:sm_90a --only x -o @T@/s.html --db @DB@
+report-output-ext|-|report latest -o @T@/r.pdf --db @DB@
+gemm-output-ext|-|gemm --datapath sm90-mma-bf16-f32 -o @T@/d.txt @T@/a.npy @T@/b.npy
+eval-output-ext|-|eval --model sm90-mma-bf16-f32 --a @T@/a.npy --b @T@/b.npy -o @T@/d.txt
 EOF
+run_ladder diff sm90-mma-bf16-f32 sm80-mma-bf16-f32 -o "$TMP/x.html"
+expect_err mistakes-diff-output-names "^ladder: diff -o writes \\.vec, not '\\.html'$"
+check mistakes-diff-output-nothing test ! -e "$TMP/x.html"
 
 # ---- the same names inside a file: bad data, exit 3, file:line:col ---------
 # infile NAME FILE ARGS...: ARGS exit 3 with one line naming FILE:line:col.
