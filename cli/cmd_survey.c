@@ -693,6 +693,7 @@ int cmd_survey(int argc, char **argv)
     int all_ok = 1;
     for (int i = 0; rc == LAD_OK && i < s.n; i++) {
         pr.i = i;
+        lad_progress_overall(&lp, "survey", (size_t)i, (size_t)s.n);
         pr.name = s.dps[i]->dp.name;
         const lad_survey_dp *done = NULL;
         for (size_t j = 0; j < nold && !done; j++)
