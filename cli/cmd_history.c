@@ -56,6 +56,29 @@ static int parse_date(const char *s, const char *what, int64_t *t)
     return LAD_OK;
 }
 
+/* The command the run's command line names ("survey" for a survey's runs,
+** which are stored as runs): its first word, or its second after a first
+** "ladder" or ".../ladder"; else the stored subcommand. Into buf. */
+static const char *command_of(const lad_run_row *r, char *buf, size_t size)
+{
+    const char *p = r->argv;
+    for (int word = 0; word < 2 && strncmp(p, word ? ",\"" : "[\"", 2) == 0; word++) {
+        p += 2;
+        size_t n = strcspn(p, "\"\\");
+        if (p[n] != '"' || n == 0 || n >= size)
+            break;
+        snprintf(buf, size, "%.*s", (int)n, p);
+        const char *slash = strrchr(buf, '/');
+        if (strcmp(slash ? slash + 1 : buf, "ladder") != 0)
+            return buf;
+        p += n + 1;
+        while (*p == ' ')
+            p++;
+    }
+    snprintf(buf, size, "%s", r->command[0] ? r->command : "-");
+    return buf;
+}
+
 /* True when a preset's arch is arch or starts with it (sm_90 of sm_90a). */
 static int arch_known(const char *arch)
 {
@@ -140,7 +163,7 @@ int cmd_history(int argc, char **argv)
         int filtered = gpu || format || instruction || arch || status || since || until;
         printf("%s\n", filtered ? "no runs match" : "no runs in the store");
     } else {
-        printf("%5s %-11s %-19s %7s %-15s %-24s %-26s %s\n", "ID", "STATUS",
+        printf("%5s %-11s %-19s %7s %-19s %-24s %-26s %s\n", "ID", "STATUS",
                "STARTED (UTC)", "CASES", "VALIDATED", "DEVICE", "DATAPATH", "COMMAND");
         for (size_t i = 0; i < n; i++) {
             const lad_run_row *r = &rows[i];
@@ -148,14 +171,15 @@ int cmd_history(int argc, char **argv)
             printf("%5" PRId64 " %-11s %-19s %7" PRId64 " ", r->id,
                    lad_run_status_name(r->status),
                    cli_time(r->started, t, sizeof t), r->ncases);
-            char v[48] = "";
-            if (r->nval)
-                snprintf(v, sizeof v, "%" PRId64 "/%" PRId64, r->val_mismatches,
-                         r->val_cases);
-            column(v, 15);
-            column(r->device, 24);
+            /* each validation's mismatches/cases: a survey's run has two */
+            column(r->vals, 19);
+            /* a simulated device by its spec: its name is the model's */
+            column(strcmp(r->device_kind, "sim") == 0 && r->device_spec[0] ? r->device_spec
+                                                                          : r->device,
+                   24);
             column(r->datapath, 26);
-            printf("%s\n", r->command[0] ? r->command : "-");
+            char cmd[32];
+            printf("%s\n", command_of(r, cmd, sizeof cmd));
         }
     }
     free(rows);

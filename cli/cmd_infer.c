@@ -22,6 +22,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "db/store.h"
@@ -100,6 +101,32 @@ static void print_json(int64_t run, const lad_infer_result *res)
     printf("}\n");
 }
 
+#define TABLE_COLS 100
+
+/* Prints text after what is on the line (at column `at`), its words
+** wrapped before TABLE_COLS, each further line indented to col; a word
+** longer than the room is put whole on a line of its own. */
+static void wrap(const char *text, int col, int at)
+{
+    while (*text == ' ')
+        text++;
+    while (*text) {
+        int len = (int)strcspn(text, " ");
+        if (at + 1 + len > TABLE_COLS && at > col) {
+            printf("\n%*s", col, "");
+            at = col;
+        } else {
+            putchar(' ');
+            at++;
+        }
+        at += printf("%.*s", len, text);
+        text += len;
+        while (*text == ' ')
+            text++;
+    }
+    putchar('\n');
+}
+
 int cmd_infer(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *outfile = NULL, *no_store = NULL, *json = NULL;
@@ -158,20 +185,18 @@ int cmd_infer(int argc, char **argv)
         printf("run %" PRId64 ": %zu cases, model reproduces %zu\n%-16s %-22s %s\n", run,
                res->ncases, res->ncases - res->nmismatch, "parameter", "value",
                "decided by");
+    /* within TABLE_COLS: how each was decided, up to its first "; ",
+    ** wrapped under itself; the rest (which rung's cases, the deciding
+    ** cases' ids) is --json's, and the report's */
     for (int i = 0; i < res->nparams && !json; i++) {
         const lad_infer_param *p = &res->params[i];
-        printf("%-16s %-22s %s", p->name, p->value, p->method);
-        if (p->nids) {
-            printf(" (cases ");
-            for (size_t j = 0; j < p->nids && j < 6; j++)
-                printf("%s%" PRId64, j ? ", " : "", p->ids[j]);
-            if (p->ndecide > 6)
-                printf(", ... %zu in all", p->ndecide);
-            if (p->ndecide > p->nids && !no_store)
-                printf("; the first %zu stored", p->nids);
-            printf(")");
-        }
-        printf("\n");
+        int col = printf("%-16s %-22s", p->name, p->value);
+        char how[sizeof p->method];
+        snprintf(how, sizeof how, "%s", p->method);
+        char *semi = strstr(how, "; ");
+        if (semi)
+            *semi = 0;
+        wrap(how, col < 40 ? 40 : col + 1, col);
     }
     if (res->sumtree_n && !json)
         printf("sumtree          %d lanes: %s\n", res->sumtree_n, res->sumtree);

@@ -54,9 +54,9 @@ static void rung_done(void *ctx, const lad_probe *p, int rc)
         return;
     }
     lad_progress_hide(ctx);
-    printf("%-12s %6zu cases  %s%s%s\n", p->rung_name, p->rung_cases,
-           rc ? "failed: " : "", rc ? p->err->msg : p->summary,
-           p->replayed && !rc ? " (stored)" : "");
+    /* a failure's message is the command's one error line, on stderr */
+    printf("%-12s %6zu cases  %s%s\n", p->rung_name, p->rung_cases,
+           rc ? "failed" : p->summary, p->replayed && !rc ? " (stored)" : "");
     fflush(stdout);
 }
 

@@ -333,6 +333,8 @@ typedef struct lad_run_row {
     int64_t nval;           /* validations stored with the run (finished) */
     int64_t val_cases;      /* their cases and mismatches, summed */
     int64_t val_mismatches;
+    char vals[64];          /* each one's "<mismatches>/<cases>", in id
+                               order, ' ' between ("0/2000 0/2000"); cut */
 } lad_run_row;
 
 /* Filters of `ladder history`; NULL or 0 fields do not filter. */

@@ -132,7 +132,10 @@ int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
     "(SELECT coalesce(sum(v.cases), 0) FROM validations AS v "                \
     "WHERE v.run_id = r.id AND v.status = 'ok'), "                            \
     "(SELECT coalesce(sum(v.mismatches), 0) FROM validations AS v "           \
-    "WHERE v.run_id = r.id AND v.status = 'ok') "                             \
+    "WHERE v.run_id = r.id AND v.status = 'ok'), "                            \
+    "(SELECT coalesce(group_concat(x, ' '), '') FROM (SELECT v.mismatches "   \
+    "|| '/' || v.cases AS x FROM validations AS v WHERE v.run_id = r.id "     \
+    "AND v.status = 'ok' ORDER BY v.id)) "                                    \
     "FROM runs AS r LEFT JOIN devices AS d ON d.id = r.device_id "            \
     "JOIN builds AS b ON b.id = r.build_id "                                  \
     "LEFT JOIN recipes AS rc ON rc.id = r.recipe_id "
@@ -215,6 +218,7 @@ static void read_run(lad_store *st, sqlite3_stmt *s, lad_run_row *r)
     r->nval = sqlite3_column_int64(s, 36);
     r->val_cases = sqlite3_column_int64(s, 37);
     r->val_mismatches = sqlite3_column_int64(s, 38);
+    st_col_text(s, 39, r->vals, sizeof r->vals);
 }
 
 /* Grows *arr (of elements of size el) to hold at least need; returns 0 or

@@ -228,10 +228,18 @@ static void summarise_stderr(exec_state *st, lad_err *err)
     if (!any)
         return;
     st->keep_err = 1;
-    size_t len = strlen(err->msg);
-    snprintf(err->msg + len, sizeof err->msg - len, "; its stderr: '%s' "
-             "(%ld line%s in %s)", line, lines, lines == 1 ? "" : "s",
+    /* the line is what gives way when the message is long: the quote and
+    ** the parenthesis after it are always closed */
+    char tail[sizeof st->errpath + 48];
+    snprintf(tail, sizeof tail, "' (%ld line%s in %s)", lines, lines == 1 ? "" : "s",
              st->errpath);
+    size_t len = strlen(err->msg), head = strlen("; its stderr: '");
+    if (len + head + strlen(tail) + 4 >= sizeof err->msg)
+        return;
+    size_t room = sizeof err->msg - len - head - strlen(tail) - 1;
+    int cut = strlen(line) > room;
+    snprintf(err->msg + len, sizeof err->msg - len, "; its stderr: '%.*s%s%s",
+             (int)(cut ? room - 3 : room), line, cut ? "..." : "", tail);
 }
 
 /* Fails the device with the message of err, the program's stderr summed up
