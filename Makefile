@@ -99,7 +99,7 @@ lib: $(LIBLADDER)
 # this build, which runs the kept corpus and crashers in `make test`.
 FUZZ_TARGETS := recipe modelfile vecline vecfile format plan npy merge migrate
 # fuzz_merge drives the command itself (its temporary store and rename)
-FUZZ_CLI := cli/cmd_merge.o cli/cli.o
+FUZZ_CLI := cli/cmd_merge.o cli/cli.o cli/table.o
 FUZZ_CC ?= clang
 FUZZ_BUILD := build/fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
