@@ -224,12 +224,12 @@ int cmd_diff(int argc, char **argv)
                       "diff needs two models; see 'ladder diff --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
-    static const char *const exts[] = {"vec", NULL};
-    if ((rc = cli_output_kind("diff", outpath, exts, 0, NULL)) != LAD_OK)
-        return rc;
     if ((rc = cli_output_ok(outpath, "the store", db)) != LAD_OK ||
         (rc = cli_output_ok(outpath, "the model file", pos[0])) != LAD_OK ||
         (rc = cli_output_ok(outpath, "the model file", pos[1])) != LAD_OK)
+        return rc;
+    static const char *const exts[] = {"vec", NULL};
+    if ((rc = cli_output_kind("diff", outpath, exts, 0, NULL)) != LAD_OK)
         return rc;
     static side a, b;
     lad_err err = {0};

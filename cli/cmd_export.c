@@ -98,10 +98,10 @@ int cmd_export(int argc, char **argv)
         return rc == CLI_HELP ? 0 : rc;
     if (outpath == NULL)
         return cli_usage_error("export needs -o <file.vec>");
+    if ((rc = cli_output_ok(outpath, "the store", db)) != LAD_OK)
+        return rc;
     static const char *const exts[] = {"vec", NULL};
     if ((rc = cli_output_kind("export", outpath, exts, 0, NULL)) != LAD_OK)
-        return rc;
-    if ((rc = cli_output_ok(outpath, "the store", db)) != LAD_OK)
         return rc;
     lad_store *st;
     if ((rc = cli_store_open_existing(db, &st)) != LAD_OK)

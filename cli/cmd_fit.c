@@ -178,11 +178,11 @@ int cmd_fit(int argc, char **argv)
                       "fit needs one vector file; see 'ladder fit --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
-    static const char *const exts[] = {"yaml", "yml", NULL};
-    if ((rc = cli_output_kind("fit", outpath, exts, 0, NULL)) != LAD_OK)
-        return rc;
     if ((rc = cli_output_ok(outpath, "the vector file", pos[0])) != LAD_OK ||
         (rc = cli_output_ok(outpath, "the model file", spec)) != LAD_OK)
+        return rc;
+    static const char *const exts[] = {"yaml", "yml", NULL};
+    if ((rc = cli_output_kind("fit", outpath, exts, 0, NULL)) != LAD_OK)
         return rc;
     lad_search_opts so = {0};
     uint64_t b = 0, k = 0;

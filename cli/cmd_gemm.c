@@ -194,13 +194,13 @@ int cmd_gemm(int argc, char **argv)
     for (int i = 0; i < npos; i++)
         if ((rc = cli_output_ok(out, names[i], pos[i])) != LAD_OK)
             return rc;
-    static const char *const exts[] = {"npy", NULL};
-    if ((rc = cli_output_kind("gemm", out, exts, 0, NULL)) != LAD_OK)
-        return rc;
     if ((rc = cli_output_ok(out, "the datapath's model file", spec)) != LAD_OK ||
         (rc = cli_output_ok(out, "the program's file", progspec)) != LAD_OK ||
         (rc = cli_output_ok(out, "SA", sapath)) != LAD_OK ||
         (rc = cli_output_ok(out, "SB", sbpath)) != LAD_OK)
+        return rc;
+    static const char *const exts[] = {"npy", NULL};
+    if ((rc = cli_output_kind("gemm", out, exts, 0, NULL)) != LAD_OK)
         return rc;
     if (!sapath != !sbpath)
         return cli_usage_error("gemm takes --sa and --sb together");

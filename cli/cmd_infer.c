@@ -144,10 +144,10 @@ int cmd_infer(int argc, char **argv)
                       "infer needs a run; see 'ladder infer --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
+    if ((rc = cli_output_ok(outfile, "the store", db)) != LAD_OK)
+        return rc;
     static const char *const exts[] = {"yaml", "yml", NULL};
     if ((rc = cli_output_kind("infer", outfile, exts, 0, NULL)) != LAD_OK)
-        return rc;
-    if ((rc = cli_output_ok(outfile, "the store", db)) != LAD_OK)
         return rc;
     lad_err err = {0};
     lad_store *st = NULL;

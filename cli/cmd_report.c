@@ -325,6 +325,9 @@ int cmd_report(int argc, char **argv)
                        "report needs a run, a model or survey:<id>; see 'ladder report --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
+    if ((rc = cli_output_ok(outfile, "the store", db)) != LAD_OK ||
+        (rc = cli_output_ok(outfile, "the model file", pos[0])) != LAD_OK)
+        return rc;
     /* the page's kind: -o's extension, else --format, else HTML */
     static const char *const exts[] = {"html", "htm", "md", NULL};
     int kind, fmt = LAD_REPORT_HTML;
@@ -345,9 +348,6 @@ int cmd_report(int argc, char **argv)
                         !(strncmp(pos[0], "survey:", 7) == 0)))
         return cli_usage_error("--run-pages needs a survey:<id> written to a file (-o)");
     const char *what = pos[0];
-    if ((rc = cli_output_ok(outfile, "the store", db)) != LAD_OK ||
-        (rc = cli_output_ok(outfile, "the model file", what)) != LAD_OK)
-        return rc;
     static lad_report r;
     lad_err err = {0};
     lad_store *st = NULL;

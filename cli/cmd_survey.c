@@ -633,10 +633,10 @@ int cmd_survey(int argc, char **argv)
     int rc = cli_parse(argc, argv, opts, pos, &npos, 0, 1, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
+    if ((rc = cli_output_ok(outfile, "the store", db)) != LAD_OK)
+        return rc;
     static const char *const exts[] = {"json", NULL};
     if ((rc = cli_output_kind("survey", outfile, exts, 0, NULL)) != LAD_OK)
-        return rc;
-    if ((rc = cli_output_ok(outfile, "the store", db)) != LAD_OK)
         return rc;
     /* A vectors folder named but not there would replay nothing, silently;
     ** "none" asks for no replay. The default, ./vectors, may be absent. */

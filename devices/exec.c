@@ -231,15 +231,25 @@ static void summarise_stderr(exec_state *st, lad_err *err)
     /* the line is what gives way when the message is long: the quote and
     ** the parenthesis after it are always closed */
     char tail[sizeof st->errpath + 48];
-    snprintf(tail, sizeof tail, "' (%ld line%s in %s)", lines, lines == 1 ? "" : "s",
-             st->errpath);
-    size_t len = strlen(err->msg), head = strlen("; its stderr: '");
-    if (len + head + strlen(tail) + 4 >= sizeof err->msg)
+    int tn = snprintf(tail, sizeof tail, "' (%ld line%s in %s)", lines, lines == 1 ? "" : "s",
+                      st->errpath);
+    static const char head[] = "; its stderr: '";
+    size_t len = strlen(err->msg), hn = sizeof head - 1;
+    if (tn < 0 || len + hn + (size_t)tn + 4 >= sizeof err->msg)
         return;
-    size_t room = sizeof err->msg - len - head - strlen(tail) - 1;
-    int cut = strlen(line) > room;
-    snprintf(err->msg + len, sizeof err->msg - len, "; its stderr: '%.*s%s%s",
-             (int)(cut ? room - 3 : room), line, cut ? "..." : "", tail);
+    size_t room = sizeof err->msg - 1 - len - hn - (size_t)tn, ln = strlen(line);
+    char *p = err->msg + len;
+    memcpy(p, head, hn);
+    p += hn;
+    if (ln > room) {
+        memcpy(p, line, room - 3);
+        memcpy(p + room - 3, "...", 3);
+        p += room;
+    } else {
+        memcpy(p, line, ln);
+        p += ln;
+    }
+    memcpy(p, tail, (size_t)tn + 1);
 }
 
 /* Fails the device with the message of err, the program's stderr summed up

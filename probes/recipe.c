@@ -334,17 +334,6 @@ static int read_device(const lad_ydoc *doc, const lad_ynode *root,
             if (r->device[n] == 0)
                 return lad_yerr(doc, v, err, "'device' names no %.*s device",
                                 (int)n - 1, kinds[i]);
-            /* a sim: model that is neither a preset nor a file is a name
-            ** in this file that names nothing: bad data, here */
-            const char *m = r->device + n;
-            FILE *f = i == 0 && !lad_preset_find(m) ? fopen(m, "rb") : NULL;
-            if (i == 0 && !lad_preset_find(m) && f == NULL) {
-                lad_err u = {0};
-                lad_model_unknown(m, &u);
-                return lad_yerr(doc, v, err, "%s", u.msg);
-            }
-            if (f)
-                fclose(f);
             return LAD_OK;
         }
     }
@@ -577,6 +566,20 @@ int lad_recipe_load(const char *path, lad_recipe *r, lad_err *err)
         return rc;
     rc = lad_recipe_parse(path, text, len, r, err);
     free(text);
+    /* A sim: model that is neither a preset nor a file is a name in this
+    ** file that names nothing: bad data, at its place. Only here, for the
+    ** file about to run: a run's stored recipe is read again (infer, show)
+    ** wherever its model file went. */
+    const char *m = rc == LAD_OK && strncmp(r->device, "sim:", 4) == 0 ? r->device + 4 : NULL;
+    FILE *f = m && !lad_preset_find(m) ? fopen(m, "rb") : NULL;
+    if (m && !lad_preset_find(m) && f == NULL) {
+        lad_err u = {0};
+        lad_model_unknown(m, &u);
+        rc = lad_errf_at(err, LAD_EDATA, path, r->m_device.line, r->m_device.col, "%s", u.msg);
+        lad_recipe_free(r);
+    }
+    if (f)
+        fclose(f);
     return rc;
 }
 
