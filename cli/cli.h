@@ -99,9 +99,8 @@ int cli_parse(int argc, char **argv, const cli_opt *opts,
 
 /* ---- the command table (cli/commands.def, cli/table.c) ---- */
 
-/* The i-th command's name (0-based, in the table's order), NULL past the
-** last; a command's summary line, NULL for no such command. */
-const char *cli_command_name(int i);
+/* A command's summary line (its line in `ladder help`), NULL for no such
+** command. */
 const char *cli_command_summary(const char *name);
 
 /* Prints a command's --help: its usage lines, its paragraphs, its

@@ -39,14 +39,6 @@ static const row *command(const char *name)
     return NULL;
 }
 
-const char *cli_command_name(int i)
-{
-    for (int k = 0; k < NROWS; k++)
-        if (rows[k].kind == ROW_CMD && i-- == 0)
-            return rows[k].cmd;
-    return NULL;
-}
-
 const char *cli_command_summary(const char *name)
 {
     const row *c = command(name);
