@@ -99,7 +99,7 @@ lib: $(LIBLADDER)
 # this build, which runs the kept corpus and crashers in `make test`.
 FUZZ_TARGETS := recipe modelfile vecline vecfile format plan npy merge migrate
 # fuzz_merge drives the command itself (its temporary store and rename)
-FUZZ_CLI := cli/cmd_merge.o cli/cli.o
+FUZZ_CLI := cli/cmd_merge.o cli/cli.o cli/table.o
 FUZZ_CC ?= clang
 FUZZ_BUILD := build/fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -222,6 +222,13 @@ TEST_ENV := LADDER_TEST_QUICK=1 LADDER_RATIONAL_CASES=50000
 else
 TEST_ENV := LADDER_RATIONAL_CASES=250000
 endif
+
+# What of docs/commands/ comes from the command table, cli/commands.def:
+# the index README.md and each page's table of arguments and options
+# (tests/t0011-cli-table.sh checks that they are up to date).
+.PHONY: docs-commands
+docs-commands: $(BUILD)/ladder
+	sh scripts/docs-commands.sh $(BUILD)/ladder
 
 # The suites' programs are built first by a make of their own on every CPU
 # (unless -j was given: then with the jobs asked for). Built one file at a

@@ -9,6 +9,26 @@
 
 /* The answer's rows: how many of each kind, then the open and equivalent
 ** rows with their values, the rows not in effect. */
+#define WIDTH 100 /* columns a line takes at most, as infer's table */
+
+/* prefix then text, broken after a space or a '|' to lines of at most
+** WIDTH columns, those after the first indented by four. */
+static void wrapped(FILE *f, const char *prefix, const char *text)
+{
+    int col = fprintf(f, "%s", prefix);
+    while (*text) {
+        size_t n = strcspn(text, " |");
+        n += text[n] != 0; /* the break character stays on its line */
+        if (col + (int)n > WIDTH && col > 4) {
+            fputs("\n    ", f);
+            col = 4;
+        }
+        col += fprintf(f, "%.*s", (int)n, text);
+        text += n;
+    }
+    fputc('\n', f);
+}
+
 void cli_answer_print(FILE *f, const lad_answer *a)
 {
     fprintf(f, "rows: %d decided, %d open, %d equivalent, %d not in effect\n", a->ndecided,
@@ -21,11 +41,14 @@ void cli_answer_print(FILE *f, const lad_answer *a)
                 lad_answer_values(a, i, st == LAD_ROW_OPEN, v, sizeof v);
                 lad_answer_values(a, i, 0, v1, sizeof v1);
                 char *eq = strchr(v1, '|');
-                fprintf(f, "%s: %s: %s%s%s%s\n", st == LAD_ROW_OPEN ? "open" : "equivalent",
-                       lad_params[i].key, v,
-                       strchr(v, '|') ? "" : " (others only together with another row)",
-                       st == LAD_ROW_OPEN && eq ? "; equivalent: " : "",
-                       st == LAD_ROW_OPEN && eq ? eq + 1 : "");
+                char pre[64], line[2600];
+                snprintf(pre, sizeof pre, "%s: %s: ", st == LAD_ROW_OPEN ? "open" : "equivalent",
+                         lad_params[i].key);
+                snprintf(line, sizeof line, "%s%s%s%s", v,
+                         strchr(v, '|') ? "" : " (others only together with another row)",
+                         st == LAD_ROW_OPEN && eq ? "; equivalent: " : "",
+                         st == LAD_ROW_OPEN && eq ? eq + 1 : "");
+                wrapped(f, pre, line);
             }
         /* the alternatives that change two rows at once, a few of them */
         int shown = 0, more = 0;
@@ -49,14 +72,14 @@ void cli_answer_print(FILE *f, const lad_answer *a)
     }
     if (a->nequiv)
         fprintf(f, "equivalent: (no case of %ld separates these from the model)\n", a->searched);
-    int first = 1;
-    for (int i = 0; i < lad_nparams; i++)
-        if (a->rows[i].status == LAD_ROW_OFF) {
-            fprintf(f, "%s %s", first ? "not in effect:" : "", lad_params[i].key);
-            first = 0;
-        }
-    if (!first)
-        fputc('\n', f);
+    char off[1200] = "";
+    size_t ol = 0;
+    for (int i = 0; i < lad_nparams && ol < sizeof off - 40; i++)
+        if (a->rows[i].status == LAD_ROW_OFF)
+            ol += (size_t)snprintf(off + ol, sizeof off - ol, "%s%s", ol ? " " : "",
+                                   lad_params[i].key);
+    if (ol)
+        wrapped(f, "not in effect: ", off);
     if (a->alts_capped || a->unexamined)
         fprintf(f, "open: (the enumeration stopped: %s%ld value pairs not examined)\n",
                a->alts_capped ? "more consistent models than kept; " : "", a->unexamined);

@@ -3,6 +3,10 @@
 */
 #include "cli.h"
 #include "devices/device.h"
+#include "model/format_spec.h"
+#include "model/presets.h"
+#include "probes/recipe.h"
+#include "util/suggest.h"
 #include "util/outfile.h"
 
 #include <errno.h>
@@ -11,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* ---- the terminal filter ---------------------------------------------- */
@@ -174,6 +179,67 @@ int cli_usage_error(const char *fmt, ...)
     return LAD_EUSAGE;
 }
 
+int cli_unknown(const char *what, const char *name, const char *near, const char *otherwise)
+{
+    if (near)
+        return cli_usage_error("unknown %s '%s'; did you mean '%s'?", what, name, near);
+    if (otherwise)
+        return cli_usage_error("unknown %s '%s'; %s", what, name, otherwise);
+    return cli_usage_error("unknown %s '%s'", what, name);
+}
+
+int cli_unknown_among(const char *what, const char *name, const char *const *names,
+                      const char *otherwise)
+{
+    lad_suggest s;
+    lad_suggest_init(&s, name);
+    for (; *names; names++)
+        lad_suggest_add(&s, *names);
+    return cli_unknown(what, name, lad_suggest_best(&s), otherwise);
+}
+
+int cli_rung_code(const char *name)
+{
+    return lad_rung_find(name) >= 0 || strcmp(name, "validation") == 0 ? LAD_EDATA
+                                                                         : LAD_EUSAGE;
+}
+
+int cli_format(const char *spec, lad_format *f)
+{
+    lad_err err = {0};
+    if (lad_format_parse(spec, f, &err) == LAD_OK)
+        return LAD_OK;
+    /* a spec's base name (before ':') is what is compared */
+    char base[64];
+    snprintf(base, sizeof base, "%.*s", (int)strcspn(spec, ":"), spec);
+    lad_suggest s;
+    lad_suggest_init(&s, base);
+    for (int i = 0; lad_format_builtin(i); i++)
+        lad_suggest_add(&s, lad_format_builtin(i)->name);
+    const char *near = lad_suggest_best(&s);
+    if (near)
+        return cli_usage_error("%s; did you mean '%s'?", err.msg, near);
+    return cli_usage_error("%s", err.msg);
+}
+
+const char *cli_arch_nearest(const char *word)
+{
+    lad_suggest s;
+    lad_suggest_init(&s, word);
+    static char gen[256][16];   /* "sm_90" of "sm_90a": history matches either */
+    for (int i = 0; i < lad_preset_count(); i++) {
+        const char *a = lad_preset_get(i)->dp.arch;
+        lad_suggest_add(&s, a);
+        if (i < 256 && snprintf(gen[i], sizeof gen[i], "%s", a) > 0) {
+            size_t n = strlen(gen[i]);
+            if (n > 1 && gen[i][n - 1] >= 'a' && gen[i][n - 2] >= '0' && gen[i][n - 2] <= '9')
+                gen[i][n - 1] = 0;
+            lad_suggest_add(&s, gen[i]);
+        }
+    }
+    return lad_suggest_best(&s);
+}
+
 void cli_announce_exec(void *ctx, const char *spec, const char *whose)
 {
     (void)ctx;
@@ -285,6 +351,31 @@ int cli_shard(const char *s, uint64_t *i, uint64_t *n)
     return LAD_OK;
 }
 
+int cli_output_kind(const char *cmd, const char *path, const char *const *exts, int dflt,
+                    int *kind)
+{
+    if (kind)
+        *kind = dflt;
+    const char *base = path ? strrchr(path, '/') : NULL;
+    base = base ? base + 1 : path;
+    const char *dot = base ? strrchr(base, '.') : NULL;
+    if (dot == NULL || dot == base || dot[1] == 0)
+        return LAD_OK;
+    for (int i = 0; exts[i]; i++)
+        if (strcasecmp(dot + 1, exts[i]) == 0) {
+            if (kind)
+                *kind = i;
+            return LAD_OK;
+        }
+    char list[128] = "";
+    for (int i = 0; exts[i]; i++) {
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, "%s.%s", i == 0 ? "" : exts[i + 1] ? ", " : " or ",
+                 exts[i]);
+    }
+    return cli_usage_error("%s -o writes %s, not '%s'", cmd, list, dot);
+}
+
 int cli_is_help(const char *s)
 {
     return strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0;
@@ -302,7 +393,7 @@ static int is_option(const char *s)
            s[2] == 0;
 }
 
-int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
+int cli_parse(int argc, char **argv, const cli_opt *opts,
               char **pos, int *npos, int minpos, int maxpos, const char *need)
 {
     int only_pos = 0;
@@ -320,7 +411,9 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
             continue;
         }
         if (cli_is_help(a)) {
-            fputs(usage, stdout);
+            if (cli_table_check(argv[0], opts) != LAD_OK)
+                return LAD_EINTERNAL;
+            cli_usage(stdout, argv[0]);
             return CLI_HELP;
         }
         const cli_opt *o = NULL;
@@ -332,9 +425,20 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
             for (const cli_opt *p = opts; p && p->name; p++)
                 if (strlen(p->name) == len && strncmp(p->name, name, len) == 0)
                     o = p;
-            if (o == NULL)
-                return cli_usage_error("unknown option '--%.*s'", (int)len,
-                                       name);
+            if (o == NULL) {
+                char typed[64];
+                snprintf(typed, sizeof typed, "%.*s", (int)len, name);
+                lad_suggest s;
+                lad_suggest_init(&s, typed);
+                for (const cli_opt *p = opts; p && p->name; p++)
+                    lad_suggest_add(&s, p->name);
+                lad_suggest_add(&s, "help");
+                const char *near = lad_suggest_best(&s);
+                if (near)
+                    return cli_usage_error("unknown option '--%s'; did you mean '--%s'?",
+                                           typed, near);
+                return cli_usage_error("unknown option '--%s'", typed);
+            }
             if (eq)
                 inline_val = eq + 1;
         } else {

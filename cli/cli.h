@@ -17,7 +17,10 @@
 
 #include "util/err.h"
 
+struct lad_format;
+
 #include <stdint.h>
+#include <stdio.h>
 
 #define LADDER_VERSION "0.1.0"
 
@@ -41,6 +44,32 @@ int cli_error(int code, const char *fmt, ...)
 int cli_usage_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
+/* The usage error for a name given on the command line that names nothing
+** (docs/exit-codes.md): "unknown <what> '<name>'; did you mean '<near>'?",
+** or with `otherwise` ("see 'ladder presets'") in place of the suggestion
+** when near is NULL, or nothing more when both are NULL. Returns LAD_EUSAGE. */
+int cli_unknown(const char *what, const char *name, const char *near, const char *otherwise);
+
+/* The same, the suggestion the name of names (NULL-terminated) nearest to
+** name: "unknown subcommand 'shwo'; did you mean 'show'?". */
+int cli_unknown_among(const char *what, const char *name, const char *const *names,
+                      const char *otherwise);
+
+/* The code of "run N stored no cases in rung '<name>'": LAD_EDATA when name
+** is a rung of this ladder (probes/recipe.h) or "validation" (the rung
+** validate adds a run's mismatches to): the name is right, the run lacks
+** it; LAD_EUSAGE otherwise: the name given names nothing. */
+int cli_rung_code(const char *name);
+
+/* Reads a format name or spec given on the command line into *f; an
+** unknown one is cli_unknown's usage error, with the built-in name nearest
+** to it. */
+int cli_format(const char *spec, struct lad_format *f);
+
+/* The arch of a compiled-in preset ("sm_90a", "cdna3") a slip away from
+** word, or NULL; an exact arch is NULL too (util/suggest.h). */
+const char *cli_arch_nearest(const char *word);
+
 /* One option a command accepts. */
 typedef struct cli_opt {
     const char *name;   /* long name without "--", e.g. "round" */
@@ -56,14 +85,40 @@ typedef struct cli_opt {
 
 /*
 ** Parses a command's argv[1..argc-1] against opts (terminated by an entry
-** whose name is NULL). Positional arguments are stored, in order, in
+** whose name is NULL); argv[0] is the command's name in the command table
+** (cli/commands.def). Positional arguments are stored, in order, in
 ** pos[0..*npos-1]: at least minpos (fewer is the usage error `need`) and at
-** most maxpos of them. Returns LAD_OK; CLI_HELP after printing `usage` on
-** stdout (the command then returns 0); or LAD_EUSAGE after printing one
-** line (unknown option, missing value, too many or too few arguments).
+** most maxpos of them. Returns LAD_OK; CLI_HELP after printing the
+** command's usage (cli_usage) on stdout (the command then returns 0);
+** LAD_EINTERNAL on --help when opts and the table disagree
+** (cli_table_check); or LAD_EUSAGE after printing one line (unknown
+** option, missing value, too many or too few arguments).
 */
-int cli_parse(int argc, char **argv, const cli_opt *opts, const char *usage,
+int cli_parse(int argc, char **argv, const cli_opt *opts,
               char **pos, int *npos, int minpos, int maxpos, const char *need);
+
+/* ---- the command table (cli/commands.def, cli/table.c) ---- */
+
+/* A command's summary line (its line in `ladder help`), NULL for no such
+** command. */
+const char *cli_command_summary(const char *name);
+
+/* Prints a command's --help: its usage lines, its paragraphs, its
+** arguments and options, its notes. */
+void cli_usage(FILE *f, const char *cmd);
+
+/* LAD_OK when opts (what cmd parses) and cmd's OPT rows name the same
+** options with the same short names and values, and the usage lines name
+** each; else prints what differs and returns LAD_EINTERNAL. */
+int cli_table_check(const char *cmd, const cli_opt *opts);
+
+/* docs/commands/: the index of every command, and one command's table of
+** arguments and options (and its notes), in Markdown. */
+void cli_markdown_index(FILE *f);
+void cli_markdown_options(FILE *f, const char *cmd);
+
+/* The bash completion script of `ladder completion bash`. */
+void cli_completion_bash(FILE *f);
 
 /* Parses an option's value as a whole number in lo..hi (decimal, or hex
 ** with 0x) into *out. Returns LAD_OK, or LAD_EUSAGE after printing
@@ -96,6 +151,14 @@ int cli_output_ok(const char *out, const char *what, const char *input);
 ** "x.db-journal": writing one would lose or damage committed data) by
 ** name, whether they exist or not, through links to the store or to them. */
 int cli_output_not_store(const char *out, const char *db);
+/* What -o writes, chosen by the name's extension (the letters after the
+** last '.' of its last component, any case): *kind is the index in exts
+** (NULL-terminated, without dots: {"html", "htm", "md", NULL}) of the
+** extension, or dflt for a name without one ("-", /dev/stdout, "out").
+** Returns LAD_OK, or LAD_EUSAGE after printing "<cmd> -o writes .html,
+** .htm or .md, not '.pdf'". A NULL path is dflt; kind may be NULL. */
+int cli_output_kind(const char *cmd, const char *path, const char *const *exts, int dflt,
+                    int *kind);
 
 /* True when s is exactly one of the help spellings: --help, -h. */
 int cli_is_help(const char *s);

@@ -43,29 +43,6 @@
 
 #define MAXFILES 1024
 
-static const char usage[] =
-    "usage: ladder check [--model <spec>] [--device <device>] [--partial] [--json]\n"
-    "                    <file>...\n"
-    "\n"
-    "  Compares a model with the D words of vector files (.vec, or the\n"
-    "  frozen tcgen05 file) and prints, per file,\n"
-    "      <file>: <mismatches>/<cases> mismatches (<model>)\n"
-    "  followed by the first mismatching cases. Exit 0 when every word\n"
-    "  matches, 1 when some do not, 3 for a malformed file: a line that\n"
-    "  does not parse, no case at all, or fewer or more cases than the\n"
-    "  file's '# cases:' header says.\n"
-    "\n"
-    "  --model <spec>  a preset name or a model file (default: the preset\n"
-    "                  the file's header, or each frozen line, names)\n"
-    "  --device <dev>  compute the words of .vec files on a device instead\n"
-    "                  (sim:MODEL, exec[-framed]:COMMAND, cuda:N or\n"
-    "                  cublaslt:N[:OPTIONS]); the\n"
-    "                  model then only names the instruction\n"
-    "  --partial       accept a file with fewer cases than its header says\n"
-    "                  (a file cut short)\n"
-    "  --json          one JSON array: per file {file, cases, mismatches,\n"
-    "                  model, first [{line, expected, got, case}]}\n";
-
 static int check_count(const lad_vecfile *vf, const tally *t, int partial,
                        lad_err *err)
 {
@@ -84,11 +61,11 @@ static int check_count(const lad_vecfile *vf, const tally *t, int partial,
                        "short)" : "");
 }
 
-static void print_tally(const char *path, const tally *t)
+static void print_tally(const char *path, const tally *t, int quiet)
 {
     printf("%s: %ld/%ld mismatches (%s)\n", path, t->bad, t->cases,
            t->model);
-    for (int i = 0; i < t->nshown; i++) {
+    for (int i = 0; i < t->nshown && !quiet; i++) {
         const shown *s = &t->show[i];
         printf("  line %d: expected %0*" PRIx64 ", got %0*" PRIx64 ": %s\n", s->line,
                s->digits, s->want, s->digits, s->got, s->what);
@@ -115,12 +92,13 @@ static void json_tally(FILE *f, const char *path, const tally *t)
 int cmd_check(int argc, char **argv)
 {
     const char *spec = NULL, *devspec = NULL, *json = NULL, *partial = NULL;
+    const char *quiet = NULL;
     const cli_opt opts[] = {{"model", 'm', 1, &spec}, {"device", 'd', 1, &devspec},
                             {"json", 0, 0, &json}, {"partial", 0, 0, &partial},
-                            {NULL, 0, 0, NULL}};
+                            {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL}};
     static char *pos[MAXFILES];
     int npos;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, MAXFILES,
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 1, MAXFILES,
                       "check needs at least one vector file");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
@@ -159,7 +137,7 @@ int cmd_check(int argc, char **argv)
             fputs(i ? ",\n " : "", js);
             json_tally(js, pos[i], &t);
         } else {
-            print_tally(pos[i], &t);
+            print_tally(pos[i], &t, quiet != NULL);
         }
         fflush(stdout);
         if (t.bad)

@@ -51,30 +51,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: ladder diff <a> <b> [--db <file>] [--search] [--cases <n>] [--json]\n"
-    "                   [-o <file.vec>]\n"
-    "\n"
-    "  Prints the verdict, then every datapath parameter of <a> and <b>,\n"
-    "  marking those that differ with '*', and for each differing parameter\n"
-    "  a witness: an input on which the two datapaths return different\n"
-    "  words, with the parameter that explains it. The verdict: '=' (the\n"
-    "  canonical models are identical), '\u2261' (they differ in rows, but\n"
-    "  no searched case separates them) or 'differs' (with a case). Exit 0\n"
-    "  for = and \u2261, 1 for differs.\n"
-    "\n"
-    "  <a>, <b>      a preset name, a model file, or a run: run:<id> or a\n"
-    "                bare number (the model `ladder infer` stored with it);\n"
-    "                or two surveys, survey:<id>: datapath by datapath\n"
-    "  --db <file>   the store runs are read from (default ladder.db)\n"
-    "  --search      search A against B even when their canonical forms are\n"
-    "                identical (a check of the canonical form)\n"
-    "  --cases <n>   random cases each search runs after the structured ones\n"
-    "                (default 262144)\n"
-    "  --json        one JSON document instead of the text\n"
-    "  -o <file>     write the witnesses on which <b> differs from <a> as a\n"
-    "                .vec file whose D words are <b>'s\n";
-
 /* One side of the comparison. */
 typedef struct side {
     const char *spec;
@@ -468,17 +444,18 @@ int cmd_diff(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *json = NULL, *outpath = NULL, *search = NULL;
     const char *cases = NULL;
+    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
     cli_opt opts[] = {
         {"db", 0, 1, &db},
         {"search", 0, 0, &search},
         {"cases", 0, 1, &cases},
         {"json", 0, 0, &json},
         {"output", 'o', 1, &outpath},
-        {NULL, 0, 0, NULL},
+        {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL},
     };
     char *pos[2];
     int npos;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 2, 2,
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 2, 2,
                       "diff needs two models; see 'ladder diff --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
@@ -497,6 +474,9 @@ int cmd_diff(int argc, char **argv)
         return cli_usage_error("-o and --search are for two models, not two surveys");
     if (na)
         return diff_surveys(pos[0], pos[1], db, (long)nrandom, json != NULL);
+    static const char *const exts[] = {"vec", NULL};
+    if ((rc = cli_output_kind("diff", outpath, exts, 0, NULL)) != LAD_OK)
+        return rc;
     static side a, b;
     lad_err err = {0};
     a.spec = pos[0];

@@ -39,33 +39,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: ladder eval --model <spec> [--device <dev>] [<file>]\n"
-    "       ladder eval --model <spec> --a <A.npy> --b <B.npy> [--c <C.npy>]\n"
-    "                   [--sa <SA.npy> --sb <SB.npy>] -o <D.npy> [-q]\n"
-    "\n"
-    "  Reads vector lines (A;B;C, or A;B;C;D whose D is ignored; scaled or\n"
-    "  sparse models add ;scale_a;scale_b;meta) from <file> or stdin and\n"
-    "  prints the model's D word for each, in hex, one line per case,\n"
-    "  flushed at once (usable as exec:ladder eval --model <spec>). A\n"
-    "  line '@<n> <case>' is answered '@<n> <D>' (the framed protocol of\n"
-    "  exec:), a bare line with the bare word (exec-unframed:).\n"
-    "\n"
-    "  --model <spec>  a preset name (ladder presets) or a model file\n"
-    "  --device <dev>  the words of a device instead (sim:MODEL,\n"
-    "                  exec[-framed]:COMMAND, cuda:N or cublaslt:N[:OPTIONS],\n"
-    "                  one call per case); the model then names the\n"
-    "                  instruction\n"
-    "\n"
-    "  With --a and --b, the cases are the rows of .npy arrays of raw words\n"
-    "  (dtypes as for ladder gemm), and D's words go to an .npy file:\n"
-    "  --a, --b <.npy>    N x K (K: the model's): row i is case i's A row,\n"
-    "                     its B column\n"
-    "  --c <.npy>         N (or N x 1) addends; +0 when left out\n"
-    "  --sa, --sb <.npy>  a block-scaled model's scales, N x its scale blocks\n"
-    "  -o <D.npy>         where D's N words go, written whole or not at all\n"
-    "  -q, --quiet        no progress on stderr (docs/progress.md)\n";
-
 /* Answers wait here until the input runs dry (the reader's idle hook) or the
 ** block is full: a file streams at block speed, and a peer that writes one
 ** line and waits still gets its answer before ladder waits in turn. */
@@ -204,7 +177,7 @@ int cmd_eval(int argc, char **argv)
                             {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 1, NULL);
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 0, 1, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     if (spec == NULL)
@@ -225,6 +198,9 @@ int cmd_eval(int argc, char **argv)
             if ((rc = cli_output_ok(dpath, npy_what[i], path[i])) != LAD_OK)
                 return rc;
         if ((rc = cli_output_ok(dpath, "the model file", spec)) != LAD_OK)
+            return rc;
+        static const char *const exts[] = {"npy", NULL};
+        if ((rc = cli_output_kind("eval", dpath, exts, 0, NULL)) != LAD_OK)
             return rc;
     } else if (quiet) {
         return cli_usage_error("-q is for eval on arrays (vector lines show no progress)");

@@ -22,24 +22,13 @@
 #include "runview.h"
 #include "io/vecwrite.h"
 #include "probes/case.h"
+#include "probes/recipe.h"
 
 #include <inttypes.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char usage[] =
-    "usage: ladder export <run> -o <file.vec> [--rung <name>] [--db <file>]\n"
-    "\n"
-    "  Writes the cases a run stored as a .vec file: a header naming the\n"
-    "  device and instruction, then one A;B;C;D line per case with the D\n"
-    "  word the device answered ('-' writes to stdout).\n"
-    "\n"
-    "  <run>          a run id or latest (run:<id>, run:latest alike)\n"
-    "  -o <file>      the .vec file to write\n"
-    "  --rung <name>  only that rung's cases\n"
-    "  --db <file>    the store (default ladder.db)\n";
 
 /* Why case c cannot be a line of dp, or NULL. */
 static const char *unfit(const lad_datapath *dp, const lad_case_row *c)
@@ -94,21 +83,25 @@ static int write_file(const char *path, const lad_run_row *run, const lad_datapa
 int cmd_export(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *outpath = NULL, *rung = NULL;
+    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
     cli_opt opts[] = {
         {"db", 0, 1, &db},
         {"output", 'o', 1, &outpath},
         {"rung", 0, 1, &rung},
-        {NULL, 0, 0, NULL},
+        {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL},
     };
     char *pos[1];
     int npos;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1,
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 1, 1,
                       "export needs a run; see 'ladder export --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     if (outpath == NULL)
         return cli_usage_error("export needs -o <file.vec>");
     if ((rc = cli_output_not_store(outpath, db)) != LAD_OK)
+        return rc;
+    static const char *const exts[] = {"vec", NULL};
+    if ((rc = cli_output_kind("export", outpath, exts, 0, NULL)) != LAD_OK)
         return rc;
     lad_store *st;
     if ((rc = cli_store_open_existing(db, &st)) != LAD_OK)
@@ -132,9 +125,12 @@ int cmd_export(int argc, char **argv)
         if (fmts[i]->kind == LAD_FLOAT && fmts[i]->ebits == 0)
             rc = lad_errf(&err, LAD_EDATA, "run %" PRId64 ": format '%s' has no known "
                           "decode; a .vec file cannot name it", run, fmts[i]->name);
+    const char *near = rung ? lad_rung_nearest(rung) : NULL;
     if (rc == LAD_OK && n == 0)
-        rc = lad_errf(&err, LAD_EDATA, "run %" PRId64 " stored no cases%s%s%s", run,
-                      rung ? " in rung '" : "", rung ? rung : "", rung ? "'" : "");
+        rc = lad_errf(&err, rung ? cli_rung_code(rung) : LAD_EDATA,
+                      "run %" PRId64 " stored no cases%s%s%s%s%s%s", run,
+                      rung ? " in rung '" : "", rung ? rung : "", rung ? "'" : "",
+                      near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
     for (size_t i = 0; i < n && rc == LAD_OK; i++) {
         const char *why = unfit(&dp, &rows[i]);
         if (why)

@@ -22,6 +22,7 @@
 #include "answerview.h"
 #include "commands.h"
 #include "inference/answer.h"
+#include "json.h"
 #include "inference/search.h"
 #include "io/modelfile.h"
 #include "io/vecfile.h"
@@ -38,33 +39,6 @@
 #include <time.h>
 
 _Static_assert(LAD_KMAX == 128, "the usage says --k 1..128");
-
-static const char usage[] =
-    "usage: ladder fit <file.vec> [-o <model.yaml>] [--next <cases.vec>] [--model <spec>]\n"
-    "                  [--k <K>] [-q]\n"
-    "\n"
-    "  Searches the model family for a model that reproduces every D word of\n"
-    "  a captured vector file, and prints it (canonical) as a model file, then\n"
-    "      fit: <mismatches>/<cases> mismatches (<file>)\n"
-    "      rows: <n> decided, <n> open, <n> equivalent, <n> not in effect\n"
-    "      open: <parameter>: <model's value>|<other values that fit>\n"
-    "      equivalent: <parameter>: <values no searched case separates>\n"
-    "      not in effect: <parameters>\n"
-    "  (without a model that reproduces every case, undetermined: lines of\n"
-    "  the search instead). Exit 0 when the model reproduces every case, 1\n"
-    "  when it does not.\n"
-    "\n"
-    "  -o, --output <file>  write the model there instead of stdout\n"
-    "  --next <file>        write the cases that separate the open values from\n"
-    "                       the model, without D words: what to capture next\n"
-    "  --model <spec>       take the instruction (formats, K, scales,\n"
-    "                       sparsity) from this preset or model file; its\n"
-    "                       arithmetic is not used\n"
-    "  --k <K>              the instruction's K when no preset names it,\n"
-    "                       1..128 (default: the header's k)\n"
-    "  --beam <n>           models kept per search round, 1..64 (default 16)\n"
-    "  -v, --verbose        say on stderr how long the search took\n"
-    "  -q, --quiet          no progress on stderr (docs/progress.md)\n";
 
 /* The instruction the file was captured from, arithmetic reset to the
 ** defaults of lad_datapath_init. */
@@ -229,9 +203,10 @@ static int write_next(const char *path, const lad_answer *a, const char *from, l
 int cmd_fit(int argc, char **argv)
 {
     const char *outpath = NULL, *spec = NULL, *kopt = NULL, *beam = NULL, *verbose = NULL;
-    const char *quiet = NULL, *nextpath = NULL;
+    const char *quiet = NULL, *nextpath = NULL, *json = NULL;
     cli_opt opts[] = {
         {"verbose", 'v', 0, &verbose},
+        {"json", 0, 0, &json},
         {"quiet", 'q', 0, &quiet},
         {"output", 'o', 1, &outpath},
         {"model", 0, 1, &spec},
@@ -242,7 +217,7 @@ int cmd_fit(int argc, char **argv)
     };
     char *pos[2];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1,
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 1, 1,
                       "fit needs one vector file; see 'ladder fit --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
@@ -250,6 +225,9 @@ int cmd_fit(int argc, char **argv)
         (rc = cli_output_ok(outpath, "the model file", spec)) != LAD_OK ||
         (rc = cli_output_ok(nextpath, "the vector file", pos[0])) != LAD_OK ||
         (rc = cli_output_ok(nextpath, "the model output", outpath)) != LAD_OK)
+        return rc;
+    static const char *const exts[] = {"yaml", "yml", NULL};
+    if ((rc = cli_output_kind("fit", outpath, exts, 0, NULL)) != LAD_OK)
         return rc;
     lad_search_opts so = {0};
     uint64_t b = 0, k = 0;
@@ -346,6 +324,8 @@ int cmd_fit(int argc, char **argv)
     if (outpath) {
         if ((rc = lad_model_save(outpath, &model, evidence, &err)) != LAD_OK)
             goto fail;
+    } else if (json) {
+        /* the model is the document's, below */
     } else {
         if ((yaml = lad_model_write(&model, evidence)) == NULL) {
             rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
@@ -353,20 +333,48 @@ int cmd_fit(int argc, char **argv)
         }
         fputs(yaml, stdout);
     }
-    printf("fit: %llu/%zu mismatches (%s)\n", (unsigned long long)best->mismatches, n, pos[0]);
-    if (ans) {
-        cli_answer_print(stdout, ans);
-        if (nextpath && (rc = write_next(nextpath, ans, pos[0], &err)) != LAD_OK)
-            goto fail;
-    } else if (nextpath) {
+    if (nextpath && !ans) {
         rc = lad_errf(&err, LAD_EDATA, "no cases written to '%s': no model reproduces every "
                       "case of '%s', so there is no answer to decide", nextpath, pos[0]);
         goto fail;
     }
+    if (nextpath && (rc = write_next(nextpath, ans, pos[0], &err)) != LAD_OK)
+        goto fail;
     char und[2048];
     int nu = ans ? -1 : lad_search_undetermined(res, und, sizeof und);
-    if (nu < 0) {
-        /* the answer above says what is open */
+    if (json) {
+        printf("{\"file\": ");
+        cli_json_str(stdout, pos[0]);
+        printf(", \"cases\": %zu, \"mismatches\": %llu, \"output\": ", n,
+               (unsigned long long)best->mismatches);
+        if (outpath)
+            cli_json_str(stdout, outpath);
+        else
+            printf("null");
+        printf(", \"model\": ");
+        cli_json_model(stdout, &model, evidence);
+        printf(", \"answer\": ");
+        if (ans)
+            cli_answer_json(stdout, ans);
+        else
+            printf("null");
+        printf(", \"undetermined\": [");
+        for (char *line = nu > 0 ? und : NULL, *next; line && *line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = 0;
+            printf("%s", line == und ? "" : ", ");
+            cli_json_str(stdout, line);
+        }
+        printf("], \"exploration_capped\": %s}\n", res->equal_capped ? "true" : "false");
+    } else {
+        printf("fit: %llu/%zu mismatches (%s)\n", (unsigned long long)best->mismatches, n,
+               pos[0]);
+    }
+    if (json) {
+        /* the JSON above says it all */
+    } else if (nu < 0) {
+        cli_answer_print(stdout, ans);
     } else if (nu == 0) {
         printf("undetermined: none\n");
     } else {
@@ -380,7 +388,7 @@ int cmd_fit(int argc, char **argv)
             line = nl + 1;
         }
     }
-    if (!ans && res->equal_capped)
+    if (!ans && res->equal_capped && !json)
         printf("undetermined: (exploration stopped after %d equal models)\n", res->nequal);
     if (verbose)
         fprintf(stderr, "fit: %.2f s, %llu model evaluations, %zu active cases\n", secs,

@@ -18,6 +18,7 @@
 */
 #include "cli.h"
 #include "commands.h"
+#include "json.h"
 #include "model/decimal.h"
 #include "model/format.h"
 #include "model/format_spec.h"
@@ -27,40 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: ladder format decode <format> <word>...\n"
-    "       ladder format encode <format> <value>... [--round <mode>] [--overflow <rule>] [-v]\n"
-    "       ladder format table <format>\n"
-    "       ladder format list\n"
-    "\n"
-    "  decode      print class, sign and exact value of each hex word\n"
-    "              (\"7e\" or \"0x7e\"): <word> <class> <sign> <decimal> <m>*2^<e>\n"
-    "  encode      round each value (1.5, -0.1, 1e-3, 0x1.8p-3, inf, nan)\n"
-    "              to a word of the format and print it in hex\n"
-    "  table       decode every code of a format of 16 bits or fewer\n"
-    "  list        the built-in formats and their specs\n"
-    "\n"
-    "  <format>    a built-in name (f32 tf32 bf16 f16 e4m3 e5m2 e2m3 e3m2 e2m1\n"
-    "              ue8m0 ue4m3 s8 u8 s32 e4m3fnuz e5m2fnuz f64) or a spec\n"
-    "              such as e3m4 or e5m2:inf=none,nan=ones (see\n"
-    "              docs/commands/format.md)\n"
-    "  --round     rne (default), rz, ru, rd or rna\n"
-    "  --overflow  ieee (default: Inf, or the largest finite value when\n"
-    "              rounding toward zero), inf (always Inf; NaN in a format\n"
-    "              without Inf) or sat (the largest finite value)\n"
-    "  -v, --verbose  encode: also print the word's value and the flags\n"
-    "              (inexact, overflow, underflow)\n";
-
 #define MAXPOS 4096
-
-/* Resolves a format argument; prints a usage error when unknown. */
-static int get_format(const char *spec, lad_format *f)
-{
-    lad_err err = {0};
-    if (lad_format_parse(spec, f, &err) != LAD_OK)
-        return cli_usage_error("%s", err.msg);
-    return LAD_OK;
-}
 
 /* Parses a hex word that must fit in f's width. */
 static int get_word(const lad_format *f, const char *s, lad_word_t *w)
@@ -89,28 +57,50 @@ static int get_word(const lad_format *f, const char *s, lad_word_t *w)
     return LAD_OK;
 }
 
-/* Prints "<decimal> <m>*2^<e>" for a value, or "inf -" / "nan -". */
+/* --json: each subcommand prints one JSON document instead of its lines */
+static int json;
+
+/* Prints "<decimal> <m>*2^<e>" for a value, or "inf -" / "nan -"; with
+** --json the members "value": "<decimal>", "significand": m, "exponent": e
+** (a signed significand; null for Inf and NaN). */
 static void print_value(const lad_value *v)
 {
     if (v->cls == LAD_INFINITE || v->cls == LAD_NAN) {
-        printf("%s -", v->cls == LAD_NAN ? "nan" : v->neg ? "-inf" : "inf");
+        const char *s = v->cls == LAD_NAN ? "nan" : v->neg ? "-inf" : "inf";
+        if (json)
+            printf("\"value\": \"%s\", \"significand\": null, \"exponent\": null", s);
+        else
+            printf("%s -", s);
         return;
     }
     size_t len = lad_decimal_print(NULL, 0, v->neg, v->mag, v->exp);
     char small[128], *buf = len < sizeof small ? small : malloc(len + 1);
     if (buf == NULL) {
-        printf("? -");
+        printf(json ? "\"value\": null" : "? -");
         return;
     }
     lad_decimal_print(buf, len + 1, v->neg, v->mag, v->exp);
-    printf("%s %s%" PRIu64 "*2^%d", buf, v->neg ? "-" : "", v->mag, v->exp);
+    if (json)
+        printf("\"value\": \"%s\", \"significand\": %s%" PRIu64 ", \"exponent\": %d", buf,
+               v->neg ? "-" : "", v->mag, v->exp);
+    else
+        printf("%s %s%" PRIu64 "*2^%d", buf, v->neg ? "-" : "", v->mag, v->exp);
     if (buf != small)
         free(buf);
 }
 
-static void print_line(const lad_format *f, lad_word_t w)
+/* One word's line, or its JSON object (first: no comma before it). */
+static void print_line(const lad_format *f, lad_word_t w, int first)
 {
     lad_value v = lad_decode(f, w);
+    if (json) {
+        printf("%s{\"word\": \"%0*" PRIx64 "\", \"class\": \"%s\", \"sign\": \"%c\", ",
+               first ? "" : ",\n ", lad_format_digits(f), w, lad_class_name(v.cls),
+               v.neg ? '-' : '+');
+        print_value(&v);
+        printf("}");
+        return;
+    }
     printf("%0*" PRIx64 " %-9s %c ", lad_format_digits(f), w,
            lad_class_name(v.cls), v.neg ? '-' : '+');
     print_value(&v);
@@ -122,15 +112,19 @@ static int do_decode(int npos, char **pos)
     if (npos < 2)
         return cli_usage_error("format decode needs a format and a word");
     lad_format f;
-    int rc = get_format(pos[0], &f);
+    int rc = cli_format(pos[0], &f);
     lad_word_t *words = calloc((size_t)npos, sizeof *words);
     if (words == NULL)
         return cli_error(LAD_EINTERNAL, "out of memory");
     /* Check every word before printing anything. */
     for (int i = 1; rc == LAD_OK && i < npos; i++)
         rc = get_word(&f, pos[i], &words[i]);
+    if (rc == LAD_OK && json)
+        putchar('[');
     for (int i = 1; rc == LAD_OK && i < npos; i++)
-        print_line(&f, words[i]);
+        print_line(&f, words[i], i == 1);
+    if (rc == LAD_OK && json)
+        puts("]");
     free(words);
     return rc;
 }
@@ -140,7 +134,7 @@ static int do_encode(int npos, char **pos, int mode, int ovf, int verbose)
     if (npos < 2)
         return cli_usage_error("format encode needs a format and a value");
     lad_format f;
-    int rc = get_format(pos[0], &f);
+    int rc = cli_format(pos[0], &f);
     lad_word_t *words = calloc((size_t)npos, sizeof *words);
     int *flags = calloc((size_t)npos, sizeof *flags);
     if (words == NULL || flags == NULL)
@@ -152,7 +146,19 @@ static int do_encode(int npos, char **pos, int mode, int ovf, int verbose)
             rc = err.code == LAD_EDATA ? cli_usage_error("%s", err.msg)
                                        : cli_report(&err);
     }
-    for (int i = 1; rc == LAD_OK && i < npos; i++) {
+    for (int i = 1; rc == LAD_OK && i < npos && json; i++) {
+        lad_value v = lad_decode(&f, words[i]);
+        int fl = flags[i];
+        printf("%s{\"input\": ", i == 1 ? "[" : ",\n ");
+        cli_json_str(stdout, pos[i]);
+        printf(", \"word\": \"%0*" PRIx64 "\", ", lad_format_digits(&f), words[i]);
+        print_value(&v);
+        printf(", \"inexact\": %s, \"overflow\": %s, \"underflow\": %s}%s",
+               fl & LAD_FLAG_INEXACT ? "true" : "false",
+               fl & LAD_FLAG_OVERFLOW ? "true" : "false",
+               fl & LAD_FLAG_UNDERFLOW ? "true" : "false", i == npos - 1 ? "]\n" : "");
+    }
+    for (int i = 1; rc == LAD_OK && i < npos && !json; i++) {
         if (!verbose) {
             printf("%0*" PRIx64 "\n", lad_format_digits(&f), words[i]);
             continue;
@@ -177,7 +183,7 @@ static int do_table(int npos, char **pos)
         return npos ? cli_usage_error("unexpected argument '%s'", pos[1])
                     : cli_usage_error("format table needs a format");
     lad_format f;
-    int rc = get_format(pos[0], &f);
+    int rc = cli_format(pos[0], &f);
     if (rc)
         return rc;
     int bits = f.kind == LAD_INT ? f.width : f.sign + f.ebits + f.mbits;
@@ -186,10 +192,20 @@ static int do_table(int npos, char **pos)
                                "formats of 16 bits or fewer", f.name, bits);
     char spec[160];
     lad_format_spec(&f, spec, sizeof spec);
-    printf("# %s = %s: %u codes\n", f.name, spec, 1u << bits);
-    printf("# word class sign value significand*2^exponent\n");
+    if (json) {
+        printf("{\"format\": ");
+        cli_json_str(stdout, f.name);
+        printf(", \"spec\": ");
+        cli_json_str(stdout, spec);
+        printf(", \"codes\": [");
+    } else {
+        printf("# %s = %s: %u codes\n", f.name, spec, 1u << bits);
+        printf("# word class sign value significand*2^exponent\n");
+    }
     for (uint32_t c = 0; c < 1u << bits; c++)
-        print_line(&f, c << (f.kind == LAD_INT ? 0 : f.pad));
+        print_line(&f, c << (f.kind == LAD_INT ? 0 : f.pad), c == 0);
+    if (json)
+        puts("]}");
     return LAD_OK;
 }
 
@@ -201,38 +217,53 @@ static int do_list(int npos, char **pos)
     for (int i = 0; (f = lad_format_builtin(i)) != NULL; i++) {
         char spec[160];
         lad_format_spec(f, spec, sizeof spec);
-        printf("%-6s %s\n", f->name, spec);
+        if (!json) {
+            printf("%-6s %s\n", f->name, spec);
+            continue;
+        }
+        printf("%s{\"name\": ", i ? ",\n " : "[");
+        cli_json_str(stdout, f->name);
+        printf(", \"spec\": ");
+        cli_json_str(stdout, spec);
+        printf("}");
     }
+    if (json)
+        puts("]");
     return LAD_OK;
 }
 
 int cmd_format(int argc, char **argv)
 {
-    const char *round = "rne", *overflow = "ieee", *verbose = NULL;
+    const char *round = "rne", *overflow = "ieee", *verbose = NULL, *json_s = NULL;
+    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
     const cli_opt opts[] = {
         {"round", 0, 1, &round},
         {"overflow", 0, 1, &overflow},
         {"verbose", 'v', 0, &verbose},
-        {NULL, 0, 0, NULL},
+        {"json", 0, 0, &json_s},
+        {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL},
     };
     static char *pos[MAXPOS];
     int npos;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, MAXPOS,
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 1, MAXPOS,
                       "format needs a subcommand: decode, encode, "
                                "table or list; see 'ladder help format'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
+    json = json_s != NULL;
     int mode = lad_round_parse(round);
+    static const char *const modes[] = {"rz", "rne", "ru", "rd", "rna", NULL};
     if (mode < 0)
-        return cli_usage_error("unknown rounding mode '%s' (rz, rne, ru, rd "
-                               "or rna)", round);
+        return cli_unknown_among("rounding mode", round, modes,
+                                 "--round takes rz, rne, ru, rd or rna");
     int ovf = strcmp(overflow, "inf") == 0    ? LAD_OVF_INF
               : strcmp(overflow, "sat") == 0  ? LAD_OVF_SAT
               : strcmp(overflow, "ieee") == 0 ? LAD_OVF_IEEE
                                               : -1;
+    static const char *const rules[] = {"ieee", "inf", "sat", NULL};
     if (ovf < 0)
-        return cli_usage_error("unknown overflow rule '%s' (ieee, inf or "
-                               "sat)", overflow);
+        return cli_unknown_among("overflow rule", overflow, rules,
+                                 "--overflow takes ieee, inf or sat");
     const char *sub = pos[0];
     if (strcmp(sub, "decode") == 0)
         return do_decode(npos - 1, pos + 1);
@@ -242,6 +273,6 @@ int cmd_format(int argc, char **argv)
         return do_table(npos - 1, pos + 1);
     if (strcmp(sub, "list") == 0)
         return do_list(npos - 1, pos + 1);
-    return cli_usage_error("unknown format subcommand '%s'; see 'ladder help "
-                           "format'", sub);
+    static const char *const subs[] = {"decode", "encode", "table", "list", NULL};
+    return cli_unknown_among("format subcommand", sub, subs, "see 'ladder help format'");
 }

@@ -27,34 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: ladder gemm --datapath <spec> [--program <spec> | --device <dev>]\n"
-    "                   <A.npy> <B.npy> [<C.npy>] [--sa <SA.npy> --sb <SB.npy>]\n"
-    "                   -o <D.npy> [--threads <n>] [-q]\n"
-    "\n"
-    "  D = the program over A (M x K), B (K x N) and C (M x N, +0 when left\n"
-    "  out), word for word as the datapath computes it. Arrays hold raw words\n"
-    "  of the width the operand's format takes: uint8 (or 1-byte opaque, as\n"
-    "  numpy saves fp8) for formats of up to 8 bits, uint16 up to 16, uint32\n"
-    "  up to 32, uint64 beyond; float16, float32 or float64 where the format's\n"
-    "  words are theirs (their bits are the words).\n"
-    "\n"
-    "  --datapath <spec>  a preset name (ladder presets) or a model file\n"
-    "  --program <spec>   a program preset (mainloop, fp8-promote4,\n"
-    "                     splitk2-serial) or a program file; default: every\n"
-    "                     MMA chained, D as the instruction writes it\n"
-    "  --device <dev>     cublaslt:<gpu>[:<options>]: the GEMM through\n"
-    "                     cuBLASLt on that GPU instead (options as for the\n"
-    "                     cublaslt device; the heuristic's algorithm for the\n"
-    "                     size, which it prints), D in the datapath's C format\n"
-    "  --sa, --sb <.npy>  a block-scaled datapath's scales (uint8 words of its\n"
-    "                     sa and sb formats): SA is M x K/scale_block, the\n"
-    "                     scales of A's rows block by block, SB K/scale_block\n"
-    "                     x N, those of B's columns\n"
-    "  -o <D.npy>         where D goes (float64, float32, float16 or uint words)\n"
-    "  --threads <n>      threads to use, 0..1024 (0, the default: every CPU)\n"
-    "  -q, --quiet        no progress on stderr (docs/progress.md)\n";
-
 static int read_matrix(const char *path, const lad_format *f, const char *what,
                        lad_npy *x, lad_err *err)
 {
@@ -213,7 +185,7 @@ int cmd_gemm(int argc, char **argv)
                             {NULL, 0, 0, NULL}};
     char *pos[4];
     int npos;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 3, NULL);
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 0, 3, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     if (spec == NULL)
@@ -230,6 +202,9 @@ int cmd_gemm(int argc, char **argv)
         (rc = cli_output_ok(out, "the program's file", progspec)) != LAD_OK ||
         (rc = cli_output_ok(out, "SA", sapath)) != LAD_OK ||
         (rc = cli_output_ok(out, "SB", sbpath)) != LAD_OK)
+        return rc;
+    static const char *const exts[] = {"npy", NULL};
+    if ((rc = cli_output_kind("gemm", out, exts, 0, NULL)) != LAD_OK)
         return rc;
     if (!sapath != !sbpath)
         return cli_usage_error("gemm takes --sa and --sb together");

@@ -1,7 +1,7 @@
 /*
 ** ladder history: the runs in a store, newest first.
 **
-**     ladder history [--db FILE] [--gpu NAME] [--arch A] [--format F]
+**     ladder history [--db FILE] [--gpu NAME] [--arch A] [--operand-format F]
 **                    [--instruction I] [--status S] [--since DATE]
 **                    [--until DATE] [--limit N] [--json]
 **     ladder history --surveys [--db FILE] [--arch A] [--status S]
@@ -21,31 +21,13 @@
 #include "json.h"
 #include "runview.h"
 #include "surveyview.h"
+#include "model/format.h"
+#include "model/presets.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char usage[] =
-    "usage: ladder history [--db <file>] [--gpu <name>] [--arch <a>] [--format <f>]\n"
-    "                      [--instruction <i>] [--status <s>] [--since <date>]\n"
-    "                      [--until <date>] [--limit <n>] [--json]\n"
-    "       ladder history --surveys [--db <file>] [--arch <a>] [--status <s>]\n"
-    "                      [--since <date>] [--until <date>] [--limit <n>] [--json]\n"
-    "\n"
-    "  --surveys      list the surveys instead of the runs\n"
-    "  --db           the store (default ladder.db)\n"
-    "  --gpu          runs on a device whose name contains <name> (any case)\n"
-    "  --arch         runs of an arch (sm_90a; sm_90 also matches sm_90a)\n"
-    "  --format       runs whose A, B, C or D format is <f> (e4m3, f16, ...)\n"
-    "  --instruction  runs of an instruction (mma.sync, wgmma, tcgen05.mma),\n"
-    "                 tcgen05 kind, SASS opcode or datapath name\n"
-    "  --status       running, ok, failed or interrupted\n"
-    "  --since        runs started on or after <date> (YYYY-MM-DD, UTC)\n"
-    "  --until        runs started on or before <date> (the whole day)\n"
-    "  --limit        the newest <n> runs only, 1..1000000000\n"
-    "  --json         a JSON array of runs instead of the table\n";
 
 /* Prints s in a column of width w, cut with '~' when longer. */
 static void column(const char *s, int w)
@@ -133,11 +115,44 @@ static int list_surveys(lad_store *st, const lad_history_filter *f, int json)
     return 0;
 }
 
+/* The command the run's command line names ("survey" for a survey's runs,
+** which are stored as runs): its first word, or its second after a first
+** "ladder" or ".../ladder"; else the stored subcommand. Into buf. */
+static const char *command_of(const lad_run_row *r, char *buf, size_t size)
+{
+    const char *p = r->argv;
+    for (int word = 0; word < 2 && strncmp(p, word ? ",\"" : "[\"", 2) == 0; word++) {
+        p += 2;
+        size_t n = strcspn(p, "\"\\");
+        if (p[n] != '"' || n == 0 || n >= size)
+            break;
+        snprintf(buf, size, "%.*s", (int)n, p);
+        const char *slash = strrchr(buf, '/');
+        if (strcmp(slash ? slash + 1 : buf, "ladder") != 0)
+            return buf;
+        p += n + 1;
+        while (*p == ' ')
+            p++;
+    }
+    snprintf(buf, size, "%s", r->command[0] ? r->command : "-");
+    return buf;
+}
+
+/* True when a preset's arch is arch or starts with it (sm_90 of sm_90a). */
+static int arch_known(const char *arch)
+{
+    for (int i = 0; i < lad_preset_count(); i++)
+        if (strncmp(lad_preset_get(i)->dp.arch, arch, strlen(arch)) == 0)
+            return 1;
+    return 0;
+}
+
 int cmd_history(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *gpu = NULL, *format = NULL;
     const char *instruction = NULL, *limit = NULL, *json = NULL, *arch = NULL;
     const char *status = NULL, *since = NULL, *until = NULL, *surveys = NULL;
+    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
     cli_opt opts[] = {
         {"db", 0, 1, &db},
         {"surveys", 0, 0, &surveys},
@@ -146,18 +161,21 @@ int cmd_history(int argc, char **argv)
         {"status", 0, 1, &status},
         {"since", 0, 1, &since},
         {"until", 0, 1, &until},
-        {"format", 0, 1, &format},
+        {"operand-format", 0, 1, &format},
         {"instruction", 0, 1, &instruction},
         {"limit", 0, 1, &limit},
         {"json", 0, 0, &json},
-        {NULL, 0, 0, NULL},
+        {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL},
     };
     char *pos[1];
     int npos;
-    int code = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 0, NULL);
+    int code = cli_parse(argc, argv, opts, pos, &npos, 0, 0, NULL);
     if (code)
         return code == CLI_HELP ? 0 : code;
     lad_history_filter f = {gpu, format, instruction, arch, 0, 0, 0, 0};
+    lad_format fmt;
+    if (format && (code = cli_format(format, &fmt)) != LAD_OK)
+        return code;
     if (status) {
         for (int i = 0; i <= LAD_RUN_INTERRUPTED && !f.status; i++)
             if (strcmp(status, lad_run_status_name(i)) == 0)
@@ -196,6 +214,11 @@ int cmd_history(int argc, char **argv)
     lad_store_close(st);
     if (code)
         return cli_report(&err);
+    /* an arch that no run and no preset has is a slip: "sm_9O" */
+    if (n == 0 && arch && !arch_known(arch)) {
+        free(rows);
+        return cli_unknown("arch", arch, cli_arch_nearest(arch), "see 'ladder presets'");
+    }
 
     if (json) {
         putchar('[');
@@ -208,7 +231,7 @@ int cmd_history(int argc, char **argv)
         int filtered = gpu || format || instruction || arch || status || since || until;
         printf("%s\n", filtered ? "no runs match" : "no runs in the store");
     } else {
-        printf("%5s %-11s %-19s %7s %-15s %-24s %-26s %s\n", "ID", "STATUS",
+        printf("%5s %-11s %-19s %7s %-19s %-24s %-26s %s\n", "ID", "STATUS",
                "STARTED (UTC)", "CASES", "VALIDATED", "DEVICE", "DATAPATH", "COMMAND");
         for (size_t i = 0; i < n; i++) {
             const lad_run_row *r = &rows[i];
@@ -216,14 +239,15 @@ int cmd_history(int argc, char **argv)
             printf("%5" PRId64 " %-11s %-19s %7" PRId64 " ", r->id,
                    lad_run_status_name(r->status),
                    cli_time(r->started, t, sizeof t), r->ncases);
-            char v[48] = "";
-            if (r->nval)
-                snprintf(v, sizeof v, "%" PRId64 "/%" PRId64, r->val_mismatches,
-                         r->val_cases);
-            column(v, 15);
-            column(r->device, 24);
+            /* each validation's mismatches/cases: a survey's run has two */
+            column(r->vals, 19);
+            /* a simulated device by its spec: its name is the model's */
+            column(strcmp(r->device_kind, "sim") == 0 && r->device_spec[0] ? r->device_spec
+                                                                          : r->device,
+                   24);
             column(r->datapath, 26);
-            printf("%s\n", r->command[0] ? r->command : "-");
+            char cmd[32];
+            printf("%s\n", command_of(r, cmd, sizeof cmd));
         }
     }
     free(rows);

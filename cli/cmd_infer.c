@@ -26,35 +26,13 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "db/store.h"
 #include "inference/infer.h"
 #include "io/modelfile.h"
 #include "util/progress.h"
-
-static const char usage[] =
-    "usage: ladder infer <run> [--db <file>] [-o <model.yaml> [--nearest]] [--no-store]\n"
-    "                    [--json] [-q]\n"
-    "\n"
-    "  Fits the model to the run's stored cases and stores it with the\n"
-    "  run. When cases remain that it does not explain and the run was\n"
-    "  inferred before (a validation's mismatches joined it since), the\n"
-    "  search runs again from the model stored then (docs/inference.md).\n"
-    "\n"
-    "  <run>        a run id or latest (run:<id>, run:latest alike)\n"
-    "  --db         the store (default ladder.db)\n"
-    "  -o           write the inferred model file (when no model explains\n"
-    "               every case, only with --nearest)\n"
-    "  --nearest    with -o: write the nearest model when cases conflict\n"
-    "  --no-store   do not store the inferences (opens the store read-only)\n"
-    "  --json       one JSON object: run, cases, reproduced, parameters\n"
-    "               [{name, value, method, cases, decided_by}], sumtree\n"
-    "               (the summation tree, or null), conflict, nearest\n"
-    "               ({reproduces, smallest: {id, rung, a, b, c, d, model}}),\n"
-    "               answer ({decided, open, equivalent, not_in_effect,\n"
-    "               searched, next, rows: {key: {status, ...}}}, or null)\n"
-    "  -q, --quiet  no progress on stderr (docs/progress.md)\n";
 
 /* The words of the smallest conflicting case as a JSON object's members. */
 static void json_smallest(const lad_infer_result *res)
@@ -132,6 +110,32 @@ static void print_json(int64_t run, const lad_infer_result *res, const lad_answe
     printf("}\n");
 }
 
+#define TABLE_COLS 100
+
+/* Prints text after what is on the line (at column `at`), its words
+** wrapped before TABLE_COLS, each further line indented to col; a word
+** longer than the room is put whole on a line of its own. */
+static void wrap(const char *text, int col, int at)
+{
+    while (*text == ' ')
+        text++;
+    while (*text) {
+        int len = (int)strcspn(text, " ");
+        if (at + 1 + len > TABLE_COLS && at > col) {
+            printf("\n%*s", col, "");
+            at = col;
+        } else {
+            putchar(' ');
+            at++;
+        }
+        at += printf("%.*s", len, text);
+        text += len;
+        while (*text == ' ')
+            text++;
+    }
+    putchar('\n');
+}
+
 int cmd_infer(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *outfile = NULL, *no_store = NULL, *json = NULL;
@@ -145,11 +149,14 @@ int cmd_infer(int argc, char **argv)
                       {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1,
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 1, 1,
                       "infer needs a run; see 'ladder infer --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     if ((rc = cli_output_not_store(outfile, db)) != LAD_OK)
+        return rc;
+    static const char *const exts[] = {"yaml", "yml", NULL};
+    if ((rc = cli_output_kind("infer", outfile, exts, 0, NULL)) != LAD_OK)
         return rc;
     lad_err err = {0};
     lad_store *st = NULL;
@@ -190,20 +197,18 @@ int cmd_infer(int argc, char **argv)
         printf("run %" PRId64 ": %zu cases, model reproduces %zu\n%-16s %-22s %s\n", run,
                res->ncases, res->ncases - res->nmismatch, "parameter", "value",
                "decided by");
+    /* within TABLE_COLS: how each was decided, up to its first "; ",
+    ** wrapped under itself; the rest (which rung's cases, the deciding
+    ** cases' ids) is --json's, and the report's */
     for (int i = 0; i < res->nparams && !json; i++) {
         const lad_infer_param *p = &res->params[i];
-        printf("%-16s %-22s %s", p->name, p->value, p->method);
-        if (p->nids) {
-            printf(" (cases ");
-            for (size_t j = 0; j < p->nids && j < 6; j++)
-                printf("%s%" PRId64, j ? ", " : "", p->ids[j]);
-            if (p->ndecide > 6)
-                printf(", ... %zu in all", p->ndecide);
-            if (p->ndecide > p->nids && !no_store)
-                printf("; the first %zu stored", p->nids);
-            printf(")");
-        }
-        printf("\n");
+        int col = printf("%-16s %-22s", p->name, p->value);
+        char how[sizeof p->method];
+        snprintf(how, sizeof how, "%s", p->method);
+        char *semi = strstr(how, "; ");
+        if (semi)
+            *semi = 0;
+        wrap(how, col < 40 ? 40 : col + 1, col);
     }
     if (res->sumtree_n && !json)
         printf("sumtree          %d lanes: %s\n", res->sumtree_n, res->sumtree);

@@ -39,21 +39,6 @@
 
 #define MAXFILES CLI_SHARD_MAX
 
-static const char usage[] =
-    "usage: ladder merge <out.db> <shard.db>... [--partial]\n"
-    "\n"
-    "  Combines the stores of `ladder validate --shard` or `ladder survey\n"
-    "  --shard` into the new store <out.db>: every run with its device and\n"
-    "  build, and each sharded validation or survey as one whose counts are\n"
-    "  those of the unsharded run. Refuses shards of different models, seeds,\n"
-    "  recipes or case counts, a shard given twice and a missing shard.\n"
-    "\n"
-    "  <out.db>     the store to write; must not exist\n"
-    "  <shard.db>   a shard's store, at most 4096\n"
-    "  --partial    merge the shards there are: a missing shard, a shard\n"
-    "               file that is not there and one whose validation or survey\n"
-    "               is unfinished are skipped, each said on a line\n";
-
 /* Removes a store file and its WAL companions. */
 static void remove_store(const char *path)
 {
@@ -154,10 +139,11 @@ static int check_inputs(char **files, int n, lad_err *err)
 int cmd_merge(int argc, char **argv)
 {
     const char *partial = NULL;
-    cli_opt opts[] = {{"partial", 0, 0, &partial}, {NULL, 0, 0, NULL}};
+    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
+    cli_opt opts[] = {{"partial", 0, 0, &partial}, {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL}};
     static char *pos[1 + MAXFILES];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 2, 1 + MAXFILES,
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 2, 1 + MAXFILES,
                        "merge needs an output store and at least one shard; see "
                        "'ladder merge --help'");
     if (rc)

@@ -16,6 +16,7 @@
 */
 #include "cli.h"
 #include "commands.h"
+#include "json.h"
 #include "io/modelfile.h"
 #include "model/params.h"
 #include "model/presets.h"
@@ -24,20 +25,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: ladder model show [--canonical] <preset|file>\n"
-    "       ladder model check <file>\n"
-    "       ladder model params\n"
-    "\n"
-    "  show    print a preset or a model file as YAML (every parameter);\n"
-    "          --canonical: its canonical form, every parameter that cannot\n"
-    "          change a word for this instruction at its default\n"
-    "  check   read a model file and check its parameters\n"
-    "  params  list every parameter: key, type, whether a model file must\n"
-    "          give it, whether inference searches it (a Markdown table)\n"
-    "\n"
-    "  `ladder presets` lists the preset names; docs/model-files.md describes\n"
-    "  the keys.\n";
+static int params_json(void)
+{
+    for (int i = 0; i < lad_nparams; i++) {
+        const lad_param *p = &lad_params[i];
+        char type[160];
+        printf("%s{\"key\": ", i ? ",\n " : "[");
+        cli_json_str(stdout, p->key);
+        printf(", \"type\": ");
+        cli_json_str(stdout, lad_param_legal_text(p, 0, type, sizeof type));
+        printf(", \"required\": %s, \"searched\": %s, \"meaning\": ",
+               p->flags & LAD_PF_REQUIRED ? "true" : "false", p->cands ? "true" : "false");
+        cli_json_str(stdout, p->doc);
+        printf("}");
+    }
+    printf("]\n");
+    return 0;
+}
 
 static int params(void)
 {
@@ -60,17 +64,23 @@ int cmd_model(int argc, char **argv)
 {
     char *pos[2];
     int npos = 0;
+    const char *quiet = NULL, *json = NULL; /* -q: nothing to quiet (cli/commands.def) */
     const char *canonical = NULL;
-    cli_opt opts[] = {{"canonical", 0, 0, &canonical}, {NULL, 0, 0, NULL}};
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 2,
+    const cli_opt opts[] = {{"quiet", 'q', 0, &quiet}, {"json", 0, 0, &json},
+                            {"canonical", 0, 0, &canonical}, {NULL, 0, 0, NULL}};
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 1, 2,
                       "model: missing subcommand (show, check or params)");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     if (strcmp(pos[0], "params") == 0)
-        return npos > 1 ? cli_usage_error("model params: takes no argument") : params();
+        return npos > 1 ? cli_usage_error("model params: takes no argument")
+                        : json ? params_json() : params();
     int show = strcmp(pos[0], "show") == 0;
     if (!show && strcmp(pos[0], "check") != 0)
-        return cli_usage_error("model: unknown subcommand '%s'", pos[0]);
+    {
+        static const char *const subs[] = {"show", "check", "params", NULL};
+        return cli_unknown_among("model subcommand", pos[0], subs, "see 'ladder help model'");
+    }
     if (npos < 2)
         return cli_usage_error("model %s: missing %s", pos[0],
                                show ? "preset or file" : "file");
@@ -93,12 +103,25 @@ int cmd_model(int argc, char **argv)
     }
     if (canonical && !show)
         return cli_usage_error("model %s: --canonical is for show", pos[0]);
+    if (!show && json) {
+        printf("{\"file\": ");
+        cli_json_str(stdout, pos[1]);
+        printf(", \"name\": ");
+        cli_json_str(stdout, dp.name);
+        printf(", \"ok\": true}\n");
+        return 0;
+    }
     if (!show) {
         printf("ok %s %s\n", pos[1], dp.name);
         return 0;
     }
     if (canonical)
         lad_canon(&dp);
+    if (json) {
+        cli_json_model(stdout, &dp, evidence);
+        putchar('\n');
+        return 0;
+    }
     char *y = lad_model_write(&dp, evidence[0] ? evidence : NULL);
     if (y == NULL)
         return cli_error(LAD_EINTERNAL, "out of memory");

@@ -21,17 +21,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: ladder presets [--markdown | --json]\n"
-    "\n"
-    "  list the compiled-in datapaths: name, instruction, formats and the\n"
-    "  evidence behind each; `ladder model show <name>` prints one.\n"
-    "\n"
-    "  --markdown  print docs/datapaths.md: every preset with its window,\n"
-    "              passes, roundings and evidence\n"
-    "  --json      one JSON array: name, arch, instr, kind, shape, sass,\n"
-    "              formats {a, b, c, d}, k, scale_block, sparse, evidence\n";
-
 static void formats_text(const lad_datapath *dp, char *fmts, size_t size)
 {
     int n = snprintf(fmts, size, "%s x %s + %s -> %s", dp->a.name, dp->b.name,
@@ -158,8 +147,9 @@ int cmd_presets(int argc, char **argv)
     char *pos[1];
     int npos = 0;
     const char *md = NULL, *js = NULL;
-    const cli_opt opts[] = {{"markdown", 0, 0, &md}, {"json", 0, 0, &js}, {NULL, 0, 0, NULL}};
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 0, NULL);
+    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
+    const cli_opt opts[] = {{"markdown", 0, 0, &md}, {"json", 0, 0, &js}, {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL}};
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 0, 0, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     if (md && js)

@@ -15,19 +15,13 @@
 */
 #include "cli.h"
 #include "commands.h"
+#include "json.h"
 #include "io/modelfile.h"
 #include "probes/recipe.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-
-static const char usage[] =
-    "usage: ladder recipe check <file>\n"
-    "       ladder recipe show <file>\n"
-    "\n"
-    "  check   read and validate a recipe; print a one-line summary\n"
-    "  show    print the recipe as the loader understood it\n";
 
 static void show_format(const char *key, const lad_format *f, int known)
 {
@@ -97,25 +91,83 @@ static void show(const lad_recipe *r)
     printf("  %-12s %" PRIu64 "\n", "seed", r->random.seed);
 }
 
+/* "key": "value" after ", " (first: not) */
+static void jstr(const char *key, const char *value, int first)
+{
+    cli_json_key(stdout, key, first);
+    cli_json_str(stdout, value);
+}
+
+/* --json, for check and show alike: the recipe as the loader understood
+** it, formats by name. */
+static void show_json(const lad_recipe *r)
+{
+    const lad_recipe_instr *d = &r->dp;
+    putchar('{');
+    jstr("file", r->path, 1);
+    jstr("sha256", r->sha256, 0);
+    jstr("description", r->description, 0);
+    jstr("device", r->device, 0);
+    cli_json_key(stdout, "datapath", 0);
+    putchar('{');
+    jstr("name", d->name, 1);
+    jstr("arch", d->arch, 0);
+    jstr("instr", d->instr, 0);
+    jstr("kind", d->kind, 0);
+    jstr("shape", d->shape, 0);
+    jstr("sass", d->sass, 0);
+    jstr("a", d->a.name, 0);
+    jstr("b", d->b.name, 0);
+    jstr("c", d->c.name, 0);
+    jstr("d", d->d.name, 0);
+    printf(", \"k\": %d, \"scale_block\": %d", d->k, d->scale_block);
+    jstr("sparse", lad_sparse_names[d->sparse], 0);
+    printf("}, \"rungs\": [");
+    for (int i = 0; i < r->nrungs; i++) {
+        const lad_rung *g = &r->rungs[i];
+        printf("%s{", i ? ", " : "");
+        jstr("rung", lad_rung_name(g->id), 1);
+        for (int j = 0; lad_rung_param_name(g->id, j); j++) {
+            const char *en = lad_rung_param_enum(g->id, j, g->param[j]);
+            cli_json_key(stdout, lad_rung_param_name(g->id, j), 0);
+            if (en)
+                cli_json_str(stdout, en);
+            else if (g->param[j] == LAD_RECIPE_ALL)
+                printf("\"all\"");
+            else
+                printf("%lld", g->param[j]);
+        }
+        putchar('}');
+    }
+    printf("], \"random\": {\"cases\": %lld, \"finite\": %d, \"seed\": %" PRIu64 "}}\n",
+           r->random.cases, r->random.finite, r->random.seed);
+}
+
 int cmd_recipe(int argc, char **argv)
 {
     char *pos[2];
     int npos = 0;
-    static const cli_opt opts[] = {{NULL, 0, 0, NULL}};
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 2,
+    const char *quiet = NULL, *json = NULL; /* -q: nothing to quiet (cli/commands.def) */
+    const cli_opt opts[] = {{"quiet", 'q', 0, &quiet}, {"json", 0, 0, &json}, {NULL, 0, 0, NULL}};
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 1, 2,
                       "recipe: missing subcommand (check or show)");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     int doshow = strcmp(pos[0], "show") == 0;
     if (!doshow && strcmp(pos[0], "check") != 0)
-        return cli_usage_error("recipe: unknown subcommand '%s'", pos[0]);
+    {
+        static const char *const subs[] = {"check", "show", NULL};
+        return cli_unknown_among("recipe subcommand", pos[0], subs, "see 'ladder help recipe'");
+    }
     if (npos < 2)
         return cli_usage_error("recipe %s: missing file", pos[0]);
     lad_recipe r;
     lad_err err = {0};
     if (lad_recipe_load(pos[1], &r, &err))
         return cli_report(&err);
-    if (doshow)
+    if (json)
+        show_json(&r);
+    else if (doshow)
         show(&r);
     else
         printf("ok %s %s %d rungs sha256 %s\n", pos[1], r.dp.name, r.nrungs,

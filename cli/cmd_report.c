@@ -31,18 +31,7 @@
 #include "probes/ladder.h"
 #include "probes/recipe.h"
 #include "report/report.h"
-
-static const char usage[] =
-    "usage: ladder report <run>|<model>|survey:<id> [--db <file>] [-o <file>]\n"
-    "                     [--format html|md]\n"
-    "\n"
-    "  <run>       a run id or latest (run:<id>, run:latest alike)\n"
-    "  <model>     a preset name or a model file: its probe cases are generated\n"
-    "              on the sim device (in memory; the store is not opened)\n"
-    "  survey:<id> a survey of the store: datapaths x parameters per GPU\n"
-    "  --db        the store (default ladder.db)\n"
-    "  -o          write the report to this file (default stdout)\n"
-    "  --format    html (default; .md files are Markdown) or md\n";
+#include "util/suggest.h"
 
 /* Appends a parameter with the first of its n deciding cases (total in all;
 ** capped: total is what the store kept, not all). */
@@ -145,7 +134,21 @@ static int gather_model(const char *spec, lad_report *r, lad_err *err)
     } else {
         FILE *f = fopen(spec, "rb");
         if (f == NULL)
-            return lad_errf(err, LAD_EDATA, "unknown run, preset or model file '%s'", spec);
+        {
+            /* the preset a slip away, else the run alias */
+            lad_err pe = {0};
+            lad_model_unknown(spec, &pe);
+            const char *dym = strstr(pe.msg, "; did you mean");
+            lad_suggest sg;
+            lad_suggest_init(&sg, spec);
+            lad_suggest_add(&sg, "latest");
+            const char *near = lad_suggest_best(&sg);
+            if (dym == NULL && near)
+                return lad_errf(err, LAD_EUSAGE, "unknown run, preset or model file "
+                                "'%s'; did you mean '%s'?", spec, near);
+            return lad_errf(err, LAD_EUSAGE, "unknown run, preset or model file '%s'%s",
+                            spec, dym ? dym : "");
+        }
         fclose(f);
         char evidence[160];
         if ((rc = lad_model_load(spec, &r->dp, evidence, sizeof evidence, err)))
@@ -342,32 +345,41 @@ static int is_number(const char *s)
 int cmd_report(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *outfile = NULL, *format = NULL;
+    const char *quiet = NULL, *run_pages_s = NULL; /* -q: nothing to quiet */
     cli_opt opts[] = {{"db", 0, 1, &db},
+                      {"run-pages", 0, 0, &run_pages_s},
                       {"output", 'o', 1, &outfile},
                       {"format", 0, 1, &format},
-                      {NULL, 0, 0, NULL}};
+                      {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1,
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 1, 1,
                        "report needs a run, a model or survey:<id>; see 'ladder report --help'");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
-    int fmt = LAD_REPORT_HTML;
-    size_t ol = outfile ? strlen(outfile) : 0;
-    if (ol > 3 && strcmp(outfile + ol - 3, ".md") == 0)
-        fmt = LAD_REPORT_MD;
+    if ((rc = cli_output_not_store(outfile, db)) != LAD_OK ||
+        (rc = cli_output_ok(outfile, "the model file", pos[0])) != LAD_OK)
+        return rc;
+    /* the page's kind: -o's extension, else --format, else HTML */
+    static const char *const exts[] = {"html", "htm", "md", NULL};
+    int kind, fmt = LAD_REPORT_HTML;
+    if ((rc = cli_output_kind("report", outfile, exts, -1, &kind)) != LAD_OK)
+        return rc;
     if (format) {
         if (strcmp(format, "md") == 0)
             fmt = LAD_REPORT_MD;
-        else if (strcmp(format, "html") == 0)
-            fmt = LAD_REPORT_HTML;
-        else
+        else if (strcmp(format, "html") != 0)
             return cli_usage_error("--format must be html or md, not '%s'", format);
+        if (kind >= 0 && (kind == 2) != (fmt == LAD_REPORT_MD))
+            return cli_usage_error("--format %s and -o '%s' disagree; give one", format,
+                                   outfile);
     }
+    if (kind >= 0)
+        fmt = kind == 2 ? LAD_REPORT_MD : LAD_REPORT_HTML;
+    if (run_pages_s && (!outfile || strcmp(outfile, "-") == 0 ||
+                        !(strncmp(pos[0], "survey:", 7) == 0)))
+        return cli_usage_error("--run-pages needs a survey:<id> written to a file (-o)");
     const char *what = pos[0];
-    if ((rc = cli_output_not_store(outfile, db)) != LAD_OK ||
-        (rc = cli_output_ok(outfile, "the model file", what)) != LAD_OK)
-        return rc;
     static lad_report r;
     lad_err err = {0};
     lad_store *st = NULL;
@@ -398,8 +410,9 @@ int cmd_report(int argc, char **argv)
         lad_report_free(&r);
         return cli_report(&err);
     }
-    /* a survey written to a file gets a page per run beside it */
-    char *stem = r.kind == LAD_REPORT_SURVEY && outfile ? run_pages(outfile, fmt, &r) : NULL;
+    /* with --run-pages, a survey written to a file gets a page per run
+    ** beside it, linked from its rows; without, it is one page */
+    char *stem = r.kind == LAD_REPORT_SURVEY && run_pages_s ? run_pages(outfile, fmt, &r) : NULL;
     /* an output file that cannot be written is exit 3, as for every
     ** command (docs/exit-codes.md) */
     rc = write_page(outfile, &r, fmt);

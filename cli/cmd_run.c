@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "inference/infer.h"
 #include "commands.h"
+#include "json.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -32,35 +33,31 @@
 #include "util/hooks.h"
 #include "util/progress.h"
 
-static const char usage[] =
-    "usage: ladder run <recipe> [--device <spec>] [--db <file>] [--rungs <list>]\n"
-    "                  [--trust-exec] [-q]\n"
-    "       ladder run --resume <run> [<recipe>] [--db <file>] [--trust-exec] [-q]\n"
-    "\n"
-    "  <recipe>   a recipe file (recipes/*.yaml)\n"
-    "  --device   sim:<model>, exec:<command line> (every line framed with\n"
-    "             its case's number), exec-unframed:<command line> (answers\n"
-    "             matched by order alone: a swapped or shifted answer goes\n"
-    "             unnoticed), cuda:<index> or cublaslt:<index>[:<options>]\n"
-    "             (default: the recipe's device, unless it runs a command)\n"
-    "  --trust-exec  run the exec: device the recipe (or the resumed run)\n"
-    "             names, or read the recipe's sim: model file; without it\n"
-    "             only --device may name a command to run or such a file\n"
-    "  --db       the store (default ladder.db)\n"
-    "  --rungs    comma-separated rungs to climb (default: the recipe's);\n"
-    "             decode is climbed first whenever a format needs it\n"
-    "  --resume   go on with a failed or interrupted run (an id or 'latest')\n"
-    "             where it stopped, into the same run: on its device, with\n"
-    "             its --rungs, from its recipe file (default: the path it was\n"
-    "             read from), which must be unchanged\n"
-    "  -q, --quiet  no progress on stderr (docs/progress.md)\n";
+/* The callbacks' context: the progress first (lad_progress_step is given
+** the same pointer), and with --json the rungs' objects gathered for the
+** one document printed at the end. */
+typedef struct run_out {
+    lad_progress pr;
+    FILE *json;     /* NULL: lines on stdout */
+    int nrungs;
+} run_out;
 
 static void rung_done(void *ctx, const lad_probe *p, int rc)
 {
+    run_out *o = ctx;
+    if (o->json) {
+        fprintf(o->json, "%s{\"rung\": ", o->nrungs++ ? ",\n  " : "");
+        cli_json_str(o->json, p->rung_name);
+        fprintf(o->json, ", \"cases\": %zu, \"failed\": %s, \"stored\": %s, \"summary\": ",
+                p->rung_cases, rc ? "true" : "false", p->replayed && !rc ? "true" : "false");
+        cli_json_str(o->json, rc ? p->err->msg : p->summary);
+        fputc('}', o->json);
+        return;
+    }
     lad_progress_hide(ctx);
-    printf("%-12s %6zu cases  %s%s%s\n", p->rung_name, p->rung_cases,
-           rc ? "failed: " : "", rc ? p->err->msg : p->summary,
-           p->replayed && !rc ? " (stored)" : "");
+    /* a failure's message is the command's one error line, on stderr */
+    printf("%-12s %6zu cases  %s%s\n", p->rung_name, p->rung_cases,
+           rc ? "failed" : p->summary, p->replayed && !rc ? " (stored)" : "");
     fflush(stdout);
 }
 
@@ -117,8 +114,9 @@ static int resume_setup(lad_store *st, const char *spec, char *path, size_t size
 int cmd_run(int argc, char **argv)
 {
     const char *device = NULL, *db = LAD_STORE_DEFAULT, *rungs = NULL, *resume = NULL;
-    const char *trust = NULL, *quiet = NULL;
+    const char *trust = NULL, *quiet = NULL, *json = NULL;
     cli_opt opts[] = {{"device", 0, 1, &device},
+                      {"json", 0, 0, &json},
                       {"quiet", 'q', 0, &quiet},
                       {"trust-exec", 0, 0, &trust},
                       {"db", 0, 1, &db},
@@ -127,7 +125,7 @@ int cmd_run(int argc, char **argv)
                       {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 1, NULL);
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 0, 1, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     if (npos == 0 && !resume)
@@ -163,8 +161,16 @@ int cmd_run(int argc, char **argv)
         lad_recipe_free(&r);
         return cli_report(&err);
     }
-    lad_progress pr;
-    lad_progress_init(&pr, quiet != NULL);
+    static run_out o;
+    char *doc = NULL;
+    size_t doclen = 0;
+    if (json && (o.json = open_memstream(&doc, &doclen)) == NULL) {
+        lad_recipe_free(&r);
+        lad_store_close(st);
+        return cli_error(LAD_EINTERNAL, "out of memory");
+    }
+    lad_progress *pr = &o.pr;
+    lad_progress_init(pr, quiet != NULL);
     lo.device = device;
     lo.trust_exec = trust != NULL;
     lo.announce = cli_announce_exec;
@@ -172,16 +178,25 @@ int cmd_run(int argc, char **argv)
     lo.argv = argv;
     lo.progress = lad_progress_step;
     lo.done = rung_done;
-    lo.ctx = &pr;
+    lo.ctx = &o;
     int64_t run = 0;
     lad_sig_graceful();
-    lad_progress_begin(&pr, "run %s", path);
+    lad_progress_begin(pr, "run %s", path);
     rc = lad_ladder_run(&r, &lo, st, &run, &err);
-    lad_progress_end(&pr, rc);
-    lad_progress_free(&pr);
-    if (run)
-        printf("run %" PRId64 " %s\n", run,
-               rc == LAD_OK ? "ok" : lad_sig_pending() ? "interrupted" : "failed");
+    lad_progress_end(pr, rc);
+    lad_progress_free(pr);
+    const char *status = rc == LAD_OK ? "ok" : lad_sig_pending() ? "interrupted" : "failed";
+    if (o.json) {
+        fclose(o.json);
+        if (run) {
+            printf("{\"run\": %" PRId64 ", \"status\": \"%s\", \"recipe\": ", run, status);
+            cli_json_str(stdout, path);
+            printf(", \"rungs\": [%.*s]}\n", (int)doclen, doc);
+        }
+        free(doc);
+    } else if (run) {
+        printf("run %" PRId64 " %s\n", run, status);
+    }
     fflush(stdout);
     lad_store_close(st);
     lad_recipe_free(&r);

@@ -18,28 +18,14 @@
 */
 #include "cli.h"
 #include "commands.h"
+#include "json.h"
 #include "kernels/kernels.h"
+#include "util/suggest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static const char usage[] =
-    "usage: ladder sass [--check] [--list] [--target SM] [--cuobjdump PATH]\n"
-    "                   [KERNEL...]\n"
-    "\n"
-    "  disassemble the kernels built into this ladder and print, per kernel\n"
-    "  and target, the tensor opcodes it executes (cuobjdump -sass).\n"
-    "\n"
-    "  --check          compare with the opcode each kernel is expected to\n"
-    "                   run; one ok/FAIL line each, exit 1 on a mismatch\n"
-    "  --list           print the kernel table (PTX instruction, targets,\n"
-    "                   expected opcodes) without disassembling\n"
-    "  --target SM      only this target: sm_80, sm_89, sm_90a, sm_100a,\n"
-    "                   sm_120a\n"
-    "  --cuobjdump PATH the disassembler (default: $CUOBJDUMP, the PATH,\n"
-    "                   build/cuda-tools; `sh scripts/cuobjdump.sh` installs it)\n";
 
 #define MAXOPS 16
 #define MAXFUNCS 256     /* kernels in one cubin (sm_120a mma_sync: 110) */
@@ -224,6 +210,21 @@ static int first_row(int i)
     return 1;
 }
 
+/* --json: the rows as one JSON array, opened at the first row */
+static int json, jrows;
+
+/* One row of --json: the kernel, its target and expected opcode, then
+** what the caller adds (members after ", "). */
+static void json_row(const lad_kernel *k, int t)
+{
+    printf("%s{\"kernel\": ", jrows++ ? ",\n " : "[");
+    cli_json_str(stdout, k->name);
+    printf(", \"target\": ");
+    cli_json_str(stdout, lad_target_name(t));
+    printf(", \"expected\": ");
+    cli_json_str(stdout, k->sass[t]);
+}
+
 static void list(char **names, int nnames, int target)
 {
     for (int i = 0; i < lad_kernel_count(); i++) {
@@ -231,23 +232,31 @@ static void list(char **names, int nnames, int target)
         if (!first_row(i) || !wanted(k->name, names, nnames))
             continue;
         for (int t = 0; t < LAD_NTARGETS; t++)
-            if (k->sass[t] && (target < 0 || t == target))
+            if (k->sass[t] && (target < 0 || t == target) && json) {
+                json_row(k, t);
+                printf(", \"ptx\": ");
+                cli_json_str(stdout, k->ptx);
+                printf("}");
+            } else if (k->sass[t] && (target < 0 || t == target)) {
                 printf("%-36s %-8s %-28s %s\n", k->name, lad_target_name(t),
                        k->sass[t], k->ptx);
+            }
     }
 }
 
 int cmd_sass(int argc, char **argv)
 {
     const char *check = NULL, *listopt = NULL, *target_s = NULL, *tool_s = NULL;
+    const char *quiet = NULL, *json_s = NULL; /* -q: nothing to quiet (cli/commands.def) */
     const cli_opt opts[] = {{"check", 0, 0, &check},
+                            {"json", 0, 0, &json_s},
                             {"list", 0, 0, &listopt},
                             {"target", 0, 1, &target_s},
                             {"cuobjdump", 0, 1, &tool_s},
-                            {NULL, 0, 0, NULL}};
+                            {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL}};
     char *names[256];
     int nnames = 0;
-    int rc = cli_parse(argc, argv, opts, usage, names, &nnames, 0, 256, NULL);
+    int rc = cli_parse(argc, argv, opts, names, &nnames, 0, 256, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     int target = -1;
@@ -255,16 +264,29 @@ int cmd_sass(int argc, char **argv)
         for (int t = 0; t < LAD_NTARGETS; t++)
             if (strcmp(lad_target_name(t), target_s) == 0)
                 target = t;
-        if (target < 0)
-            return cli_usage_error("unknown target '%s' (sm_80, sm_89, sm_90a, "
-                                   "sm_100a or sm_120a)", target_s);
+        if (target < 0) {
+            lad_suggest s;
+            lad_suggest_init(&s, target_s);
+            for (int t = 0; t < LAD_NTARGETS; t++)
+                lad_suggest_add(&s, lad_target_name(t));
+            return cli_unknown("target", target_s, lad_suggest_best(&s),
+                               "the targets: sm_80, sm_89, sm_90a, sm_100a, sm_120a");
+        }
     }
     for (int i = 0; i < nnames; i++)
-        if (!lad_kernel_find(names[i]))
-            return cli_usage_error("unknown kernel '%s' (`ladder sass --list` "
-                                   "names them)", names[i]);
+        if (!lad_kernel_find(names[i])) {
+            lad_suggest s;
+            lad_suggest_init(&s, names[i]);
+            for (int k = 0; k < lad_kernel_count(); k++)
+                lad_suggest_add(&s, lad_kernel_get(k)->name);
+            return cli_unknown("kernel", names[i], lad_suggest_best(&s),
+                               "`ladder sass --list` names them");
+        }
+    json = json_s != NULL;
     if (listopt) {
         list(names, nnames, target);
+        if (json)
+            printf("%s]\n", jrows ? "" : "[");
         return 0;
     }
     if (!lad_cuda_built())
@@ -316,7 +338,16 @@ int cmd_sass(int argc, char **argv)
                     ok = 0;
             }
             shown++;
-            if (!check) {
+            if (json) {
+                json_row(k, t);
+                printf(", \"found\": ");
+                if (f)
+                    cli_json_str(stdout, ops);
+                else
+                    printf("null");
+                printf(", \"ok\": %s}", ok ? "true" : "false");
+                mismatches += check && !ok;
+            } else if (!check) {
                 printf("%-36s %-8s %s\n", k->name, lad_target_name(t),
                        f ? (ops[0] ? ops : "(no tensor opcode)") : "(not in cubin)");
             } else if (ok) {
@@ -329,6 +360,8 @@ int cmd_sass(int argc, char **argv)
             }
         }
     }
+    if (json && jrows)
+        printf("]\n");
     if (shown == 0)
         return cli_error(LAD_EDEVICE, "no kernel of this ladder is built for "
                          "%s", target_s ? target_s : "any target");

@@ -35,15 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: ladder show <run>|survey:<id> [--db <file>] [--json] [--rung <name>]\n"
-    "\n"
-    "  <run>    a run id or latest (run:<id>, run:latest alike)\n"
-    "  survey:<id>  a survey: its status and each datapath's verdict\n"
-    "  --db     the store (default ladder.db)\n"
-    "  --json   one JSON object instead of text\n"
-    "  --rung   the cases that rung stored, with their words decoded\n";
-
 /* Case ids shown in text before "... (N cases)". */
 #define SHOW_IDS 8
 
@@ -366,13 +357,13 @@ static int no_rung(lad_store *st, int64_t run, const char *rung, lad_err *err)
     const char *near = lad_suggest_best(&sg);
     char *list = lad_buf_take(&names);
     if (near)
-        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " stored no cases in rung '%s'; did "
+        rc = lad_errf(err, cli_rung_code(rung), "run %" PRId64 " stored no cases in rung '%s'; did "
                       "you mean '%s'? (its rungs: %s)", run, rung, near, list);
     else if (list)
-        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " stored no cases in rung '%s'; its "
+        rc = lad_errf(err, cli_rung_code(rung), "run %" PRId64 " stored no cases in rung '%s'; its "
                       "rungs: %s", run, rung, list);
     else
-        rc = lad_errf(err, LAD_EDATA, "run %" PRId64 " stored no cases in any rung", run);
+        rc = lad_errf(err, cli_rung_code(rung), "run %" PRId64 " stored no cases in any rung", run);
     free(list);
     lad_show_free(&s);
     return rc;
@@ -419,15 +410,16 @@ static int show_rung(lad_store *st, int64_t run, const char *rung, int json, lad
 int cmd_show(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *json = NULL, *rung = NULL;
+    const char *quiet = NULL; /* -q: nothing to quiet (cli/commands.def) */
     cli_opt opts[] = {
         {"db", 0, 1, &db},
         {"json", 0, 0, &json},
         {"rung", 0, 1, &rung},
-        {NULL, 0, 0, NULL},
+        {"quiet", 'q', 0, &quiet}, {NULL, 0, 0, NULL},
     };
     char *pos[1];
     int npos;
-    int code = cli_parse(argc, argv, opts, usage, pos, &npos, 1, 1,
+    int code = cli_parse(argc, argv, opts, pos, &npos, 1, 1,
                       "show needs a run: an id or 'latest'");
     if (code)
         return code == CLI_HELP ? 0 : code;

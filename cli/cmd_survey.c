@@ -78,41 +78,6 @@
 #define MAX_CASES 1000000000ull
 #define MAXVEC 256          /* vector files looked at */
 
-static const char usage[] =
-    "usage: ladder survey [--device <spec>] [--only <glob>] [--cases <n>] [--db <file>]\n"
-    "                     [--resume] [--json] [-o <file>] [--vectors <dir>]\n"
-    "                     [--shard <i>/<n>] [--decide] [-q]\n"
-    "\n"
-    "  Climbs the ladder on every datapath of a device, infers each model,\n"
-    "  validates it and the preset against the device, compares the two and\n"
-    "  replays the captured vectors of the datapath; ends with one table.\n"
-    "  Exit 0 when every inferred model is = or \u2261 its preset and both\n"
-    "  validations found no mismatch, 1 otherwise.\n"
-    "\n"
-    "  --device <spec>  cuda:<index> (the default, cuda:0): the kernels that\n"
-    "                   run on that GPU; or sim:<arch>: the presets of that\n"
-    "                   generation on simulated devices. NVIDIA: sm_70 sm_75\n"
-    "                   sm_80 sm_86 sm_89 sm_90a sm_100a sm_120a (sm80 or\n"
-    "                   sm_80 alike); AMD: cdna1 (gfx908), cdna2 (gfx90a),\n"
-    "                   cdna3 (gfx942)\n"
-    "  --only <glob>    only the datapaths whose preset name matches\n"
-    "  --decide         end each ladder with the decide rung: the cases that\n"
-    "                   decide what the others leave open (seconds each)\n"
-    "  --cases <n>      random cases per validation, 1..1000000000\n"
-    "                   (default 1000000)\n"
-    "  --db <file>      the store (default ladder.db); never emptied\n"
-    "  --resume         continue the newest survey of the same device, --only\n"
-    "                   and --cases in the store, skipping finished datapaths\n"
-    "  --json           print the survey as one JSON document instead of the\n"
-    "                   table (the text the store keeps)\n"
-    "  -o <file>        also write that JSON document to <file>\n"
-    "  --vectors <dir>  captured vectors to replay (default vectors, when there;\n"
-    "                   none: replay nothing); a folder named that is not\n"
-    "                   there is an error\n"
-    "  --shard <i>/<n>  only the datapaths i, i+n, i+2n, ... (0-based, in preset\n"
-    "                   order; 0 <= i < n <= 4096), for `ladder merge`\n"
-    "  -q, --quiet      no progress on stderr (docs/progress.md)\n";
-
 /* What the survey covers. */
 typedef struct scope {
     char device[64];         /* as given: "cuda:0", "sim:sm_90a" */
@@ -237,8 +202,8 @@ static int find_scope(const char *device, const char *only, scope *s)
         const char *amd = amd_arch(device + 4);
         s->archnum = amd ? 0 : arch_number(device + 4);
         if (s->archnum < 0)
-            return cli_usage_error("--device sim:<arch> needs an arch such as sm_90a or "
-                                   "cdna3, not '%s'", device + 4);
+            return cli_unknown("arch", device + 4, cli_arch_nearest(device + 4),
+                               "--device sim:<arch> needs an arch such as sm_90a or cdna3");
         int any = 0;
         for (int i = 0; i < lad_preset_count(); i++) {
             const lad_preset *p = lad_preset_get(i);
@@ -251,8 +216,8 @@ static int find_scope(const char *device, const char *only, scope *s)
                 return rc;
         }
         if (!any)
-            return cli_usage_error("no preset is of arch '%s'; see 'ladder presets'",
-                                   device + 4);
+            return cli_unknown("arch", device + 4, cli_arch_nearest(device + 4),
+                               "no preset is of it; see 'ladder presets'");
     } else {
         return cli_usage_error("--device must be cuda:<index> or sim:<arch>, not '%s'",
                                device);
@@ -641,10 +606,13 @@ int cmd_survey(int argc, char **argv)
                       {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 1, NULL);
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 0, 1, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     if ((rc = cli_output_not_store(outfile, db)) != LAD_OK)
+        return rc;
+    static const char *const exts[] = {"json", NULL};
+    if ((rc = cli_output_kind("survey", outfile, exts, 0, NULL)) != LAD_OK)
         return rc;
     /* A vectors folder named but not there would replay nothing, silently;
     ** "none" asks for no replay. The default, ./vectors, may be absent. */
@@ -702,6 +670,7 @@ int cmd_survey(int argc, char **argv)
     int all_ok = 1;
     for (int i = 0; rc == LAD_OK && i < s.n; i++) {
         pr.i = i;
+        lad_progress_overall(&lp, "survey", (size_t)i, (size_t)s.n);
         pr.name = s.dps[i]->dp.name;
         const lad_survey_dp *done = NULL;
         for (size_t j = 0; j < nold && !done; j++)

@@ -74,63 +74,6 @@
 #define DEFAULT_CASES 1000000
 #define MAX_CASES 1000000000ull /* a few minutes on a GPU; more is a typo */
 
-static const char usage[] =
-    "usage: ladder validate <run> [--device <spec> | --trust-exec] [--cases <n>] [--seed <s>]\n"
-    "                       [--raw <p>] [--gen <name>] [--shard <i>/<n>]\n"
-    "       ladder validate --model <spec> --device <spec> [--cases <n>] [--seed <s>]\n"
-    "                       [--raw <p>] [--gen <name>] [--shard <i>/<n>]\n"
-    "       ladder validate --resume <validation> [--db <file>] [--trust-exec]\n"
-    "\n"
-    "  Compares a model with a device on random cases, bit for bit, and\n"
-    "  prints\n"
-    "      validate: <mismatches>/<cases> mismatches (<model> vs <device>)\n"
-    "  Counts and every mismatch go into the store. Validating a run on its\n"
-    "  own device (no --device, or the run's own spec; no --shard or\n"
-    "  --resume), the first 256 mismatches also join the run's cases (rung\n"
-    "  validation), which `ladder infer` then fits. Exit 0 when nothing\n"
-    "  mismatched, 1 when something did.\n"
-    "\n"
-    "  <run>            a run id or latest (run:<id>, run:latest alike): the\n"
-    "                   model `ladder infer` found for it, on the run's device,\n"
-    "                   with its recipe's random settings (cases, finite, seed)\n"
-    "                   unless options are given; a sim model file must be\n"
-    "                   unchanged since the run\n"
-    "  --model <spec>   a preset name or a model file\n"
-    "  --device <spec>  sim:<model>, exec:<command line> (framed),\n"
-    "                   exec-unframed:<command line> (matched by order alone),\n"
-    "                   cuda:<index> or cublaslt:<index>[:<options>]\n"
-    "  --cases <n>      cases to run, 1..1000000000 (default 1000000)\n"
-    "  --seed <s>       seed of the case stream, 0..2^64-1 (default 1)\n"
-    "  --raw <p>        percent of raw bit-pattern cases, 0..100 (default 50;\n"
-    "                   0 with --gen other than mix)\n"
-    "  --gen <name>     the generator of the finite cases:\n"
-    "                     mix         cancellation, window edges, zero lanes,\n"
-    "                                 the bottom and top of the range (default)\n"
-    "                     near-zero   products near the anchor floors (raw\n"
-    "                                 exponents -180..-126, scales included),\n"
-    "                                 zero lanes, C zero or tiny (float kinds)\n"
-    "                     scale-edge  one block's scales at the top, the others\n"
-    "                                 far below or at the bottom, C minus the\n"
-    "                                 top block's exact sum (block-scaled kinds)\n"
-    "  --shard <i>/<n>  run only shard i of n (0 <= i < n <= 4096) of the\n"
-    "                   cases, for `ladder merge` to combine\n"
-    "  --threads <n>    threads evaluating a sim device's batches, 1..1024\n"
-    "                   (default: one per online CPU); exec and cuda devices\n"
-    "                   take one batch at a time. The stored validation is\n"
-    "                   the same for any n\n"
-    "  --trust-exec     run the exec: device the run names (without it only\n"
-    "                   --device may name a command to run)\n"
-    "  --resume <id>    go on with a failed or interrupted validation (its id in\n"
-    "                   the store, or 'latest': the newest) from its last\n"
-    "                   committed chunk: the same cases, model and device; a\n"
-    "                   sim model file must be unchanged\n"
-    "  --db <file>      the store (default ladder.db)\n"
-    "  -q, --quiet      print only the result line: no mismatches, no\n"
-    "                   progress on stderr (docs/progress.md)\n"
-    "  --json           one JSON object: model, device, run, cases, mismatches,\n"
-    "                   joined (cases added to the run), first [{index, model,\n"
-    "                   device, case}]\n";
-
 /* What `validate <run>` takes from the run: the model `ladder infer` stored
 ** with it, the device spec it ran on and its recipe's random settings. */
 typedef struct run_setup {
@@ -238,6 +181,8 @@ static int setup_of_validation(lad_store *st, const char *spec, run_setup *rs,
     if (rc == LAD_OK && *own) {
         /* a --model validation: the model by its spec, the run's device */
         rc = lad_model_resolve(v.model, &rs->dp, err);
+        if (rc == LAD_EUSAGE)   /* the store's name, not the user's */
+            rc = err->code = LAD_EDATA;
         snprintf(rs->name, sizeof rs->name, "%s", v.model);
         snprintf(rs->device, sizeof rs->device, "%s", row.device_spec);
         snprintf(rs->sha256, sizeof rs->sha256, "%s", row.model_sha256);
@@ -337,7 +282,7 @@ int cmd_validate(int argc, char **argv)
     };
     char *pos[2];
     int npos = 0;
-    int rc = cli_parse(argc, argv, opts, usage, pos, &npos, 0, 1, NULL);
+    int rc = cli_parse(argc, argv, opts, pos, &npos, 0, 1, NULL);
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
     if (resume && (npos || model || cases || seeds || raws || gens || shard))
@@ -351,8 +296,11 @@ int cmd_validate(int argc, char **argv)
         return cli_usage_error("--model needs --device");
     uint64_t ncases = DEFAULT_CASES, seed = 1, raw = 50;
     int gen = LAD_GEN_MIX;
-    if (gens && (gen = lad_gen_find(gens)) < 0)
-        return cli_usage_error("--gen: no generator '%s' (mix, near-zero, scale-edge)", gens);
+    if (gens && (gen = lad_gen_find(gens)) < 0) {
+        static const char *const names[] = {"mix", "near-zero", "scale-edge", NULL};
+        return cli_unknown_among("generator", gens, names,
+                                 "--gen takes mix, near-zero or scale-edge");
+    }
     if (gen != LAD_GEN_MIX)
         raw = 0;
     if (cases && (rc = cli_number(cases, "--cases", 1, MAX_CASES, &ncases)))
@@ -440,6 +388,8 @@ int cmd_validate(int argc, char **argv)
         char msg[sizeof err.msg];
         snprintf(msg, sizeof msg, "%s", err.msg);
         lad_err_clear(&err);
+        if (rc == LAD_EUSAGE && !device)   /* the store's name, not the user's */
+            rc = LAD_EDATA;
         lad_errf(&err, rc, "device '%.100s': %s", devspec, msg);
     }
     if (rc == LAD_OK && rs.sha256[0] && strcmp(rs.sha256, dev->info.model_sha256) != 0)

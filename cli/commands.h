@@ -6,30 +6,14 @@
 ** Every command answers `--help` by printing its usage on stdout and
 ** returning 0; `ladder help <name>` calls it that way.
 **
-** Adding a command: declare it here and add one line to the table in
-** cli/main.c.
+** Adding a command: its CMD row and the rows of its arguments and options
+** in cli/commands.def, and cmd_<name> in cli/cmd_<name>.c; the declaration
+** below and the dispatch in cli/main.c come from the row.
 */
 #ifndef LADDER_CLI_COMMANDS_H
 #define LADDER_CLI_COMMANDS_H
 
-int cmd_format(int argc, char **argv);
-int cmd_eval(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_fit(int argc, char **argv);
-int cmd_validate(int argc, char **argv);
-int cmd_model(int argc, char **argv);
-int cmd_presets(int argc, char **argv);
-int cmd_recipe(int argc, char **argv);
-int cmd_history(int argc, char **argv);
-int cmd_show(int argc, char **argv);
-int cmd_sass(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-int cmd_infer(int argc, char **argv);
-int cmd_survey(int argc, char **argv);
-int cmd_gemm(int argc, char **argv);
-int cmd_diff(int argc, char **argv);
-int cmd_export(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
+#define CMD(n, summary, usage, about) int cmd_##n(int argc, char **argv);
+#include "commands.def"
 
 #endif

@@ -4,6 +4,7 @@
 */
 #include "json.h"
 #include "util/json.h"
+#include "model/params.h"
 
 void cli_json_str(FILE *f, const char *s)
 {
@@ -17,4 +18,18 @@ void cli_json_str(FILE *f, const char *s)
 void cli_json_key(FILE *f, const char *key, int first)
 {
     fprintf(f, "%s\"%s\": ", first ? "" : ", ", key);
+}
+
+void cli_json_model(FILE *f, const lad_datapath *dp, const char *evidence)
+{
+    char text[512];
+    for (int i = 0; i < lad_nparams; i++) {
+        fputs(i ? ", " : "{", f);
+        cli_json_str(f, lad_params[i].key);
+        fputs(": ", f);
+        cli_json_str(f, lad_param_text(&lad_params[i], dp, text, sizeof text));
+    }
+    fputs(", \"evidence\": ", f);
+    cli_json_str(f, evidence ? evidence : "");
+    fputc('}', f);
 }

@@ -4,9 +4,10 @@
 **     ladder <command> [options]
 **
 ** Like git, every command lives in its own file cli/cmd_<name>.c and is
-** reached through the table below; this file only finds the command, and
-** answers `help`, `--help` and `--version` itself. Exit codes are those of
-** docs/exit-codes.md: an unknown command is a usage error (2).
+** reached through the command table, cli/commands.def; this file only
+** finds the command, and answers `help`, `--help`, `--version` and
+** `completion bash` itself. Exit codes are those of docs/exit-codes.md: an
+** unknown command is a usage error (2).
 */
 #include "cli.h"
 #include "commands.h"
@@ -20,28 +21,9 @@
 static const struct command {
     const char *name;
     int (*fn)(int argc, char **argv);
-    const char *summary; /* one line for `ladder help` */
 } commands[] = {
-    /* Keep in the order of the workflow; one line per command. */
-    {"format", cmd_format, "decode, encode and list the words of a number format"},
-    {"presets", cmd_presets, "list the compiled-in datapaths"},
-    {"model", cmd_model, "print a preset or model file as YAML; check a model file"},
-    {"recipe", cmd_recipe, "check a recipe, or show what it asks for"},
-    {"eval", cmd_eval, "evaluate vector lines with a model, one D word per line"},
-    {"gemm", cmd_gemm, "multiply matrices of raw words through a model, word for word"},
-    {"check", cmd_check, "compare a model with the D words of vector files"},
-    {"fit", cmd_fit, "search for a model that reproduces captured vectors"},
-    {"validate", cmd_validate, "compare a model with a device on random cases"},
-    {"history", cmd_history, "list the runs in a store"},
-    {"run", cmd_run, "climb a recipe's probe ladder on a device"},
-    {"infer", cmd_infer, "infer the datapath model from a run's probes"},
-    {"diff", cmd_diff, "compare two datapaths parameter by parameter, with witnesses"},
-    {"show", cmd_show, "print a run's rungs and what each observed"},
-    {"survey", cmd_survey, "run, infer and validate every datapath of a device"},
-    {"merge", cmd_merge, "combine the stores of sharded validations and surveys"},
-    {"export", cmd_export, "write a run's stored cases as a .vec file"},
-    {"report", cmd_report, "write a run, model or survey as one HTML or Markdown page"},
-    {"sass", cmd_sass, "show the tensor opcodes the CUDA kernels execute (cuobjdump)"},
+#define CMD(n, summary, usage, about) {#n, cmd_##n},
+#include "commands.def"
 };
 
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
@@ -62,6 +44,7 @@ static int unknown(const char *name)
     for (int i = 0; i < NCOMMANDS; i++)
         lad_suggest_add(&s, commands[i].name);
     lad_suggest_add(&s, "help");
+    lad_suggest_add(&s, "completion");
     const char *near = lad_suggest_best(&s);
     if (near)
         return cli_usage_error("unknown command '%s'; did you mean '%s'?", name, near);
@@ -77,7 +60,9 @@ static void usage(FILE *out)
             "\n"
             "commands:\n");
     for (int i = 0; i < NCOMMANDS; i++)
-        fprintf(out, "   %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "   %-10s %s\n", commands[i].name, cli_command_summary(commands[i].name));
+    fprintf(out, "\n   %-10s %s\n", "completion", "print a shell's completion script: "
+            "ladder completion bash");
     fprintf(out, "\nSee 'ladder help <command>' for a command's options.\n");
 }
 
@@ -88,19 +73,48 @@ static int version(void)
     return 0;
 }
 
-/* `ladder help [command]`; `ladder help help` is the usage itself. */
+/* `ladder completion bash`: the completion script of the command table. */
+static int completion(int argc, char **argv)
+{
+    if (argc == 2 && cli_is_help(argv[1])) {
+        printf("usage: ladder completion bash\n\n  prints the bash completion of every "
+               "command and option;\n  load it with: source <(ladder completion bash)\n");
+        return 0;
+    }
+    if (argc != 2 || strcmp(argv[1], "bash") != 0)
+        return cli_usage_error("completion takes one shell: bash");
+    cli_completion_bash(stdout);
+    return 0;
+}
+
+/* `ladder help [command]`; `ladder help help` is the usage itself.
+** `ladder help --markdown [command]` prints docs/commands/README.md, or a
+** command's option table, for `make docs-commands`. */
 static int help(int argc, char **argv)
 {
     if (argc < 2 || cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return 0;
     }
+    if (strcmp(argv[1], "--markdown") == 0) {
+        if (argc > 3)
+            return cli_usage_error("unexpected argument '%s'", argv[3]);
+        if (argc == 2)
+            cli_markdown_index(stdout);
+        else if (find(argv[2]))
+            cli_markdown_options(stdout, argv[2]);
+        else
+            return unknown(argv[2]);
+        return 0;
+    }
     if (argc > 2)
         return cli_usage_error("unexpected argument '%s'", argv[2]);
+    char *hargv[] = {argv[1], "--help", NULL};
+    if (strcmp(argv[1], "completion") == 0)
+        return completion(2, hargv);
     const struct command *c = find(argv[1]);
     if (c == NULL)
         return unknown(argv[1]);
-    char *hargv[] = {(char *)c->name, "--help", NULL};
     return c->fn(2, hargv);
 }
 
@@ -117,8 +131,12 @@ int main(int argc, char **argv)
             return cli_usage_error("unexpected argument '%s'", argv[2]);
         return version();
     }
-    if (name[0] == '-')
-        return cli_usage_error("unknown option '%s'; see 'ladder help'", name);
+    if (strcmp(name, "completion") == 0)
+        return completion(argc - 1, argv + 1);
+    if (name[0] == '-') {
+        static const char *const tops[] = {"--help", "--version", NULL};
+        return cli_unknown_among("option", name, tops, "see 'ladder help'");
+    }
     const struct command *c = find(name);
     if (c == NULL)
         return unknown(name);

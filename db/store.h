@@ -283,8 +283,9 @@ int lad_store_step_end(lad_store *st, int ok, lad_err *err);
 
 /* Resolves a RUN argument: a decimal id, or "latest" (the newest run),
 ** either one also written after "run:" ("run:3", "run:latest").
-** Returns LAD_EUSAGE for anything else, LAD_EDATA when there is no such run
-** (or no run at all). */
+** Returns LAD_EUSAGE for anything else ("; did you mean 'latest'?" when it
+** is a slip from that), and LAD_EUSAGE too when there is no such run (or no
+** run at all): the name the user gave names nothing (docs/exit-codes.md). */
 int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
                           lad_err *err);
 
@@ -332,6 +333,8 @@ typedef struct lad_run_row {
     int64_t nval;           /* validations stored with the run (finished) */
     int64_t val_cases;      /* their cases and mismatches, summed */
     int64_t val_mismatches;
+    char vals[64];          /* each one's "<mismatches>/<cases>", in id
+                               order, ' ' between ("0/2000 0/2000"); cut */
 } lad_run_row;
 
 /* Filters of `ladder history`; NULL or 0 fields do not filter. */

@@ -5,6 +5,7 @@
 ** parse_words, never through a double.
 */
 #include "store_int.h"
+#include "../util/suggest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,22 +81,28 @@ int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
                 sqlite3_column_type(s, 0) == SQLITE_INTEGER)
                 *run = sqlite3_column_int64(s, 0);
             else
-                code = lad_errf(err, LAD_EDATA, "no runs in '%s'", st->path);
+                code = lad_errf(err, LAD_EUSAGE, "no runs in '%s'", st->path);
         }
         sqlite3_finalize(s);
         return code;
     }
     const char *p = spec;
     int64_t v = 0;
-    if (*p == 0)
-        return lad_errf(err, LAD_EUSAGE,
-                        "bad run '%s': expected a run id or 'latest'", whole);
     for (; *p; p++) {
         if (*p < '0' || *p > '9' || v > (INT64_MAX - 9) / 10)
-            return lad_errf(err, LAD_EUSAGE,
-                            "bad run '%s': expected a run id or 'latest'",
-                            whole);
+            break;
         v = v * 10 + (*p - '0');
+    }
+    if (*spec == 0 || *p) {
+        lad_suggest sg;
+        lad_suggest_init(&sg, spec);
+        lad_suggest_add(&sg, "latest");
+        if (lad_suggest_best(&sg))
+            return lad_errf(err, LAD_EUSAGE, "bad run '%s': expected a run id or "
+                            "'latest'; did you mean '%s%s'?", whole,
+                            spec == whole ? "" : "run:", "latest");
+        return lad_errf(err, LAD_EUSAGE,
+                        "bad run '%s': expected a run id or 'latest'", whole);
     }
     code = st_prepare(st, "SELECT id FROM runs WHERE id = ?1", &s, err);
     if (code == LAD_OK) {
@@ -103,7 +110,7 @@ int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
         if (sqlite3_step(s) == SQLITE_ROW)
             *run = v;
         else
-            code = lad_errf(err, LAD_EDATA, "no run %lld in '%s'",
+            code = lad_errf(err, LAD_EUSAGE, "no run %lld in '%s'",
                             (long long)v, st->path);
     }
     sqlite3_finalize(s);
@@ -125,7 +132,10 @@ int lad_store_resolve_run(lad_store *st, const char *spec, int64_t *run,
     "(SELECT coalesce(sum(v.cases), 0) FROM validations AS v "                \
     "WHERE v.run_id = r.id AND v.status = 'ok'), "                            \
     "(SELECT coalesce(sum(v.mismatches), 0) FROM validations AS v "           \
-    "WHERE v.run_id = r.id AND v.status = 'ok') "                             \
+    "WHERE v.run_id = r.id AND v.status = 'ok'), "                            \
+    "(SELECT coalesce(group_concat(x, ' '), '') FROM (SELECT v.mismatches "   \
+    "|| '/' || v.cases AS x FROM validations AS v WHERE v.run_id = r.id "     \
+    "AND v.status = 'ok' ORDER BY v.id)) "                                    \
     "FROM runs AS r LEFT JOIN devices AS d ON d.id = r.device_id "            \
     "JOIN builds AS b ON b.id = r.build_id "                                  \
     "LEFT JOIN recipes AS rc ON rc.id = r.recipe_id "
@@ -208,6 +218,7 @@ static void read_run(lad_store *st, sqlite3_stmt *s, lad_run_row *r)
     r->nval = sqlite3_column_int64(s, 36);
     r->val_cases = sqlite3_column_int64(s, 37);
     r->val_mismatches = sqlite3_column_int64(s, 38);
+    st_col_text(s, 39, r->vals, sizeof r->vals);
 }
 
 /* Grows *arr (of elements of size el) to hold at least need; returns 0 or

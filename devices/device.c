@@ -13,10 +13,25 @@
 #include "cuda.h"
 #include "cublaslt.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "../util/suggest.h"
 
 static int unknown(const char *spec, lad_err *err)
 {
+    /* a slip in the kind: "simm:x", "cdua:0" */
+    static const char *const kinds[] = {"sim", "exec", "exec-unframed", "cuda", "cublaslt"};
+    char kind[32];
+    snprintf(kind, sizeof kind, "%.*s", (int)strcspn(spec, ":"), spec);
+    lad_suggest s;
+    lad_suggest_init(&s, kind);
+    for (int i = 0; i < 5; i++)
+        lad_suggest_add(&s, kinds[i]);
+    const char *near = lad_suggest_best(&s);
+    if (near && spec[strlen(kind)] == ':')
+        return lad_errf(err, LAD_EUSAGE, "unknown device '%s'; did you mean '%s%s'?", spec,
+                        near, spec + strlen(kind));
     return lad_errf(err, LAD_EUSAGE, "unknown device '%s' (expected "
                     "sim:MODEL, exec:COMMAND, exec-unframed:COMMAND, "
                     "cuda:N or cublaslt:N[:OPTIONS])", spec);

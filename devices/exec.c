@@ -296,10 +296,28 @@ static void summarise_stderr(exec_state *st, lad_err *err)
     if (!any)
         return;
     st->keep_err = 1;
-    size_t len = strlen(err->msg);
-    snprintf(err->msg + len, sizeof err->msg - len, "; its stderr: '%s' "
-             "(%ld line%s in %s)", line, lines, lines == 1 ? "" : "s",
-             st->errpath);
+    /* the line is what gives way when the message is long: the quote and
+    ** the parenthesis after it are always closed */
+    char tail[sizeof st->errpath + 48];
+    int tn = snprintf(tail, sizeof tail, "' (%ld line%s in %s)", lines, lines == 1 ? "" : "s",
+                      st->errpath);
+    static const char head[] = "; its stderr: '";
+    size_t len = strlen(err->msg), hn = sizeof head - 1;
+    if (tn < 0 || len + hn + (size_t)tn + 4 >= sizeof err->msg)
+        return;
+    size_t room = sizeof err->msg - 1 - len - hn - (size_t)tn, ln = strlen(line);
+    char *p = err->msg + len;
+    memcpy(p, head, hn);
+    p += hn;
+    if (ln > room) {
+        memcpy(p, line, room - 3);
+        memcpy(p + room - 3, "...", 3);
+        p += room;
+    } else {
+        memcpy(p, line, ln);
+        p += ln;
+    }
+    memcpy(p, tail, (size_t)tn + 1);
 }
 
 /* Fails the device with the message of err, the program's stderr summed up

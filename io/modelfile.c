@@ -349,9 +349,9 @@ int lad_model_unknown(const char *spec, lad_err *err)
         lad_suggest_add(&s, lad_preset_get(i)->dp.name);
     const char *near = lad_suggest_best(&s);
     if (near)
-        return lad_errf(err, LAD_EDATA, "unknown preset or model file '%s'; did you "
+        return lad_errf(err, LAD_EUSAGE, "unknown preset or model file '%s'; did you "
                         "mean '%s'?", spec, near);
-    return lad_errf(err, LAD_EDATA, "unknown preset or model file '%s'", spec);
+    return lad_errf(err, LAD_EUSAGE, "unknown preset or model file '%s'", spec);
 }
 
 /* ---- writing ---- */

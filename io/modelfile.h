@@ -42,13 +42,16 @@ int lad_model_from_node(const lad_ydoc *doc, const lad_ynode *map,
                         lad_err *err);
 
 /* A preset name (lad_preset_find) or else a path to a model file, into
-** dp. Returns LAD_OK or LAD_EDATA ("unknown preset or model file 'x'" when
-** neither exists, as lad_model_unknown says it). */
+** dp. Returns LAD_OK; LAD_EUSAGE when neither exists ("unknown preset or
+** model file 'x'", as lad_model_unknown says it: the spec is a name the
+** user gave); LAD_EDATA when the file is there but no model. */
 int lad_model_resolve(const char *spec, lad_datapath *dp, lad_err *err);
 
 /* Sets err to "unknown preset or model file 'spec'", with "; did you mean
 ** 'p'?" when a preset's name is one slip away (util/suggest.h), and
-** returns LAD_EDATA. */
+** returns LAD_EUSAGE: an unknown name on the command line is a usage error
+** (docs/exit-codes.md). A caller whose spec came from a file or a store
+** makes it LAD_EDATA. */
 int lad_model_unknown(const char *spec, lad_err *err);
 
 /* The YAML text of dp (every field, a comment line before each key), with

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../util/suggest.h"
+
 static int from_doc(const lad_ydoc *doc, lad_program *prog, lad_err *err)
 {
     static const char *const top[] = {"program", NULL};
@@ -53,7 +55,15 @@ int lad_program_resolve(const char *spec, lad_program *prog, lad_err *err)
         *prog = *p;
         return LAD_OK;
     }
-    if (access(spec, F_OK) != 0)
-        return lad_errf(err, LAD_EDATA, "unknown program preset or file '%s'", spec);
+    if (access(spec, F_OK) != 0) {
+        /* a name the user gave that names nothing: a usage error */
+        lad_suggest s;
+        lad_suggest_init(&s, spec);
+        for (int i = 0; i < lad_program_preset_count(); i++)
+            lad_suggest_add(&s, lad_program_preset_get(i)->name);
+        const char *near = lad_suggest_best(&s);
+        return lad_errf(err, LAD_EUSAGE, "unknown program preset or file '%s'%s%s%s", spec,
+                        near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+    }
     return lad_program_load(spec, prog, err);
 }

@@ -23,7 +23,8 @@
 ** with a "file:line:col: message". */
 int lad_program_load(const char *path, lad_program *prog, lad_err *err);
 
-/* A program preset name (lad_program_preset_find) or else a program file. */
+/* A program preset name (lad_program_preset_find) or else a program file.
+** LAD_EUSAGE, with the preset a slip away, when neither exists. */
 int lad_program_resolve(const char *spec, lad_program *prog, lad_err *err);
 
 #endif

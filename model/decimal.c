@@ -379,6 +379,36 @@ const char *lad_value_text(const lad_format *f, lad_word_t w, char *buf,
     return buf;
 }
 
+/* Writes v's exact binary form, " (m*2^e)" in brackets or "m*2^e" alone,
+** at buf + len. */
+static void pow2_form(const lad_value *v, char *buf, size_t len, size_t size, int bracket)
+{
+    uint64_t m = v->mag;
+    int e = v->exp;
+    while ((m & 1) == 0) {
+        m >>= 1;
+        e++;
+    }
+    const char *open = bracket ? " (" : "", *close = bracket ? ")" : "";
+    if (m == 1)
+        snprintf(buf + len, size - len, "%s%s2^%d%s", open, v->neg ? "-" : "", e, close);
+    else
+        snprintf(buf + len, size - len, "%s%s%" PRIu64 "*2^%d%s", open, v->neg ? "-" : "", m,
+                 e, close);
+}
+
+const char *lad_value_text_brief(const lad_format *f, lad_word_t w, char *buf,
+                                 size_t size)
+{
+    lad_value_text(f, w, buf, size);
+    lad_value v = lad_decode(f, w);
+    if (strlen(buf) <= LAD_VALUE_LONG || v.mag == 0 || v.cls == LAD_NAN ||
+        v.cls == LAD_INFINITE)
+        return lad_value_text_pow2(f, w, buf, size);
+    pow2_form(&v, buf, 0, size, 0);
+    return buf;
+}
+
 const char *lad_value_text_pow2(const lad_format *f, lad_word_t w, char *buf,
                                 size_t size)
 {
@@ -387,15 +417,6 @@ const char *lad_value_text_pow2(const lad_format *f, lad_word_t w, char *buf,
     size_t len = strlen(buf);
     if (len <= LAD_VALUE_SHORT || v.mag == 0 || v.cls == LAD_NAN || v.cls == LAD_INFINITE)
         return buf;
-    uint64_t m = v.mag;
-    int e = v.exp;
-    while ((m & 1) == 0) {
-        m >>= 1;
-        e++;
-    }
-    if (m == 1)
-        snprintf(buf + len, size - len, " (%s2^%d)", v.neg ? "-" : "", e);
-    else
-        snprintf(buf + len, size - len, " (%s%" PRIu64 "*2^%d)", v.neg ? "-" : "", m, e);
+    pow2_form(&v, buf, len, size, 1);
     return buf;
 }

@@ -54,6 +54,18 @@ const char *lad_value_text(const lad_format *f, lad_word_t w, char *buf,
 const char *lad_value_text_pow2(const lad_format *f, lad_word_t w, char *buf,
                                 size_t size);
 
+/* Decimal texts longer than this are left out by lad_value_text_brief. */
+#define LAD_VALUE_LONG 40
+
+/*
+** lad_value_text_pow2 while the decimal is at most LAD_VALUE_LONG
+** characters; past that the exact binary form alone, m odd: "8191*2^-149",
+** "2^-136", "-3*2^-149", for a witness line a reader can take in. Returns
+** buf.
+*/
+const char *lad_value_text_brief(const lad_format *f, lad_word_t w, char *buf,
+                                 size_t size);
+
 /*
 ** Parses a number and rounds it to a word of format f with rounding `mode`
 ** and overflow rule `ovf` (enum lad_round, enum lad_ovf). Accepted:

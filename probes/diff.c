@@ -389,7 +389,7 @@ static void word_text(lad_buf *b, const char *who, const lad_format *f, lad_word
 {
     char hex[17], val[1200];
     lad_vecline_hex(f, w, hex);
-    lad_buf_printf(b, "    %-3s %s  %s\n", who, hex, lad_value_text_pow2(f, w, val, sizeof val));
+    lad_buf_printf(b, "    %-3s %s  %s\n", who, hex, lad_value_text_brief(f, w, val, sizeof val));
 }
 
 void lad_witness_text(const lad_diff *d, const lad_witness *w, lad_buf *b)

@@ -17,6 +17,7 @@
 #include "../util/buf.h"
 #include "../util/sha256.h"
 #include "../model/params.h"
+#include "../model/presets.h"
 #include "../util/suggest.h"
 #include "../io/yaml.h"
 
@@ -566,6 +567,23 @@ int lad_recipe_load(const char *path, lad_recipe *r, lad_err *err)
         return rc;
     rc = lad_recipe_parse(path, text, len, r, err);
     free(text);
+    /* A sim: model the file names (its device key; not the sim:<datapath>
+    ** one without it means) that is neither a preset nor a file names
+    ** nothing: bad data, at its place. Only here, for the file about to
+    ** run: a run's stored recipe is read again (infer, show) wherever its
+    ** model file went. */
+    const char *m = rc == LAD_OK && r->m_device.line > 0 && strncmp(r->device, "sim:", 4) == 0
+                        ? r->device + 4
+                        : NULL;
+    FILE *f = m && !lad_preset_find(m) ? fopen(m, "rb") : NULL;
+    if (m && !lad_preset_find(m) && f == NULL) {
+        lad_err u = {0};
+        lad_model_unknown(m, &u);
+        rc = lad_errf_at(err, LAD_EDATA, path, r->m_device.line, r->m_device.col, "%s", u.msg);
+        lad_recipe_free(r);
+    }
+    if (f)
+        fclose(f);
     return rc;
 }
 

@@ -218,7 +218,7 @@ took "; the device's words are in captures/<file>.<preset>.vec"
 section "4. fp8 mma.sync captures of the survey"
 if [ -f "$RESULTS/ladder.db" ]; then
     "$LADDER" history --db "$RESULTS/ladder.db" 2>/dev/null |
-        awk '$2 == "ok" && $NF == "run" && $(NF-1) ~ /-mma-e[45]m[23]/ {print $1, $(NF-1)}' |
+        awk '$2 == "ok" && ($NF == "survey" || $NF == "run") && $(NF-1) ~ /-mma-e[45]m[23]/ {print $1, $(NF-1)}' |
         while read -r id p; do
             cap=$RESULTS/captures/survey.$p.vec
             if "$LADDER" export "$id" --rung random -o "$cap" --db "$RESULTS/ladder.db" >/dev/null 2>&1; then

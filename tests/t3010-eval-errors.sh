@@ -51,7 +51,7 @@ expect_err eval-err-scale-byte "scale_b word '100' has 3 hex digits"
 # Model errors.
 expect_usage_error eval-no-model eval
 run_ladder eval --model no-such-preset "$TMP/bad"
-expect_rc eval-unknown-model-rc 3
+expect_rc eval-unknown-model-rc 2
 expect_err eval-unknown-model "'no-such-preset'"
 printf 'k: [1, 2\n' >"$TMP/broken.yaml"
 run_ladder eval --model "$TMP/broken.yaml" "$TMP/bad"

@@ -134,10 +134,12 @@ run_ladder eval --help
 help() {
     if grep -qF -- "$2" "$out"; then ok "$1"; else fail "$1" "'$2' not in --help"; fi
 }
-help eval-npy-help-ab '--a, --b <.npy>'
-help eval-npy-help-c '--c <.npy>'
-help eval-npy-help-scales '--sa, --sb <.npy>'
-help eval-npy-help-output '-o <D.npy>'
+help eval-npy-help-a '--a <A.npy>'
+help eval-npy-help-b '--b <B.npy>'
+help eval-npy-help-c '--c <C.npy>'
+help eval-npy-help-sa '--sa <SA.npy>'
+help eval-npy-help-sb '--sb <SB.npy>'
+help eval-npy-help-output '-o, --output <D.npy>'
 help eval-npy-help-quiet '-q, --quiet'
 
 # Errors: one line, exit 3 (data) or 2 (usage), and D as it was.

@@ -38,7 +38,7 @@ expect_err model-show-bad-msg "^ladder: $TMP/bad2.yaml:2:9: 'window' must be an 
 [ -s "$out" ] && fail model-show-bad-stdout "stdout not empty" || ok model-show-bad-stdout
 
 run_ladder model show sm99-nothing
-expect_rc model-show-unknown-rc 3
+expect_rc model-show-unknown-rc 2
 expect_err model-show-unknown-msg "^ladder: unknown preset or model file 'sm99-nothing'\$"
 expect_usage_error model-no-subcommand model
 expect_usage_error model-bad-subcommand model frob x

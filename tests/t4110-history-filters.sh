@@ -24,8 +24,8 @@ ids() {
 }
 r=$(ids --gpu h100); [ "$r" = "1 " ] && ok history-gpu || fail history-gpu "got '$r'"
 r=$(ids --gpu 'HBM3'); [ "$r" = "1 " ] && ok history-gpu-case || fail history-gpu-case "got '$r'"
-r=$(ids --format e4m3); [ "$r" = "2 " ] && ok history-format || fail history-format "got '$r'"
-r=$(ids --format f32); [ "$r" = "2 1 " ] && ok history-format-d || fail history-format-d "got '$r'"
+r=$(ids --operand-format e4m3); [ "$r" = "2 " ] && ok history-format || fail history-format "got '$r'"
+r=$(ids --operand-format f32); [ "$r" = "2 1 " ] && ok history-format-d || fail history-format-d "got '$r'"
 r=$(ids --instruction mma.sync); [ "$r" = "1 " ] && ok history-instruction || fail history-instruction "got '$r'"
 r=$(ids --instruction f8f6f4); [ "$r" = "2 " ] && ok history-instruction-kind || fail history-instruction-kind "got '$r'"
 r=$(ids --instruction HMMA.16816.F32); [ "$r" = "1 " ] && ok history-instruction-sass || fail history-instruction-sass "got '$r'"

@@ -41,7 +41,7 @@ want="1 ['visible', 'window'] 2 [1, 2] window [2, 3] 0xffffffffffffffff 1"
 
 # Errors.
 run_ladder show 9 --db "$db"
-expect_rc show-missing-rc 3
+expect_rc show-missing-rc 2
 expect_err show-missing-msg "^ladder: no run 9 in '.*ladder.db'$"
 expect_usage_error show-usage-bad-run show first --db "$db"
 expect_usage_error show-usage-no-run show --db "$db"
@@ -49,7 +49,7 @@ expect_usage_error show-usage-two-runs show 1 2 --db "$db"
 sqlite3 "$TMP/empty.db" <db/schema.sql
 sqlite3 "$TMP/empty.db" "PRAGMA application_id = 1279345746; PRAGMA user_version = 7"
 run_ladder show latest --db "$TMP/empty.db"
-expect_rc show-latest-empty-rc 3
+expect_rc show-latest-empty-rc 2
 expect_err show-latest-empty-msg "^ladder: no runs in '.*empty.db'$"
 
 test_done

@@ -36,7 +36,7 @@ check store-ro-folder-unwritable test ! -e "$dir/x"
 
 as_reader history --db "$db"
 expect_rc store-ro-history-rc 0
-expect_out store-ro-history-run '^ +1 ok +.* sm90-mma-bf16-f32 +sm90-mma-bf16-f32 +run$'
+expect_out store-ro-history-run '^ +1 ok +.* sim:sm90-mma-bf16-f32 +sm90-mma-bf16-f32 +run$'
 expect_no_err store-ro-history-no-err
 
 as_reader show 1 --db "$db"

@@ -94,5 +94,5 @@ expect_out infer-conflict-o-hint "^nearest model +reproduces $((total - bad)) of
 
 expect_usage_error infer-no-run infer --db "$db"
 run_ladder infer 999 --db "$db"
-expect_rc infer-unknown-run-rc 3
+expect_rc infer-unknown-run-rc 2
 test_done

@@ -18,6 +18,10 @@ probes=$(sqlite3 "$db" "SELECT count(*) FROM cases WHERE run_id = 1 AND rung <> 
 vec=$(grep -vc '^#' vectors/h100-bf16-f32.vec)
 expect_out survey-sim-row "^sm90-mma-bf16-f32 +$probes += preset +0/2000 +0/2000 +1: 0/$vec +[0-9.]+$"
 expect_out survey-sim-summary '^survey 1: 1 of 1 as their preset \(= or ≡\) with 0 mismatches$'
+# history: the run is the survey's, validated twice on 2000 cases, on the
+# simulated device named by its spec
+run_ladder history --db "$db"
+expect_out survey-sim-history '^ +1 ok +[0-9-]+ [0-9:]+ +[0-9]+ 0/2000 0/2000 +sim:sm90-mma-bf16-f32 +sm90-mma-bf16-f32 +survey$'
 
 # The JSON, read back by SQLite's own JSON functions.
 jq() { sqlite3 :memory: "SELECT json_extract(readfile('$json'), '$1')"; }

@@ -4,7 +4,7 @@
 # with the seconds; one that ends sooner writes nothing; LADDER_PROGRESS=1
 # writes every stage at once (and the survey's notes); -q writes nothing,
 # LADDER_PROGRESS=1 or not; on a terminal (script(1)'s) the live line is
-# drawn with carriage returns and wiped. The stage that lasts is made to by
+# drawn with carriage returns and wiped, as wide as the terminal. The stage that lasts is made to by
 # a device that sleeps 3 s before it answers, so no check rests on how fast
 # the machine is; when each line falls due is test_progress's, on a clock
 # of its own.
@@ -100,5 +100,28 @@ script -qec "$LADDER validate --model $p --device '$slow' --cases 100 --db $db >
 check progress-live-drawn grep -q "$(printf '\r')validate $p: 100 cases: [0-9.]* s so far" "$TMP/tty.log"
 check progress-live-wiped grep -q " $(printf '\r')" "$TMP/tty.log"
 check progress-live-no-stage-line test "$(grep -c "done in" "$TMP/tty.log")" = 0
+
+# As wide as the terminal: on a pty of 200 columns (stty sets its size,
+# which ladder asks with TIOCGWINSZ; COLUMNS unset) the live line of a
+# validation whose model file has a 100-letter name is longer than 79
+# columns, and whole; at 80 columns it is cut to 79. What is measured is
+# the widest of the texts between carriage returns that are the line.
+wide=$TMP/$(printf 'w%.0s' $(seq 100)).yaml
+"$LADDER" model show $p >"$wide"
+widest() {
+    tr '\r' '\n' <"$1" | grep '^validate ' | sed 's/ *$//' |
+        awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }'
+}
+for cols in 200 80; do
+    env -u COLUMNS script -qec "stty cols $cols; $LADDER validate --model $wide --device '$slow' --cases 100 --db $db >/dev/null" \
+        "$TMP/tty$cols.log" >/dev/null 2>&1 </dev/null
+    check "progress-width-$cols-drawn" grep -q "$(printf '\r')validate $TMP/w" "$TMP/tty$cols.log"
+done
+# "validate <path>: 100 cases: 0.5 s so far", the label cut to 95 bytes
+# (progress.h), the counts after it: over 79 columns
+w=$(widest "$TMP/tty200.log")
+check progress-width-200-wide test "$w" -gt 79 -a "$w" -le 199
+w=$(widest "$TMP/tty80.log")
+check progress-width-80-cut test "$w" = 79
 
 test_done

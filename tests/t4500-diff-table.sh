@@ -86,7 +86,7 @@ expect_err diff-table-run-no-model "^ladder: run 2 has no inferred model; run 'l
 run_ladder diff run:x $A
 expect_rc diff-table-bad-run-rc 2
 run_ladder diff nosuch $A
-expect_rc diff-table-unknown-rc 3
+expect_rc diff-table-unknown-rc 2
 expect_err diff-table-unknown "^ladder: unknown preset or model file 'nosuch'$"
 expect_usage_error diff-table-one-arg diff $A
 

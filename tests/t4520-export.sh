@@ -49,11 +49,15 @@ run_ladder export 1 --db "$db" -o "$TMP/x.vec"
 expect_rc export-unfit-rc 3
 expect_err export-unfit "^ladder: run 1: case [0-9]+ cannot be a line of 'sm90-mma-bf16-f32': more scales than the instruction has scale blocks$"
 
+# a name no rung has is a usage error; a rung the run did not climb is data
 run_ladder export 1 --db "$db" --rung nosuch -o "$TMP/x.vec"
-expect_rc export-empty-rung-rc 3
+expect_rc export-empty-rung-rc 2
 expect_err export-empty-rung "^ladder: run 1 stored no cases in rung 'nosuch'$"
+run_ladder export 1 --db "$db" --rung validation -o "$TMP/x.vec"
+expect_rc export-unclimbed-rung-rc 3
+expect_err export-unclimbed-rung "^ladder: run 1 stored no cases in rung 'validation'$"
 expect_usage_error export-no-output export 1 --db "$db"
 run_ladder export 99 --db "$db" -o "$TMP/x.vec"
-expect_rc export-no-run-rc 3
+expect_rc export-no-run-rc 2
 
 test_done

@@ -38,7 +38,7 @@ expect_out show-rung-scaled-lane '^    lane 0: a 3 = 1.5, b 2 = 1$'
 expect_out show-rung-scaled-scale '^    scale 0: a 7f = 1, b 7f = 1$'
 
 run_ladder show 1 --db "$db" --rung nosuch
-expect_rc show-rung-none-rc 3
+expect_rc show-rung-none-rc 2
 expect_err show-rung-none "^ladder: run 1 stored no cases in rung 'nosuch'; its rungs: visible, window$"
 
 test_done

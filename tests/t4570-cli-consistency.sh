@@ -102,8 +102,12 @@ awk '/^witness .*gives B.s word/ {w = 1; next}
      END {exit bad ? 1 : 0}' "$out"
 check cli-diff-witness-text test $? = 0
 # The anchor_min witness is 8191 * 2^-149 (the f32 word 00001fff, by hand):
-# its 150-digit decimal is followed by the power of two.
-expect_out cli-pow2-beside-decimal '^    A +00001fff +0\.0{40}114[0-9]+ \(8191\*2\^-149\)$'
+# a witness shows it in that form alone, not its 150-digit decimal; B's
+# word 00002000 is 2^-136; a short decimal keeps its binary form beside it
+# (3f7fffff is 1 - 2^-24 = 16777215*2^-24).
+expect_out cli-pow2-witness '^    A +00001fff +8191\*2\^-149$'
+expect_out cli-pow2-witness-power '^    B +00002000 +2\^-136$'
+expect_out cli-pow2-witness-short '^    B +3f7fffff +0\.999999940395355224609375 \(16777215\*2\^-24\)$'
 # show: bf16 0080 is 2^-126, the smallest normal (by hand); C and D are short.
 run_ladder show 2 --db "$db" --rung slice
 expect_out cli-pow2-show '^    lane 0: a 0080 = 0\.0{37}11754943508[0-9]+ \(2\^-126\), b 7e80 = 85070591730234615865843651857942052864 \(2\^126\)$'
@@ -117,7 +121,9 @@ decided=$(sqlite3 :memory: "SELECT json_extract(value, '\$.decided_by') FROM jso
 stored=$(sqlite3 "$db" "SELECT count(*) FROM inference_cases JOIN inferences i ON i.id = inference_id WHERE i.run_id = 2 AND i.parameter = 'd'")
 check cli-counts-setup test "$decided" -gt "$stored" -a "$stored" = 32
 run_ladder infer 2 --db "$db"
-expect_out cli-counts-infer "^d +f32 +.*\.\.\. $decided in all; the first $stored stored\)$"
+expect_out cli-counts-infer "^d +f32 +fit: $decided stored cases rule out "
+w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$out")
+check cli-infer-100-columns test "$w" -le 100
 run_ladder report 2 --db "$db" --format md
 expect_out cli-counts-report "param-d\".*\.\.\. \($stored stored; the store keeps at most $stored per parameter\)"
 check cli-counts-report-no-false-total test "$(grep -c "($stored in all)" "$out")" = 0

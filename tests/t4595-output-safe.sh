@@ -144,19 +144,23 @@ as_user() {
 }
 db=$TMP/ro/j.db
 w=$TMP/w
-for cmd in "report 1 --db $db" "report 1 --db $db --format md" "export 1 --db $db" \
-        "infer 1 --db $db --no-store"; do
+# each output named with the extension its command writes (-o's kind)
+for cmd in "report 1 --db $db|html" "report 1 --db $db --format md|md" "export 1 --db $db|vec" \
+        "infer 1 --db $db --no-store|yaml"; do
+    ext=${cmd#*|}
+    cmd=${cmd%|*}
     name=$(echo "$cmd" | cut -d' ' -f1)$(echo "$cmd" | grep -q md && echo -md)
-    as_user "$LADDER" $cmd -o "$w/o.$name" >"$out" 2>"$err"
+    o=$w/o-$name.$ext
+    as_user "$LADDER" $cmd -o "$o" >"$out" 2>"$err"
     rc=$?
     expect_rc out-$name-rc 0
-    cp "$w/o.$name" "$TMP/o.$name.keep"
-    check out-$name-big test "$(wc -c <"$w/o.$name")" -gt 512
-    (trap "" XFSZ; ulimit -f 1; as_user "$LADDER" $cmd -o "$w/o.$name") >"$out" 2>"$err"
+    cp "$o" "$TMP/o.$name.keep"
+    check out-$name-big test "$(wc -c <"$o")" -gt 512
+    (trap "" XFSZ; ulimit -f 1; as_user "$LADDER" $cmd -o "$o") >"$out" 2>"$err"
     rc=$?
     expect_rc out-$name-full-rc 3
-    check out-$name-full-kept cmp -s "$w/o.$name" "$TMP/o.$name.keep"
-    check out-$name-full-no-temp test -z "$(ls "$w" | grep "o.$name.tmp")"
+    check out-$name-full-kept cmp -s "$o" "$TMP/o.$name.keep"
+    check out-$name-full-no-temp test -z "$(ls "$w" | grep "o-$name.$ext.tmp")"
 done
 chmod 755 "$TMP/ro"
 test_done

@@ -30,8 +30,10 @@ for what in run preset survey; do
         subj=survey:$(sqlite3 "$DB" 'SELECT max(id) FROM surveys')
         ;;
     esac
+    pages=
+    [ $what = survey ] && pages=--run-pages
     for ext in html md; do
-        run_ladder report "$subj" --db "$DB" -o "$TMP/$what.$ext"
+        run_ladder report "$subj" --db "$DB" -o "$TMP/$what.$ext" $pages
         if [ "$rc" = 0 ] && [ -s "$TMP/$what.$ext" ] && [ ! -s "$err" ]; then
             ok "report-$what-$ext-written"
         else
@@ -132,6 +134,23 @@ has "$TMP/survey.md" report-survey-constants '^The same in every datapath: .*win
 has "$TMP/survey.html" report-survey-html-sections 'id="verdict"' 'id="datapaths"' \
     'id="parameters"' '<figure id="fig-window"' "<a href=\"survey-run$srun\.html\">$DP</a>" \
     '@page\{size:A4 landscape'
+# Without --run-pages a survey is one page: no file beside it, no link.
+mkdir "$TMP/one"
+for ext in md html; do
+    run_ladder report "survey:$sid" --db "$DB" -o "$TMP/one/s.$ext"
+    expect_rc "report-survey-one-page-$ext-rc" 0
+    check "report-survey-one-page-$ext" test "$(ls "$TMP/one" | grep -c "^s\.$ext\$")" = 1 \
+        -a "$(ls "$TMP/one" | grep -c "run")" = 0
+    if grep -q "s-run$srun" "$TMP/one/s.$ext"; then
+        fail "report-survey-one-page-$ext-no-link" "links s-run$srun"
+    else
+        ok "report-survey-one-page-$ext-no-link"
+    fi
+done
+expect_usage_error report-run-pages-needs-survey report latest --db "$DB" -o "$TMP/x.html" --run-pages
+expect_usage_error report-ext-refused report latest --db "$DB" -o "$TMP/x.pdf"
+expect_err report-ext-refused-names "report -o writes \.html, \.htm or \.md, not '\.pdf'"
+expect_usage_error report-ext-format-disagree report latest --db "$DB" -o "$TMP/x.md" --format html
 for ext in md html; do
     check "report-survey-run-page-$ext" grep -q "^# ladder report: run $srun ($DP, survey $sid)\|<h1>ladder report: run $srun ($DP, survey $sid)</h1>" "$TMP/survey-run$srun.$ext"
 done
@@ -145,7 +164,7 @@ fi
 srun=$(sqlite3 "$DB" 'SELECT max(run_id) FROM inferences')
 sqlite3 "$DB" "UPDATE inferences SET value = replace(value, char(10) || 'window: 25' || char(10),
     char(10) || 'window: 24' || char(10)) WHERE parameter = 'model' AND run_id = $srun"
-run_ladder report "survey:$(sqlite3 "$DB" 'SELECT max(id) FROM surveys')" --db "$DB" -o "$TMP/sdiff.md"
+run_ladder report "survey:$(sqlite3 "$DB" 'SELECT max(id) FROM surveys')" --db "$DB" -o "$TMP/sdiff.md" --run-pages
 has "$TMP/sdiff.md" report-survey-difference-marked '\| \*\*24 \(25\)\*\* \|'
 has "$TMP/sdiff.md" report-survey-difference-verdict '^0 of 1 datapaths as their preset' \
     "^\| \[$DP\]\(sdiff-run$srun\.md\) \| $srun \| \*\*window 24 \(preset 25\)\*\* \|$"
@@ -274,9 +293,9 @@ check report-gemm-not-bf16 test "$(grep -c 'total K, with and without' "$TMP/run
 expect_usage_error report-usage-format report latest --db "$DB" --format pdf
 expect_usage_error report-usage-survey report survey:x --db "$DB"
 run_ladder report nosuch-preset -o "$TMP/x.html"
-expect_rc report-unknown-model 3
+expect_rc report-unknown-model 2
 run_ladder report 9999 --db "$DB" -o "$TMP/x.html"
-expect_rc report-unknown-run 3
+expect_rc report-unknown-run 2
 run_ladder help report
 expect_out report-help '^usage: ladder report <run>\|<model>\|survey:<id>'
 

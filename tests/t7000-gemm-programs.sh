@@ -155,7 +155,9 @@ err_case gemm-err-big-endian "be.npy: dtype '>u2'" --datapath "$DP" "$TMP/be.npy
 "$py" -c "import numpy as np; np.save('$TMP/a3d.npy', np.zeros((1, 1, 32), np.uint16))"
 err_case gemm-err-3d "a3d.npy: more than two dimensions" --datapath "$DP" "$TMP/a3d.npy" "$TMP/b32.npy" -o "$TMP/d.npy"
 err_case gemm-err-missing "cannot open '.*nothere.npy'" --datapath "$DP" "$TMP/nothere.npy" "$TMP/b32.npy" -o "$TMP/d.npy"
-err_case gemm-err-program "unknown program preset or file 'nope'" --datapath "$DP" --program nope "$TMP/a32.npy" "$TMP/b32.npy" -o "$TMP/d.npy"
+# a name on the command line that names nothing is a usage error
+expect_usage_error gemm-err-program gemm --datapath "$DP" --program nope "$TMP/a32.npy" "$TMP/b32.npy" -o "$TMP/d.npy"
+expect_err gemm-err-program-msg "unknown program preset or file 'nope'"
 printf 'program:\n  promote: 1\n  splitt: 2\n' >"$TMP/bad1.yaml"
 err_case gemm-err-program-key "bad1.yaml:3:3: unknown key 'splitt'" --datapath "$DP" --program "$TMP/bad1.yaml" "$TMP/a32.npy" "$TMP/b32.npy" -o "$TMP/d.npy"
 printf 'program:\n  reduce: sideways\n' >"$TMP/bad2.yaml"

@@ -12,11 +12,28 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
 #define LIVE_EVERY 0.1      /* s between redraws: at most ten a second */
-#define LIVE_COLS 79        /* the live line is cut to fit an 80-column terminal */
+#define LIVE_MAX 1000       /* the widest live line, whatever the terminal */
+
+/* The columns of the terminal fd is: COLUMNS when it is a number
+** (as ls and others have it), else the terminal's own (TIOCGWINSZ, asked
+** at each redraw, so a resized window is followed), else 80. */
+static int term_cols(int fd)
+{
+    const char *env = getenv("COLUMNS");
+    char *end;
+    long c = env ? strtol(env, &end, 10) : 0;
+    if (env && *env && *end == 0 && c >= 20)
+        return c > LIVE_MAX + 1 ? LIVE_MAX + 1 : (int)c;
+    struct winsize ws;
+    if (fd >= 0 && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+        return ws.ws_col > LIVE_MAX + 1 ? LIVE_MAX + 1 : ws.ws_col;
+    return 80;
+}
 
 static double monotonic(void)
 {
@@ -67,11 +84,22 @@ static void poll_locked(lad_progress *p)
         if (p->hidden || now - p->t0 < PROGRESS_LIVE_AFTER ||
             (p->shown && now - p->last < LIVE_EVERY))
             return;
-        char line[LIVE_COLS + 1];
+        char line[LIVE_MAX + 1], whole[96] = "";
         counts(p, now, text, sizeof text);
-        int n = snprintf(line, sizeof line, "%s: %s", p->stage, text);
-        if (n > LIVE_COLS)
-            n = LIVE_COLS;
+        if (p->whole[0] && p->wtotal) {
+            int w = snprintf(whole, sizeof whole, "; %s %zu/%zu", p->whole, p->wdone,
+                             p->wtotal);
+            size_t since = p->wdone - p->wfrom;
+            if (w > 0 && since > 0 && p->wdone < p->wtotal)
+                snprintf(whole + w, sizeof whole - (size_t)w, ", about %.0f s left",
+                         (now - p->wt0) / (double)since * (double)(p->wtotal - p->wdone));
+        }
+        /* the terminal's width less one: a full line would wrap */
+        int cols = term_cols(p->fd) - 1;
+        int n = snprintf(line, sizeof line, "%s: %s%s", p->stage, text, whole);
+        if (n > cols)
+            n = cols;
+        line[n] = 0;
         /* spaces over what the last line had beyond this one */
         fprintf(p->out, "\r%s%*s", line, p->shown > n ? p->shown - n : 0, "");
         fflush(p->out);
@@ -119,6 +147,7 @@ void lad_progress_init_with(lad_progress *p, int mode, int eager, FILE *out,
     p->mode = mode;
     p->eager = eager;
     p->out = out;
+    p->fd = fileno(out);
     p->clock = clock ? clock : monotonic;
     pthread_mutex_init(&p->mu, NULL);
     pthread_condattr_t ca;
@@ -136,6 +165,7 @@ void lad_progress_init(lad_progress *p, int quiet)
              : isatty(2)    ? LAD_PROGRESS_LIVE
                             : LAD_PROGRESS_LOG;
     lad_progress_init_with(p, mode, eager, stderr, NULL);
+    p->fd = 2;   /* stderr may be a filter (cli_safe_streams), with no descriptor */
     /* Without the watcher the stage lines would wait for the next update;
     ** a command that cannot start a thread shows them at begin and end. */
     if (mode != LAD_PROGRESS_OFF)
@@ -230,6 +260,21 @@ void lad_progress_end(lad_progress *p, int rc)
         return;
     pthread_mutex_lock(&p->mu);
     end_locked(p, rc);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void lad_progress_overall(lad_progress *p, const char *what, size_t done, size_t total)
+{
+    if (p->mode == LAD_PROGRESS_OFF)
+        return;
+    pthread_mutex_lock(&p->mu);
+    if (!p->whole[0]) {
+        p->wfrom = done;
+        p->wt0 = p->clock();
+    }
+    snprintf(p->whole, sizeof p->whole, "%s", what);
+    p->wdone = done;
+    p->wtotal = total;
     pthread_mutex_unlock(&p->mu);
 }
 

@@ -10,7 +10,11 @@
 **
 **   terminal   one live line, redrawn in place with "\r" at most ten
 **              times a second, once the stage is PROGRESS_LIVE_AFTER old,
-**              and wiped when the stage ends or a note is printed;
+**              and wiped when the stage ends or a note is printed; as
+**              wide as the terminal less one column (COLUMNS when set,
+**              else the terminal's width, else 80), and with the whole
+**              command's count and time left when it has one
+**              (lad_progress_overall: a survey's datapaths);
 **   not one    (a log, nohup, CI, a SLURM job's .out) plain lines: the
 **              stage's begin line once it is PROGRESS_LOG_AFTER (2 s) old,
 **              a line with the counts and the time left at most every
@@ -80,6 +84,11 @@ typedef struct lad_progress {
     int begun;              /* log: the begin line is out */
     int shown;              /* live: columns of the line on screen, 0 none */
     int hidden;             /* live: wiped for other output until the next update */
+    int fd;                 /* live: the descriptor whose terminal's width is asked */
+    char whole[24];         /* lad_progress_overall: "survey"; "" none */
+    size_t wdone, wtotal;   /* ... units of the whole done, of total */
+    size_t wfrom;           /* ... done at the first call (a resume's) */
+    double wt0;             /* ... clock() at the first call */
 } lad_progress;
 
 /* Sets p up for stderr: off when quiet or LADDER_PROGRESS=0, live when
@@ -113,6 +122,13 @@ void lad_progress_step(void *ctx, const char *step, size_t done, size_t total);
 ** when its begin line was printed or it lasted 2 s or more (eager: always).
 ** Nothing when no stage is under way. */
 void lad_progress_end(lad_progress *p, int rc);
+
+/* The whole command's count, across its stages: done of total units
+** (a survey's datapaths) of what ("survey"). The live line ends with
+** "; survey 3/10, about 95 s left", the time from the pace of the units
+** done since the first call (so a resume's finished ones do not count);
+** the log lines do not change. */
+void lad_progress_overall(lad_progress *p, const char *what, size_t done, size_t total);
 
 /* A line of its own (a survey's step): printed on a terminal and when
 ** eager, never in a plain log; the live line is wiped first. */

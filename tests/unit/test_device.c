@@ -116,7 +116,7 @@ static void test_specs(void)
 #endif
     lad_err_clear(&err);
     rc = lad_device_open("sim:no-such-model", &dp, &dev, &err);
-    test_check(rc == LAD_EDATA && has(&err, "'no-such-model'"),
+    test_check(rc == LAD_EUSAGE && has(&err, "'no-such-model'"),
                "device-sim-unknown-model", "rc %d, '%s'", rc, err.msg);
 }
 

@@ -389,6 +389,26 @@ static void test_decimal(void)
     test_check(n == 3 && strcmp(buf, "44") == 0, "decimal-print-truncates",
                "got %zu '%s'", n, buf);
 
+    /* a witness's value: the decimal while short, then only m*2^e (f32
+    ** words by hand: 1fff is 8191 units of 2^-149, 2000 is 2^-136,
+    ** 3f7fffff is 1 - 2^-24, 80001fff the negative of 1fff) */
+    const lad_format *f32 = lad_format_find("f32");
+    static const struct { uint32_t w; const char *want; } brief[] = {
+        {0x3f800000, "1"},
+        {0x3f7fffff, "0.999999940395355224609375 (16777215*2^-24)"},
+        {0x00001fff, "8191*2^-149"},
+        {0x80001fff, "-8191*2^-149"},
+        {0x00002000, "2^-136"},
+        {0x7f800000, "inf"},
+    };
+    for (size_t i = 0; i < sizeof brief / sizeof brief[0]; i++) {
+        char name[40];
+        snprintf(name, sizeof name, "decimal-value-brief-%08x", (unsigned)brief[i].w);
+        lad_value_text_brief(f32, brief[i].w, buf, sizeof buf);
+        test_check(strcmp(buf, brief[i].want) == 0, name,
+                   "%08x: got '%s', expected '%s'", brief[i].w, buf, brief[i].want);
+    }
+
     /* f32 words of decimal constants, as any IEEE 754 table gives them. */
     expect_parse("decimal-parse-f32-0.1", "f32", "0.1", LAD_RNE, 0x3dcccccd);
     expect_parse("decimal-parse-f32-0.1-rz", "f32", "0.1", LAD_RZ, 0x3dcccccc);

@@ -219,7 +219,7 @@ static void reading(void)
                "modelfile-resolve-preset", "rc %d %s", rc, err.msg);
     lad_err_clear(&err);
     rc = lad_model_resolve("sm99-nothing", &dp, &err);
-    test_check(rc == LAD_EDATA && strcmp(err.msg, "unknown preset or model file 'sm99-nothing'") == 0,
+    test_check(rc == LAD_EUSAGE && strcmp(err.msg, "unknown preset or model file 'sm99-nothing'") == 0,
                "modelfile-resolve-unknown", "rc %d %s", rc, err.msg);
 }
 

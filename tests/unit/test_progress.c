@@ -148,6 +148,7 @@ static void test_eager(void)
 static void test_live(void)
 {
     fixture x;
+    unsetenv("COLUMNS");   /* the stream is no terminal: 80 columns */
     setup(&x, LAD_PROGRESS_LIVE, 0, 0);
     lad_progress_begin(&x.p, "gemm 8 x 8 x 16: 64 outputs");
     lad_progress_step(&x.p, "gemm", 16, 64);
@@ -185,6 +186,34 @@ static void test_live(void)
     got = written(&x);
     test_check(strlen(got) == 80 && got[0] == '\r', "progress-live-79-columns",
                "%zu bytes: '%s'", strlen(got), got);
+    /* COLUMNS=200: the whole line, which is longer than 79 */
+    setenv("COLUMNS", "200", 1);
+    now_s = 2.2;
+    lad_progress_step(&x.p, "validate", 2, 1000000);
+    lad_progress_poll(&x.p);
+    got = written(&x);
+    test_check(strlen(got) > 80 && strlen(got) <= 200 && got[0] == '\r' &&
+               strcmp(got + strlen(got) - 6, "s left") == 0, "progress-live-columns-200",
+               "%zu bytes: '%s'", strlen(got), got);
+    /* the whole command's count and time left: one unit in 2 s, 3 to go */
+    lad_progress_overall(&x.p, "survey", 0, 4);
+    now_s = 4.2;
+    lad_progress_overall(&x.p, "survey", 1, 4);
+    lad_progress_step(&x.p, "validate", 3, 1000000);
+    lad_progress_poll(&x.p);
+    got = written(&x);
+    test_check(strstr(got, "; survey 1/4, about 6 s left") != NULL && strlen(got) <= 200,
+               "progress-live-overall", "'%s'", got);
+    /* at 30 columns, 29 */
+    setenv("COLUMNS", "30", 1);
+    now_s = 4.4;
+    lad_progress_step(&x.p, "validate", 4, 1000000);
+    lad_progress_poll(&x.p);
+    got = written(&x);
+    /* 29 characters, then spaces over the rest of the longer line before */
+    test_check(got[0] == '\r' && strncmp(got + 1, "a stage label far longer than", 29) == 0 &&
+               got[30] == ' ', "progress-live-columns-30", "'%s'", got);
+    unsetenv("COLUMNS");
     teardown(&x);
 }
 

@@ -573,7 +573,7 @@ static void test_history(void)
     }
     int64_t id;
     int code = lad_store_resolve_run(st, "latest", &id, &err);
-    TEST_EQ_INT("store-resolve-empty", LAD_EDATA, code);
+    TEST_EQ_INT("store-resolve-empty", LAD_EUSAGE, code);
 
     lad_run_datapath d1 = make_dp("sm90-mma-f16-f32", "mma.sync", "f16", "f32");
     lad_run_datapath d2 = make_dp("sm100-tcgen05-e4m3-f32", "tcgen05.mma", "e4m3",
@@ -600,10 +600,14 @@ static void test_history(void)
     test_check(code == LAD_OK && id == r2, "store-resolve-id", "code %d",
                code);
     code = lad_store_resolve_run(st, "99", &id, &err);
-    TEST_EQ_INT("store-resolve-missing", LAD_EDATA, code);
+    TEST_EQ_INT("store-resolve-missing", LAD_EUSAGE, code);
     lad_err_clear(&err);
     code = lad_store_resolve_run(st, "last", &id, &err);
     TEST_EQ_INT("store-resolve-bad", LAD_EUSAGE, code);
+    lad_err_clear(&err);
+    code = lad_store_resolve_run(st, "run:lates", &id, &err);
+    test_check(code == LAD_EUSAGE && strstr(err.msg, "did you mean 'run:latest'?") != NULL,
+               "store-resolve-near-latest", "code %d, '%s'", code, err.msg);
     lad_err_clear(&err);
     code = lad_store_resolve_run(st, "", &id, &err);
     TEST_EQ_INT("store-resolve-empty-spec", LAD_EUSAGE, code);
