@@ -97,6 +97,14 @@ static void print_word(const char *who, const lad_format *f, lad_word_t w)
     printf("    %-3s %s  %s\n", who, hex, lad_value_text_pow2(f, w, val, sizeof val));
 }
 
+/* The verdict's case as a vector line ("" when it cannot be written). */
+static const char *case_line(const lad_diff *d, char *line, size_t size)
+{
+    if (lad_vecline_format(d->gen, &d->v.cs, NULL, line, size) < 0)
+        line[0] = 0;
+    return line;
+}
+
 /* The verdict line, and its case when it has one. Returns 0, or -1 when
 ** memory ran out. */
 static int print_verdict(const side *a, const side *b, const lad_diff *d)
@@ -111,9 +119,7 @@ static int print_verdict(const side *a, const side *b, const lad_diff *d)
     lad_buf_free(&t);
     if (d->v.found) {
         char line[LAD_VECLINE_MAX];
-        if (lad_vecline_format(d->gen, &d->v.cs, NULL, line, sizeof line) < 0)
-            line[0] = 0;
-        printf("    in  %s\n", line);
+        printf("    in  %s\n", case_line(d, line, sizeof line));
         print_word("A", &a->dp.d, d->v.da);
         print_word("B", &b->dp.d, d->v.db);
     }
@@ -207,9 +213,7 @@ static void print_json(const side *a, const side *b, const lad_diff *d)
         printf("null");
     if (d->v.found) {
         char line[LAD_VECLINE_MAX];
-        if (lad_vecline_format(d->gen, &d->v.cs, NULL, line, sizeof line) < 0)
-            line[0] = 0;
-        printf(", \"input\": \"%s\"", line);
+        printf(", \"input\": \"%s\"", case_line(d, line, sizeof line));
         json_word("a_result", &a->dp.d, d->v.da);
         json_word("b_result", &b->dp.d, d->v.db);
     }
@@ -351,9 +355,7 @@ static int survey_pair(lad_store *st, const char *name, const lad_survey_dp *x,
                y ? (long long)y->run : 0LL);
         if (have && d.v.found) {
             char line[LAD_VECLINE_MAX];
-            if (lad_vecline_format(d.gen, &d.v.cs, NULL, line, sizeof line) < 0)
-                line[0] = 0;
-            printf(", \"input\": \"%s\"", line);
+            printf(", \"input\": \"%s\"", case_line(&d, line, sizeof line));
             json_word("a_result", &ma.d, d.v.da);
             json_word("b_result", &mb.d, d.v.db);
         }
@@ -362,9 +364,7 @@ static int survey_pair(lad_store *st, const char *name, const lad_survey_dp *x,
         printf("%-34s %s\n", name, have ? (t.p ? t.p : "?") : alone);
         if (have && d.v.found) {
             char line[LAD_VECLINE_MAX];
-            if (lad_vecline_format(d.gen, &d.v.cs, NULL, line, sizeof line) < 0)
-                line[0] = 0;
-            printf("    in  %s\n", line);
+            printf("    in  %s\n", case_line(&d, line, sizeof line));
             print_word("A", &ma.d, d.v.da);
             print_word("B", &mb.d, d.v.db);
         }

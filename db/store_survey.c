@@ -10,6 +10,21 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Room in *rows (of n elements of size bytes, cap allocated) for one
+** more; 0, or -1 when out of memory (*rows unchanged). */
+static int grow(void **rows, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? 2 * *cap : 16;
+    void *r = realloc(*rows, c * size);
+    if (r == NULL)
+        return -1;
+    *rows = r;
+    *cap = c;
+    return 0;
+}
+
 int lad_store_begin_survey(lad_store *st, const lad_survey_info *s, int64_t *id,
                            lad_err *err)
 {
@@ -128,14 +143,9 @@ int lad_store_surveys(lad_store *st, int64_t id, lad_survey_row **rows, size_t *
     size_t cap = 0;
     int rc;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 16;
-            lad_survey_row *r2 = realloc(*rows, cap * sizeof *r2);
-            if (r2 == NULL) {
-                code = lad_errf(err, LAD_EINTERNAL, "out of memory");
-                break;
-            }
-            *rows = r2;
+        if (grow((void **)rows, *n, &cap, sizeof **rows) != 0) {
+            code = lad_errf(err, LAD_EINTERNAL, "out of memory");
+            break;
         }
         lad_survey_row *r = &(*rows)[(*n)++];
         memset(r, 0, sizeof *r);
@@ -234,14 +244,9 @@ int lad_store_survey_get(lad_store *st, int64_t id, lad_survey_dp **rows,
     size_t cap = 0;
     int rc;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 16;
-            lad_survey_dp *r2 = realloc(*rows, cap * sizeof *r2);
-            if (r2 == NULL) {
-                code = lad_errf(err, LAD_EINTERNAL, "out of memory");
-                break;
-            }
-            *rows = r2;
+        if (grow((void **)rows, *n, &cap, sizeof **rows) != 0) {
+            code = lad_errf(err, LAD_EINTERNAL, "out of memory");
+            break;
         }
         lad_survey_dp *d = &(*rows)[(*n)++];
         memset(d, 0, sizeof *d);
