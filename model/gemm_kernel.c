@@ -97,7 +97,7 @@ static int plan_ok(const lad_datapath *dp, const lad_plan *pl, int cases)
     int lanes = dp->pass < dp->k ? dp->pass : dp->k;
     int top = dp->window > off ? dp->window : off;
     int extra = cases ? top + 2 <= 31 && (!dp->even_odd || lanes % 2 == 0)
-                      : lad_impl_covers(LAD_EV_GEMM, dp);
+                      : lad_impl_gap(LAD_EV_GEMM, dp, pl->off) < 0;
     return pl->path == LAD_PATH_FAST && extra && top + 2 <= 31 &&
            dp->window + 2 + ceil_log2((lanes + 1) / 2) <= 31;
 }
@@ -199,7 +199,7 @@ void lad_block_fill(lad_block *bk, int t, int n)
     }
 }
 
-static int lanes_ok(const lad_datapath *dp, const lad_plan *pl, const lad_opfmt *od);
+static int lanes_fit(const lad_datapath *dp, const lad_plan *pl, const lad_opfmt *od);
 
 /* The lane of the MMA at k0 that fills position j of its passes. */
 static int lane_of(const lad_datapath *dp, int j)
@@ -233,7 +233,7 @@ int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, i
     lad_plan_init(&bk->pl, dp);
     if (isa == LAD_BLOCK_PORTABLE)
         bk->pl.avx2 = 0;
-    bk->lanes = lanes_ok(dp, &bk->pl, &bk->pl.d);
+    bk->lanes = lad_impl_covers(LAD_EV_CHAINS, dp) && lanes_fit(dp, &bk->pl, &bk->pl.d);
     bk->halves = halves_of(dp);
     bk->w = isa == LAD_BLOCK_BEST && bk->lanes && bk->pl.avx2 && avx512() ? 2 * W : W;
     bk->sblock = SB ? sblock : 0;
@@ -543,15 +543,16 @@ void lad_block_mma(const lad_block *bk, const lad_block_row *row, int blk, int k
 /* ---- the lane-state chain: MMAs [k0, k1) of one block with each column's
 ** running value kept as a decoded term in 32-bit lanes */
 
-/* Whether chain_body computes dp's chains: lad_block_ok's datapaths whose
-** rows LAD_IMPL's chains column covers (passes and MMAs that round toward
-** zero or to nearest even, C anchored in the window or added last, no zero
-** floor, overflow to Inf), into formats that round64 does inline (IEEE
-** subnormals, Inf and NaN; f32, e8m13, f16), and whose D words read as C
-** words give the same values (D = C, or D the same exponent range with
-** fewer fraction bits, as wgmma's e8m13 in f32), so that a D need not be
-** encoded to be fed on as the next C. */
-static int lanes_ok(const lad_datapath *dp, const lad_plan *pl, const lad_opfmt *od)
+/* Whether chain_body computes the chains of lad_block_ok's datapath dp
+** whose rows LAD_IMPL's chains column covers (passes and MMAs that round
+** toward zero or to nearest even, C anchored in the window or added last,
+** no zero floor, overflow to Inf), and the case kernel those its cases
+** column covers: formats that round64 does inline (IEEE subnormals, Inf
+** and NaN; f32, e8m13, f16), and D words that read as C words give the
+** same values (D = C, or D the same exponent range with fewer fraction
+** bits, as wgmma's e8m13 in f32), so that a D need not be encoded to be
+** fed on as the next C. */
+static int lanes_fit(const lad_datapath *dp, const lad_plan *pl, const lad_opfmt *od)
 {
     const lad_format *c = &dp->c, *d = &dp->d, *fs[2] = {&dp->acc, &dp->d};
     for (int i = 0; i < 2; i++)
@@ -559,7 +560,7 @@ static int lanes_ok(const lad_datapath *dp, const lad_plan *pl, const lad_opfmt 
             fs[i]->sub != LAD_SUB_IEEE || fs[i]->inf != LAD_INF_IEEE ||
             fs[i]->nan != LAD_NAN_IEEE)
             return 0;
-    return lad_impl_covers(LAD_EV_CHAINS, dp) && pl->fast_c && pl->fast_acc && lad_opfmt_usable(d, od) && c->mbits <= 23 &&
+    return pl->fast_c && pl->fast_acc && lad_opfmt_usable(d, od) && c->mbits <= 23 &&
            c->ebits == d->ebits && c->bias == d->bias && c->width == d->width &&
            c->mbits + c->pad == d->mbits + d->pad && c->mbits >= d->mbits &&
            dp->window + 1 <= 29;
@@ -652,7 +653,7 @@ int lad_cases_ok(const lad_plan *pl)
     const lad_datapath *dp = pl->dp;
     /* pl->bias >= 0: a biased exponent is not negative (cases_body) */
     return BLOCK_AVX2_CLONE && pl->avx2 && dp->k % W == 0 && pl->bias >= 0 &&
-           lad_impl_covers(LAD_EV_CASES, dp) && plan_ok(dp, pl, 1) && lanes_ok(dp, pl, &pl->d);
+           lad_impl_gap(LAD_EV_CASES, dp, pl->off) < 0 && plan_ok(dp, pl, 1) && lanes_fit(dp, pl, &pl->d);
 }
 
 #if BLOCK_AVX2_CLONE

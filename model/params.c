@@ -398,13 +398,32 @@ int lad_param_at_default(const lad_param *p, const lad_datapath *dp)
     return 1;  /* a name: no part of the arithmetic */
 }
 
-int lad_impl_gap(int ev, const lad_datapath *dp)
+/* Whether every evaluator implements every value of row i. */
+static int any_everywhere(int i)
 {
-    for (int i = 0; i < LAD_NPARAMS; i++) {
+    for (int ev = 0; ev < LAD_NEVAL; ev++)
+        if (lad_impl[i][ev] != LAD_IM_ANY)
+            return 0;
+    return 1;
+}
+
+uint64_t lad_rows_off(const lad_datapath *dp)
+{
+    uint64_t off = 0;
+    for (int i = 0; i < LAD_NPARAMS; i++)
+        if (lad_params[i].type != LAD_PT_STR && !any_everywhere(i) &&
+            !lad_param_at_default(&lad_params[i], dp) && lad_param_matters(&lad_params[i], dp))
+            off |= (uint64_t)1 << i;
+    return off;
+}
+
+int lad_impl_gap(int ev, const lad_datapath *dp, uint64_t off)
+{
+    for (; off; off &= off - 1) {
+        int i = __builtin_ctzll(off);
         const lad_param *p = &lad_params[i];
         unsigned m = lad_impl[i][ev];
-        if (m == LAD_IM_ANY || p->type == LAD_PT_STR || lad_param_at_default(p, dp) ||
-            !lad_param_matters(p, dp))
+        if (m == LAD_IM_ANY)
             continue;
         if (m != LAD_IM_DFLT && (p->type == LAD_PT_ENUM || p->type == LAD_PT_BOOL)) {
             int v = *(const int *)((const char *)dp + p->off);

@@ -118,12 +118,16 @@ enum lad_evaluator {
 extern const unsigned lad_impl[LAD_NPARAMS][LAD_NEVAL];
 extern const char *const lad_evaluator_names[LAD_NEVAL];
 
-/* The first row of dp that is in effect, off its default and at a value
-** evaluator ev does not implement (lad_impl); -1 when ev covers dp. */
-int lad_impl_gap(int ev, const lad_datapath *dp);
+/* The rows of dp in effect (lad_param_matters) and off their default, as
+** bits 1 << LAD_P_<key>, leaving out those every evaluator implements at
+** every value. */
+uint64_t lad_rows_off(const lad_datapath *dp);
+/* The first of those rows (off: lad_rows_off(dp)) at a value evaluator ev
+** does not implement (lad_impl); -1 when ev covers dp. */
+int lad_impl_gap(int ev, const lad_datapath *dp, uint64_t off);
 static inline int lad_impl_covers(int ev, const lad_datapath *dp)
 {
-    return lad_impl_gap(ev, dp) < 0;
+    return lad_impl_gap(ev, dp, lad_rows_off(dp)) < 0;
 }
 int lad_param_at_default(const lad_param *p, const lad_datapath *dp);
 

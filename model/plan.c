@@ -450,7 +450,8 @@ static int fixed_bits(const lad_format *f)
 ** group within one scale block, C-dominant groups made of whole groups,
 ** (LAD_IMPL's fixed column: no zero floor, which needs to know whether any
 ** product is zero). */
-static int fixed_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
+static int fixed_ok(const lad_datapath *dp, uint64_t off, const lad_opfmt *a,
+                    const lad_opfmt *b)
 {
     const lad_format *fs[2] = {&dp->a, &dp->b};
     const lad_opfmt *os[2] = {a, b};
@@ -459,7 +460,7 @@ static int fixed_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt 
             fixed_bits(fs[i]) > 7 || fs[i]->bias < -20 || fs[i]->bias > 20)
             return 0;
     return dp->group > 1 && dp->scale_block % dp->group == 0 &&
-           dp->cdom_group % dp->group == 0 && lad_impl_covers(LAD_EV_FIXED, dp);
+           dp->cdom_group % dp->group == 0 && lad_impl_gap(LAD_EV_FIXED, dp, off) < 0;
 }
 
 /* The tables of fixed_ok's formats: each 4-bit code as a signed count of
@@ -894,7 +895,8 @@ static lad_word_t eval_scaled(const lad_plan *pl, const lad_case *cs)
     return general ? lad_eval_general(pl->dp, cs) : w;
 }
 
-static int lanes8_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b);
+static int lanes8_ok(const lad_datapath *dp, uint64_t off, const lad_opfmt *a,
+                     const lad_opfmt *b);
 static int lanes8_sum32(const lad_datapath *dp);
 
 void lad_plan_init(lad_plan *p, const lad_datapath *dp)
@@ -904,12 +906,13 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     p->cases_w = LAD_BLOCK_W;
     p->a = lad_opfmt_of(&dp->a);
     p->b = lad_opfmt_of(&dp->b);
+    p->off = lad_rows_off(dp);
     /* the first path that implements every row dp sets off its default
     ** (params.def's LAD_IMPL) and whose sums fit; else the reference */
     p->path = dp->integer ? LAD_PATH_INTEGER
-              : lad_impl_covers(LAD_EV_UNSCALED, dp) && fast_fits(dp, &p->a, &p->b)
+              : lad_impl_gap(LAD_EV_UNSCALED, dp, p->off) < 0 && fast_fits(dp, &p->a, &p->b)
                   ? LAD_PATH_FAST
-              : lad_impl_covers(LAD_EV_SCALED, dp) && scaled_fits(dp, &p->a, &p->b)
+              : lad_impl_gap(LAD_EV_SCALED, dp, p->off) < 0 && scaled_fits(dp, &p->a, &p->b)
                   ? LAD_PATH_SCALED
                   : LAD_PATH_GENERAL;
     if (p->path == LAD_PATH_GENERAL || p->path == LAD_PATH_INTEGER)
@@ -938,7 +941,7 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
         scale_table(&dp->sa, p->sta);
         scale_table(&dp->sb, p->stb);
     }
-    if (p->path == LAD_PATH_SCALED && fixed_ok(dp, &p->a, &p->b)) {
+    if (p->path == LAD_PATH_SCALED && fixed_ok(dp, p->off, &p->a, &p->b)) {
         p->fixed = 1;
         p->fixsum = dp->align_round == LAD_RZ &&
                     (dp->cdom_window == 0 || dp->scale_block % dp->cdom_group == 0) &&
@@ -956,12 +959,12 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     ** (LAD_IMPL's lanes8 column: groups of one, no C-dominant window, scale
     ** floor or dropped groups): the eight-lane code with an exponent offset */
     p->scaled8 = p->path == LAD_PATH_SCALED && p->avx2 && p->shape != SHAPE_WIDE &&
-                 dp->k % 8 == 0 && lanes8_ok(dp, &p->a, &p->b);
+                 dp->k % 8 == 0 && lanes8_ok(dp, p->off, &p->a, &p->b);
     /* products < 2^(off + 2) shifted up stay below 2^(window + 2) */
     if (p->path == LAD_PATH_FAST && p->shape != SHAPE_WIDE && dp->window + 2 <= 32)
         p->preup = p->up;
     p->lanes8 = p->path == LAD_PATH_FAST && p->shape != SHAPE_WIDE && p->preup == p->up &&
-                lanes8_ok(dp, &p->a, &p->b);
+                lanes8_ok(dp, p->off, &p->a, &p->b);
     p->direct = !dp->sparse && dp->in_round == LAD_RZ && !dp->norder;
     p->full8 = p->direct && dp->k % 8 == 0;
     p->whole8 = p->full8 && (dp->pass >= dp->k || dp->pass % 8 == 0);
@@ -1163,9 +1166,10 @@ static inline __attribute__((always_inline)) void fetch_case(const lad_case *c, 
 /* Whether the eight-lane code computes dp (on the fast path, opfmts a and
 ** b) exactly as fast_body does: the rows LAD_IMPL's lanes8 column covers,
 ** and 32-bit products and window terms. */
-static int lanes8_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
+static int lanes8_ok(const lad_datapath *dp, uint64_t off, const lad_opfmt *a,
+                     const lad_opfmt *b)
 {
-    return lad_impl_covers(LAD_EV_LANES8, dp) && dp->window + 2 <= 31 &&
+    return lad_impl_gap(LAD_EV_LANES8, dp, off) < 0 && dp->window + 2 <= 31 &&
            a->mb + b->mb + 2 <= 31;
 }
 

@@ -137,7 +137,7 @@ static int check_datapath(const lad_datapath *dp, char *why, size_t size)
     for (int ev = 0; ev < LAD_NEVAL; ev++) {
         if (!engaged(ev, &p, dp))
             continue;
-        int gap = lad_impl_gap(ev, dp);
+        int gap = lad_impl_gap(ev, dp, lad_rows_off(dp));
         if (gap >= 0 && ok) {
             snprintf(why, size, "%s runs with %s off its default, which it does not claim",
                      lad_evaluator_names[ev], lad_params[gap].key);
