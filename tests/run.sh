@@ -84,11 +84,11 @@ for gen in tests/ref/*.py; do
     # Made again only when the generator changed since the last run.
     if [ -s "$REF/$name.txt" ] && [ "$REF/$name.txt" -nt "$gen" ] &&
         "$VENV/bin/python" -c 'import ml_dtypes' 2>/dev/null; then
-        echo "ok   ref-$name"
+        [ "$verbose" != 1 ] || echo "ok   ref-$name"
         passed=$((passed + 1))
     elif "$VENV/bin/python" "$gen" "$REF/$name.txt.tmp" >"$LOGDIR/gen" 2>&1 &&
         mv "$REF/$name.txt.tmp" "$REF/$name.txt"; then
-        echo "ok   ref-$name"
+        [ "$verbose" != 1 ] || echo "ok   ref-$name"
         passed=$((passed + 1))
     else
         echo "FAIL ref-$name: $(tail -n 1 "$LOGDIR/gen")"
