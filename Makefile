@@ -237,16 +237,37 @@ SUITE_BIN := $(BUILD)/ladder $(BUILD)/unit $(LIBLADDER) $(BUILD)/fuzz-replay
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 BUILD_SUITE = @$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) $(SUITE_BIN)
 
-.PHONY: test-long
+# `make test` and `make check` are quiet (failures, skips, the slowest
+# programs, the summary line); V=1 shows every line.
+TEST_VERBOSE := LADDER_TEST_VERBOSE=$(if $(filter 1,$(V)),1,0)
+
+# `make check`: the unit tests, on fewer rational cases, and the shell tests
+# but the slowest programs (10 s or more each in `make test V=1` on the
+# 2-core development machine; docs/testing.md), which make test runs.
+CHECK_EXCLUDE := t5100-blind-recovery t4220-run-infer t5000-fit-vectors \
+                 t5110-infer-row-order t7030-python-package t6000-sass-opcodes \
+                 t4340-survey-verdicts t4600-report t4291-store-concurrent-runs \
+                 t4330-progress t5105-random-draws t0220-derived-presets \
+                 t3230-check-mmasim t4800-tutorials t4287-store-malloc-faults \
+                 t7007-gemm-kernel
+CHECK_ENV := LADDER_TEST_QUICK=1 LADDER_RATIONAL_CASES=20000 \
+             LADDER_TEST_EXCLUDE="$(CHECK_EXCLUDE)"
+
+.PHONY: test-long check
 test:
 	$(BUILD_SUITE)
 	@sh scripts/deps.sh test
-	@$(TEST_ENV) LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
+	@$(TEST_ENV) $(TEST_VERBOSE) LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
+
+check:
+	$(BUILD_SUITE)
+	@sh scripts/deps.sh test
+	@$(CHECK_ENV) $(TEST_VERBOSE) LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
 
 test-long:
 	$(BUILD_SUITE)
 	@sh scripts/deps.sh test
-	@LADDER_RATIONAL_CASES=1000000 LADDER_BLIND_PRESETS=1 LADDER_BLIND_DRAWS=1000 LADDER_BLIND_CASES=100000 LADDER_BLIND_BIG=3 LADDER_TEST_KILLS=100 \
+	@$(TEST_VERBOSE) LADDER_RATIONAL_CASES=1000000 LADDER_BLIND_PRESETS=1 LADDER_BLIND_DRAWS=1000 LADDER_BLIND_CASES=100000 LADDER_BLIND_BIG=3 LADDER_TEST_KILLS=100 \
 	    LADDER_FIT_ALL=1 LADDER_ROW_ORDER_ALL=1 LADDER_CANON_DRAWS=300 LADDER_CANON_CASES=100000 \
 	    LADDER=$(BUILD)/ladder UNIT=$(BUILD)/unit BUILD=$(BUILD) sh tests/run.sh
 

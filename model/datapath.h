@@ -137,6 +137,8 @@ enum lad_path {
 typedef struct lad_plan {
     const lad_datapath *dp;
     int path;            /* enum lad_path */
+    uint64_t off;        /* dp's rows in effect and off their default
+                            (lad_rows_off): what the evaluators must cover */
     int shape;           /* which lane decoder the fast path runs */
     lad_opfmt a, b, c, acc, d;
     int up, down, bias;  /* alignment of the products into the window */

@@ -273,7 +273,7 @@ static inline int64_t align64(int64_t v, int e, int q, int mode)
 
 /*
 ** The two-level window of a pass (eval.c's two_level, in 64 bits: its
-** bounds are two_window's): sum, the lanes' sum in units of 2^q1 (q1 = r -
+** bounds are fast_fits's): sum, the lanes' sum in units of 2^q1 (q1 = r -
 ** window, r the products' anchor), and the addend c move to the second
 ** window, below E = the larger of r and C's raw exponent, each by
 ** align2_round; the total is cut below its leading bit (norm2), then

@@ -44,6 +44,7 @@
 */
 #include "gemm_kernel.h"
 #include "datapath_int.h"
+#include "params.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -84,22 +85,20 @@ static const lad_datapath *unscaled(const lad_datapath *dp, lad_datapath *u)
 }
 
 /* lad_block_ok's conditions on an unscaled datapath dp whose plan is pl:
-** the plan's fast path does the rest of the datapath (one window,
-** IEEE-subnormal operands of 32 bits or fewer); of what it does, the
-** two-level window, products that overflow, passes summed by `chain:
-** sum`, the double rounding of d_via_acc and the other alignment roundings
-** are left to it. With cases (lad_cases_ok), the two-level window and
-** products that overflow are the kernel's too: its products are below
-** 2^31 (big8) and a pass of even and odd lanes starts at an even one. */
+** the plan's fast path does the rest of the datapath (IEEE-subnormal
+** operands of 32 bits or fewer); the rows params.def's LAD_IMPL gives to
+** this kernel (its gemm column, or with cases the cases column) are the
+** kernel's, the others left to the plan. Its products and window terms
+** stay below 2^31 (with cases, big8), and a pass of even and odd lanes
+** starts at an even one. */
 static int plan_ok(const lad_datapath *dp, const lad_plan *pl, int cases)
 {
     int off = (int)(pl->a.mb + pl->b.mb);
     int lanes = dp->pass < dp->k ? dp->pass : dp->k;
     int top = dp->window > off ? dp->window : off;
     int extra = cases ? top + 2 <= 31 && (!dp->even_odd || lanes % 2 == 0)
-                      : dp->window2 == 0 && dp->prod_inf == LAD_NOFLOOR;
-    return pl->path == LAD_PATH_FAST && extra && !dp->sparse && dp->chain == LAD_CHAIN &&
-           !dp->d_via_acc && dp->align_round == LAD_RZ && top + 2 <= 32 &&
+                      : lad_impl_gap(LAD_EV_GEMM, dp, pl->off) < 0;
+    return pl->path == LAD_PATH_FAST && extra && top + 2 <= 31 &&
            dp->window + 2 + ceil_log2((lanes + 1) / 2) <= 31;
 }
 
@@ -107,7 +106,10 @@ int lad_block_ok(const lad_datapath *dp)
 {
     lad_plan pl;
     lad_datapath u;
-    if (dp->scale_block > 0 && (!pow2_format(&dp->sa) || !pow2_format(&dp->sb)))
+    /* the scaled rows are the kernel's before they are stripped */
+    if (!lad_impl_covers(LAD_EV_GEMM, dp) ||
+        (dp->scale_block > 0 && (!pow2_format(&dp->sa) || !pow2_format(&dp->sb) ||
+                                 lad_datapath_kphys(dp) % dp->scale_block != 0)))
         return 0;
     dp = unscaled(dp, &u);  /* the plan's fast path then asks for groups of one */
     lad_plan_init(&pl, dp);
@@ -197,7 +199,7 @@ void lad_block_fill(lad_block *bk, int t, int n)
     }
 }
 
-static int lanes_ok(const lad_datapath *dp, const lad_plan *pl, const lad_opfmt *od);
+static int lanes_fit(const lad_datapath *dp, const lad_plan *pl, const lad_opfmt *od);
 
 /* The lane of the MMA at k0 that fills position j of its passes. */
 static int lane_of(const lad_datapath *dp, int j)
@@ -231,7 +233,7 @@ int lad_block_init(lad_block *bk, const lad_datapath *dp, const lad_word_t *B, i
     lad_plan_init(&bk->pl, dp);
     if (isa == LAD_BLOCK_PORTABLE)
         bk->pl.avx2 = 0;
-    bk->lanes = lanes_ok(dp, &bk->pl, &bk->pl.d);
+    bk->lanes = lad_impl_covers(LAD_EV_CHAINS, dp) && lanes_fit(dp, &bk->pl, &bk->pl.d);
     bk->halves = halves_of(dp);
     bk->w = isa == LAD_BLOCK_BEST && bk->lanes && bk->pl.avx2 && avx512() ? 2 * W : W;
     bk->sblock = SB ? sblock : 0;
@@ -541,14 +543,16 @@ void lad_block_mma(const lad_block *bk, const lad_block_row *row, int blk, int k
 /* ---- the lane-state chain: MMAs [k0, k1) of one block with each column's
 ** running value kept as a decoded term in 32-bit lanes */
 
-/* Whether chain_body computes dp's chains: lad_block_ok's datapaths whose
-** passes and MMAs round toward zero or to nearest even into formats that
-** round64 does inline (IEEE subnormals, Inf and NaN, overflow to Inf; f32,
-** e8m13, f16), with C anchored in the window or added last, no zero floor,
-** and whose D words read as C words give the same values (D = C, or D the
-** same exponent range with fewer fraction bits, as wgmma's e8m13 in f32),
-** so that a D need not be encoded to be fed on as the next C. */
-static int lanes_ok(const lad_datapath *dp, const lad_plan *pl, const lad_opfmt *od)
+/* Whether chain_body computes the chains of lad_block_ok's datapath dp
+** whose rows LAD_IMPL's chains column covers (passes and MMAs that round
+** toward zero or to nearest even, C anchored in the window or added last,
+** no zero floor, overflow to Inf), and the case kernel those its cases
+** column covers: formats that round64 does inline (IEEE subnormals, Inf
+** and NaN; f32, e8m13, f16), and D words that read as C words give the
+** same values (D = C, or D the same exponent range with fewer fraction
+** bits, as wgmma's e8m13 in f32), so that a D need not be encoded to be
+** fed on as the next C. */
+static int lanes_fit(const lad_datapath *dp, const lad_plan *pl, const lad_opfmt *od)
 {
     const lad_format *c = &dp->c, *d = &dp->d, *fs[2] = {&dp->acc, &dp->d};
     for (int i = 0; i < 2; i++)
@@ -556,10 +560,7 @@ static int lanes_ok(const lad_datapath *dp, const lad_plan *pl, const lad_opfmt 
             fs[i]->sub != LAD_SUB_IEEE || fs[i]->inf != LAD_INF_IEEE ||
             fs[i]->nan != LAD_NAN_IEEE)
             return 0;
-    return dp->c_anchor && dp->zero_floor == LAD_NOFLOOR &&
-           (dp->acc_round == LAD_RZ || dp->acc_round == LAD_RNE) &&
-           (dp->d_round == LAD_RZ || dp->d_round == LAD_RNE) && dp->overflow == LAD_OVF_INF &&
-           pl->fast_c && pl->fast_acc && lad_opfmt_usable(d, od) && c->mbits <= 23 &&
+    return pl->fast_c && pl->fast_acc && lad_opfmt_usable(d, od) && c->mbits <= 23 &&
            c->ebits == d->ebits && c->bias == d->bias && c->width == d->width &&
            c->mbits + c->pad == d->mbits + d->pad && c->mbits >= d->mbits &&
            dp->window + 1 <= 29;
@@ -651,9 +652,8 @@ int lad_cases_ok(const lad_plan *pl)
 {
     const lad_datapath *dp = pl->dp;
     /* pl->bias >= 0: a biased exponent is not negative (cases_body) */
-    return BLOCK_AVX2_CLONE && pl->avx2 && pl->direct && dp->k % W == 0 && !dp->c_last &&
-           dp->scale_block == 0 && pl->bias >= 0 && plan_ok(dp, pl, 1) &&
-           lanes_ok(dp, pl, &pl->d);
+    return BLOCK_AVX2_CLONE && pl->avx2 && dp->k % W == 0 && pl->bias >= 0 &&
+           lad_impl_gap(LAD_EV_CASES, dp, pl->off) < 0 && plan_ok(dp, pl, 1) && lanes_fit(dp, pl, &pl->d);
 }
 
 #if BLOCK_AVX2_CLONE

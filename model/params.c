@@ -365,6 +365,76 @@ const lad_sweep_group lad_sweep_groups[] = {
 const int lad_nsweep_groups = (int)(sizeof lad_sweep_groups / sizeof lad_sweep_groups[0]);
 _Static_assert(LAD_SWEEP_MAXROWS == 8, "IDS_ covers 8 rows a group");
 
+/* The LAD_IMPL lines: a row with none is DFLT (0) in every column. */
+#define ANY LAD_IM_ANY
+#define DFLT LAD_IM_DFLT
+#define RZ_RNE (LAD_RM(LAD_RZ) | LAD_RM(LAD_RNE))
+const unsigned lad_impl[LAD_NPARAMS][LAD_NEVAL] = {
+#define LAD_IMPL(key, u, s, f, l8, g, ch, cs) [LAD_P_##key] = {u, s, f, l8, g, ch, cs},
+#include "params.def"
+};
+#undef ANY
+#undef DFLT
+#undef RZ_RNE
+_Static_assert(LAD_NEVAL == 7, "LAD_IMPL has a column per evaluator");
+
+const char *const lad_evaluator_names[LAD_NEVAL] = {
+    "unscaled", "scaled", "fixed", "lanes8", "gemm", "chains", "cases",
+};
+
+int lad_param_at_default(const lad_param *p, const lad_datapath *dp)
+{
+    const char *at = (const char *)dp + p->off;
+    switch (p->type) {
+    case LAD_PT_INT: case LAD_PT_BOOL: case LAD_PT_ENUM: case LAD_PT_FLOOR:
+        return *(const int *)at == p->dflt;
+    case LAD_PT_HEX:
+        return *(const lad_word_t *)at == (lad_word_t)p->dflt;
+    case LAD_PT_ORDER:
+        return dp->norder == 0;
+    case LAD_PT_FMT:
+        return same_format((const lad_format *)at, lad_format_find(p->dflt_fmt));
+    }
+    return 1;  /* a name: no part of the arithmetic */
+}
+
+/* Whether every evaluator implements every value of row i. */
+static int any_everywhere(int i)
+{
+    for (int ev = 0; ev < LAD_NEVAL; ev++)
+        if (lad_impl[i][ev] != LAD_IM_ANY)
+            return 0;
+    return 1;
+}
+
+uint64_t lad_rows_off(const lad_datapath *dp)
+{
+    uint64_t off = 0;
+    for (int i = 0; i < LAD_NPARAMS; i++)
+        if (lad_params[i].type != LAD_PT_STR && !any_everywhere(i) &&
+            !lad_param_at_default(&lad_params[i], dp) && lad_param_matters(&lad_params[i], dp))
+            off |= (uint64_t)1 << i;
+    return off;
+}
+
+int lad_impl_gap(int ev, const lad_datapath *dp, uint64_t off)
+{
+    for (; off; off &= off - 1) {
+        int i = __builtin_ctzll(off);
+        const lad_param *p = &lad_params[i];
+        unsigned m = lad_impl[i][ev];
+        if (m == LAD_IM_ANY)
+            continue;
+        if (m != LAD_IM_DFLT && (p->type == LAD_PT_ENUM || p->type == LAD_PT_BOOL)) {
+            int v = *(const int *)((const char *)dp + p->off);
+            if (v >= 0 && v < 32 && (m >> v & 1u))
+                continue;
+        }
+        return i;
+    }
+    return -1;
+}
+
 const lad_param *lad_param_find(const char *key)
 {
     for (int i = 0; i < lad_nparams; i++)

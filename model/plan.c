@@ -7,6 +7,7 @@
 ** reference's words exactly.
 */
 #include "datapath_int.h"
+#include "params.h"
 #include "gemm_kernel.h"
 
 #include <stddef.h>
@@ -90,45 +91,22 @@ static int narrow_words(const lad_datapath *dp)
            dp->acc.width <= 32 && dp->d.width <= 32;
 }
 
-/* Whether dp sums its passes by the one window the fast paths know: none
-** of the two-level window, exact or tree sums, product overflow, flushes,
-** signed zeros. */
-static int one_window(const lad_datapath *dp)
-{
-    return dp->window2 == 0 && !dp->exact && !dp->tree && dp->prod_inf == LAD_NOFLOOR &&
-           !dp->ftz_in && !dp->ftz_out && !dp->zero_sign;
-}
-
-/* Whether dp sums its passes by a two-level window fast_body knows (CDNA3's
-** kinds): lanes summed in one window below the products' anchor (or, with
-** even_odd, the even and the odd lanes each below their own, then cut to
-** it), that sum and C aligned to a second one, cut below its leading bit
-** (norm2), a product of 2^prod_inf or more infinite; not the other
-** exceptions of one_window. Every sum fits 64 bits: the window sum is
-** below 2^(window + 2 + kbits) units of the first window, moved up by at
-** most window2 - window to the second; C is below 2^(window + 1) units of
-** its own quantum, moved up by as much; so the total is below
-** 2^(max(window, window2) + 3 + kbits). */
-static int two_window(const lad_datapath *dp, int kbits)
-{
-    int w = dp->window > dp->window2 ? dp->window : dp->window2;
-    return dp->window2 > 0 && !dp->exact && !dp->tree && !dp->ftz_in &&
-           !dp->ftz_out && !dp->zero_sign && w + 4 + kbits <= 62;
-}
-
-/* Whether the fast path computes dp exactly as the general code. */
-static int fast_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
+/* Whether the unscaled path's sums fit 64 bits (params.def's LAD_IMPL
+** lines say which rows and values it computes): one window's sum is below
+** 2^(window + 2 + kbits) units. A two-level window's is below 2^(window +
+** 2 + kbits) units of the first window, moved up by at most window2 -
+** window to the second; C is below 2^(window + 1) units of its own
+** quantum, moved up by as much; so the total is below 2^(max(window,
+** window2) + 3 + kbits). The words must be ones its decoders read: floats
+** of 32 bits or fewer with IEEE subnormals whose specials the lane
+** decoders tell, and results in signed formats. */
+static int fast_fits(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
 {
     int kbits = ceil_log2(lad_datapath_kphys(dp));
-    /* the operands' specials must be ones the lane decoders tell */
-    return !dp->integer && narrow_words(dp) && signed_results(dp) && dp->scale_block == 0 &&
-           dp->group == 1 &&
+    int w = dp->window > dp->window2 ? dp->window : dp->window2;
+    return narrow_words(dp) && signed_results(dp) &&
            lad_opfmt_usable(&dp->a, a) && lad_opfmt_usable(&dp->b, b) &&
-           dp->cdom_window == 0 && (one_window(dp) || two_window(dp, kbits)) &&
-           dp->group_sub_floor == LAD_NOFLOOR && dp->scale_floor == LAD_NOFLOOR &&
-           dp->a.kind == LAD_FLOAT && dp->b.kind == LAD_FLOAT &&
-           dp->a.sub == LAD_SUB_IEEE && dp->b.sub == LAD_SUB_IEEE &&
-           dp->window + 2 + kbits <= 62;
+           dp->window + 2 + kbits <= 62 && (dp->window2 == 0 || w + 4 + kbits <= 62);
 }
 
 /*
@@ -431,8 +409,10 @@ static int lane_words(const lad_datapath *dp, const lad_case *cs, lad_word_t *wa
 ** goes to the general code.
 */
 
-/* Whether eval_scaled computes dp exactly as the general code. */
-static int scaled_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
+/* Whether the block-scaled path's sums fit 64 bits (LAD_IMPL says which
+** rows and values it computes): a single pass over block-scaled words its
+** decoders read. */
+static int scaled_fits(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
 {
     int kp = lad_datapath_kphys(dp), kbits = ceil_log2(kp + 1);
     int gbits = ceil_log2(dp->group > dp->cdom_group ? dp->group : dp->cdom_group);
@@ -441,12 +421,9 @@ static int scaled_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt
     ** significands of A, B and the two scales, g terms */
     int span = (1 << dp->a.ebits) + (1 << dp->b.ebits) + dp->a.mbits + dp->b.mbits + 2 +
                dp->sa.mbits + dp->sb.mbits + 2 + gbits;
-    return dp->scale_block > 0 && !dp->integer && narrow_words(dp) && signed_results(dp) &&
-           dp->pass >= kp &&
-           dp->chain == LAD_CHAIN && one_window(dp) &&
-           !dp->d_via_acc &&
-           !dp->c_last && dp->c_anchor && !dp->norder && lad_opfmt_usable(&dp->a, a) &&
-           lad_opfmt_usable(&dp->b, b) && a->mb + b->mb + 2 <= 32 && span <= 62 &&
+    return dp->scale_block > 0 && narrow_words(dp) && signed_results(dp) && dp->pass >= kp &&
+           lad_opfmt_usable(&dp->a, a) && lad_opfmt_usable(&dp->b, b) &&
+           a->mb + b->mb + 2 <= 32 && span <= 62 &&
            w + 4 + kbits <= 62;  /* every term below 2^(w + 4) units, kp + 1 of them */
 }
 
@@ -471,8 +448,10 @@ static int fixed_bits(const lad_format *f)
 ** as quickly aligned as decoded), A and B fp4 formats without NaN or Inf
 ** (values below 2^7: a group of K products below 2^14 sums in int32), a
 ** group within one scale block, C-dominant groups made of whole groups,
-** and no zero floor (which needs to know whether any product is zero). */
-static int fixed_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
+** (LAD_IMPL's fixed column: no zero floor, which needs to know whether any
+** product is zero). */
+static int fixed_ok(const lad_datapath *dp, uint64_t off, const lad_opfmt *a,
+                    const lad_opfmt *b)
 {
     const lad_format *fs[2] = {&dp->a, &dp->b};
     const lad_opfmt *os[2] = {a, b};
@@ -481,7 +460,7 @@ static int fixed_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt 
             fixed_bits(fs[i]) > 7 || fs[i]->bias < -20 || fs[i]->bias > 20)
             return 0;
     return dp->group > 1 && dp->scale_block % dp->group == 0 &&
-           dp->cdom_group % dp->group == 0 && dp->zero_floor == LAD_NOFLOOR;
+           dp->cdom_group % dp->group == 0 && lad_impl_gap(LAD_EV_FIXED, dp, off) < 0;
 }
 
 /* The tables of fixed_ok's formats: each 4-bit code as a signed count of
@@ -916,7 +895,8 @@ static lad_word_t eval_scaled(const lad_plan *pl, const lad_case *cs)
     return general ? lad_eval_general(pl->dp, cs) : w;
 }
 
-static int lanes8_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b);
+static int lanes8_ok(const lad_datapath *dp, uint64_t off, const lad_opfmt *a,
+                     const lad_opfmt *b);
 static int lanes8_sum32(const lad_datapath *dp);
 
 void lad_plan_init(lad_plan *p, const lad_datapath *dp)
@@ -926,10 +906,15 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     p->cases_w = LAD_BLOCK_W;
     p->a = lad_opfmt_of(&dp->a);
     p->b = lad_opfmt_of(&dp->b);
-    p->path = dp->integer                 ? LAD_PATH_INTEGER
-              : fast_ok(dp, &p->a, &p->b) ? LAD_PATH_FAST
-              : scaled_ok(dp, &p->a, &p->b) ? LAD_PATH_SCALED
-                                          : LAD_PATH_GENERAL;
+    p->off = lad_rows_off(dp);
+    /* the first path that implements every row dp sets off its default
+    ** (params.def's LAD_IMPL) and whose sums fit; else the reference */
+    p->path = dp->integer ? LAD_PATH_INTEGER
+              : lad_impl_gap(LAD_EV_UNSCALED, dp, p->off) < 0 && fast_fits(dp, &p->a, &p->b)
+                  ? LAD_PATH_FAST
+              : lad_impl_gap(LAD_EV_SCALED, dp, p->off) < 0 && scaled_fits(dp, &p->a, &p->b)
+                  ? LAD_PATH_SCALED
+                  : LAD_PATH_GENERAL;
     if (p->path == LAD_PATH_GENERAL || p->path == LAD_PATH_INTEGER)
         return;
     p->c = lad_opfmt_of(&dp->c);
@@ -956,7 +941,7 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
         scale_table(&dp->sa, p->sta);
         scale_table(&dp->sb, p->stb);
     }
-    if (p->path == LAD_PATH_SCALED && fixed_ok(dp, &p->a, &p->b)) {
+    if (p->path == LAD_PATH_SCALED && fixed_ok(dp, p->off, &p->a, &p->b)) {
         p->fixed = 1;
         p->fixsum = dp->align_round == LAD_RZ &&
                     (dp->cdom_window == 0 || dp->scale_block % dp->cdom_group == 0) &&
@@ -971,17 +956,15 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     /* groups of four lanes or of whole chunks of eight: fixed_groups8 */
     p->fixed8 = p->fixed && p->avx2 && (dp->group == 4 || dp->group % 8 == 0);
     /* a block-scaled kind whose only scaled step is the scales' product
-    ** (groups of one, no C-dominant window, scale floor or dropped
-    ** groups): the eight-lane code with an exponent offset */
+    ** (LAD_IMPL's lanes8 column: groups of one, no C-dominant window, scale
+    ** floor or dropped groups): the eight-lane code with an exponent offset */
     p->scaled8 = p->path == LAD_PATH_SCALED && p->avx2 && p->shape != SHAPE_WIDE &&
-                 dp->group == 1 && dp->cdom_window == 0 && dp->scale_floor == LAD_NOFLOOR &&
-                 dp->group_sub_floor == LAD_NOFLOOR && dp->k % 8 == 0 &&
-                 lanes8_ok(dp, &p->a, &p->b);
+                 dp->k % 8 == 0 && lanes8_ok(dp, p->off, &p->a, &p->b);
     /* products < 2^(off + 2) shifted up stay below 2^(window + 2) */
     if (p->path == LAD_PATH_FAST && p->shape != SHAPE_WIDE && dp->window + 2 <= 32)
         p->preup = p->up;
     p->lanes8 = p->path == LAD_PATH_FAST && p->shape != SHAPE_WIDE && p->preup == p->up &&
-                lanes8_ok(dp, &p->a, &p->b);
+                lanes8_ok(dp, p->off, &p->a, &p->b);
     p->direct = !dp->sparse && dp->in_round == LAD_RZ && !dp->norder;
     p->full8 = p->direct && dp->k % 8 == 0;
     p->whole8 = p->full8 && (dp->pass >= dp->k || dp->pass % 8 == 0);
@@ -1181,13 +1164,13 @@ static inline __attribute__((always_inline)) void fetch_case(const lad_case *c, 
 */
 
 /* Whether the eight-lane code computes dp (on the fast path, opfmts a and
-** b) exactly as fast_body does. */
-static int lanes8_ok(const lad_datapath *dp, const lad_opfmt *a, const lad_opfmt *b)
+** b) exactly as fast_body does: the rows LAD_IMPL's lanes8 column covers,
+** and 32-bit products and window terms. */
+static int lanes8_ok(const lad_datapath *dp, uint64_t off, const lad_opfmt *a,
+                     const lad_opfmt *b)
 {
-    /* the window is fast_ok's: one (C in it) or two_window's */
-    return dp->chain == LAD_CHAIN && !dp->c_last && !dp->d_via_acc &&
-           (dp->c_anchor || dp->window2 > 0) &&
-           dp->align_round == LAD_RZ && dp->window + 2 <= 31 && a->mb + b->mb + 2 <= 31;
+    return lad_impl_gap(LAD_EV_LANES8, dp, off) < 0 && dp->window + 2 <= 31 &&
+           a->mb + b->mb + 2 <= 31;
 }
 
 /* Whether a pass of a dense case (lad_plan.full8), summed lane by lane in

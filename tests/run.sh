@@ -4,6 +4,12 @@
 #
 #   UNIT=build/rel/unit LADDER=build/rel/ladder sh tests/run.sh [pattern]
 #
+# Quiet by default: the failed checks, the skipped and known ones, the
+# slowest programs and the summary line. LADDER_TEST_VERBOSE=1 (make's
+# V=1) shows every line of every program, and every program's time.
+# LADDER_TEST_EXCLUDE names programs (unit, t<NNNN>-...) not to run (make
+# check leaves the slow ones to make test); the summary says how many.
+#
 # Order: the reference generators tests/ref/*.py (run with the venv's
 # Python, $VENV, default build/venv; each writes build/ref/<name>.txt, again
 # whenever the generator is newer than its output), then
@@ -26,6 +32,17 @@ case "$LADDER" in /*) ;; *) LADDER=$PWD/$LADDER ;; esac
 case "$UNIT" in /*) ;; *) UNIT=$PWD/$UNIT ;; esac
 export LADDER LADDER_REF="$REF"
 pattern=${1:-}
+verbose=${LADDER_TEST_VERBOSE:-0}
+exclude=" ${LADDER_TEST_EXCLUDE:-} "
+excluded=0
+
+# included NAME: whether program NAME runs (not in LADDER_TEST_EXCLUDE).
+included() {
+    case "$exclude" in
+    *" $1 "*) excluded=$((excluded + 1)); return 1 ;;
+    esac
+    return 0
+}
 
 LOGDIR=$(mktemp -d "${TMPDIR:-/tmp}/ladder-run.XXXXXX")
 trap 'rm -rf "$LOGDIR"' EXIT
@@ -38,7 +55,11 @@ skipped=0  # "skip" lines (checks that cannot run here) and "known" lines
 # (tests/run-one.sh left it in $LOGDIR) and adds its checks to the totals.
 account() {
     _log=$LOGDIR/$1.log
-    cat "$_log"
+    if [ "$verbose" = 1 ]; then
+        cat "$_log"
+    else
+        grep '^FAIL \|^skip \|^known ' "$_log"
+    fi
     _rc=$(cat "$LOGDIR/$1.rc")
     _ok=$(grep -c '^ok   ' "$_log")
     _fail=$(grep -c '^FAIL ' "$_log")
@@ -63,11 +84,11 @@ for gen in tests/ref/*.py; do
     # Made again only when the generator changed since the last run.
     if [ -s "$REF/$name.txt" ] && [ "$REF/$name.txt" -nt "$gen" ] &&
         "$VENV/bin/python" -c 'import ml_dtypes' 2>/dev/null; then
-        echo "ok   ref-$name"
+        [ "$verbose" != 1 ] || echo "ok   ref-$name"
         passed=$((passed + 1))
     elif "$VENV/bin/python" "$gen" "$REF/$name.txt.tmp" >"$LOGDIR/gen" 2>&1 &&
         mv "$REF/$name.txt.tmp" "$REF/$name.txt"; then
-        echo "ok   ref-$name"
+        [ "$verbose" != 1 ] || echo "ok   ref-$name"
         passed=$((passed + 1))
     else
         echo "FAIL ref-$name: $(tail -n 1 "$LOGDIR/gen")"
@@ -77,13 +98,14 @@ done
 
 # The programs, one line each: name, summary regex, command.
 : >"$LOGDIR/jobs"
-if [ -z "$pattern" ] || [ "$pattern" = unit ]; then
+if { [ -z "$pattern" ] || [ "$pattern" = unit ]; } && included unit; then
     printf '%s\t%s\t%s\n' unit '^unit: [0-9]+ passed, [0-9]+ failed$' "$UNIT" >>"$LOGDIR/jobs"
 fi
 for t in tests/t[0-9]*.sh; do
     [ -e "$t" ] || continue
     name=$(basename "$t" .sh)
     case "$name" in *"$pattern"*) ;; *) continue ;; esac
+    included "$name" || continue
     printf '%s\t%s\t%s\n' "$name" "^$name: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped\$" "sh $t" >>"$LOGDIR/jobs"
 done
 
@@ -115,11 +137,14 @@ while IFS="$(printf '\t')" read -r name summary cmd; do
 done <"$LOGDIR/jobs"
 wait "$runner"
 
-# The slowest programs, so that a suite that grows shows where (wall
-# seconds; programs run LADDER_TEST_JOBS at a time).
+# The slowest programs (verbose: all), so that a suite that grows shows
+# where (wall seconds; programs run LADDER_TEST_JOBS at a time).
+[ "$verbose" = 1 ] && shown=100000 || shown=8
 for f in "$LOGDIR"/*.time; do
     [ -e "$f" ] && printf '%s %s\n' "$(cat "$f")" "$(basename "$f" .time)"
-done | sort -rn | head -n 8 | awk '{ printf "time %5d s  %s\n", $1, $2 }'
+done | sort -rn | head -n "$shown" | awk '{ printf "time %5d s  %s\n", $1, $2 }'
+[ "$excluded" -eq 0 ] ||
+    echo "$excluded programs not run here (LADDER_TEST_EXCLUDE): make test runs them"
 [ "$skipped" -eq 0 ] ||
     echo "$skipped skipped: checks that cannot run here and known failures (the 'skip' and 'known' lines above)"
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -48,7 +48,8 @@ void test_check(int ok, const char *name, const char *fmt, ...)
     X(program)    \
     X(gemm_kernel) \
     X(params)      \
-    X(canon)
+    X(canon)       \
+    X(evaluators)
 
 #define DECLARE(n) void test_##n(void);
 TESTS(DECLARE)
