@@ -42,7 +42,7 @@ extern const char *const lad_row_status_names[5]; /* "fixed", "not in effect", .
 
 #define LAD_ANSWER_ALTS 512     /* consistent models kept in all */
 #define LAD_ANSWER_PAIRS 4096   /* value pairs tried per pair of rows */
-#define LAD_ANSWER_RANDOM 65536 /* random cases a separating search runs */
+#define LAD_ANSWER_RANDOM 16384 /* random cases a separating search runs */
 
 /* A model other than M that reproduces every stored case. */
 typedef struct lad_answer_alt {
