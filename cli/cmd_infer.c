@@ -139,6 +139,7 @@ static void wrap(const char *text, int col, int at)
 int cmd_infer(int argc, char **argv)
 {
     const char *db = LAD_STORE_DEFAULT, *outfile = NULL, *no_store = NULL, *json = NULL;
+    const char *no_answer = NULL;
     const char *nearest = NULL, *quiet = NULL;
     cli_opt opts[] = {{"db", 0, 1, &db},
                       {"quiet", 'q', 0, &quiet},
@@ -146,6 +147,7 @@ int cmd_infer(int argc, char **argv)
                       {"nearest", 0, 0, &nearest},
                       {"output", 'o', 1, &outfile},
                       {"no-store", 0, 0, &no_store},
+                      {"no-answer", 0, 0, &no_answer},
                       {NULL, 0, 0, NULL}};
     char *pos[1];
     int npos = 0;
@@ -183,7 +185,10 @@ int cmd_infer(int argc, char **argv)
         lad_progress_begin(&pr, "infer run %" PRId64 ": %" PRId64 " cases", run, row.ncases);
     else
         lad_progress_begin(&pr, "infer run %" PRId64, run);
-    rc = lad_infer_answer(st, run, !no_store, lad_progress_step, &pr, res, ans, &err);
+    rc = lad_infer_answer(st, run, !no_store, lad_progress_step, &pr, res,
+                          no_answer ? NULL : ans, &err);
+    if (no_answer)
+        ans->nalt = -1;
     lad_progress_end(&pr, rc != LAD_OK && rc != LAD_NO);
     lad_progress_free(&pr);
     if (rc != LAD_OK && rc != LAD_NO)

@@ -67,7 +67,7 @@ db=$w/l.db
 why=""
 if ! "$LADDER" run "$w/r.yaml" --db "$db" --device "$dev" >"$w/run.out" 2>&1; then
     why="run failed: $(grep -m1 'ladder:' "$w/run.out")"
-elif ! "$LADDER" infer latest --db "$db" -o "$w/inferred.yaml" >"$w/infer.out" 2>&1; then
+elif ! "$LADDER" infer latest --db "$db" --no-answer -o "$w/inferred.yaml" >"$w/infer.out" 2>&1; then
     why="infer failed: $(grep -m1 'ladder:' "$w/infer.out")"
 else
     round=0
@@ -83,7 +83,7 @@ else
         case "$why" in "validate: "*) ;; *) break ;; esac
         [ "$round" -ge "${LADDER_BLIND_ROUNDS:-3}" ] && break
         round=$((round + 1))
-        if ! "$LADDER" infer latest --db "$db" -o "$w/inferred.yaml" >"$w/infer.out" 2>&1; then
+        if ! "$LADDER" infer latest --db "$db" --no-answer -o "$w/inferred.yaml" >"$w/infer.out" 2>&1; then
             why="infer failed after $round refinement round(s): $(grep -m1 'ladder:' "$w/infer.out")"
             break
         fi
