@@ -305,7 +305,7 @@ int cmd_fit(int argc, char **argv)
         ans = malloc(sizeof *ans);
         lad_answer_cases ac = {NULL, &pk, d, n};
         lad_progress_begin(&pr, "fit %s: the rows the cases leave open", pos[0]);
-        rc = ans ? lad_answer_find(&model, &base, &ac, ans, &err)
+        rc = ans ? lad_answer_find(&model, &ac, ans, &err)
                  : lad_errf(&err, LAD_EINTERNAL, "out of memory");
         lad_progress_end(&pr, rc);
         if (rc != LAD_OK)

@@ -491,8 +491,6 @@ static void survey_one(lad_store *st, const scope *s, const lad_preset *p, uint6
 
 /* ---- the table ---------------------------------------------------------------- */
 
-static int dp_ok(const lad_survey_dp *d) { return cli_survey_dp_ok(d); }
-
 static void json_key(lad_buf *b, const char *key, int first)
 {
     lad_buf_printf(b, "%s\"%s\": ", first ? "" : ", ", key);
@@ -556,7 +554,7 @@ static char *table_json(const scope *s, int64_t id, uint64_t cases, const char *
                        d->vec_files, d->vec_cases, d->vec_bad);
         lad_buf_printf(&b, ", \"millis\": %" PRId64, d->millis);
         json_kv(&b, "message", d->message);
-        lad_buf_printf(&b, ", \"ok\": %s}", dp_ok(d) ? "true" : "false");
+        lad_buf_printf(&b, ", \"ok\": %s}", cli_survey_dp_ok(d) ? "true" : "false");
     }
     lad_buf_printf(&b, "], \"ok\": %s}\n", ok ? "true" : "false");
     return lad_buf_take(&b);
@@ -692,7 +690,7 @@ int cmd_survey(int argc, char **argv)
                 rc = rc ? rc : rc2;
             }
         }
-        all_ok &= dp_ok(&rows[i]);
+        all_ok &= cli_survey_dp_ok(&rows[i]);
     }
     if (rc == LAD_OK && (text = table_json(&s, id, ncases, only, rows, s.n, all_ok)) == NULL)
         rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");

@@ -128,10 +128,9 @@ static void try_pair(work *w, int r1, int r2)
     }
 }
 
-int lad_answer_find(const lad_datapath *m, const lad_datapath *base,
-                    const lad_answer_cases *c, lad_answer *a, lad_err *err)
+int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer *a,
+                    lad_err *err)
 {
-    (void)base;
     memset(a, 0, sizeof *a);
     work w = {.c = c, .a = a};
     w.canon = *m;

@@ -80,13 +80,14 @@ typedef struct lad_answer_cases {
     size_t n;
 } lad_answer_cases;
 
-/* Fills a for model m (which must pass lad_datapath_check and reproduce
-** every case; it is taken canonical) of the instruction base (whose
-** candidates are tried). Returns LAD_OK, or LAD_EINTERNAL when out of
-** memory (err says so). About a model evaluation per case per consistent
-** value, and one separating search per alternative. */
-int lad_answer_find(const lad_datapath *m, const lad_datapath *base,
-                    const lad_answer_cases *c, lad_answer *a, lad_err *err);
+/* Fills a for model m, which must pass lad_datapath_check and reproduce
+** every case (it is taken canonical); the values tried are the candidates
+** of m's instruction. Returns LAD_OK, or LAD_EINTERNAL when out of memory
+** (err says so). About a model evaluation per case per consistent value,
+** then the search's cases, each made once, on m and every alternative not
+** yet separated. */
+int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer *a,
+                    lad_err *err);
 
 /* The values of row i that alternatives of a changing that row alone
 ** take, those a case separates from the model (separated 1) or those none

@@ -596,7 +596,7 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
         if (progress)
             progress(pctx, "the rows the cases leave open", 0, 1);
         lad_answer_cases ac = {cs, NULL, d, nfit};
-        if ((rc = lad_answer_find(&dp, &start, &ac, answer, err)))
+        if ((rc = lad_answer_find(&dp, &ac, answer, err)))
             goto done;
     }
     if (store_it && (rc = store_result(st, run, out, &tree, err)))
