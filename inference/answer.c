@@ -96,6 +96,8 @@ static void try_row(work *w, const lad_datapath *from, int r, int r0)
             continue;
         lad_datapath t = *from;
         lad_param_set(p, &t, from, v[j]);
+        if (lad_canon_equal(&t, &w->canon))  /* M itself: a row not in effect */
+            continue;
         if (consistent(w, &t))
             record(w, &t, r0 >= 0 ? r0 : r, r0 >= 0 ? r : -1);
     }

@@ -267,9 +267,9 @@ static int multi(const lad_datapath *dp)
 }
 static int m_float(const lad_datapath *dp) { return !dp->integer; }
 static int m_int(const lad_datapath *dp) { return dp->integer; }
-static int m_c_anchor(const lad_datapath *dp) { return !dp->integer && dp->window2 == 0; }
-static int m_two_level(const lad_datapath *dp) { return !dp->integer && dp->window2 > 0; }
 static int m_windowed(const lad_datapath *dp) { return !dp->integer && !dp->exact && !dp->tree; }
+static int m_c_anchor(const lad_datapath *dp) { return m_windowed(dp) && dp->window2 == 0; }
+static int m_two_level(const lad_datapath *dp) { return m_windowed(dp) && dp->window2 > 0; }
 static int m_exact(const lad_datapath *dp) { return !dp->integer && dp->window2 == 0 && !dp->tree; }
 static int m_exact_only(const lad_datapath *dp) { return m_exact(dp) && dp->exact; }
 static int m_tree(const lad_datapath *dp) { return !dp->integer && dp->chain == LAD_SUM && !dp->exact; }
