@@ -114,8 +114,9 @@ static int resume_setup(lad_store *st, const char *spec, char *path, size_t size
 int cmd_run(int argc, char **argv)
 {
     const char *device = NULL, *db = LAD_STORE_DEFAULT, *rungs = NULL, *resume = NULL;
-    const char *trust = NULL, *quiet = NULL, *json = NULL;
+    const char *trust = NULL, *quiet = NULL, *json = NULL, *no_decide = NULL;
     cli_opt opts[] = {{"device", 0, 1, &device},
+                      {"no-decide", 0, 0, &no_decide},
                       {"json", 0, 0, &json},
                       {"quiet", 'q', 0, &quiet},
                       {"trust-exec", 0, 0, &trust},
@@ -134,6 +135,7 @@ int cmd_run(int argc, char **argv)
         return cli_usage_error("--resume climbs the run's own --rungs; give no --rungs");
     lad_ladder_opts lo = {0};
     lo.next = lad_infer_next;
+    lo.decide = no_decide == NULL;
     if (rungs && (rc = parse_rungs(rungs, &lo.rungs)))
         return rc;
     lad_err err = {0};

@@ -89,7 +89,7 @@ typedef struct scope {
     const lad_preset **dps;  /* the datapaths, in preset order */
     int n;
     int unmapped;            /* kernel rows that run here with no preset */
-    int decide;              /* --decide: the decide rung ends each ladder */
+    int decide;              /* the decide rung ends each ladder (not --no-decide) */
 } scope;
 
 /* The number in "sm_90a", "sm90", "sm_100": 90, 90, 100; -1 when s is no
@@ -593,9 +593,9 @@ int cmd_survey(int argc, char **argv)
 {
     const char *device = "cuda:0", *only = NULL, *cases = NULL, *db = LAD_STORE_DEFAULT;
     const char *resume = NULL, *json = NULL, *vecdir = "vectors", *shard = NULL;
-    const char *outfile = NULL, *quiet = NULL, *decide = NULL;
+    const char *outfile = NULL, *quiet = NULL, *no_decide = NULL;
     cli_opt opts[] = {{"device", 0, 1, &device}, {"only", 0, 1, &only},
-                      {"decide", 0, 0, &decide},
+                      {"no-decide", 0, 0, &no_decide},
                       {"quiet", 'q', 0, &quiet},
                       {"cases", 0, 1, &cases},   {"db", 0, 1, &db},
                       {"resume", 0, 0, &resume}, {"json", 0, 0, &json},
@@ -638,7 +638,7 @@ int cmd_survey(int argc, char **argv)
         free(s.dps);
         return rc;
     }
-    s.decide = decide != NULL;
+    s.decide = no_decide == NULL;
     /* This shard's datapaths; a shard past the last datapath has none. */
     int kept = 0;
     for (int i = 0; i < s.n; i++)

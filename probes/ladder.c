@@ -411,7 +411,8 @@ climb:
             goto fail;
     for (int id = 0; id < LAD_RUNG_COUNT; id++) {
         const lad_rung *item = lad_recipe_rung(r, id);
-        int want = opts->rungs ? (opts->rungs >> id) & 1 : item != NULL;
+        int want = opts->rungs ? (opts->rungs >> id) & 1
+                               : item != NULL || (id == LAD_RUNG_DECIDE && opts->decide);
         if (!want)
             continue;
         if ((rc = climb(p, lad_rung_name(id), item, rung_fns[id], opts, stored)))

@@ -186,6 +186,9 @@ typedef struct lad_ladder_opts {
     ** which this layer cannot include): the cases that separate the values
     ** the run's cases so far leave open. NULL: the decide rung is refused. */
     lad_next_fn next;
+    /* 1: the decide rung ends the ladder though the recipe does not list
+    ** it (when rungs is 0: a --rungs list is climbed as given) */
+    int decide;
 } lad_ladder_opts;
 
 /*

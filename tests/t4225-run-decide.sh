@@ -1,10 +1,12 @@
 #!/bin/sh
 # The decide rung: on a random draw of the model family where the ladder's
-# rungs leave rows open (draw 13: nine rows) (some value of a row reproduces every stored case
-# and a case separates it), a run ending with `decide` runs the cases that
-# separate them and leaves no row open; the model then inferred is = or ≡
-# the draw (ladder diff). The rung's cases carry series "decide" and the
-# open rows as their target. Check names: decide-*.
+# other rungs leave rows open (some value of a row reproduces every stored
+# case and a case separates it), `ladder run --no-decide` leaves them open;
+# a plain `ladder run` ends with `decide`, runs the cases that separate
+# them and leaves no row open, and the model then inferred is = or ≡ the
+# draw (ladder diff). The rung's cases carry series "decide" and the open
+# rows as their target. A recipe that lists `decide` itself gets it once.
+# Check names: decide-*.
 #
 # "No row open" is within the answer's reach (inference/answer.h: one row
 # changed from the model, or two of one joint group): draw 2 ends with no
@@ -17,14 +19,16 @@ for i in 13; do
     sh "$TESTS_DATA/model-random.sh" "$LADDER" "$i" >"$m" 2>/dev/null
     sh "$TESTS_DATA/recipe-gen.sh" "$LADDER" "$m" 1024 >"$TMP/r$i.yaml"
     # without the rung: rows open
-    "$LADDER" run "$TMP/r$i.yaml" --device "sim:$m" --db "$TMP/a$i.db" -q >/dev/null 2>&1
+    run_ladder run "$TMP/r$i.yaml" --device "sim:$m" --db "$TMP/a$i.db" -q --no-decide
+    expect_rc "decide-draw-$i-no-decide-rc" 0
+    check "decide-draw-$i-no-decide-rung" test "$(grep -c '^decide ' "$out")" = 0
     run_ladder infer 1 --db "$TMP/a$i.db" -q --no-store
     n=$(sed -n 's/^rows: [0-9]* decided, \([0-9]*\) open.*/\1/p' "$out")
     check "decide-draw-$i-open-before" test "${n:-0}" -gt 0
-    # with it: none
-    sed 's/random\]/random, decide]/' "$TMP/r$i.yaml" >"$TMP/rd$i.yaml"
-    run_ladder run "$TMP/rd$i.yaml" --device "sim:$m" --db "$TMP/d$i.db" -q
+    # with it (the default): none
+    run_ladder run "$TMP/r$i.yaml" --device "sim:$m" --db "$TMP/d$i.db" -q
     expect_rc "decide-draw-$i-run-rc" 0
+    expect_out "decide-draw-$i-rung" '^decide +[0-9]+ cases '
     run_ladder infer 1 --db "$TMP/d$i.db" -q -o "$TMP/inf$i.yaml"
     expect_rc "decide-draw-$i-infer-rc" 0
     expect_out "decide-draw-$i-none-open" '^rows: [0-9]+ decided, 0 open, '
@@ -32,5 +36,10 @@ for i in 13; do
     check "decide-draw-$i-cases" test "$c" -gt 0
     run_ladder diff "$TMP/inf$i.yaml" "$m"
     expect_rc "decide-draw-$i-recovered" 0
+    # listed in the recipe: climbed once, in its place
+    sed 's/random\]/random, decide]/' "$TMP/r$i.yaml" >"$TMP/rd$i.yaml"
+    run_ladder run "$TMP/rd$i.yaml" --device "sim:$m" --db "$TMP/e$i.db" -q
+    n=$(grep -c '^decide ' "$out")
+    check "decide-draw-$i-listed-once" test "$n" = 1
 done
 test_done
