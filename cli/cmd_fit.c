@@ -312,25 +312,18 @@ int cmd_fit(int argc, char **argv)
             goto fail;
     }
     lad_progress_free(&pr);
-    char evidence[400];
-    int el = snprintf(evidence, sizeof evidence, "ladder fit %s: %llu/%zu mismatches", pos[0],
-                      (unsigned long long)best->mismatches, n);
-    for (int i = 0, first = 1; ans && i < lad_nparams && el < (int)sizeof evidence - 40; i++)
-        if (ans->rows[i].status == LAD_ROW_OPEN) {
-            el += snprintf(evidence + el, sizeof evidence - (size_t)el, "%s%s",
-                           first ? "; open: " : " ", lad_params[i].key);
-            first = 0;
-        }
+    char evidence[700], sum[400];
+    snprintf(evidence, sizeof evidence, "ladder fit %s: %llu/%zu mismatches%s%s", pos[0],
+             (unsigned long long)best->mismatches, n, ans ? "; " : "",
+             ans ? lad_answer_summary(ans, sum, sizeof sum) : "");
+    if ((outpath || !json) && (yaml = lad_answer_model_write(ans, &model, evidence)) == NULL) {
+        rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
+        goto fail;
+    }
     if (outpath) {
-        if ((rc = lad_model_save(outpath, &model, evidence, &err)) != LAD_OK)
+        if ((rc = lad_outfile_write(outpath, yaml, &err)) != LAD_OK)
             goto fail;
-    } else if (json) {
-        /* the model is the document's, below */
-    } else {
-        if ((yaml = lad_model_write(&model, evidence)) == NULL) {
-            rc = lad_errf(&err, LAD_EINTERNAL, "out of memory");
-            goto fail;
-        }
+    } else if (!json) {  /* with --json the model is the document's, below */
         fputs(yaml, stdout);
     }
     if (nextpath && !ans) {
@@ -374,7 +367,7 @@ int cmd_fit(int argc, char **argv)
     if (json) {
         /* the JSON above says it all */
     } else if (nu < 0) {
-        cli_answer_print(stdout, ans);
+        lad_answer_print(stdout, ans);
     } else if (nu == 0) {
         printf("undetermined: none\n");
     } else {

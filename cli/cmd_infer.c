@@ -32,6 +32,7 @@
 #include "db/store.h"
 #include "inference/infer.h"
 #include "io/modelfile.h"
+#include "util/outfile.h"
 #include "util/progress.h"
 
 /* The words of the smallest conflicting case as a JSON object's members. */
@@ -218,7 +219,7 @@ int cmd_infer(int argc, char **argv)
     if (res->sumtree_n && !json)
         printf("sumtree          %d lanes: %s\n", res->sumtree_n, res->sumtree);
     if (ans->nalt >= 0 && !json)
-        cli_answer_print(stdout, ans);
+        lad_answer_print(stdout, ans);
     if (res->nmismatch && res->smallest && !json) {
         printf("nearest model    reproduces %zu of %zu stored cases%s\n",
                res->ncases - res->nmismatch, res->ncases,
@@ -240,13 +241,17 @@ int cmd_infer(int argc, char **argv)
         return LAD_NO;
     }
     if (outfile) {
-        if (lad_model_save(outfile, &res->dp,
-                           res->nmismatch ? "inferred with conflicts"
-                                          : "inferred from the run's probes",
-                           &err) != LAD_OK) {
-            rc = err.code;
+        char evidence[500], sum[400];
+        snprintf(evidence, sizeof evidence, "%s%s%s",
+                 res->nmismatch ? "inferred with conflicts" : "inferred from the run's probes",
+                 ans->nalt >= 0 ? "; " : "",
+                 ans->nalt >= 0 ? lad_answer_summary(ans, sum, sizeof sum) : "");
+        char *yaml = lad_answer_model_write(ans, &res->dp, evidence);
+        rc = yaml ? lad_outfile_write(outfile, yaml, &err)
+                  : lad_errf(&err, LAD_EINTERNAL, "out of memory");
+        free(yaml);
+        if (rc != LAD_OK)
             goto fail;
-        }
     }
     if (res->nmismatch) {
         fprintf(stderr, "ladder: conflict: %s\n", res->conflict);

@@ -55,7 +55,8 @@ static int params_of(lad_store *st, int64_t run, lad_report *r, int keep_dp, lad
     const lad_show *s = &r->show;
     int stored = 0;
     for (size_t i = 0; i < s->ninf; i++)
-        stored += strcmp(s->inf[i].parameter, "model") != 0;
+        stored += strcmp(s->inf[i].parameter, "model") != 0 &&
+                  strcmp(s->inf[i].parameter, "answer") != 0;
     if (stored) {
         r->params = calloc((size_t)stored, sizeof *r->params);
         if (r->params == NULL)
@@ -64,6 +65,12 @@ static int params_of(lad_store *st, int64_t run, lad_report *r, int keep_dp, lad
             const lad_inference_row *f = &s->inf[i];
             if (strcmp(f->parameter, "model") == 0)
                 continue;
+            if (strcmp(f->parameter, "answer") == 0) {  /* the whole answer's lines */
+                free(r->answer);
+                if ((r->answer = strdup(f->value)) == NULL)
+                    return lad_errf(err, LAD_EINTERNAL, "out of memory");
+                continue;
+            }
             /* `ladder infer` stores at most LAD_INFER_MAXIDS ids of each */
             add_param(r, f->parameter, f->value, f->method, f->cases, f->ncases, f->ncases,
                       f->ncases >= LAD_INFER_MAXIDS);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../io/modelfile.h"
 #include "../probes/diff.h"
 
 const char *const lad_row_status_names[5] = {"fixed", "not in effect", "decided", "equivalent",
@@ -253,5 +254,142 @@ const char *lad_answer_values(const lad_answer *a, int r, int separated, char *b
             len += (size_t)snprintf(buf + len, size - len, "|%s", t);
         }
     }
+    return buf;
+}
+/* The answer's rows: how many of each kind, then the open and equivalent
+** rows with their values, the rows not in effect. */
+#define WIDTH 100 /* columns a line takes at most, as infer's table */
+
+/* prefix then text, broken after a space or a '|' to lines of at most
+** WIDTH columns, those after the first indented by four. */
+static void wrapped(FILE *f, const char *prefix, const char *text)
+{
+    int col = fprintf(f, "%s", prefix);
+    while (*text) {
+        size_t n = strcspn(text, " |");
+        n += text[n] != 0; /* the break character stays on its line */
+        if (col + (int)n > WIDTH && col > 4) {
+            fputs("\n    ", f);
+            col = 4;
+        }
+        col += fprintf(f, "%.*s", (int)n, text);
+        text += n;
+    }
+    fputc('\n', f);
+}
+
+void lad_answer_print(FILE *f, const lad_answer *a)
+{
+    fprintf(f, "rows: %d decided, %d open, %d equivalent, %d not in effect\n", a->ndecided,
+           a->nopen, a->nequiv, a->noff);
+    char v[1200], v1[400], v2[400];
+    for (int st = LAD_ROW_OPEN; st >= LAD_ROW_EQUIV; st--) {
+        for (int i = 0; i < lad_nparams; i++)
+            if (a->rows[i].status == st) {
+                /* an open row's values a case separates, then those none does */
+                lad_answer_values(a, i, st == LAD_ROW_OPEN, v, sizeof v);
+                lad_answer_values(a, i, 0, v1, sizeof v1);
+                char *eq = strchr(v1, '|');
+                char pre[64], line[2600];
+                snprintf(pre, sizeof pre, "%s: %s: ", st == LAD_ROW_OPEN ? "open" : "equivalent",
+                         lad_params[i].key);
+                snprintf(line, sizeof line, "%s%s%s%s", v,
+                         strchr(v, '|') ? "" : " (others only together with another row)",
+                         st == LAD_ROW_OPEN && eq ? "; equivalent: " : "",
+                         st == LAD_ROW_OPEN && eq ? eq + 1 : "");
+                wrapped(f, pre, line);
+            }
+        /* the alternatives that change two rows at once, a few of them */
+        int shown = 0, more = 0;
+        for (int i = 0; i < a->nalt; i++) {
+            const lad_answer_alt *t = &a->alts[i];
+            if (t->row2 < 0 || t->separated != (st == LAD_ROW_OPEN))
+                continue;
+            if (shown == 8) {
+                more++;
+                continue;
+            }
+            shown++;
+            fprintf(f, "%s together: %s %s, %s %s\n", st == LAD_ROW_OPEN ? "open" : "equivalent",
+                   lad_params[t->row1].key,
+                   lad_param_code_text(&lad_params[t->row1], &a->model, t->v1, v1, sizeof v1),
+                   lad_params[t->row2].key,
+                   lad_param_code_text(&lad_params[t->row2], &a->model, t->v2, v2, sizeof v2));
+        }
+        if (more)
+            fprintf(f, "%s together: (%d more)\n", st == LAD_ROW_OPEN ? "open" : "equivalent", more);
+    }
+    if (a->nequiv)
+        fprintf(f, "equivalent: (no case of %ld separates these from the model)\n", a->searched);
+    char off[1200] = "";
+    size_t ol = 0;
+    for (int i = 0; i < lad_nparams && ol < sizeof off - 40; i++)
+        if (a->rows[i].status == LAD_ROW_OFF)
+            ol += (size_t)snprintf(off + ol, sizeof off - ol, "%s%s", ol ? " " : "",
+                                   lad_params[i].key);
+    if (ol)
+        wrapped(f, "not in effect: ", off);
+    if (a->alts_capped || a->unexamined)
+        fprintf(f, "open: (the enumeration stopped: %s%ld value pairs not examined)\n",
+               a->alts_capped ? "more consistent models than kept; " : "", a->unexamined);
+    if (a->nopen)
+        fprintf(f, "next: %d case%s separate%s the open values from the model (the decide "
+               "rung runs them; fit --next FILE writes them)\n", a->nnext,
+               a->nnext == 1 ? "" : "s", a->nnext == 1 ? "s" : "");
+}
+
+/* Row i's note for a model file (io/modelfile.h, lad_model_write_notes):
+** open, equivalent or not in effect, with the values; NULL for a row the
+** cases decide or the instruction fixes. */
+const char *lad_answer_note(const lad_answer *a, int i, char *buf, size_t size)
+{
+    char v[1200];
+    switch (a->rows[i].status) {
+    case LAD_ROW_OFF:
+        snprintf(buf, size, "not in effect for this shape: any value gives the same words");
+        return buf;
+    case LAD_ROW_EQUIV:
+        lad_answer_values(a, i, 0, v, sizeof v);
+        snprintf(buf, size, "equivalent: %s%s give the same words on every case searched", v,
+                 strchr(v, '|') ? "" : " (and values together with another row)");
+        return buf;
+    case LAD_ROW_OPEN:
+        lad_answer_values(a, i, 1, v, sizeof v);
+        snprintf(buf, size, "open: %s%s fit every stored case, and cases separate them "
+                 "(ladder fit --next, or a run's decide rung)", v,
+                 strchr(v, '|') ? "" : " (and values together with another row)");
+        return buf;
+    default:
+        return NULL;
+    }
+}
+
+char *lad_answer_model_write(const lad_answer *a, const lad_datapath *dp, const char *evidence)
+{
+    if (a == NULL || a->nalt < 0)
+        return lad_model_write(dp, evidence);
+    char(*buf)[1400] = malloc((size_t)lad_nparams * sizeof *buf);
+    const char **notes = calloc((size_t)lad_nparams, sizeof *notes);
+    char *y = NULL;
+    if (buf && notes) {
+        for (int i = 0; i < lad_nparams; i++)
+            notes[i] = lad_answer_note(a, i, buf[i], sizeof buf[i]);
+        y = lad_model_write_notes(&a->model, evidence, notes);
+    }
+    free(buf);
+    free(notes);
+    return y;
+}
+
+const char *lad_answer_summary(const lad_answer *a, char *buf, size_t size)
+{
+    size_t n = (size_t)snprintf(buf, size, "rows: %d decided, %d open, %d equivalent, %d not in "
+                                "effect", a->ndecided, a->nopen, a->nequiv, a->noff);
+    for (int i = 0, first = 1; i < lad_nparams && n < size; i++)
+        if (a->rows[i].status == LAD_ROW_OPEN) {
+            n += (size_t)snprintf(buf + n, size - n, "%s%s", first ? "; open: " : " ",
+                                  lad_params[i].key);
+            first = 0;
+        }
     return buf;
 }

@@ -31,6 +31,7 @@
 #define LADDER_INFERENCE_ANSWER_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "../model/datapath.h"
@@ -96,5 +97,24 @@ int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer
 ** into buf. (Alternatives that change two rows are a->alts with row2 >= 0.) */
 const char *lad_answer_values(const lad_answer *a, int i, int separated, char *buf,
                               size_t size);
+
+/* The answer's lines, as fit and infer print them and infer stores them
+** (docs/commands/fit.md, "Output"). */
+void lad_answer_print(FILE *f, const lad_answer *a);
+
+/* Row i's comment in a model file written from the answer (io/modelfile.h,
+** lad_model_write_notes) into buf: "open: ...", "equivalent: ...", "not in
+** effect ..."; NULL for a decided or fixed row. */
+const char *lad_answer_note(const lad_answer *a, int i, char *buf, size_t size);
+
+/* The model file of the answer's model (canonical), each row that is not
+** decided with its note (lad_answer_note), and evidence; a NULL answer, or
+** one without a model (nalt -1), gives lad_model_write(dp, evidence).
+** malloc'd; NULL when out of memory. */
+char *lad_answer_model_write(const lad_answer *a, const lad_datapath *dp, const char *evidence);
+
+/* "rows: 19 decided, 1 open, 2 equivalent, 18 not in effect; open: window"
+** into buf. */
+const char *lad_answer_summary(const lad_answer *a, char *buf, size_t size);
 
 #endif

@@ -289,13 +289,27 @@ static int partition(lad_infer_case *rows, size_t n, size_t *nfit, lad_err *err)
 ** set whole, and of two infers at once the later replaces the earlier's set
 ** wholly. */
 static int store_result(lad_store *st, int64_t run, const lad_infer_result *out,
-                        const lad_sumtree *tree, lad_err *err)
+                        const lad_sumtree *tree, const lad_answer *ans, lad_err *err)
 {
-    char *yaml = NULL;
-    if (out->fitted &&
-        (yaml = lad_model_write(&out->dp, out->nmismatch ? "inferred with conflicts"
-                                                         : "inferred from the run's probes")) == NULL)
+    char *yaml = NULL, *text = NULL, evidence[500], sum[400];
+    size_t len = 0;
+    int answered = ans && ans->nalt >= 0;
+    snprintf(evidence, sizeof evidence, "%s%s%s",
+             out->nmismatch ? "inferred with conflicts" : "inferred from the run's probes",
+             answered ? "; " : "", answered ? lad_answer_summary(ans, sum, sizeof sum) : "");
+    if (out->fitted && (yaml = lad_answer_model_write(ans, &out->dp, evidence)) == NULL)
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    if (answered) {  /* the answer's lines, as infer prints them */
+        FILE *f = open_memstream(&text, &len);
+        if (f == NULL) {
+            free(yaml);
+            return lad_errf(err, LAD_EINTERNAL, "out of memory");
+        }
+        lad_answer_print(f, ans);
+        fclose(f);
+        if (len && text[len - 1] == '\n')
+            text[len - 1] = 0;
+    }
     int rc = lad_store_step_begin(st, "inferences", err);
     if (rc == LAD_OK)
         rc = lad_store_clear_inferences(st, run, err);
@@ -316,12 +330,18 @@ static int store_result(lad_store *st, int64_t run, const lad_infer_result *out,
         rc = lad_store_add_inference(st, run, "sumtree", out->sumtree, method, tree->ids,
                                      tree->nids, NULL, err);
     }
+    if (rc == LAD_OK && text)
+        rc = lad_store_add_inference(st, run, "answer", text,
+                                     "the whole answer: each row decided, equivalent, open or "
+                                     "not in effect (docs/inference.md)",
+                                     NULL, 0, NULL, err);
     if (rc == LAD_OK && yaml)
         rc = lad_store_add_inference(st, run, "model", yaml,
                                      out->nmismatch ? "best fit, with conflicts"
                                                     : "reproduces every stored case",
                                      NULL, 0, NULL, err);
     free(yaml);
+    free(text);
     int rc2 = lad_store_step_end(st, rc == LAD_OK, err);
     return rc ? rc : rc2;
 }
@@ -599,7 +619,7 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
         if ((rc = lad_answer_find(&dp, &ac, answer, err)))
             goto done;
     }
-    if (store_it && (rc = store_result(st, run, out, &tree, err)))
+    if (store_it && (rc = store_result(st, run, out, &tree, answer, err)))
         goto done;
     rc = out->nmismatch ? LAD_NO : LAD_OK;
     if (rc == LAD_NO)

@@ -459,6 +459,12 @@ static void put_format(lad_buf *b, const lad_format *f)
 
 char *lad_model_write(const lad_datapath *dp, const char *evidence)
 {
+    return lad_model_write_notes(dp, evidence, NULL);
+}
+
+char *lad_model_write_notes(const lad_datapath *dp, const char *evidence,
+                            const char *const *notes)
+{
     lad_buf b = {0};
     put(&b, "# ladder model file (docs/model-files.md)\n");
     for (int i = 0; i < lad_nparams; i++) {
@@ -466,10 +472,12 @@ char *lad_model_write(const lad_datapath *dp, const char *evidence)
         char text[LAD_KMAX * 5 + 8];
         char legal[160];
         if (fd->type == LAD_PT_ENUM)
-            put(&b, "# %s: %s\n%s: ", fd->doc, lad_param_legal_text(fd, 0, legal, sizeof legal),
-                fd->key);
+            put(&b, "# %s: %s\n", fd->doc, lad_param_legal_text(fd, 0, legal, sizeof legal));
         else
-            put(&b, "# %s\n%s: ", fd->doc, fd->key);
+            put(&b, "# %s\n", fd->doc);
+        if (notes && notes[i])  /* a comment line: no line break inside */
+            put(&b, "# %.*s\n", (int)strcspn(notes[i], "\n"), notes[i]);
+        put(&b, "%s: ", fd->key);
         if (fd->type == LAD_PT_STR)
             put_str(&b, lad_param_text(fd, dp, text, sizeof text));
         else if (fd->type == LAD_PT_FMT)

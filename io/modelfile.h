@@ -60,6 +60,12 @@ int lad_model_unknown(const char *spec, lad_err *err);
 ** NUL-terminated string, or NULL when out of memory. */
 char *lad_model_write(const lad_datapath *dp, const char *evidence);
 
+/* The same, with notes[i] (lad_params order; NULL entries: none) written as
+** a comment line under row i's (the whole answer's "open: ..." of
+** inference/answer.h, lad_answer_note). notes NULL: lad_model_write. */
+char *lad_model_write_notes(const lad_datapath *dp, const char *evidence,
+                            const char *const *notes);
+
 /* Writes lad_model_write(dp, evidence) to path: through a temporary file
 ** beside it and a rename when path is (or will be) a regular file, so that
 ** a failed write leaves no partial model behind; in place otherwise (a

@@ -1349,6 +1349,7 @@ void lad_report_free(lad_report *r)
     free(r->params);
     free(r->cases);
     free(r->recipe);
+    free(r->answer);
     free(r->sdp);
     memset(r, 0, sizeof *r);
 }

@@ -76,6 +76,8 @@ typedef struct lad_report {
     char *recipe;            /* the recipe's text, NULL when none stored */
     char recipe_path[256];
     char model_note[256];    /* where the model comes from */
+    char *answer;            /* the whole answer `ladder infer` stored (its
+                                lines, inference/answer.h); NULL: none */
     /* Surveys. */
     int64_t survey;
     char survey_status[96];  /* "ok", "interrupted after 10 of 47 datapaths" */

@@ -22,9 +22,21 @@ for i in 13; do
     run_ladder run "$TMP/r$i.yaml" --device "sim:$m" --db "$TMP/a$i.db" -q --no-decide
     expect_rc "decide-draw-$i-no-decide-rc" 0
     check "decide-draw-$i-no-decide-rung" test "$(grep -c '^decide ' "$out")" = 0
-    run_ladder infer 1 --db "$TMP/a$i.db" -q --no-store
+    run_ladder infer 1 --db "$TMP/a$i.db" -q -o "$TMP/open$i.yaml"
     n=$(sed -n 's/^rows: [0-9]* decided, \([0-9]*\) open.*/\1/p' "$out")
     check "decide-draw-$i-open-before" test "${n:-0}" -gt 0
+    # the model file says which rows are open: a note above each, the
+    # counts in its evidence; the store keeps the answer's lines
+    sed -n '/^rows: /,$p' "$out" >"$TMP/printed$i"
+    rows=$(sed -n 's/^open: \([a-z0-9_]*\): .*/\1/p' "$out" | sort -u | tr '\n' ' ')
+    noted=$(awk '/^# open: /{o=1; next} o && /^[a-z0-9_]+:/{sub(":.*",""); print; o=0}' \
+        "$TMP/open$i.yaml" | sort -u | tr '\n' ' ')
+    check "decide-draw-$i-file-notes-open" test -n "$rows" -a "$rows" = "$noted"
+    check "decide-draw-$i-file-evidence" grep -Eq "^evidence: .*rows: [0-9]+ decided, $n open, " "$TMP/open$i.yaml"
+    run_ladder model check "$TMP/open$i.yaml"
+    expect_rc "decide-draw-$i-file-loads" 0
+    sqlite3 "$TMP/a$i.db" "SELECT value FROM inferences WHERE parameter = 'answer'" >"$TMP/stored$i"
+    check "decide-draw-$i-answer-stored" cmp -s "$TMP/printed$i" "$TMP/stored$i"
     # with it (the default): none
     run_ladder run "$TMP/r$i.yaml" --device "sim:$m" --db "$TMP/d$i.db" -q
     expect_rc "decide-draw-$i-run-rc" 0
