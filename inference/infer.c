@@ -346,6 +346,21 @@ static int store_result(lad_store *st, int64_t run, const lad_infer_result *out,
     return rc ? rc : rc2;
 }
 
+/* The rows of dp, canonical, that the search varies (they have candidates)
+** and that differ from the declared instruction start's: the simpler of
+** two models that explain every case has fewer. */
+static int complexity(const lad_datapath *dp, const lad_datapath *start)
+{
+    lad_datapath c = *dp;
+    lad_canon(&c);
+    int n = 0;
+    for (int i = 0; i < lad_nparams; i++) {
+        const lad_param *p = &lad_params[i];
+        n += p->cands && lad_param_get(p, &c, start) != lad_param_get(p, start, start);
+    }
+    return n;
+}
+
 /*
 ** When the staged sweep leaves cases unexplained: the sweep again as
 ** `ladder fit` runs it, from start (the declared instruction, or the
@@ -527,10 +542,20 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     ** kept. */
     lad_datapath prev;
     lad_err none = {0};  /* no stored model (or one of another version): no sweep */
-    if (nfit && lad_search_count(&dp, cs, d, nfit) > 0 &&
-        lad_infer_model(st, run, &prev, &none) == LAD_OK &&
-        (rc = rescue(&prev, cs, d, nfit, progress, pctx, &dp, err)))
+    int have_prev = nfit && lad_infer_model(st, run, &prev, &none) == LAD_OK;
+    uint64_t missed = nfit ? lad_search_count(&dp, cs, d, nfit) : 0;
+    if (missed > 0 && have_prev && (rc = rescue(&prev, cs, d, nfit, progress, pctx, &dp, err)))
         goto done;
+    /* Every case explained, and the model stored before (the decide rung's
+    ** last round, or an earlier infer) explains every case too and is no
+    ** less simple: it stays. Cases that agree with it (the decide rung's
+    ** run on a device that computes it) do not move the answer to another
+    ** model they also allow, rows away, where the search from the start
+    ** can end. */
+    if (missed == 0 && have_prev && lad_datapath_check(&prev, NULL) == LAD_OK &&
+        lad_search_count(&prev, cs, d, nfit) == 0 &&
+        complexity(&prev, &start) <= complexity(&dp, &start))
+        dp = prev;
     /* the canonical form: every word the same, rows not in effect at
     ** their defaults (docs/model.md, "Equivalence") */
     if (nfit)
@@ -643,7 +668,7 @@ int lad_infer_next(lad_store *st, int64_t run, lad_case **cases, int *n, char *r
         rows[0] = 0;
     lad_infer_result *res = malloc(sizeof *res);
     lad_answer *ans = malloc(sizeof *ans);
-    int rc = res && ans ? lad_infer_answer(st, run, 0, NULL, NULL, res, ans, err)
+    int rc = res && ans ? lad_infer_answer(st, run, 1, NULL, NULL, res, ans, err)
                         : lad_errf(err, LAD_EINTERNAL, "out of memory");
     if (rc == LAD_OK && ans->nalt < 0)
         rc = LAD_NO;  /* the sumtree rung alone: no model */

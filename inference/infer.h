@@ -99,7 +99,9 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
 ** the whole answer's next cases into *cases (malloc'd) and the open rows'
 ** keys into rows, each its own group ("window; d_round": a case target,
 ** docs/store.md); *n 0 when no row is open. LAD_NO when no model
-** reproduces every case. Nothing is stored. */
+** reproduces every case. The inference is stored as `ladder infer` stores
+** it: the model it finds stays while later cases agree with it and no
+** simpler model explains them (docs/inference.md, "The answer"). */
 int lad_infer_next(lad_store *st, int64_t run, lad_case **cases, int *n, char *rows,
                    size_t size, lad_err *err);
 

@@ -62,7 +62,9 @@ int lad_rung_decide(lad_probe *p)
             break;
         why = "rows still open";
     }
-    if (rc == LAD_OK)
+    if (rc == LAD_OK && round == 0)
+        snprintf(p->summary, sizeof p->summary, "none to run: %s", why);
+    else if (rc == LAD_OK)
         snprintf(p->summary, sizeof p->summary, "%zu cases in %d round%s; %s%s%.80s",
                  p->rung_cases, round, round == 1 ? "" : "s", why,
                  strcmp(why, "rows still open") == 0 ? ": " : "",
