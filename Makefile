@@ -299,8 +299,11 @@ test-torch: $(BUILD)/ladder $(BUILD)/libladder.so
 	@sh scripts/deps.sh torch
 	@for t in tests/torch/*.sh; do LADDER=$(BUILD)/ladder TORCH_VENV=build/torch sh $$t || exit 1; done
 
-# The inference engine before decisions (the reference tests/bench/infer.py
-# times beside this one); BENCH_REF= skips the reference.
+# The reference engine that tests/bench/infer.py times beside this one: the
+# inference engine as it was before its decision steps, named by its commit
+# and built from this repository's own history (tests/bench/ref-engine.sh).
+# It reads stores up to schema 6, so on this build's stores its column is
+# empty (docs/performance.md, "Inference"). BENCH_REF= skips it.
 BENCH_REF ?= f841202
 bench: $(BUILD)/bench $(BUILD)/ladder
 	@$(BUILD)/bench
