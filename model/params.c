@@ -29,6 +29,13 @@ const char *const lad_ovf_names[] = {"inf", "sat", "ieee", NULL};
 const char *const lad_chain_names[] = {"chain", "sum", NULL};
 const char *const lad_sparse_names[] = {"none", "1of2", "2of4", "pairs8", NULL};
 
+/* Here rather than in datapath.c, which calls into this file: the rows k
+** and sparse decide it, and the rules below read it. */
+int lad_datapath_kphys(const lad_datapath *dp)
+{
+    return dp->sparse ? dp->k / 2 : dp->k;
+}
+
 /* ---- formats and lane orders --------------------------------------------- */
 
 lad_format lad_format_cut(const lad_format *f, int m)

@@ -103,13 +103,13 @@ extern const int lad_nparams; /* LAD_NPARAMS */
 ** dependency order: rows[0..n-1] are searched jointly. */
 /* The fast evaluators, in params.def's LAD_IMPL columns. */
 enum lad_evaluator {
-    LAD_EV_UNSCALED, /* plan.c's unscaled path (fast_body, any CPU and AVX2) */
-    LAD_EV_SCALED,   /* plan.c's block-scaled path (eval_scaled) */
+    LAD_EV_UNSCALED, /* plan_unscaled.c (fast_body, any CPU and AVX2) */
+    LAD_EV_SCALED,   /* plan_scaled.c (lad_eval_scaled) */
     LAD_EV_FIXED,    /* within it, fp4 groups summed as integers */
-    LAD_EV_LANES8,   /* plan.c's eight-lane code, unscaled and scaled */
+    LAD_EV_LANES8,   /* plan_lanes.c, unscaled and scaled */
     LAD_EV_GEMM,     /* gemm_kernel.c's block kernel (lad_block_ok) */
     LAD_EV_CHAINS,   /* its AVX2 chain kernels */
-    LAD_EV_CASES,    /* gemm_kernel.c's case kernel (lad_cases_ok) */
+    LAD_EV_CASES,    /* cases_kernel.c (lad_cases_ok) */
     LAD_NEVAL
 };
 #define LAD_IM_DFLT 0u    /* the row's default only */
