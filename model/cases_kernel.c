@@ -35,8 +35,9 @@ int lad_cases_ok(const lad_plan *pl)
 {
     const lad_datapath *dp = pl->dp;
     /* pl->bias >= 0: a biased exponent is not negative (cases_body) */
-    return BLOCK_AVX2_CLONE && pl->avx2 && dp->k % W == 0 && pl->bias >= 0 &&
-           lad_impl_gap(LAD_EV_CASES, dp, pl->off) < 0 && plan_ok(dp, pl, 1) && lanes_fit(dp, pl, &pl->d);
+    return BLOCK_AVX2_CLONE && pl->avx2 && pl->bias >= 0 &&
+           lad_impl_gap(LAD_EV_CASES, dp, pl->off) < 0 && plan_ok(dp, pl, 1) &&
+           lanes_fit(dp, pl, &pl->d);
 }
 
 #if BLOCK_AVX2_CLONE

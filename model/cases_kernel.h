@@ -18,7 +18,8 @@
 /* Whether lad_cases_eval computes plan pl's cases (plan.c sets
 ** lad_plan.cases8 by it): on CPUs with AVX2, lad_block_ok's datapaths
 ** whose running values stay in lanes (lad_block_chain's), unscaled, dense,
-** k a multiple of LAD_BLOCK_W, C anchored in the window. */
+** k a multiple of LAD_BLOCK_W (its kstep in lad_evaluators), C anchored
+** in the window. */
 int lad_cases_ok(const lad_plan *pl);
 
 /* How many cases lad_cases_eval takes at once for plan pl (with cases8):

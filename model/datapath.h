@@ -170,12 +170,14 @@ typedef struct lad_plan {
     lad_word_t acc_nan;  /* the NaN word of acc */
     int fixed;           /* 1: the block-scaled path sums a group's products
                             as integers from the tables below (plan_scaled.c,
-                            fixed_ok) */
-    int fixsum;          /* fixed, aligned toward zero, C-dominant groups
-                            within a block: the terms are summed a scale
-                            block at a time (plan_scaled.c, fixed_sum) */
+                            lad_fixed_ok) */
+    int fixsum;          /* fixed, the rows LAD_IMPL's fixsum column covers
+                            (aligned toward zero), C-dominant groups within
+                            a block: the terms are summed a scale block at
+                            a time (plan_scaled.c, fixed_sum) */
     int fixed8;          /* fixed, and its groups summed eight lanes at a
-                            time by the AVX2 build (plan_lanes.c, lad_fixed_groups8) */
+                            time by the AVX2 build (plan_lanes.c,
+                            lad_fixed_groups8) */
     int scaled8;         /* the block-scaled path runs a case of one block
                             whose scales multiply to a power of two by the
                             eight-lane code (plan_lanes.c, lad_scaled_lanes8) */

@@ -95,7 +95,7 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     p->npass = (dp->k + dp->pass - 1) / dp->pass;
     if (p->path == LAD_PATH_SCALED && lad_fixed_ok(dp, p->off, &p->a, &p->b)) {
         p->fixed = 1;
-        p->fixsum = dp->align_round == LAD_RZ &&
+        p->fixsum = lad_impl_gap(LAD_EV_FIXSUM, dp, p->off) < 0 &&
                     (dp->cdom_window == 0 || dp->scale_block % dp->cdom_group == 0) &&
                     (dp->group_sub_floor == LAD_NOFLOOR || lad_opfmt_usable(&dp->d, &p->d));
     }
@@ -107,15 +107,15 @@ void lad_plan_init(lad_plan *p, const lad_datapath *dp)
     /* groups of four lanes or of whole chunks of eight: lad_fixed_groups8 */
     p->fixed8 = p->fixed && p->avx2 && (dp->group == 4 || dp->group % 8 == 0);
     /* a block-scaled kind whose only scaled step is the scales' product
-    ** (LAD_IMPL's lanes8 column: groups of one, no C-dominant window, scale
+    ** (LAD_IMPL's scaled8 column: groups of one, no C-dominant window, scale
     ** floor or dropped groups): the eight-lane code with an exponent offset */
     p->scaled8 = p->path == LAD_PATH_SCALED && p->avx2 && p->shape != SHAPE_WIDE &&
-                 dp->k % 8 == 0 && lad_lanes8_ok(dp, p->off, &p->a, &p->b);
+                 lad_lanes8_ok(LAD_EV_SCALED8, dp, p->off, &p->a, &p->b);
     /* products < 2^(off + 2) shifted up stay below 2^(window + 2) */
     if (p->path == LAD_PATH_FAST && p->shape != SHAPE_WIDE && dp->window + 2 <= 32)
         p->preup = p->up;
     p->lanes8 = p->path == LAD_PATH_FAST && p->shape != SHAPE_WIDE && p->preup == p->up &&
-                lad_lanes8_ok(dp, p->off, &p->a, &p->b);
+                lad_lanes8_ok(LAD_EV_LANES8, dp, p->off, &p->a, &p->b);
     p->direct = !dp->sparse && dp->in_round == LAD_RZ && !dp->norder;
     p->full8 = p->direct && dp->k % 8 == 0;
     p->whole8 = p->full8 && (dp->pass >= dp->k || dp->pass % 8 == 0);

@@ -281,8 +281,10 @@ lad_word_t lad_eval_scaled(const lad_plan *pl, const lad_case *cs);
 /* ---- plan_lanes.c */
 
 /* Whether the eight-lane code computes dp (opfmts a and b) exactly as
-** fast_body does; off: lad_rows_off(dp). */
-int lad_lanes8_ok(const lad_datapath *dp, uint64_t off, const lad_opfmt *a, const lad_opfmt *b);
+** fast_body does, as evaluator ev (LAD_EV_LANES8 or LAD_EV_SCALED8); off:
+** lad_rows_off(dp). */
+int lad_lanes8_ok(int ev, const lad_datapath *dp, uint64_t off, const lad_opfmt *a,
+                  const lad_opfmt *b);
 
 /* Whether a pass of a dense case sums in 32-bit lanes (lad_plan.sum32). */
 int lad_lanes8_sum32(const lad_datapath *dp);

@@ -23,12 +23,14 @@
 
 #include <string.h>
 
-/* Whether the eight-lane code computes dp (on the fast path, opfmts a and
-** b) exactly as fast_body does: the rows LAD_IMPL's lanes8 column covers,
-** and 32-bit products and window terms. */
-int lad_lanes8_ok(const lad_datapath *dp, uint64_t off, const lad_opfmt *a, const lad_opfmt *b)
+/* Whether the eight-lane code computes dp (opfmts a and b) exactly as
+** fast_body does on the path of evaluator ev (LAD_EV_LANES8 or
+** LAD_EV_SCALED8): the rows and shape its LAD_IMPL column and declaration
+** cover, and 32-bit products and window terms. */
+int lad_lanes8_ok(int ev, const lad_datapath *dp, uint64_t off, const lad_opfmt *a,
+                  const lad_opfmt *b)
 {
-    return lad_impl_gap(LAD_EV_LANES8, dp, off) < 0 && dp->window + 2 <= 31 &&
+    return lad_impl_gap(ev, dp, off) < 0 && dp->window + 2 <= 31 &&
            a->mb + b->mb + 2 <= 31;
 }
 
