@@ -49,10 +49,12 @@ BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
 # The core, libladder's code (CORE_SRC below), is compiled once,
 # position-independent, for ladder and libladder alike: -fPIC with
 # -fno-semantic-interposition gives the code -fPIE does (calls within the
-# library are not assumed interposable). plan.c, the longest compile of
-# all (most of all under the sanitizers), comes first, so that a parallel
-# build starts it first.
-CORE_SRC := model/plan.c $(filter-out model/plan.c,$(sort $(wildcard model/*.c))) util/err.c
+# library are not assumed interposable). The longest compiles of all, the
+# lane code (plan_lanes.c 37 s, cases_kernel.c 25 s, gemm_kernel.c 13 s at
+# -O3 -g; every other file a few seconds), come first, so that a parallel
+# build starts them first.
+SLOW_SRC := model/plan_lanes.c model/cases_kernel.c model/gemm_kernel.c
+CORE_SRC := $(SLOW_SRC) $(filter-out $(SLOW_SRC),$(sort $(wildcard model/*.c))) util/err.c
 PIC_OBJ := $(CORE_SRC:%.c=$(BUILD)/pic/%.o)
 LIB_OBJ := $(PIC_OBJ) $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(CORE_SRC),$(LIB_SRC)))
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -194,16 +196,16 @@ FORCE:
 # the plan's fast paths) is the inner loop of every simulated run, of
 # inference and of validation: -O3 is worth about 12% there (make bench).
 # CFLAGS_MODEL= leaves them at CFLAGS. Under sanitizers -O1 -g1 (line
-# tables, which a sanitizer's report needs, without the variables): plan.c
-# and gemm_kernel.c compile in 27 s and 19 s instead of 67 s and 70 s (at
-# -O3 -g), and the sanitizer suite's unit tests and t4220 took the same
-# time at -O1 as at -O3.
+# tables, which a sanitizer's report needs, without the variables): the lane
+# code compiles in a fraction of its time at -O3 -g, and the sanitizer
+# suite's unit tests and t4220 take the same time at -O1 as at -O3.
 ifneq ($(SANITIZER),)
 CFLAGS_MODEL ?= -O1 -g1
 else
 CFLAGS_MODEL ?= -O3
 endif
-$(BUILD)/pic/model/datapath.o $(BUILD)/pic/model/eval.o $(BUILD)/pic/model/plan.o $(BUILD)/pic/model/gemm_kernel.o: ALL_CFLAGS += $(CFLAGS_MODEL)
+MODEL_HOT := datapath eval plan plan_unscaled plan_scaled plan_lanes gemm_kernel cases_kernel
+$(MODEL_HOT:%=$(BUILD)/pic/model/%.o): ALL_CFLAGS += $(CFLAGS_MODEL)
 
 # Debian packages the build needs; installed on first use (scripts/deps.sh).
 deps $(DEPS_STAMP):

@@ -1,8 +1,8 @@
 /*
-** The case kernel of gemm_kernel.c (lad_cases_eval) for one width: VW
+** The case kernel of cases_kernel.c (lad_cases_eval) for one width: VW
 ** dense cases side by side, one a lane, in GNU C vectors vi and vu,
 ** functions named L(name) as in gemm_lanes.h (name at 8 lanes, name16 at
-** 16), the operand decoders OPL(name) (op_lanes.h). gemm_kernel.c
+** 16), the operand decoders OPL(name) (op_lanes.h). cases_kernel.c
 ** includes it twice, after both widths of gemm_lanes.h and op_lanes.h: at
 ** 8 for the AVX2 build, at 16 for the AVX-512 one, which takes no
 ** two-level window (its second level in the lanes is written for eight:
@@ -62,7 +62,7 @@ L(case_sum)(vi *out, const vi *rps, const vu *pmag, const vi *psg, int from, int
 }
 
 /* lad_cases_eval's VW cases. Where the plan has inf_rest, a case with a NaN
-** or Inf word (or C) is decided here too, as plan.c's special_rest: by
+** or Inf word (or C) is decided here too, as plan_unscaled.c's lad_special_rest: by
 ** the classes of its products from the first pass that holds one, and of
 ** the value entering that pass (C, or an Inf an overflow left). */
 static inline __attribute__((always_inline)) unsigned

@@ -4,7 +4,8 @@
 ** is evaluated, and sparsity: which lanes a case's metadata selects.
 ** datapath.h lists the parameters; docs/model.md gives the algorithm with
 ** its evidence. The evaluator is eval.c (the reference) and plan.c (the
-** prepared plan and its fast paths); datapath_int.h is what the three share.
+** prepared plan; its fast paths in plan_*.c); datapath_int.h is what they
+** share.
 */
 #include "datapath_int.h"
 #include "params.h"
@@ -16,11 +17,6 @@
 void lad_datapath_init(lad_datapath *dp)
 {
     lad_param_defaults(dp);
-}
-
-int lad_datapath_kphys(const lad_datapath *dp)
-{
-    return dp->sparse ? dp->k / 2 : dp->k;
 }
 
 int lad_datapath_nscales(const lad_datapath *dp)

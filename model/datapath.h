@@ -143,11 +143,11 @@ typedef struct lad_plan {
     lad_opfmt a, b, c, acc, d;
     int up, down, bias;  /* alignment of the products into the window */
     int bigt;            /* with prod_inf: the eight-lane code's bound on a
-                            product too large (plan.c, big_lanes); else 0 */
+                            product too large (plan_lanes.c, big8); else 0 */
     int npass;           /* passes of a dense case */
     int preup;           /* up, when the lane decoder applies it */
     int lanes8;          /* 1: the fast path's AVX2 build decodes and sums
-                            eight lanes at a time (plan.c's lanes8_ok) */
+                            eight lanes at a time (plan_lanes.c, lad_lanes8_ok) */
     int direct;          /* every lane takes part, uncut and in order */
     int full8;           /* direct, and k a multiple of 8: a dense case is
                             whole chunks of eight lanes */
@@ -165,20 +165,22 @@ typedef struct lad_plan {
     int inf_rest;        /* simple, chained passes rounding straight into d,
                             acc with IEEE Inf and NaN: a case is decided by
                             its words' classes from the first pass that
-                            meets a NaN or an Inf (plan.c, special_rest) */
+                            meets a NaN or an Inf (plan_unscaled.c, lad_special_rest) */
     int fast_c, fast_acc;/* c and acc words decoded by the fast path */
     lad_word_t acc_nan;  /* the NaN word of acc */
     int fixed;           /* 1: the block-scaled path sums a group's products
-                            as integers from the tables below (plan.c,
-                            fixed_ok) */
-    int fixsum;          /* fixed, aligned toward zero, C-dominant groups
-                            within a block: the terms are summed a scale
-                            block at a time (plan.c, fixed_sum) */
+                            as integers from the tables below (plan_scaled.c,
+                            lad_fixed_ok) */
+    int fixsum;          /* fixed, the rows LAD_IMPL's fixsum column covers
+                            (aligned toward zero), C-dominant groups within
+                            a block: the terms are summed a scale block at
+                            a time (plan_scaled.c, fixed_sum) */
     int fixed8;          /* fixed, and its groups summed eight lanes at a
-                            time by the AVX2 build (plan.c, fixed_groups8) */
+                            time by the AVX2 build (plan_lanes.c,
+                            lad_fixed_groups8) */
     int scaled8;         /* the block-scaled path runs a case of one block
                             whose scales multiply to a power of two by the
-                            eight-lane code (plan.c, scaled_lanes8) */
+                            eight-lane code (plan_lanes.c, lad_scaled_lanes8) */
     int fxunit;          /* the exponent of those integers' unit */
     int8_t fxa[16], fxb[16];  /* A and B words by their low 4 bits: the
                             value as a signed count of the smallest subnormal */

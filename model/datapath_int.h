@@ -4,10 +4,14 @@
 **
 **   datapath.c  the parameters and their checks, sparsity selection
 **   eval.c      the reference evaluator, lad_eval: every datapath, exactly
-**   plan.c      the prepared plan and its fast paths (generic and AVX2)
-**   gemm_kernel.c  the lane kernels: the fast path's pass for eight output
-**               columns of lad_gemm at once, or eight dense cases
-**               (lad_cases_eval); sixteen of either on AVX-512
+**   plan.c      the prepared plan: lad_plan_init and the dispatch; its
+**               paths in plan_unscaled.c, plan_scaled.c, plan_lanes.c
+**               (shared: plan_impl.h)
+**   cases_kernel.c  the case kernel: eight dense cases at once
+**               (lad_cases_eval), below the plan, which calls it
+**   gemm_kernel.c  the GEMM kernel: the fast path's pass for eight output
+**               columns of lad_gemm at once (shared with the case
+**               kernel: kernel_impl.h); sixteen of either on AVX-512
 **   gemm_lanes.h, cases_lanes.h, op_lanes.h  the kernels' lane functions,
 **               written once for a width, included at 8 and at 16
 **
@@ -120,8 +124,8 @@ static inline int ceil_log2(int n)
 
 /* The common formats, A and B alike (IEEE specials, NaN at all ones, or
 ** fnuz's NaN at -0): the shapes the lane decoders are built for, their
-** fields constants (decode_pass, the eight-lane loops of plan.c, the case
-** kernel of gemm_kernel.c). Every field but bias (which the decoders do
+** fields constants (decode_pass, the eight-lane loops of plan_lanes.c, the case
+** kernel of cases_kernel.c). Every field but bias (which the decoders do
 ** not read) is the format's. */
 #define OPFMT(pad, mb, eb, need, spec) \
     {pad, mb, (1u << (mb)) - 1, (1u << (eb)) - 1, 1u << ((mb) + (eb)), (1u << (eb)) - 1, need, \
@@ -139,8 +143,9 @@ enum { SHAPE_WIDE = -1, SHAPE_NARROW = 0 };  /* generic decoders */
 /* CASE(k); for every common shape k, the cases of a switch on the shape */
 #define EACH_SHAPE(CASE) CASE(1); CASE(2); CASE(3); CASE(4); CASE(5); CASE(6)
 
-/* ---- eight lanes at once: plan.c's eight-lane code (the lanes of one
-** case) and gemm_kernel.c's (eight columns or cases side by side). GNU C
+/* ---- eight lanes at once: plan_lanes.c's eight-lane code (the lanes of
+** one case), gemm_kernel.c's (eight columns) and cases_kernel.c's (eight
+** cases side by side). GNU C
 ** vectors of 32-bit lanes, one AVX2 register; passed by pointer, since a
 ** vector argument's ABI differs between a generic and an AVX2 build. */
 typedef uint32_t v8u __attribute__((vector_size(32)));
@@ -198,12 +203,12 @@ lad_word_t lad_eval_general(const lad_datapath *dp, const lad_case *cs);
 /* An integer datapath's exact sum, wrapped or saturated into d. */
 lad_word_t lad_eval_integer(const lad_datapath *dp, const lad_case *cs);
 
-/* s * 2^q rounded into f, as lad_round_units does (the fast paths of plan.c
-** and the GEMM kernel of gemm_kernel.c): toward zero or to nearest even
+/* s * 2^q rounded into f, as lad_round_units does (the fast paths of the
+** plan and the lane kernels): toward zero or to nearest even
 ** inline for formats with IEEE subnormals, infinities and NaNs (f32, f16,
 ** e8m13: the top exponent field all special) under overflow to Inf,
 ** anything else by lad_round_units itself. A result of zero is +0. f is 32
-** bits wide or less (plan.c's narrow_words). */
+** bits wide or less (plan_impl.h, narrow_words). */
 static inline lad_word_t round64(const lad_format *f, int64_t s, int q, int mode, int ovf)
 {
     if (s == 0)
@@ -304,13 +309,18 @@ static inline lad_word_t two_level64(const lad_datapath *dp, int64_t sum, int r,
     return round64(out, total, lo, mode, dp->overflow);
 }
 
-/* ---- plan.c */
+/* ---- plan.c, and the kernels (lad_opfmt_usable) */
 
 /* The fast decoder's constants of float format f. */
 lad_opfmt lad_opfmt_of(const lad_format *f);
 
 /* Whether opfmt_term decodes words of f (f's opfmt d) as lad_decode does:
-** floats with IEEE subnormals whose specials the fast path can tell. */
-int lad_opfmt_usable(const lad_format *f, const lad_opfmt *d);
+** floats of 32 bits or fewer (the decoders work in 32-bit lanes) with IEEE
+** subnormals whose specials the fast path can tell. */
+static inline int lad_opfmt_usable(const lad_format *f, const lad_opfmt *d)
+{
+    return f->kind == LAD_FLOAT && f->width <= 32 && f->sub == LAD_SUB_IEEE &&
+           d->spec != FS_OTHER;
+}
 
 #endif

@@ -1,9 +1,10 @@
 /*
 ** The reference evaluator of the datapath model: evaluates one output
 ** element of a tensor-core instruction from raw words, with integer
-** arithmetic only, for every datapath lad_datapath_check accepts. plan.c's
-** fast paths must give its words exactly. datapath.h lists the parameters;
-** docs/model.md gives the algorithm with its evidence.
+** arithmetic only, for every datapath lad_datapath_check accepts. The
+** plan's fast paths (plan*.c) must give its words exactly. datapath.h
+** lists the parameters; docs/model.md gives the algorithm with its
+** evidence.
 **
 ** Shape of one evaluation:
 **

@@ -27,18 +27,14 @@
 ** element by the general per-element code. The words are those of
 ** lad_plan_eval.
 **
-** The same pass runs eight independent dense cases side by side, one a
-** lane (lad_cases_eval): lad_plan_eval_batch and lad_plan_eval_rows take
-** it where the plan says cases8, for `ladder eval`, validation and the
-** bench's model core.
+** The same pass runs dense cases side by side in the case kernel
+** (cases_kernel.h), which the plan calls.
 */
 #ifndef LADDER_MODEL_GEMM_KERNEL_H
 #define LADDER_MODEL_GEMM_KERNEL_H
 
 #include "datapath.h"
-
-#define LAD_BLOCK_W 8      /* output columns per block: one AVX2 register of int32 */
-#define LAD_BLOCK_WMAX 16  /* on AVX-512, for the chain in lanes: one register */
+#include "cases_kernel.h"
 
 /* The builds lad_block_init lets the kernel run. */
 enum lad_block_isa {
@@ -97,26 +93,6 @@ typedef struct lad_block_row {
 
 /* Whether the kernel computes dp's MMAs exactly as lad_plan_eval. */
 int lad_block_ok(const lad_datapath *dp);
-
-/* Whether lad_cases_eval computes plan pl's cases (plan.c sets
-** lad_plan.cases8 by it): on CPUs with AVX2, lad_block_ok's datapaths
-** whose running values stay in lanes (lad_block_chain's), unscaled, dense,
-** k a multiple of LAD_BLOCK_W, C anchored in the window. */
-int lad_cases_ok(const lad_plan *pl);
-
-/* How many cases lad_cases_eval takes at once for plan pl (with cases8):
-** LAD_BLOCK_WMAX on a CPU with AVX-512 where the plan has no two-level
-** window, else LAD_BLOCK_W. plan.c sets lad_plan.cases_w by it. */
-int lad_cases_width(const lad_plan *pl);
-
-/* pl->cases_w dense cases of a plan with cases8 side by side, one a lane:
-** case l's A and B words (k of them, in order) at a + l * step and b + l *
-** step, its C word at c[l * cstep] (+0 without c). Writes each case's D
-** word to d[l] and returns the cases it leaves as bits (bit l: case l holds
-** a NaN or Inf word, overflows, or its accumulator does), whose d[l] the
-** caller then computes another way. */
-unsigned lad_cases_eval(const lad_plan *pl, const lad_word_t *a, const lad_word_t *b,
-                        size_t step, const lad_word_t *c, size_t cstep, lad_word_t *d);
 
 /* Prepares the blocks of B (K x N, row k at B + k*ldb; B is kept, not
 ** copied, until lad_block_decode), for the builds isa allows (enum

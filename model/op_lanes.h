@@ -2,8 +2,9 @@
 ** Decoding operand words in GNU C vectors of VW 32-bit lanes (vi, vu), for
 ** one width: the functions are named OPL(name), name and width joined
 ** (decode8 at 8 lanes, decode16 at 16). datapath_int.h includes this file
-** at 8 lanes (plan.c's eight-lane code and the kernels of gemm_kernel.c);
-** gemm_kernel.c includes it again at 16 for its AVX-512 case kernel.
+** at 8 lanes (plan_lanes.c's eight-lane code and the kernels of
+** gemm_kernel.c and cases_kernel.c); cases_kernel.c includes it again at
+** 16 for its AVX-512 build.
 */
 #ifndef OPL
 #define OPL(name) OPL_(name, VW)

@@ -29,6 +29,13 @@ const char *const lad_ovf_names[] = {"inf", "sat", "ieee", NULL};
 const char *const lad_chain_names[] = {"chain", "sum", NULL};
 const char *const lad_sparse_names[] = {"none", "1of2", "2of4", "pairs8", NULL};
 
+/* Here rather than in datapath.c, which calls into this file: the rows k
+** and sparse decide it, and the rules below read it. */
+int lad_datapath_kphys(const lad_datapath *dp)
+{
+    return dp->sparse ? dp->k / 2 : dp->k;
+}
+
 /* ---- formats and lane orders --------------------------------------------- */
 
 lad_format lad_format_cut(const lad_format *f, int m)
@@ -370,16 +377,29 @@ _Static_assert(LAD_SWEEP_MAXROWS == 8, "IDS_ covers 8 rows a group");
 #define DFLT LAD_IM_DFLT
 #define RZ_RNE (LAD_RM(LAD_RZ) | LAD_RM(LAD_RNE))
 const unsigned lad_impl[LAD_NPARAMS][LAD_NEVAL] = {
-#define LAD_IMPL(key, u, s, f, l8, g, ch, cs) [LAD_P_##key] = {u, s, f, l8, g, ch, cs},
+#define LAD_IMPL(key, u, s, f, fs, l8, s8, g, ch, cs) \
+    [LAD_P_##key] = {u, s, f, fs, l8, s8, g, ch, cs},
 #include "params.def"
 };
 #undef ANY
 #undef DFLT
 #undef RZ_RNE
-_Static_assert(LAD_NEVAL == 7, "LAD_IMPL has a column per evaluator");
+_Static_assert(LAD_NEVAL == 9, "LAD_IMPL has a column per evaluator");
 
-const char *const lad_evaluator_names[LAD_NEVAL] = {
-    "unscaled", "scaled", "fixed", "lanes8", "gemm", "chains", "cases",
+/* The eight-lane code on the scaled path reads a case's words as whole
+** chunks of eight in place, rows included (lad_plan_eval_rows), where the
+** unscaled path's copies a case of another k first; the case kernel loads
+** eight lanes of each case at a time. */
+const lad_evaluator_decl lad_evaluators[LAD_NEVAL] = {
+    [LAD_EV_UNSCALED] = {"unscaled", 1},
+    [LAD_EV_SCALED] = {"scaled", 1},
+    [LAD_EV_FIXED] = {"fixed", 1},
+    [LAD_EV_FIXSUM] = {"fixsum", 1},
+    [LAD_EV_LANES8] = {"lanes8", 1},
+    [LAD_EV_SCALED8] = {"scaled8", 8},
+    [LAD_EV_GEMM] = {"gemm", 1},
+    [LAD_EV_CHAINS] = {"chains", 1},
+    [LAD_EV_CASES] = {"cases", 8},
 };
 
 int lad_param_at_default(const lad_param *p, const lad_datapath *dp)
@@ -419,6 +439,8 @@ uint64_t lad_rows_off(const lad_datapath *dp)
 
 int lad_impl_gap(int ev, const lad_datapath *dp, uint64_t off)
 {
+    if (dp->k % lad_evaluators[ev].kstep != 0)
+        return LAD_P_k;
     for (; off; off &= off - 1) {
         int i = __builtin_ctzll(off);
         const lad_param *p = &lad_params[i];

@@ -103,27 +103,39 @@ extern const int lad_nparams; /* LAD_NPARAMS */
 ** dependency order: rows[0..n-1] are searched jointly. */
 /* The fast evaluators, in params.def's LAD_IMPL columns. */
 enum lad_evaluator {
-    LAD_EV_UNSCALED, /* plan.c's unscaled path (fast_body, any CPU and AVX2) */
-    LAD_EV_SCALED,   /* plan.c's block-scaled path (eval_scaled) */
+    LAD_EV_UNSCALED, /* plan_unscaled.c (fast_body, any CPU and AVX2) */
+    LAD_EV_SCALED,   /* plan_scaled.c (lad_eval_scaled) */
     LAD_EV_FIXED,    /* within it, fp4 groups summed as integers */
-    LAD_EV_LANES8,   /* plan.c's eight-lane code, unscaled and scaled */
+    LAD_EV_FIXSUM,   /* within those, the sum a block at a time (fixed_sum) */
+    LAD_EV_LANES8,   /* plan_lanes.c on the unscaled path */
+    LAD_EV_SCALED8,  /* plan_lanes.c on the scaled path (lad_scaled_lanes8) */
     LAD_EV_GEMM,     /* gemm_kernel.c's block kernel (lad_block_ok) */
     LAD_EV_CHAINS,   /* its AVX2 chain kernels */
-    LAD_EV_CASES,    /* gemm_kernel.c's case kernel (lad_cases_ok) */
+    LAD_EV_CASES,    /* cases_kernel.c (lad_cases_ok) */
     LAD_NEVAL
 };
 #define LAD_IM_DFLT 0u    /* the row's default only */
 #define LAD_IM_ANY (~0u)  /* every legal value; else (ENUM, BOOL) LAD_RM() of
                              the values besides the default */
 extern const unsigned lad_impl[LAD_NPARAMS][LAD_NEVAL];
-extern const char *const lad_evaluator_names[LAD_NEVAL];
+
+/* An evaluator's declaration: its name, and what it asks of a datapath's
+** shape besides the values of its rows (LAD_IMPL). */
+typedef struct lad_evaluator_decl {
+    const char *name;
+    int kstep;  /* k a multiple of this (1: any k): the code reads a case's
+                   words in whole chunks of kstep, so rows of k words
+                   (lad_rows) must be whole chunks */
+} lad_evaluator_decl;
+extern const lad_evaluator_decl lad_evaluators[LAD_NEVAL];
 
 /* The rows of dp in effect (lad_param_matters) and off their default, as
 ** bits 1 << LAD_P_<key>, leaving out those every evaluator implements at
 ** every value. */
 uint64_t lad_rows_off(const lad_datapath *dp);
 /* The first of those rows (off: lad_rows_off(dp)) at a value evaluator ev
-** does not implement (lad_impl); -1 when ev covers dp. */
+** does not implement (lad_impl), or k where dp's is no multiple of ev's
+** kstep (lad_evaluators); -1 when ev covers dp. */
 int lad_impl_gap(int ev, const lad_datapath *dp, uint64_t off);
 static inline int lad_impl_covers(int ev, const lad_datapath *dp)
 {

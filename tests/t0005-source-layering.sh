@@ -98,4 +98,26 @@ if grep -n 'lad_plan_\|lad_opfmt_\|opfmt_term' model/eval.c >"$TMP/cyc"; then
 else
     ok source-layering-eval-no-plan
 fi
+# Within model/, the calls go one way too: which object calls which (an
+# undefined symbol of one object defined in another, by nm) makes a graph
+# that tsort orders; a cycle (plan.c calling a kernel that calls the plan)
+# is a loop tsort reports.
+objs=${BUILD:-build/rel}/pic/model
+if ! command -v nm >/dev/null 2>&1 || ! command -v tsort >/dev/null 2>&1; then
+    skip source-layering-model-calls "no nm or tsort here"
+elif ! ls "$objs"/*.o >/dev/null 2>&1; then
+    skip source-layering-model-calls "no objects in $objs (make first)"
+else
+    for o in "$objs"/*.o; do
+        nm -g --defined-only "$o" | awk -v f="$(basename "$o" .o)" 'NF == 3 {print $3, f}'
+    done | sort >"$TMP/defs"
+    for o in "$objs"/*.o; do
+        nm -u "$o" | awk -v f="$(basename "$o" .o)" '{print $NF, f}'
+    done | sort | join - "$TMP/defs" | awk '$2 != $3 {print $2, $3}' | sort -u >"$TMP/calls"
+    if tsort "$TMP/calls" >"$TMP/order" 2>"$TMP/loop"; then
+        ok source-layering-model-calls
+    else
+        fail source-layering-model-calls "a call cycle: $(tr '\n' ' ' <"$TMP/loop")"
+    fi
+fi
 test_done

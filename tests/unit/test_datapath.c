@@ -402,11 +402,11 @@ static void test_f64_fma(void)
 ** some lanes are then made Infs of one sign, C too (LADDER_FAST_CASES of
 ** each a preset, default 1,500; 40,000 for a two-level window):
 ** the cases a chain decides by its words' classes from the first pass that
-** meets a special or overflows (plan.c, special_rest), and the ones it
+** meets a special or overflows (plan_unscaled.c, lad_special_rest), and the ones it
 ** leaves to the general code (Infs of both signs, a zero times an Inf).
 ** Each case one at a time (lad_plan_eval) and in batches of FAST_BATCH
 ** (lad_plan_eval_batch: eight or, on AVX-512, sixteen side by side where
-** the plan has cases8, gemm_kernel.c's lad_cases_eval, which decides those
+** the plan has cases8, cases_kernel.c's lad_cases_eval, which decides those
 ** specials and overflows in its lanes), by the plan, by its generic build
 ** and with eight side by side (the AVX2 build's width) on any CPU.
 */

@@ -10,8 +10,10 @@
 **
 **   - each evaluator the plan engages must be covered by its column
 **     (evaluators-<ev>-declared);
-**   - every word of lad_plan_eval and lad_plan_eval_batch (the eight-lane
-**     and case kernels) and of the GEMM kernel equals the reference's
+**   - every word of lad_plan_eval, lad_plan_eval_batch (the eight-lane
+**     and case kernels) and lad_plan_eval_rows (dense datapaths, rows
+**     exactly as long as the cases: a sanitizer build sees a read past
+**     them) and of the GEMM kernel equals the reference's
 **     (lad_eval_general, itself checked against the exact rational
 **     reference in test_rational.c), as integers, on targeted cases (each
 **     generator of probes/gen.h) and random ones (raw bits);
@@ -49,7 +51,9 @@ static int engaged(int ev, const lad_plan *p, const lad_datapath *dp)
     case LAD_EV_UNSCALED: return p->path == LAD_PATH_FAST;
     case LAD_EV_SCALED: return p->path == LAD_PATH_SCALED;
     case LAD_EV_FIXED: return p->fixed;
-    case LAD_EV_LANES8: return p->lanes8 || p->scaled8;
+    case LAD_EV_FIXSUM: return p->fixsum;
+    case LAD_EV_LANES8: return p->lanes8;
+    case LAD_EV_SCALED8: return p->scaled8;
     case LAD_EV_GEMM: return lad_block_ok(dp);
     /* the chain kernels run inside the GEMM kernel where their column
     ** covers dp: checked by the GEMM's words */
@@ -124,6 +128,35 @@ static int gemm_agrees(const lad_datapath *dp, const lad_case *cs, int n, char *
     return ok;
 }
 
+/* Cases cs[0..n) by lad_plan_eval_rows on rows of their words, into d:
+** 1, or 0 when out of memory (then d is not written). */
+static int rows_eval(const lad_datapath *dp, const lad_plan *p, const lad_case *cs, int n,
+                     lad_word_t *d)
+{
+    size_t k = (size_t)dp->k, nkb = (size_t)lad_datapath_nscales(dp);
+    lad_word_t *a = malloc((size_t)n * k * sizeof *a), *b = malloc((size_t)n * k * sizeof *b);
+    lad_word_t *c = malloc((size_t)n * sizeof *c);
+    uint8_t *sa = malloc((size_t)n * nkb + 1), *sb = malloc((size_t)n * nkb + 1);
+    int ok = a && b && c && sa && sb;
+    for (int i = 0; ok && i < n; i++) {
+        memcpy(a + i * k, cs[i].a, k * sizeof *a);
+        memcpy(b + i * k, cs[i].b, k * sizeof *b);
+        c[i] = cs[i].c;
+        memcpy(sa + i * nkb, cs[i].sa, nkb);
+        memcpy(sb + i * nkb, cs[i].sb, nkb);
+    }
+    if (ok) {
+        lad_rows r = {a, b, c, sa, sb, NULL, NULL};
+        lad_plan_eval_rows(p, &r, (size_t)n, d);
+    }
+    free(a);
+    free(b);
+    free(c);
+    free(sa);
+    free(sb);
+    return ok;
+}
+
 /* dp's words by every evaluator the plan engages against the reference's:
 ** 1 when they agree and every engaged evaluator claims dp, else 0 with
 ** why; runs counts, for each, the rows dp sets off their default. */
@@ -141,7 +174,7 @@ static int check_datapath(const lad_datapath *dp, char *why, size_t size)
         int gap = lad_impl_gap(ev, dp, lad_rows_off(dp));
         if (gap >= 0 && ok) {
             snprintf(why, size, "%s runs with %s off its default, which it does not claim",
-                     lad_evaluator_names[ev], lad_params[gap].key);
+                     lad_evaluators[ev].name, lad_params[gap].key);
             ok = 0;
         }
         for (int i = 0; i < LAD_NPARAMS; i++)
@@ -159,21 +192,27 @@ static int check_datapath(const lad_datapath *dp, char *why, size_t size)
     lad_gen_cases(dp, 0xca5e, 100, 0, cs + n, NCASES);
     n += NCASES;
     lad_plan_eval_batch(&p, cs, (size_t)n, batch);
+    /* the same cases as rows (no metadata: dense datapaths), each array
+    ** exactly n cases long, so that a read past its end is one past the
+    ** heap block (a sanitizer build reports it) */
+    static lad_word_t byrow[NCASES * (LAD_GEN_KINDS + 1)];
+    int rows = !dp->sparse && !dp->integer && rows_eval(dp, &p, cs, n, byrow);
     int bad = -1;
     lad_word_t want = 0, one = 0;
     for (int i = 0; i < n && bad < 0; i++) {
         want = dp->integer ? lad_eval_integer(dp, &cs[i]) : lad_eval_general(dp, &cs[i]);
         one = lad_plan_eval(&p, &cs[i]);
-        if (one != want || batch[i] != want)
+        if (one != want || batch[i] != want || (rows && byrow[i] != want))
             bad = i;
     }
     compared += n;
     if (!ok)
         return 0;
     if (bad >= 0) {
-        snprintf(why, size, "case %d (path %d): reference 0x%llx, plan 0x%llx, batch 0x%llx",
+        snprintf(why, size,
+                 "case %d (path %d): reference 0x%llx, plan 0x%llx, batch 0x%llx, rows 0x%llx",
                  bad, p.path, (unsigned long long)want, (unsigned long long)one,
-                 (unsigned long long)batch[bad]);
+                 (unsigned long long)batch[bad], (unsigned long long)byrow[bad]);
         return 0;
     }
     return !engaged(LAD_EV_GEMM, &p, dp) || gemm_agrees(dp, cs, n, why, size);
@@ -326,7 +365,7 @@ void test_evaluators(void)
                 runs[row][ev] == 0 && at + 40 < sizeof missing)
                 at += (size_t)snprintf(missing + at, sizeof missing - at, " %s",
                                        lad_params[row].key);
-        snprintf(test, sizeof test, "evaluators-claims-%s", lad_evaluator_names[ev]);
+        snprintf(test, sizeof test, "evaluators-claims-%s", lad_evaluators[ev].name);
         test_check(at == 0, test, "claimed off the default but never run:%s", missing);
     }
     printf("evaluators: %d bases, %ld datapaths, %ld cases\n", nbase, datapaths, compared);

@@ -168,7 +168,7 @@ static void draw(const family *fm, const lad_datapath *p, lad_rng *r, lad_datapa
             }
         }
         if ((fm->vary & VARY_LANES8) && pick(r, 2)) {
-            /* plan.c's lanes8_ok: chained, toward zero, C first in the window */
+            /* plan_lanes.c's lad_lanes8_ok: chained, toward zero, C first in the window */
             dp->window = lad_rng_range(r, 8, 29);
             dp->align_round = LAD_RZ;
             dp->chain = LAD_CHAIN;

@@ -1,5 +1,5 @@
 /*
-** The block-scaled fast path (plan.c, eval_scaled) against the general code
+** The block-scaled fast path (plan_scaled.c, lad_eval_scaled) against the general code
 ** (lad_eval_general, itself checked against the exact rational reference in
 ** test_rational.c): every word of lad_plan_eval must equal the general
 ** word, as integers. Datapaths: every block-scaled preset, and fp4 and fp6
@@ -259,7 +259,7 @@ void test_scaled(void)
     /* fp4 and fp6 with groups of several lanes, with and without the
     ** C-dominant merge (per group, or per cdom_group lanes) and the
     ** subnormal group floor; fixsum: the fp4 ones summed a scale block at
-    ** a time (plan.c, fixed_sum) */
+    ** a time (plan_scaled.c, fixed_sum) */
     static const struct {
         const char *preset;
         int group, cdom, per_group, sub_floor, fixsum;
