@@ -287,10 +287,17 @@ test-python: $(BUILD)/ladder
 test-cluster: $(BUILD)/ladder
 	@LADDER=$(BUILD)/ladder sh scripts/slurm/test-cluster.sh
 
-.PHONY: test-peers
+# test-peers takes one preset of each family (tests/peers/validate-mmasim.inc)
+# and 100,000 cases of the default generator each; test-peers-long every
+# preset, 1,000,000 cases each (hours; docs/testing.md).
+.PHONY: test-peers test-peers-long
 test-peers: $(BUILD)/ladder
 	@sh scripts/deps.sh peers
 	@for t in tests/peers/*.sh; do LADDER=$(BUILD)/ladder PEERS=build/peers sh $$t || exit 1; done
+
+test-peers-long: $(BUILD)/ladder
+	@sh scripts/deps.sh peers
+	@for t in tests/peers/*.sh; do PEERS_ALL=1 LADDER=$(BUILD)/ladder PEERS=build/peers sh $$t || exit 1; done
 
 # torch tensors through the Python package and ladder.torch.emulate against
 # ladder.matmul, and the tutorial docs/tutorials/4-model-numerics.md

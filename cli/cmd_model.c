@@ -3,7 +3,7 @@
 **
 **     ladder model show [--canonical] <preset|file>
 **     ladder model check <file>
-**     ladder model params
+**     ladder model params [--json [<preset|file>]]
 **
 ** show prints a preset (or a model file, read and rewritten) as a model file
 ** (docs/model-files.md), which `--model` reads back exactly; --canonical
@@ -12,7 +12,11 @@
 ** model file and says whether the model accepts it. A bad model file is a
 ** data error (exit 3) with its file:line:col, and nothing goes to stdout.
 ** params lists the parameter registry (model/params.h) as the Markdown
-** table of keys in docs/model-files.md, which a test keeps equal to it.
+** table of keys in docs/model-files.md, which a test keeps equal to it;
+** with --json, a document of the rows with their defaults and usual
+** values, and given a base datapath the candidates inference tries for
+** it, from which the random draws of the tests take their values
+** (tests/data/model-random.sh).
 */
 #include "cli.h"
 #include "commands.h"
@@ -25,8 +29,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int params_json(void)
+/* A row's value of dp into the JSON document, as a model file spells it. */
+static void json_value(const lad_param *p, const lad_datapath *dp)
 {
+    char text[LAD_KMAX * 5 + 128];
+    const char *v = lad_model_value(p, dp, text, sizeof text);
+    cli_json_str(stdout, v ? v : "?");
+}
+
+/* The registry as JSON: each row with its default; with a base, the
+** values inference tries for it (lad_param_cands), most plausible first,
+** where it searches the row on that base. */
+static int params_json(const lad_datapath *base)
+{
+    lad_datapath dflt;
+    lad_param_defaults(&dflt);
     for (int i = 0; i < lad_nparams; i++) {
         const lad_param *p = &lad_params[i];
         char type[160];
@@ -34,8 +51,25 @@ static int params_json(void)
         cli_json_str(stdout, p->key);
         printf(", \"type\": ");
         cli_json_str(stdout, lad_param_legal_text(p, 0, type, sizeof type));
-        printf(", \"required\": %s, \"searched\": %s, \"meaning\": ",
+        printf(", \"required\": %s, \"searched\": %s, \"default\": ",
                p->flags & LAD_PF_REQUIRED ? "true" : "false", p->cands ? "true" : "false");
+        json_value(p, &dflt);
+        int64_t lo, hi;
+        if (lad_param_usual(p, &lo, &hi))
+            printf(", \"usual\": [%lld, %lld]", (long long)lo, (long long)hi);
+        if (base && p->cands) {
+            int64_t v[LAD_PARAM_MAXCANDS];
+            int n = lad_param_cands(p, base, v, LAD_PARAM_MAXCANDS);
+            printf(", \"candidates\": [");
+            for (int j = 0; j < n; j++) {
+                lad_datapath t = *base;
+                lad_param_set(p, &t, base, v[j]);
+                printf("%s", j ? ", " : "");
+                json_value(p, &t);
+            }
+            printf("]");
+        }
+        printf(", \"meaning\": ");
         cli_json_str(stdout, p->doc);
         printf("}");
     }
@@ -72,9 +106,17 @@ int cmd_model(int argc, char **argv)
                       "model: missing subcommand (show, check or params)");
     if (rc)
         return rc == CLI_HELP ? 0 : rc;
-    if (strcmp(pos[0], "params") == 0)
-        return npos > 1 ? cli_usage_error("model params: takes no argument")
-                        : json ? params_json() : params();
+    if (strcmp(pos[0], "params") == 0) {
+        if (npos > 1 && !json)
+            return cli_usage_error("model params: a base takes --json");
+        if (npos == 1)
+            return json ? params_json(NULL) : params();
+        lad_err err = {0};
+        lad_datapath base;
+        if (lad_model_resolve(pos[1], &base, &err) != LAD_OK)
+            return cli_report(&err);
+        return params_json(&base);
+    }
     int show = strcmp(pos[0], "show") == 0;
     if (!show && strcmp(pos[0], "check") != 0)
     {

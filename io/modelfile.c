@@ -457,6 +457,18 @@ static void put_format(lad_buf *b, const lad_format *f)
         f->nan >= 0 && f->nan <= 3 ? nan_names[f->nan] : "?");
 }
 
+const char *lad_model_value(const lad_param *p, const lad_datapath *dp, char *buf, size_t size)
+{
+    if (p->type != LAD_PT_FMT)
+        return lad_param_text(p, dp, buf, size);
+    const lad_format *f = (const lad_format *)((const char *)dp + p->off);
+    if (is_zero_format(f))
+        snprintf(buf, size, "none");
+    else if (spec_of(f, buf, size) != 0)
+        return NULL;
+    return buf;
+}
+
 char *lad_model_write(const lad_datapath *dp, const char *evidence)
 {
     return lad_model_write_notes(dp, evidence, NULL);

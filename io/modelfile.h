@@ -91,4 +91,10 @@ int lad_model_read_format(const lad_ydoc *doc, const lad_ynode *node,
 ** (lad_round_names and others, model/params.h). */
 #include "../model/params.h"
 
+/* Row p's value of dp as a model file spells it, unquoted, into buf: a
+** format as its spec (`none` for no format), any other row as
+** lad_param_text. NULL for a format no spec reads back as (a model file
+** writes it as a mapping). */
+const char *lad_model_value(const lad_param *p, const lad_datapath *dp, char *buf, size_t size);
+
 #endif

@@ -320,6 +320,20 @@ static int (*const same_rules[LAD_NPARAMS])(const lad_datapath *dp) = {
 #include "params.def"
 };
 
+/* The LAD_USUAL lines by row; set 0 where a row has none. */
+static const struct { int set; int64_t lo, hi; } usual[LAD_NPARAMS] = {
+#define LAD_USUAL(key, l, h) [LAD_P_##key] = {1, l, h},
+#include "params.def"
+};
+
+int lad_param_usual(const lad_param *p, int64_t *lo, int64_t *hi)
+{
+    int i = lad_param_index(p);
+    *lo = usual[i].lo;
+    *hi = usual[i].hi;
+    return usual[i].set;
+}
+
 /* ---- the rows -------------------------------------------------------------- */
 
 #define OFF(f) .off = offsetof(lad_datapath, f), .size = sizeof(((lad_datapath *)0)->f)

@@ -99,6 +99,11 @@ struct lad_param {
 extern const lad_param lad_params[LAD_NPARAMS];
 extern const int lad_nparams; /* LAD_NPARAMS */
 
+/* The values of p hardware shows, with some room (params.def's LAD_USUAL
+** line): *lo..*hi, which random draws favour. 0 (and 0..0) when p has no
+** such line. */
+int lad_param_usual(const lad_param *p, int64_t *lo, int64_t *hi);
+
 /* The staged sweep's joint groups (params.def's LAD_SWEEP lines), in
 ** dependency order: rows[0..n-1] are searched jointly. */
 /* The fast evaluators, in params.def's LAD_IMPL columns. */

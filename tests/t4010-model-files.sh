@@ -55,6 +55,21 @@ if cmp -s "$out" "$TMP/doc-params"; then ok model-params-doc-current
 else fail model-params-doc-current "docs/model-files.md's table differs from 'ladder model params'"; fi
 expect_usage_error model-params-extra model params x
 
+# With --json and a base, each searched row lists the values inference
+# tries there (model/params.c: window 8..48; the passes of K = 16 whole
+# first, then 1, 2, 4, 8; a scaled row nothing on an unscaled base), as a
+# model file spells them; the usual values of params.def's LAD_USUAL lines.
+run_ladder model params --json sm90-mma-bf16-f32
+expect_rc model-params-base-rc 0
+expect_out model-params-base-window '^ ?.?\{"key": "window", .*"default": "24", "usual": \[13, 40\], "candidates": \["8", "9", .*"47", "48"\], '
+expect_out model-params-base-pass '"key": "pass", .*"candidates": \["16", "1", "2", "4", "8"\], '
+expect_out model-params-base-scaled '"key": "group", .*"candidates": \[\], '
+expect_out model-params-base-acc '"key": "acc", .*"candidates": \["f32", "e8m22:pad=1", .*"e8m10:pad=13", "f16", "bf16"\], '
+run_ladder model params --json
+check model-params-json-no-candidates sh -c "! grep -q candidates '$out'"
+run_ladder model params --json sm99-nothing
+expect_rc model-params-base-unknown-rc 2
+
 # A model file cut short is refused (it once read as a K=1 all-f32 model);
 # a whole-datapath error points at the key it is about.
 "$LADDER" model show sm90-mma-bf16-f32 | head -n 16 >"$TMP/cut.yaml"

@@ -26,8 +26,20 @@
 # acc_round, d_round, d_via_acc), the result format's cut (d), overflow,
 # the NaN word, the flushes (ftz_in, ftz_out) and the product overflow
 # (prod_inf) where unscaled, and in_round where A or B is cut from a wider
-# word. The values lie near what hardware shows (docs/datapaths.md) and
-# cover each row's legal set. An 8- or 6-bit A or B of an unscaled base is
+# word. Every row's values come from the parameter registry, as `ladder
+# model params --json BASE` gives them for the base: the candidates
+# inference tries there (most plausible first) and, where params.def has
+# a LAD_USUAL line, the values hardware shows, which come more often than
+# the rest. The ways of drawing (the first candidates two times in three,
+# the usual values four times in five) and the structure (which rows go
+# together, which a structure resets) are written here; so are the cuts
+# of d (to 14..22 fraction bits of f32, 6..9 of f16), the first window of
+# a two-level sum (16..32, around CDNA3's 24) and the NaN words, which are
+# about formats and structures rather than rows. A row this script does
+# not draw by name (a new one) is drawn all the same, one time in two, as
+# a candidate other than the first: so a row added to model/params.def
+# with candidates takes values here with no line of its own. An 8- or
+# 6-bit A or B of an unscaled base is
 # replaced one time in three by another format: the fnuz pair of e4m3 and
 # e5m2, the other OCP fp8, or a user-defined format given as a spec (e3m4,
 # e2m5, e4m3 and e5m2 with another bias, flushed subnormals or no
@@ -36,6 +48,7 @@
 L=$1
 SEED=$2
 t=$(mktemp)
+j=$(mktemp)
 # family, then preset: rare structures come often enough in a few hundred
 # draws whatever the number of presets of each
 base=$("$L" presets | awk -v s="$SEED" '
@@ -56,14 +69,50 @@ END {
     print P[f, int(rand() * n[f])]
 }')
 "$L" model show "$base" | grep -v '^#' | grep -v '^evidence:' >"$t"
+"$L" model params --json "$base" >"$j"
 awk -v s="$SEED" -v base="$base" '
 function pick(n) { return int(rand() * n) }
 function range(lo, hi) { return lo + pick(hi - lo + 1) }
 function chance(n) { return pick(n) == 0 }
-# rz, rne often; never rna, which inference does not ask of these two
-# roundings (model/params.c)
-function rnd4() { return rn[pick(3) ? pick(2) : 2 + pick(2)] }
 function bool(n) { return chance(n) ? "true" : "false" }
+# The registry (`ladder model params --json BASE`): row k has NC[k]
+# candidates C[k, 0..], most plausible first, default DF[k], and where
+# UL[k] is set the usual values UL[k]..UH[k].
+function row(line,    k, r, v, u) {
+    if (!match(line, /"key": "[^"]*"/)) return
+    k = substr(line, RSTART + 8, RLENGTH - 9)
+    if (match(line, /"default": "[^"]*"/)) DF[k] = substr(line, RSTART + 12, RLENGTH - 13)
+    if (match(line, /"usual": \[-?[0-9]+, -?[0-9]+\]/)) {
+        v = substr(line, RSTART + 10, RLENGTH - 11); split(v, u, ", "); UL[k] = u[1] + 0; UH[k] = u[2] + 0
+    }
+    NC[k] = 0
+    if (!match(line, /"candidates": \[/)) return
+    ROWS[nrows++] = k
+    r = substr(line, RSTART + RLENGTH)
+    while (match(r, /^"[^"]*"/)) {
+        C[k, NC[k]++] = substr(r, 2, RLENGTH - 2)
+        r = substr(r, RLENGTH + 1); sub(/^, /, "", r)
+    }
+}
+# the first two candidates two times in three, else one of the rest (the
+# roundings of a pass result and of D: rz, rne often)
+function first2(k,    n) { n = NC[k] - 2; return C[k, pick(3) ? pick(2) : 2 + (n > 1 ? pick(n) : 0)] }
+# the first candidate two times in three, else one of the rest
+function first1(k) { return pick(3) ? C[k, 0] : C[k, NC[k] - 1 - pick(NC[k] - 1)] }
+function any(k) { return C[k, pick(NC[k])] }
+# a value between the least and the greatest candidate other than the default
+function span(k,    i, lo, hi, v) {
+    lo = ""; hi = ""
+    for (i = 0; i < NC[k]; i++) {
+        v = C[k, i]
+        if (v == DF[k]) continue
+        v += 0
+        if (lo == "" || v < lo) lo = v
+        if (hi == "" || v > hi) hi = v
+    }
+    return range(lo, hi)
+}
+function usual(k) { return UL[k] == UH[k] ? UL[k] : range(UL[k], UH[k]) }
 # the fields of a format written as a name or a spec: ebits, mbits, bias
 function fmt(f,    m, x, kv, i, nk) {
     FE = 0; FM = 0; FB = 0; FW = 0
@@ -92,14 +141,6 @@ function exact_span(    hi, lo, e, i, fs) {
     }
     return hi - lo + 8
 }
-# a lane order by stride r (model/params.c, lad_order_set_stride)
-function stride_order(r, n,    h, j, o) {
-    o = ""
-    for (h = 0; h < 2; h++)
-        for (j = 0; j < n; j++)
-            if ((j % (2 * r) < r) == (h == 0)) o = o (o == "" ? "" : ", ") j
-    return "[" o "]"
-}
 function is8(f) { return f == "e4m3" || f == "e5m2" || f == "e4m3fnuz" || f == "e5m2fnuz" }
 function is6(f) { return f == "e2m3" || f == "e3m2" }
 # another format for an 8- or 6-bit A or B
@@ -121,6 +162,7 @@ function other(f,    u) {
     if (u == 7) return "e4m3:sub=flush,name=e4m3ftz"
     return "e5m2:inf=none,nan=ones,name=e5m2fn"
 }
+NR == FNR { row($0); next }
 {
     key = $1; sub(/:$/, "", key)
     val = $0; sub(/^[a-z_0-9]+: */, "", val)
@@ -129,13 +171,10 @@ function other(f,    u) {
 END {
     split("f32 8 23 127 32 tf32 8 10 127 32 bf16 8 7 127 16 f16 5 10 15 16 e4m3 4 3 7 8 e5m2 5 2 15 8 e2m3 2 3 1 6 e3m2 3 2 3 6 e2m1 2 1 1 4 ue8m0 8 0 127 8 ue4m3 4 3 7 8 e4m3fnuz 4 3 8 8 e5m2fnuz 5 2 16 8 f64 11 52 1023 64", B, " ")
     for (i = 1; i in B; i += 5) { BE[B[i]] = B[i + 1]; BM[B[i]] = B[i + 2]; BB[B[i]] = B[i + 3]; BW[B[i]] = B[i + 4] }
-    rn[0] = "rz"; rn[1] = "rne"; rn[2] = "ru"; rn[3] = "rd"; rn[4] = "rna"
-    al[0] = "rz"; al[1] = "rd"; al[2] = "rne"
     srand(s * 7919 + 13); pick(2)
     P["name"] = "random-" s
     k = V["k"] + 0
     kp = (V["sparse"] == "none") ? k : k / 2
-    nd = 0; for (l = 1; l <= kp; l *= 2) if (kp % l == 0) div[nd++] = l
     integer = V["integer"] == "true"
     scaled = V["scale_block"] + 0 > 0
     f64 = V["a"] == "f64"
@@ -159,15 +198,15 @@ END {
         pa = V["a"]; pb = V["b"]
         if ("a" in P) V["a"] = P["a"]
         if ("b" in P) V["b"] = P["b"]
-        if (V["a"] == "tf32" || V["b"] == "tf32") P["in_round"] = rn[pick(3) ? pick(2) : 4]
+        if (V["a"] == "tf32" || V["b"] == "tf32") P["in_round"] = first2("in_round")
         # the result: its format cut below its width, rounding, overflow, NaN
         d = V["d"]
         if ((d == "f32" || d == "f16") && chance(10)) {
             m = range(d == "f32" ? 14 : 6, BM[d] - 1)
             P["d"] = "e" BE[d] "m" m ":pad=" BM[d] - m
         }
-        P["d_round"] = rnd4()
-        P["overflow"] = pick(3) ? "inf" : pick(2) ? "sat" : "ieee"
+        P["d_round"] = first2("d_round")
+        P["overflow"] = first1("overflow")
         if (chance(8)) {
             w = BW[d]
             if (w == 64) P["nan"] = chance(2) ? "0x7ff8000000000000" : "0xffffffffffffffff"
@@ -175,24 +214,29 @@ END {
             else P["nan"] = chance(2) ? "0x7fc00000" : "0xffffffff"
         }
         # the passes
-        P["pass"] = pick(3) ? div[nd - 1] : div[pick(nd)]
+        # all of K two times in three (the first candidate), else any
+        P["pass"] = (pick(3) ? C["pass", 0] : C["pass", (pick(NC["pass"]) + 1) % NC["pass"]]) + 0
         if (f64 && st == "exact") P["pass"] = 1
-        P["chain"] = st == "tree" ? "sum" : pick(4) ? "chain" : "sum"
+        P["chain"] = st == "tree" ? "sum" : pick(4) ? C["chain", 0] : C["chain", 1]
+        # acc: f32 (the first candidate), a cut of it, f16, bf16 or the
+        # format of the result
         u = pick(10)
+        for (i = nc = 0; i < NC["acc"]; i++)
+            if (C["acc", i] ~ /^e8m[0-9]+:/ && !(C["acc", i] in iscut)) cut[iscut[C["acc", i]] = ++nc] = C["acc", i]
         if (f64) P["acc"] = "f64"
-        else if (u < 5) P["acc"] = "f32"
-        else if (u < 7) P["acc"] = "e8m" (m = range(10, 22)) ":pad=" 23 - m
+        else if (u < 5) P["acc"] = C["acc", 0]
+        else if (u < 7) P["acc"] = cut[nc - pick(nc)]
         else if (u < 8) P["acc"] = "f16"
         else if (u < 9) P["acc"] = "bf16"
         else P["acc"] = ("d" in P) ? P["d"] : V["acc"]
-        P["acc_round"] = rnd4()
+        P["acc_round"] = first2("acc_round")
         P["d_via_acc"] = bool(4)
         P["c_last"] = st == "tree" ? "false" : bool(5)
         # unscaled: flushes, products that overflow
         if (!scaled) {
             P["ftz_in"] = V["ftz_in"] == "true" ? (chance(4) ? "false" : "true") : bool(6)
             P["ftz_out"] = V["ftz_out"] == "true" ? (chance(4) ? "false" : "true") : bool(6)
-            P["prod_inf"] = f64 || pick(4) ? "none" : pick(2) ? 128 : range(100, 140)
+            P["prod_inf"] = f64 || pick(4) ? DF["prod_inf"] : pick(2) ? usual("prod_inf") : span("prod_inf")
         }
         # reset the structure rows, then set the drawn one
         P["exact"] = "false"; P["tree"] = "false"; P["ieee_zero"] = "false"
@@ -204,45 +248,58 @@ END {
         } else if (st == "tree") {
             P["tree"] = "true"
         } else {
-            P["window"] = chance(5) ? range(8, 48) : range(13, 40)
-            P["align_round"] = al[pick(3) ? 0 : pick(3)]
+            P["window"] = chance(5) ? span("window") : usual("window")
+            P["align_round"] = C["align_round", pick(3) ? 0 : pick(NC["align_round"])]
             P["c_anchor"] = chance(4) ? "false" : "true"
-            P["anchor_min"] = pick(3) ? "none" : range(-160, -110)
-            P["zero_floor"] = pick(4) ? "none" : range(-160, -110)
+            P["anchor_min"] = pick(3) ? DF["anchor_min"] : span("anchor_min")
+            P["zero_floor"] = pick(4) ? DF["zero_floor"] : span("zero_floor")
             P["zero_sign"] = bool(4)
         }
         if (st == "two") {
             P["window"] = range(16, 32)
-            P["window2"] = chance(2) ? 32 : range(16, 40)
-            P["align2_round"] = al[pick(3)]
-            P["norm2"] = pick(3) ? (chance(2) ? 31 : range(16, 40)) : 0
+            P["window2"] = chance(2) ? usual("window2") : span("window2")
+            P["align2_round"] = any("align2_round")
+            P["norm2"] = pick(3) ? (chance(2) ? usual("norm2") : span("norm2")) : DF["norm2"]
             P["even_odd"] = bool(2)
             P["c2_drop"] = bool(2)
         }
         if (st == "scaled") {
             sb = V["scale_block"] + 0
+            # the group sizes that fit the passes
             ng = 0
-            for (g = 1; g <= 64 && g <= kp; g *= 2)
-                if (sb % g == 0 && (P["pass"] % g == 0 || P["pass"] == kp)) gs[ng++] = g
-            P["group"] = chance(3) ? 1 : gs[pick(ng)]
-            P["scale_floor"] = chance(3) ? "none" : range(25, 45)
-            P["cdom_window"] = chance(2) ? 0 : range(25, 45)
+            for (i = 0; i < NC["group"]; i++)
+                if (P["pass"] % C["group", i] == 0 || P["pass"] == kp) gs[ng++] = C["group", i] + 0
+            P["group"] = chance(3) ? DF["group"] : gs[pick(ng)]
+            P["scale_floor"] = chance(3) ? DF["scale_floor"] : usual("scale_floor")
+            P["cdom_window"] = chance(2) ? DF["cdom_window"] : usual("cdom_window")
             P["cdom_group"] = gs[pick(ng)]
             P["cdom_per_group"] = P["cdom_window"] > 0 && P["group"] > 1 ? bool(2) : "false"
-            P["group_sub_floor"] = pick(3) ? "none" : range(-190, -160)
+            P["group_sub_floor"] = pick(3) ? DF["group_sub_floor"] : span("group_sub_floor")
         }
         # the lane order of the two-HMMA fp8 mma.sync: several passes, no
         # exact group sums
         grouped = st == "scaled" && (P["group"] > 1 || P["cdom_window"] > 0)
         if (P["pass"] < kp && !grouped && (base ~ /^sm90-mma-e/ ? pick(3) : chance(4))) {
-            r = kp % 4 == 0 && chance(2) ? 2 : 1
-            if (kp % (2 * r) == 0 && kp > 2 * r) P["order"] = stride_order(r, kp)
+            # candidates: physical order, then by stride 1 and 2
+            r = NC["order"] > 2 && chance(2) ? 2 : 1
+            if (NC["order"] > r && kp > 2 * r) P["order"] = C["order", r]
         }
         if (base ~ /^sm90-mma-e/ && st == "window" && pick(3)) P["c_last"] = "true"
+    }
+    # the rows not drawn above by name (a row new to the registry): one
+    # time in two a candidate other than the first
+    split("d in_round saturate window align_round zero_floor anchor_min c_anchor window2 " \
+          "align2_round even_odd norm2 c2_drop exact ieee_zero tree prod_inf ftz_in ftz_out " \
+          "pass chain acc acc_round d_round d_via_acc c_last zero_sign order overflow nan group " \
+          "scale_floor cdom_window cdom_group cdom_per_group group_sub_floor", x, " ")
+    for (i = 1; i in x; i++) named[x[i]] = 1
+    for (i = 0; i < nrows; i++) {
+        key = ROWS[i]
+        if (!(key in named) && NC[key] > 1 && chance(2)) P[key] = C[key, 1 + pick(NC[key] - 1)]
     }
     for (i = 0; i < nk; i++) {
         key = K[i]
         print key ": " ((key in P) ? P[key] : V[key])
     }
-}' "$t"
-rm -f "$t"
+}' "$j" "$t"
+rm -f "$t" "$j"

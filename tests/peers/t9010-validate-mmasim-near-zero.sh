@@ -1,6 +1,7 @@
 #!/bin/sh
-# ladder validate --gen near-zero of every float preset MMA-Sim models (a
-# file in vectors/mmasim) against MMA-Sim, on PEERS_NEAR_ZERO_CASES cases
+# ladder validate --gen near-zero of the float presets MMA-Sim models (a
+# file in vectors/mmasim; one of each family, or every one with
+# PEERS_ALL=1) against MMA-Sim, on PEERS_NEAR_ZERO_CASES cases
 # each (default 20,000, the size of the runs
 # docs/findings-mmasim.txt lists): products near the anchor floors, zero lanes, C
 # zero or tiny (probes/gen.h), where the floors of zero terms part the two

@@ -1,6 +1,7 @@
 #!/bin/sh
-# ladder validate --gen scale-edge of every block-scaled preset MMA-Sim
-# models (a file in vectors/mmasim) against MMA-Sim, on
+# ladder validate --gen scale-edge of the block-scaled presets MMA-Sim
+# models (a file in vectors/mmasim; one of each family, or every one with
+# PEERS_ALL=1) against MMA-Sim, on
 # PEERS_SCALE_EDGE_CASES cases each (default 20,000, the size of the runs
 # docs/findings-mmasim.txt lists): one block's scales
 # at the top, the others far below, C minus the top block's exact sum

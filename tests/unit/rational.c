@@ -8,6 +8,11 @@
 
 #include <string.h>
 
+const char *const rat_rows_left[] = {
+    "even_odd", "norm2", "c2_drop", "exact", "ieee_zero", "tree", "prod_inf", "ftz_in", "ftz_out",
+    NULL,
+};
+
 /* ---- big integers ---------------------------------------------------------- */
 
 static void ri_zero(rat_int *r)

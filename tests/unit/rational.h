@@ -29,6 +29,14 @@ typedef struct rat_int {
 ** lad_datapath_check; the sparsity metadata must be legal. */
 uint32_t rat_eval(const lad_datapath *dp, const lad_case *cs);
 
+/* The rows of the registry (model/params.def) this reference leaves out:
+** the AMD ways of summing (the two-level window's even and odd lanes, its
+** cut below the leading bit and its addend drop; exact and tree sums;
+** flushes; product infinity), which the model is checked on against
+** MMA-Sim (tests/peers/). NULL-terminated. A row new to the registry is
+** implemented here, or listed. */
+extern const char *const rat_rows_left[];
+
 /* Rounds (-1)^neg * m * 2^e (m any size) into format f with `mode`
 ** (LAD_RZ..LAD_RNA) and overflow rule `ovf`; results that are zero or round
 ** to zero are +0. Float formats with IEEE-style subnormals only. */

@@ -8,11 +8,19 @@
 ** with the fast path's generic build (where this CPU runs its AVX2 build),
 ** so that both builds answer for every case.
 **
+** The values of each row come from the parameter registry: the candidates
+** inference tries on the preset (lad_param_cands, model/params.c) and the
+** values hardware shows (params.def's LAD_USUAL lines); the families say
+** which rows vary together. The family "rows" draws every row the
+** reference implements (all but rat_rows_left), so that a row added to
+** params.def with candidates is drawn with no line here.
+**
 ** Cases per family: $LADDER_RATIONAL_CASES, default 1,000,000 (about five
 ** seconds a family on one core). Check names: rational-<family>.
 */
 #include "test.h"
 #include "rational.h"
+#include "model/params.h"
 #include "model/presets.h"
 #include "probes/gen.h"
 
@@ -37,7 +45,8 @@ enum {
     VARY_INT = 16,     /* saturate */
     VARY_FORMATS = 32, /* a and b: random user-defined float formats */
     VARY_TWO = 64,     /* window2, align2_round: a two-level window */
-    VARY_LANES8 = 128  /* half the draws within the eight-lane code's reach */
+    VARY_LANES8 = 128, /* half the draws within the eight-lane code's reach */
+    VARY_ROWS = 256    /* every row the reference implements, half of them each draw */
 };
 
 static const family families[] = {
@@ -65,20 +74,56 @@ static const family families[] = {
      VARY_CORE | VARY_FLOORS | VARY_LANES8},
     {"integer", {"sm100-tcgen05-s8xs8-s32", "sm100-tcgen05-u8xs8-s32-sat", "sm100-tcgen05-u8xu8-s32",
                  NULL}, VARY_INT},
+    {"rows", {"sm90-mma-bf16-f32", "sm80-mma-tf32-f32", "sm90-mma-e4m3-f16",
+              "sm100-tcgen05-mxf8f6f4-e4m3-f32", "sm100-tcgen05-sp-bf16-f32",
+              "sm100-tcgen05-u8xs8-s32-sat", NULL}, VARY_ROWS},
 };
-
-static lad_format e8m(int n)
-{
-    lad_format f = *lad_format_find("f32");
-    f.mbits = n;
-    f.pad = 23 - n;
-    snprintf(f.name, sizeof f.name, "e8m%d", n);
-    return f;
-}
 
 static int pick(lad_rng *r, int n)
 {
     return (int)lad_rng_below(r, (uint32_t)n);
+}
+
+/* How a row's value is drawn from its candidates on the base (lad_param_cands). */
+enum {
+    ANY,    /* any candidate */
+    FIRST,  /* the first (the most plausible) two times in three, else another */
+    OFF,    /* any but the row's default */
+    USUAL   /* one of the values hardware shows (LAD_USUAL), else OFF */
+};
+
+/* Sets row key of dp to a value drawn `how` from its candidates on base;
+** leaves it where the row has none there. */
+static void row(lad_rng *r, const char *key, int how, const lad_datapath *base, lad_datapath *dp)
+{
+    const lad_param *p = lad_param_find(key);
+    int64_t v[LAD_PARAM_MAXCANDS], keep[LAD_PARAM_MAXCANDS], lo, hi;
+    int n = p ? lad_param_cands(p, base, v, LAD_PARAM_MAXCANDS) : 0, nk = 0;
+    if (n == 0)
+        return;
+    if (how == FIRST && (n == 1 || pick(r, 3) != 0)) {
+        lad_param_set(p, dp, base, v[0]);
+        return;
+    }
+    int usual = how == USUAL && lad_param_usual(p, &lo, &hi);
+    for (int i = 0; i < n; i++) {
+        lad_datapath t = *base;
+        lad_param_set(p, &t, base, v[i]);
+        if (usual ? v[i] >= lo && v[i] <= hi
+                  : how == ANY || (how == FIRST ? i > 0 : !lad_param_at_default(p, &t)))
+            keep[nk++] = v[i];
+    }
+    if (nk > 0)
+        lad_param_set(p, dp, base, keep[pick(r, nk)]);
+}
+
+/* Whether the reference implements row i (rat_rows_left). */
+static int implemented(int i)
+{
+    for (int j = 0; rat_rows_left[j]; j++)
+        if (strcmp(rat_rows_left[j], lad_params[i].key) == 0)
+            return 0;
+    return 1;
 }
 
 /* A random float format of 32 bits or fewer, as a user may define one:
@@ -108,54 +153,55 @@ static lad_format random_format(lad_rng *r, const char *name)
 /* One random draw of the family's parameters around preset p. */
 static void draw(const family *fm, const lad_datapath *p, lad_rng *r, lad_datapath *dp)
 {
-    static const int rounds[] = {LAD_RZ, LAD_RNE, LAD_RU, LAD_RD};
-    static const int aligns[] = {LAD_RZ, LAD_RD, LAD_RNE};
     for (int tries = 0; tries < 1000; tries++) {
         *dp = *p;
-        int kp = lad_datapath_kphys(dp);
         if (fm->vary & VARY_CORE) {
-            dp->window = lad_rng_range(r, 8, 40);
-            dp->align_round = aligns[pick(r, 3)];
-            int l;
-            do
-                l = 1 << pick(r, 8);
-            while (kp % l);
-            dp->pass = pick(r, 3) == 0 ? kp : l;
-            dp->chain = pick(r, 3) == 0 ? LAD_SUM : LAD_CHAIN;
-            dp->c_anchor = pick(r, 4) != 0;
-            dp->acc_round = rounds[pick(r, 4)];
-            dp->d_round = rounds[pick(r, 4)];
-            dp->d_via_acc = pick(r, 3) == 0;
+            row(r, "window", ANY, p, dp);
+            row(r, "align_round", ANY, p, dp);
+            row(r, "pass", FIRST, p, dp);
+            row(r, "chain", FIRST, p, dp);
+            row(r, "c_anchor", FIRST, p, dp);
+            row(r, "acc_round", ANY, p, dp);
+            row(r, "d_round", ANY, p, dp);
+            row(r, "d_via_acc", FIRST, p, dp);
             if (pick(r, 3) == 0)
-                dp->acc = e8m(lad_rng_range(r, 10, 23));
-            dp->overflow = pick(r, 3);
-            if (!(fm->vary & VARY_SCALE)) /* the scaled fast path stays common */
-                dp->zero_sign = pick(r, 10) == 0;
+                row(r, "acc", ANY, p, dp);
+            row(r, "overflow", ANY, p, dp);
+            if (!(fm->vary & VARY_SCALE) && pick(r, 10) == 0) /* the scaled fast path stays common */
+                row(r, "zero_sign", OFF, p, dp);
         }
         if (fm->vary & VARY_FLOORS) {
-            dp->anchor_min = pick(r, 2) ? LAD_NOFLOOR : lad_rng_range(r, -160, -126);
-            dp->zero_floor = pick(r, 3) ? LAD_NOFLOOR : lad_rng_range(r, -160, -126);
+            if (pick(r, 2) == 0)
+                row(r, "anchor_min", OFF, p, dp);
+            if (pick(r, 3) == 0)
+                row(r, "zero_floor", OFF, p, dp);
         }
         if (fm->vary & VARY_IN)
-            dp->in_round = (int[]){LAD_RZ, LAD_RNE, LAD_RNA}[pick(r, 3)];
+            row(r, "in_round", ANY, p, dp);
         if ((fm->vary & VARY_SCALE) && pick(r, 4) != 0) {
-            dp->window = lad_rng_range(r, 20, 42);
-            dp->align_round = aligns[pick(r, 3)];
-            int g = 1 << pick(r, 5);
-            dp->group = dp->scale_block % g ? 1 : g;
-            dp->scale_floor = pick(r, 3) ? lad_rng_range(r, 25, 45) : LAD_NOFLOOR;
-            dp->cdom_window = pick(r, 3) ? lad_rng_range(r, 25, 45) : 0;
-            dp->cdom_group = (int[]){4, 8, 16}[pick(r, 3)];
-            dp->cdom_per_group = pick(r, 2);
+            row(r, "window", USUAL, p, dp);
+            row(r, "align_round", ANY, p, dp);
+            row(r, "group", ANY, p, dp);
+            if (pick(r, 3) != 0)
+                row(r, "scale_floor", USUAL, p, dp);
+            if (pick(r, 3) != 0)
+                row(r, "cdom_window", USUAL, p, dp);
+            row(r, "cdom_group", ANY, p, dp);
+            row(r, "cdom_per_group", ANY, p, dp);
             dp->c_anchor = 1;
-            dp->group_sub_floor = pick(r, 2) ? lad_rng_range(r, -185, -165) : LAD_NOFLOOR;
+            if (pick(r, 2) != 0)
+                row(r, "group_sub_floor", USUAL, p, dp);
         }
         if (fm->vary & VARY_INT)
-            dp->saturate = pick(r, 2);
+            row(r, "saturate", ANY, p, dp);
         if (fm->vary & VARY_TWO) {
-            dp->window2 = lad_rng_range(r, 16, 40);
-            dp->align2_round = aligns[pick(r, 3)];
+            row(r, "window2", OFF, p, dp);
+            row(r, "align2_round", ANY, p, dp);
         }
+        if (fm->vary & VARY_ROWS)
+            for (int i = 0; i < lad_nparams; i++)
+                if (lad_params[i].cands && implemented(i) && pick(r, 2) == 0)
+                    row(r, lad_params[i].key, OFF, p, dp);
         if (fm->vary & VARY_FORMATS) {
             dp->a = random_format(r, "ua");
             dp->b = pick(r, 2) ? dp->a : random_format(r, "ub");
