@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "../io/modelfile.h"
-#include "../probes/ladder.h"
 #include "../probes/recipe.h"
 #include "cases.h"
 #include "../model/format_fit.h"
@@ -339,7 +338,7 @@ static int store_result(lad_store *st, int64_t run, const lad_infer_result *out,
 ** tried on, at several times the cost, and is not run. A run whose device
 ** is outside the family pays this sweep once more.
 */
-static int rescue(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
+static int sweep_every_case(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
                   size_t n, lad_progress_fn progress, void *pctx, lad_datapath *dp,
                   lad_err *err)
 {
@@ -354,15 +353,15 @@ static int rescue(const lad_datapath *start, const lad_case *cs, const lad_word_
     return rc;
 }
 
-/* The staged sweep from start over the stages, then the rescue: the
-** model into *dp. */
+/* The staged sweep from start over the stages, then the sweep over every
+** case at once: the model into *dp. */
 static int fit_from(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
                     size_t nfit, const lad_stage *stages, size_t nstages,
                     lad_progress_fn progress, void *pctx, lad_datapath *dp, lad_err *err)
 {
     int rc = lad_search_staged(start, cs, d, nfit, stages, nstages, progress, pctx, dp, err);
     if (rc == LAD_OK)
-        rc = rescue(start, cs, d, nfit, progress, pctx, dp, err);
+        rc = sweep_every_case(start, cs, d, nfit, progress, pctx, dp, err);
     return rc;
 }
 
@@ -509,7 +508,7 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     lad_err none = {0};  /* no stored model (or one of another version): no sweep */
     if (nfit && lad_search_count(&dp, cs, d, nfit) > 0 &&
         lad_infer_model(st, run, &prev, &none) == LAD_OK &&
-        (rc = rescue(&prev, cs, d, nfit, progress, pctx, &dp, err)))
+        (rc = sweep_every_case(&prev, cs, d, nfit, progress, pctx, &dp, err)))
         goto done;
     /* the canonical form: every word the same, rows not in effect at
     ** their defaults (docs/model.md, "Equivalence") */

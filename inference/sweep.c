@@ -236,7 +236,7 @@ static void occam(sweep *w)
 ** model when it explains strictly more cases. Unscaled datapaths only.
 ** Returns 1 when it did.
 */
-static int rescue(sweep *w)
+static int beam_seeded(sweep *w)
 {
     ctx *x = w->x;
     uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
@@ -725,7 +725,7 @@ static void finish(sweep *w, const group *gs, int ng, const group *own, int nown
         return;
     finish_step(w, "what the groups leave: the beam", 0);
     pvec seeded = w->cur;
-    rescue(w);
+    beam_seeded(w);
     occam(w);
     /* Still stuck: the beam again from the simpler model Occam left, while
     ** that explains more (it often reaches further: the rows Occam resets
@@ -735,7 +735,7 @@ static void finish(sweep *w, const group *gs, int ng, const group *own, int nown
         if (before == 0 || same_pvec(&w->cur, &seeded))
             break;
         seeded = w->cur;
-        if (!rescue(w))
+        if (!beam_seeded(w))
             break;
         occam(w);
         if (sweep_score(w, &w->cur, UINT64_MAX) >= before)
