@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "../io/modelfile.h"
-#include "../probes/ladder.h"
 #include "../probes/recipe.h"
 #include "cases.h"
 #include "../model/format_fit.h"
@@ -374,7 +373,7 @@ static int complexity(const lad_datapath *dp, const lad_datapath *start)
 ** tried on, at several times the cost, and is not run. A run whose device
 ** is outside the family pays this sweep once more.
 */
-static int rescue(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
+static int sweep_every_case(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
                   size_t n, lad_progress_fn progress, void *pctx, lad_datapath *dp,
                   lad_err *err)
 {
@@ -389,15 +388,90 @@ static int rescue(const lad_datapath *start, const lad_case *cs, const lad_word_
     return rc;
 }
 
-/* The staged sweep from start over the stages, then the rescue: the
-** model into *dp. */
+/* Whether stored cases a and b hold the same input words. */
+static int same_inputs(const lad_infer_case *a, const lad_infer_case *b)
+{
+    if (a->k != b->k || a->nscale != b->nscale || a->nmeta != b->nmeta || a->cs.c != b->cs.c)
+        return 0;
+    for (int l = 0; l < a->k; l++)
+        if (a->cs.a[l] != b->cs.a[l] || a->cs.b[l] != b->cs.b[l])
+            return 0;
+    for (int l = 0; l < a->nscale; l++)
+        if (a->cs.sa[l] != b->cs.sa[l] || a->cs.sb[l] != b->cs.sb[l])
+            return 0;
+    for (int l = 0; l < a->nmeta; l++)
+        if (a->cs.meta[l] != b->cs.meta[l])
+            return 0;
+    return 1;
+}
+
+typedef struct keyed {
+    uint64_t h;
+    size_t i;
+} keyed;
+
+static int keyed_cmp(const void *p, const void *q)
+{
+    const keyed *a = p, *b = q;
+    if (a->h != b->h)
+        return a->h < b->h ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/*
+** A proof that no model explains rows[0..n-1]: two cases with the same
+** input words and different D words. Every model is a function of a case's
+** words, so no model of any family gives both; the device is not. Returns
+** 1 with *i < *j the first such pair (in case order of the first), 0 when
+** there is none or memory runs out (then nothing is proven).
+*/
+static int contradiction(const lad_infer_case *rows, size_t n, size_t *i, size_t *j)
+{
+    keyed *k = malloc((n + 1) * sizeof *k);
+    if (k == NULL)
+        return 0;
+    for (size_t c = 0; c < n; c++) {
+        const lad_infer_case *r = &rows[c];
+        uint64_t h = 1469598103934665603ull ^ (uint64_t)r->k;
+#define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
+        MIX(r->cs.c);
+        for (int l = 0; l < r->k; l++) {
+            MIX(r->cs.a[l]);
+            MIX(r->cs.b[l]);
+        }
+        for (int l = 0; l < r->nscale; l++)
+            MIX(r->cs.sa[l] | (unsigned)r->cs.sb[l] << 8);
+        for (int l = 0; l < r->nmeta; l++)
+            MIX(r->cs.meta[l]);
+#undef MIX
+        k[c].h = h;
+        k[c].i = c;
+    }
+    qsort(k, n, sizeof *k, keyed_cmp);
+    int found = 0;
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = a + 1; b < n && k[b].h == k[a].h; b++) {
+            size_t x = k[a].i, y = k[b].i;
+            if (rows[x].d != rows[y].d && same_inputs(&rows[x], &rows[y]) && (!found || x < *i)) {
+                *i = x;
+                *j = y;
+                found = 1;
+            }
+        }
+    free(k);
+    return found;
+}
+
+/* The staged sweep from start over the stages, then, unless the cases are
+** proven to fit no model, the sweep over every case at once: the model
+** into *dp. */
 static int fit_from(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
-                    size_t nfit, const lad_stage *stages, size_t nstages,
+                    size_t nfit, const lad_stage *stages, size_t nstages, int proven,
                     lad_progress_fn progress, void *pctx, lad_datapath *dp, lad_err *err)
 {
     int rc = lad_search_staged(start, cs, d, nfit, stages, nstages, progress, pctx, dp, err);
-    if (rc == LAD_OK)
-        rc = rescue(start, cs, d, nfit, progress, pctx, dp, err);
+    if (rc == LAD_OK && !proven)
+        rc = sweep_every_case(start, cs, d, nfit, progress, pctx, dp, err);
     return rc;
 }
 
@@ -494,16 +568,24 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
         nstages++;
         from = i + 1;
     }
+    /* Two cases with the same inputs and different words fit no model:
+    ** the searches after the staged sweep look for a model that explains
+    ** every case, which cannot exist, so they do not run, and the nearest
+    ** model is the staged sweep's. */
+    size_t pi = 0, pj = 0;
+    int proven = nfit > 0 && contradiction(rows, nfit, &pi, &pj);
     lad_datapath dp = start;
     out->fitted = nfit > 0;
-    if (nfit && (rc = fit_from(&start, cs, d, nfit, stages, nstages, progress, pctx, &dp, err)))
+    if (nfit && (rc = fit_from(&start, cs, d, nfit, stages, nstages, proven, progress, pctx,
+                               &dp, err)))
         goto done;
     /* Formats re-derived from the decode rung: when the first decode that
     ** explains the codes leaves cases no model gives, the next ones in
     ** turn (the codes past the result's range show only that they
     ** overflow: Inf, or large normals, which sums tell apart). A decode
     ** that explains more cases replaces it. */
-    uint64_t miss = nfit && (slot[0] >= 0 || slot[1] >= 0) ? lad_search_count(&dp, cs, d, nfit) : 0;
+    uint64_t miss = nfit && !proven && (slot[0] >= 0 || slot[1] >= 0)
+                        ? lad_search_count(&dp, cs, d, nfit) : 0;
     for (int alt = 1; alt <= LAD_DECODE_ALTS && miss > 0; alt++)
         for (int op = 0; op < 2 && miss > 0; op++) {
             if (slot[op] < 0)
@@ -520,7 +602,7 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
             if (shared)
                 s2.b = s2.a;
             dp2 = s2;
-            if ((rc = fit_from(&s2, cs, d, nfit, stages, nstages, progress, pctx, &dp2, err)))
+            if ((rc = fit_from(&s2, cs, d, nfit, stages, nstages, 0, progress, pctx, &dp2, err)))
                 goto done;
             uint64_t m2 = lad_search_count(&dp2, cs, d, nfit);
             if (m2 < miss) {
@@ -543,8 +625,8 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     lad_datapath prev;
     lad_err none = {0};  /* no stored model (or one of another version): no sweep */
     int have_prev = nfit && lad_infer_model(st, run, &prev, &none) == LAD_OK;
-    uint64_t missed = nfit ? lad_search_count(&dp, cs, d, nfit) : 0;
-    if (missed > 0 && have_prev && (rc = rescue(&prev, cs, d, nfit, progress, pctx, &dp, err)))
+    uint64_t missed = nfit && !proven ? lad_search_count(&dp, cs, d, nfit) : 0;
+    if (missed > 0 && have_prev && (rc = sweep_every_case(&prev, cs, d, nfit, progress, pctx, &dp, err)))
         goto done;
     /* Every case explained, and the model stored before (the decide rung's
     ** last round, or an earlier infer) explains every case too and is no
@@ -552,7 +634,7 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     ** run on a device that computes it) do not move the answer to another
     ** model they also allow, rows away, where the search from the start
     ** can end. */
-    if (missed == 0 && have_prev && lad_datapath_check(&prev, NULL) == LAD_OK &&
+    if (!proven && missed == 0 && have_prev && lad_datapath_check(&prev, NULL) == LAD_OK &&
         lad_search_count(&prev, cs, d, nfit) == 0 &&
         complexity(&prev, &start) <= complexity(&dp, &start))
         dp = prev;
@@ -609,7 +691,13 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     if (out->nmismatch) {
         char *p = out->conflict;
         size_t left = sizeof out->conflict;
-        int w = snprintf(p, left, "no model found within reach explains %zu of %zu cases:", out->nmismatch, n);
+        int w = proven ? snprintf(p, left, "fits no model: %s#%lld and %s#%lld have the same "
+                                  "inputs and different words; the nearest model found "
+                                  "misses %zu of %zu cases:", rows[pi].rung,
+                                  (long long)rows[pi].id, rows[pj].rung, (long long)rows[pj].id,
+                                  out->nmismatch, n)
+                       : snprintf(p, left, "no model found within reach explains %zu of %zu cases:",
+                                  out->nmismatch, n);
         for (size_t i = 0; i < out->nbad && w > 0 && (size_t)w < left; i++) {
             p += w;
             left -= (size_t)w;

@@ -236,7 +236,7 @@ static void occam(sweep *w)
 ** model when it explains strictly more cases. Unscaled datapaths only.
 ** Returns 1 when it did.
 */
-static int rescue(sweep *w)
+static int beam_seeded(sweep *w)
 {
     ctx *x = w->x;
     uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
@@ -422,6 +422,78 @@ static int relevel(sweep *w, const group *gs, int ng)
         p.v[rows[0]] = x->vals[rows[0]][k % n2];
         p.v[rows[1]] = x->vals[rows[1]][k / n2];
         if ((p.v[rows[0]] == w->cur.v[rows[0]] && p.v[rows[1]] == w->cur.v[rows[1]]) || !legal(w, &p))
+            continue;
+        st[nk].p = p;
+        st[nk++].score = sweep_score(w, &p, UINT64_MAX);
+    }
+    return restart_held(w, gs, ng, rows, 2, st, nk, 1, now, x->evals + WIDEBUDGET);
+}
+
+/* The value of the acc row for format f, or 0 when acc has none for it:
+** f32 cut to 10..23 fraction bits, f16, bf16. */
+static int acc_value_of(const lad_format *f, int64_t *v)
+{
+    if (f->kind != LAD_FLOAT)
+        return 0;
+    if (f->width == 32 && f->ebits == 8 && f->mbits >= 10 && f->mbits <= 23)
+        *v = f->mbits;
+    else if (f->ebits == 8 && f->mbits == 7)
+        *v = LAD_PV_BF16;
+    else if (f->width == 16 && f->ebits == 5 && f->mbits == 10)
+        *v = LAD_PV_F16;
+    else
+        return 0;
+    return 1;
+}
+
+/*
+** One level whose accumulator does a rounding a second level would do:
+** the sum rounded into an f32 accumulator to nearest and then cut to the
+** result gives the words of a second level cut to 23 bits to nearest,
+** then an accumulator in the result's format, wherever the result is
+** rounded from the accumulator. The two differ only where the second
+** level's own rows (its window, its cut, its addend) can move, which in
+** the first no single row reaches: the accumulator alone moved to the
+** result's format loses the rounding, and a second level alone is unseen
+** under an accumulator that rounds after it. So each roundings move one
+** stage up together: the second level takes the accumulator's (norm2 its
+** fraction bits, align2_round its rounding), the accumulator the
+** result's (format and d_round), for every window2 and even_odd held in
+** turn, best score first, the other rows following, within WIDEBUDGET
+** evaluations. Returns 1 when one was kept.
+*/
+static int shift_roundings(sweep *w, const group *gs, int ng)
+{
+    ctx *x = w->x;
+    static const int rows[2] = {LAD_P_window2, LAD_P_even_odd};
+    int n2 = x->nvals[rows[0]], ne = x->nvals[rows[1]], nk = 0;
+    if (w->cur.v[LAD_P_window2] != 0 || n2 < 2 || ne == 0 || x->nvals[LAD_P_norm2] == 0 ||
+        x->nvals[LAD_P_acc] == 0)
+        return 0;
+    lad_datapath dp;
+    sp_apply(x, &w->cur, &dp);
+    int64_t acc;
+    int r = dp.acc_round;
+    if (dp.integer || !dp.d_via_acc || dp.d.mbits >= dp.acc.mbits || !acc_value_of(&dp.d, &acc) ||
+        (r != LAD_RZ && r != LAD_RD && r != LAD_RNE))
+        return 0;
+    uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
+    if (now == 0)
+        return 0;
+    restart *st = malloc(sizeof *st * (size_t)(n2 * ne));
+    if (!st)
+        return 0;
+    for (int k = 0; k < n2 * ne; k++) {
+        pvec p = w->cur;
+        p.v[rows[0]] = x->vals[rows[0]][k % n2];
+        p.v[rows[1]] = x->vals[rows[1]][k / n2];
+        if (p.v[rows[0]] == 0)
+            continue;
+        p.v[LAD_P_norm2] = dp.acc.mbits;
+        p.v[LAD_P_align2_round] = r;
+        p.v[LAD_P_acc] = acc;
+        p.v[LAD_P_acc_round] = dp.d_round;
+        if (!legal(w, &p))
             continue;
         st[nk].p = p;
         st[nk++].score = sweep_score(w, &p, UINT64_MAX);
@@ -653,7 +725,7 @@ static void finish(sweep *w, const group *gs, int ng, const group *own, int nown
         return;
     finish_step(w, "what the groups leave: the beam", 0);
     pvec seeded = w->cur;
-    rescue(w);
+    beam_seeded(w);
     occam(w);
     /* Still stuck: the beam again from the simpler model Occam left, while
     ** that explains more (it often reaches further: the rows Occam resets
@@ -663,7 +735,7 @@ static void finish(sweep *w, const group *gs, int ng, const group *own, int nown
         if (before == 0 || same_pvec(&w->cur, &seeded))
             break;
         seeded = w->cur;
-        if (!rescue(w))
+        if (!beam_seeded(w))
             break;
         occam(w);
         if (sweep_score(w, &w->cur, UINT64_MAX) >= before)
@@ -679,6 +751,8 @@ static void finish(sweep *w, const group *gs, int ng, const group *own, int nown
         occam(w);
     finish_step(w, "what the groups leave: the levels", 3);
     if (relevel(w, gs, ng))
+        occam(w);
+    if (shift_roundings(w, gs, ng))
         occam(w);
     finish_step(w, "what the groups leave: the swaps", 4);
     if (swaps(w))

@@ -72,7 +72,8 @@ sqlite3 "$db" "UPDATE cases SET d = d + 1 WHERE run_id = $run_id AND rung = 'int
 # seconds, its conflict being searched out first)
 run_ladder infer $run_id --db "$db" -o "$TMP/near.yaml" --nearest
 expect_rc infer-conflict-rc 1
-expect_err infer-conflict-names-case 'conflict: .*internal#[0-9]+'
+# no proof that no model fits: the search's reach is what it says ran out
+expect_err infer-conflict-names-case 'conflict: no model found within reach explains [0-9]+ of [0-9]+ cases: .*internal#[0-9]+'
 # ... an answer about the device: how far the nearest model gets, and the
 # smallest case no model explains, with the device's word as stored
 total=$(sqlite3 "$db" "SELECT count(*) FROM cases WHERE run_id = $run_id")
@@ -91,6 +92,16 @@ expect_rc infer-conflict-o-rc 1
 expect_err infer-conflict-o-says "not written \(--nearest writes the nearest model\)"
 check infer-conflict-o-nothing test ! -e "$TMP/far.yaml"
 expect_out infer-conflict-o-hint "^nearest model +reproduces $((total - bad)) of $total stored cases; --nearest -o <file> writes it\$"
+
+# Two cases with the same input words and different words fit no model of
+# any family, and the conflict says so: the truncation rung's C alone with
+# bit 0 set is the visible rung's C = 1 + 2^-23.
+run_ladder run "$TMP/r.yaml" --db "$db" --rungs truncation,visible
+run_id=$((run_id + 1))
+sqlite3 "$db" "UPDATE cases SET d = d + 1 WHERE run_id = $run_id AND rung = 'truncation' AND label = 'c bit 0'"
+run_ladder infer $run_id --db "$db"
+expect_rc infer-not-a-function-rc 1
+expect_err infer-not-a-function-says 'conflict: fits no model: truncation#[0-9]+ and visible#[0-9]+ have the same inputs and different words'
 
 expect_usage_error infer-no-run infer --db "$db"
 run_ladder infer 999 --db "$db"

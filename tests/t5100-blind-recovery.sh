@@ -25,7 +25,9 @@
 # the same kind, which the swaps recover; 532, bf16 in one pass, which the
 # neutral swaps recover; 114 and 795 on 100,000 cases, which the sweep
 # from the last model and the group of the lanes' and C's cuts recover
-# after refinement; N:CASES gives draw N its own number of cases;
+# after refinement; 7059, gfx942 fp8 with a second level cut to 24 bits
+# under an accumulator in bf16, which the shifted roundings recover;
+# N:CASES gives draw N its own number of cases;
 # docs/inference.md; empty: none),
 # LADDER_BLIND_OLD the draws of the first generator whose recovery once
 # failed (tests/data/blind-draws/random-v1-<n>.yaml; default all ten,
@@ -47,7 +49,7 @@ else
     DRAWS=${LADDER_BLIND_DRAWS:-20}
     CASES=${LADDER_BLIND_CASES:-10000}
     BIG=${LADDER_BLIND_BIG:-1}
-    EXTRA=${LADDER_BLIND_EXTRA-83 180 532 908 114:100000 795:100000}
+    EXTRA=${LADDER_BLIND_EXTRA-83 180 532 908 114:100000 795:100000 7059:100000}
     OLD=${LADDER_BLIND_OLD-37 40 64 77 102 125 126 131 158 179}
 fi
 JOBS=${LADDER_BLIND_JOBS:-2}
