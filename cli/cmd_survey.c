@@ -1,7 +1,7 @@
 /*
 ** ladder survey: the whole ladder over every datapath of one device.
 **
-**     ladder survey [--device cuda:N | sim:ARCH] [--only GLOB] [--cases N]
+**     ladder survey [--device cuda:N | sim:ARCH | vectors:DIR[/PREFIX]] [--only GLOB] [--cases N]
 **                   [--db FILE] [--resume] [--json] [-o FILE] [--vectors DIR]
 **                   [--shard I/N] [-q]
 **
@@ -24,6 +24,13 @@
 ** preset replayed on the device. Everything goes into the store: the runs,
 ** and a survey row with the device's identity and one row per datapath,
 ** which is what --resume skips.
+**
+** On vectors:DIR the captured files of DIR (whose names begin with
+** PREFIX, and match --only) are the datapaths, each named by the preset
+** its words match (as `ladder check` chooses): the file fitted as `ladder
+** fit` does (cli/fitfile.h), the fitted model stored as the inferred model
+** of a run of its own, its mismatches and the preset's on the file's words
+** in place of the validations, and its verdict against the preset.
 **
 ** --shard I/N surveys only the datapaths i (0-based, in preset order) with
 ** i % N = I: a datapath is the unit, since its ladder, inference and
