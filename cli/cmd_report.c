@@ -250,10 +250,12 @@ static int gather_survey(lad_store *st, int64_t id, lad_report *r, lad_err *err)
         static lad_run_row row;
         if ((rc = lad_store_run(st, d->run, &row, err)) != LAD_OK)
             break;
-        /* A simulated datapath's device is its own model: they group by
-        ** the generation instead. */
+        /* A simulated datapath's device is its own model, a captured one's
+        ** its file: they group by the generation instead. */
         if (strcmp(row.device_kind, "sim") == 0)
             snprintf(s->device, sizeof s->device, "simulated %s", row.arch);
+        else if (strcmp(row.device_kind, "vectors") == 0)
+            snprintf(s->device, sizeof s->device, "captured vectors of %s", row.arch);
         else
             snprintf(s->device, sizeof s->device, "%s", row.device);
         s->cases = row.ncases;

@@ -188,6 +188,8 @@ static int capture_scope(const char *spec, const char *only, scope *s)
     char dir[4096], prefix[4096] = "";
     struct stat st;
     snprintf(dir, sizeof dir, "%s", spec);
+    for (size_t len = strlen(dir); len > 1 && dir[len - 1] == '/';)
+        dir[--len] = 0;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         char *slash = strrchr(dir, '/');
         snprintf(prefix, sizeof prefix, "%s", slash ? slash + 1 : dir);
