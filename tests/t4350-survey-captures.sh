@@ -39,6 +39,9 @@ run_ladder show survey:1 --db "$db"
 expect_out capsurvey-show '^sm80-mma-f16-f32 +5000 '
 run_ladder history --surveys --db "$db"
 expect_out capsurvey-history "vectors:"
+run_ladder report survey:1 --db "$db" --format md
+first=$(grep -v '^#' "$out" | grep -v '^$' | head -n 1)
+check capsurvey-report-first test "${first%%:*}" = "Survey 1 on captured vectors of sm_80"
 
 # ---- the H100's, and the two compared ------------------------------------
 run_ladder survey --device "vectors:$cap" --only 'h100-*' --db "$db" -q
