@@ -298,82 +298,8 @@ static int write_vec(const char *path, const side *a, const side *b, const lad_d
 
 /* ---- two surveys ------------------------------------------------------------ */
 
-/* The model inferred in d's run into dp; 0 when there is none. */
-static int survey_model(lad_store *st, const lad_survey_dp *d, lad_datapath *dp)
-{
-    lad_err e = {0};
-    int ok = d->done && d->run > 0 && lad_infer_model(st, d->run, dp, &e) == LAD_OK &&
-             lad_datapath_check(dp, &e) == LAD_OK;
-    lad_err_clear(&e);
-    return ok;
-}
-
-/* A datapath's name without its generation ("mfma-f32-f32" of
-** "cdna3-mfma-f32-f32"): what two GPUs' surveys are matched by. */
-static const char *instr_key(const char *name)
-{
-    const char *dash = strchr(name, '-');
-    return dash ? dash + 1 : name;
-}
-
-static const lad_survey_dp *find_dp(const lad_survey_dp *rows, size_t n, const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(instr_key(rows[i].datapath), instr_key(name)) == 0)
-            return &rows[i];
-    return NULL;
-}
-
-/* One datapath of two surveys: its line, text or JSON; returns its kind:
-** LAD_SAME, LAD_EQUIV, LAD_DIFFERS, or 3 only in one survey or not
-** inferred in one. */
-static int survey_pair(lad_store *st, const char *name, const lad_survey_dp *x,
-                       const lad_survey_dp *y, long nrandom, int json, int first)
-{
-    static lad_datapath ma, mb;
-    static lad_diff d;
-    const char *alone = !x ? "only in B" : !y ? "only in A" : NULL;
-    int have = !alone && survey_model(st, x, &ma) && survey_model(st, y, &mb);
-    if (!alone && !have)
-        alone = "no inferred model in one survey";
-    if (have)
-        lad_diff_run(&d, &ma, &mb, 0, nrandom);
-    lad_buf t = {0};
-    if (have)
-        lad_verdict_text(&d, &t);
-    if (json) {
-        printf("%s{\"datapath\": ", first ? "" : ",\n  ");
-        cli_json_str(stdout, name);
-        printf(", \"verdict\": ");
-        if (have)
-            cli_json_str(stdout, lad_verdict_words[d.v.kind]);
-        else
-            printf("null");
-        printf(", \"text\": ");
-        cli_json_str(stdout, have ? (t.p ? t.p : "") : alone);
-        printf(", \"run_a\": %lld, \"run_b\": %lld", x ? (long long)x->run : 0LL,
-               y ? (long long)y->run : 0LL);
-        if (have && d.v.found) {
-            char line[LAD_VECLINE_MAX];
-            printf(", \"input\": \"%s\"", case_line(&d, line, sizeof line));
-            json_word("a_result", &ma.d, d.v.da);
-            json_word("b_result", &mb.d, d.v.db);
-        }
-        putchar('}');
-    } else {
-        printf("%-34s %s\n", name, have ? (t.p ? t.p : "?") : alone);
-        if (have && d.v.found) {
-            char line[LAD_VECLINE_MAX];
-            printf("    in  %s\n", case_line(&d, line, sizeof line));
-            print_word("A", &ma.d, d.v.da);
-            print_word("B", &mb.d, d.v.db);
-        }
-    }
-    lad_buf_free(&t);
-    return have ? d.v.kind : 3;
-}
-
-/* diff survey:A survey:B: datapath by datapath, A's datapaths first. */
+/* diff survey:A survey:B: datapath by datapath, A's datapaths first
+** (cli_survey_pairs). */
 static int diff_surveys(const char *sa, const char *sb, const char *db, long nrandom, int json)
 {
     lad_store *st;
@@ -382,17 +308,21 @@ static int diff_surveys(const char *sa, const char *sb, const char *db, long nra
     lad_survey_row a, b;
     lad_survey_dp *ra = NULL, *rb = NULL;
     size_t na = 0, nb = 0;
+    static lad_report r;
+    memset(&r, 0, sizeof r);
     if (rc == LAD_OK)
         rc = cli_survey_load(st, sa, &a, &ra, &na, &err);
     if (rc == LAD_OK)
         rc = cli_survey_load(st, sb, &b, &rb, &nb, &err);
+    if (rc == LAD_OK)
+        rc = cli_survey_pairs(st, ra, na, rb, nb, nrandom, &r, &err);
+    lad_store_close(st);
+    free(ra);
+    free(rb);
     if (rc != LAD_OK) {
-        lad_store_close(st);
-        free(ra);
-        free(rb);
+        free(r.pairs);
         return cli_report(&err);
     }
-    char sta[96], stb[96];
     if (json) {
         printf("{\"a\": ");
         cli_json_str(stdout, sa);
@@ -400,44 +330,49 @@ static int diff_surveys(const char *sa, const char *sb, const char *db, long nra
         cli_json_str(stdout, sb);
         printf(", \"datapaths\": [");
     } else {
+        char la[400], lb[400];
         printf("diff %s %s\n", sa, sb);
-        printf("A: survey %lld on %s (%s%s%s): %s\n", (long long)a.id, a.device, a.arch,
-               a.gpu[0] ? ", " : "", a.gpu, cli_survey_status(&a, sta, sizeof sta));
-        printf("B: survey %lld on %s (%s%s%s): %s\n", (long long)b.id, b.device, b.arch,
-               b.gpu[0] ? ", " : "", b.gpu, cli_survey_status(&b, stb, sizeof stb));
+        printf("A: %s\n", cli_survey_line(&a, la, sizeof la));
+        printf("B: %s\n", cli_survey_line(&b, lb, sizeof lb));
     }
-    int count[4] = {0}, first = 1, onlya = 0, onlyb = 0;
-    for (size_t i = 0; i < na; i++) {
-        const lad_survey_dp *y = find_dp(rb, nb, ra[i].datapath);
-        char name[140];
-        snprintf(name, sizeof name, "%s%s%s", ra[i].datapath,
-                 y && strcmp(y->datapath, ra[i].datapath) ? " / " : "",
-                 y && strcmp(y->datapath, ra[i].datapath) ? y->datapath : "");
-        onlya += y == NULL;
-        count[survey_pair(st, name, &ra[i], y, nrandom, json, first)]++;
-        first = 0;
-    }
-    for (size_t i = 0; i < nb; i++)
-        if (!find_dp(ra, na, rb[i].datapath)) {
-            onlyb++;
-            count[survey_pair(st, rb[i].datapath, NULL, &rb[i], nrandom, json, first)]++;
-            first = 0;
+    for (size_t i = 0; i < r.npairs; i++) {
+        const lad_report_pair *p = &r.pairs[i];
+        if (json) {
+            printf("%s{\"datapath\": ", i ? ",\n  " : "");
+            cli_json_str(stdout, p->name);
+            printf(", \"verdict\": ");
+            if (p->kind >= 0)
+                cli_json_str(stdout, lad_verdict_words[p->kind]);
+            else
+                printf("null");
+            printf(", \"text\": ");
+            cli_json_str(stdout, p->text);
+            printf(", \"run_a\": %lld, \"run_b\": %lld", (long long)p->run_a,
+                   (long long)p->run_b);
+            if (p->found)
+                printf(", \"input\": \"%s\", \"a_result\": {\"word\": \"%s\", \"value\": \"%s\"}"
+                       ", \"b_result\": {\"word\": \"%s\", \"value\": \"%s\"}", p->input,
+                       p->a_word, p->a_exact, p->b_word, p->b_exact);
+            putchar('}');
+        } else {
+            printf("%-34s %s\n", p->name, p->text);
+            if (p->found)
+                printf("    in  %s\n    %-3s %s  %s\n    %-3s %s  %s\n", p->input, "A",
+                       p->a_word, p->a_value, "B", p->b_word, p->b_value);
         }
+    }
     if (json)
         printf("], \"same\": %d, \"equivalent\": %d, \"differs\": %d, \"only_a\": %d, "
-               "\"only_b\": %d, \"not_compared\": %d}\n", count[LAD_SAME], count[LAD_EQUIV],
-               count[LAD_DIFFERS], onlya, onlyb, count[3] - onlya - onlyb);
+               "\"only_b\": %d, \"not_compared\": %d}\n", r.same, r.equiv, r.differs,
+               r.only_a, r.only_b, r.not_compared);
     else
-        printf("%d datapaths: %d =, %d %s, %d differ, %d only in A, %d only in B, %d not "
-               "compared\n", (int)(na + onlyb), count[LAD_SAME], count[LAD_EQUIV],
-               lad_verdict_names[LAD_EQUIV], count[LAD_DIFFERS], onlya, onlyb,
-               count[3] - onlya - onlyb);
-    lad_store_close(st);
-    free(ra);
-    free(rb);
+        printf("%zu datapaths: %d =, %d %s, %d differ, %d only in A, %d only in B, %d not "
+               "compared\n", r.npairs, r.same, r.equiv, lad_verdict_names[LAD_EQUIV],
+               r.differs, r.only_a, r.only_b, r.not_compared);
+    free(r.pairs);
     if (fflush(stdout) != 0)
         return cli_error(LAD_EINTERNAL, "cannot write the diff");
-    return count[LAD_DIFFERS] ? LAD_NO : LAD_OK;
+    return r.differs ? LAD_NO : LAD_OK;
 }
 
 int cmd_diff(int argc, char **argv)

@@ -1,7 +1,7 @@
 /*
 ** ladder survey: the whole ladder over every datapath of one device.
 **
-**     ladder survey [--device cuda:N | sim:ARCH] [--only GLOB] [--cases N]
+**     ladder survey [--device cuda:N | sim:ARCH | vectors:DIR[/PREFIX]] [--only GLOB] [--cases N]
 **                   [--db FILE] [--resume] [--json] [-o FILE] [--vectors DIR]
 **                   [--shard I/N] [-q]
 **
@@ -25,6 +25,13 @@
 ** and a survey row with the device's identity and one row per datapath,
 ** which is what --resume skips.
 **
+** On vectors:DIR the captured files of DIR (whose names begin with
+** PREFIX, and match --only) are the datapaths, each named by the preset
+** its words match (as `ladder check` chooses): the file fitted as `ladder
+** fit` does (cli/fitfile.h), the fitted model stored as the inferred model
+** of a run of its own, its mismatches and the preset's on the file's words
+** in place of the validations, and its verdict against the preset.
+**
 ** --shard I/N surveys only the datapaths i (0-based, in preset order) with
 ** i % N = I: a datapath is the unit, since its ladder, inference and
 ** validations need all of its cases; `ladder merge` makes of the N stores
@@ -41,6 +48,7 @@
 ** found no mismatch, 1 otherwise; 2 usage; 4 no device.
 */
 #include "cli.h"
+#include "fitfile.h"
 #include "replay.h"
 #include "surveyview.h"
 #include "util/outfile.h"
@@ -62,6 +70,7 @@
 #include "db/store.h"
 #include "devices/device.h"
 #include "inference/infer.h"
+#include "io/modelfile.h"
 #include "io/vecfile.h"
 #include "kernels/kernels.h"
 #include "model/params.h"
@@ -80,7 +89,7 @@
 
 /* What the survey covers. */
 typedef struct scope {
-    char device[64];         /* as given: "cuda:0", "sim:sm_90a" */
+    char device[128];        /* as given: "cuda:0", "sim:sm_90a", "vectors:v/a100-" */
     int gpu;                 /* 1: cuda:N */
     int index;               /* N */
     int archnum;             /* the generation's number: 90 for sm_90a */
@@ -90,6 +99,7 @@ typedef struct scope {
     int n;
     int unmapped;            /* kernel rows that run here with no preset */
     int decide;              /* the decide rung ends each ladder (not --no-decide) */
+    char **files;            /* vectors:DIR: the captured files, by name */
 } scope;
 
 /* The number in "sm_90a", "sm90", "sm_100": 90, 90, 100; -1 when s is no
@@ -164,6 +174,82 @@ static int add_dp(scope *s, const lad_preset *p)
     return LAD_OK;
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* vectors:DIR or vectors:DIR/PREFIX: the .vec files of DIR (whose names
+** begin with PREFIX, and match --only), by name, into s->files; the
+** survey's arch and GPU are those the first file's header names. Prints
+** the error and returns its code on failure. */
+static int capture_scope(const char *spec, const char *only, scope *s)
+{
+    char dir[4096], prefix[4096] = "";
+    struct stat st;
+    snprintf(dir, sizeof dir, "%s", spec);
+    for (size_t len = strlen(dir); len > 1 && dir[len - 1] == '/';)
+        dir[--len] = 0;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        char *slash = strrchr(dir, '/');
+        snprintf(prefix, sizeof prefix, "%s", slash ? slash + 1 : dir);
+        if (slash)
+            slash[slash == dir] = 0;  /* "/x" keeps "/" */
+        else
+            snprintf(dir, sizeof dir, ".");
+    }
+    DIR *dh = opendir(dir);
+    if (dh == NULL)
+        return cli_error(LAD_EDATA, "cannot open vectors folder '%s': %s", dir,
+                         strerror(errno));
+    struct dirent *e;
+    int rc = LAD_OK;
+    while (rc == LAD_OK && (e = readdir(dh)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len <= 4 || strcmp(e->d_name + len - 4, ".vec") != 0 ||
+            strncmp(e->d_name, prefix, strlen(prefix)) != 0 ||
+            (only && fnmatch(only, e->d_name, 0) != 0))
+            continue;
+        char **f2 = realloc(s->files, (size_t)(s->n + 1) * sizeof *f2);
+        size_t sz = strlen(dir) + len + 2;
+        char *path = malloc(sz);
+        if (f2)
+            s->files = f2;
+        if (f2 == NULL || path == NULL) {
+            free(path);
+            rc = cli_error(LAD_EINTERNAL, "out of memory");
+            break;
+        }
+        snprintf(path, sz, "%s/%s", dir, e->d_name);
+        s->files[s->n++] = path;
+    }
+    closedir(dh);
+    if (rc)
+        return rc;
+    if (s->n == 0)
+        return cli_usage_error("no .vec file in '%s'%s%s%s%s%s", dir, prefix[0] ? " begins with '" : "",
+                               prefix, prefix[0] ? "'" : "", only ? " and matches --only " : "",
+                               only ? only : "");
+    qsort(s->files, (size_t)s->n, sizeof s->files[0], by_name);
+    lad_vecfile *vf;
+    lad_err err = {0};
+    if (lad_vecfile_open(s->files[0], &vf, &err) == LAD_OK) {
+        snprintf(s->arch, sizeof s->arch, "%s", vf->hdr.arch);
+        snprintf(s->info.name, sizeof s->info.name, "%s", vf->hdr.gpu);
+        lad_vecfile_close(vf);
+    }
+    lad_err_clear(&err);
+    return LAD_OK;
+}
+
+static void free_scope(scope *s)
+{
+    for (int i = 0; s->files && i < s->n; i++)
+        free(s->files[i]);
+    free(s->files);
+    free(s->dps);
+}
+
 /* Fills s from --device and --only; for a GPU, opens it to learn what it
 ** is. Prints the error and returns its code on failure. */
 static int find_scope(const char *device, const char *only, scope *s)
@@ -218,11 +304,15 @@ static int find_scope(const char *device, const char *only, scope *s)
         if (!any)
             return cli_unknown("arch", device + 4, cli_arch_nearest(device + 4),
                                "no preset is of it; see 'ladder presets'");
+    } else if (strncmp(device, "vectors:", 8) == 0) {
+        int rc = capture_scope(device + 8, only, s);
+        if (rc)
+            return rc;
     } else {
-        return cli_usage_error("--device must be cuda:<index> or sim:<arch>, not '%s'",
-                               device);
+        return cli_usage_error("--device must be cuda:<index>, sim:<arch> or "
+                               "vectors:<dir>, not '%s'", device);
     }
-    if (s->n == 0)
+    if (s->n == 0 && !s->files)
         return cli_usage_error("no datapath of %s matches --only '%s'", s->arch,
                                only ? only : "*");
     return LAD_OK;
@@ -328,11 +418,6 @@ static int validate_on(lad_store *st, int64_t run, const char *name, const lad_d
     *ran = (int64_t)r;
     *bad = (int64_t)m;
     return rc;
-}
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Whether presets a and b (<arch>-<instr>-<ab>-<d>) differ at most in the
@@ -489,6 +574,114 @@ static void survey_one(lad_store *st, const scope *s, const lad_preset *p, uint6
     d->millis = millis_since(&t0);
 }
 
+/* ---- one captured file ------------------------------------------------------- */
+
+/* The datapath a captured file is named by: of the presets of its arch
+** and formats, the one whose words match it best, the instruction its
+** header names first (as `ladder check FILE` chooses, cli/replay.c); the
+** preset's mismatches and the file's cases into *bad and *cases. "" with
+** the reason in err when no preset is for the file. */
+static int capture_preset(const char *path, char *name, size_t size, long *cases, long *bad,
+                          lad_err *err)
+{
+    static tally t;
+    lad_vecfile *vf;
+    name[0] = 0;
+    memset(&t, 0, sizeof t);
+    int rc = lad_vecfile_open(path, &vf, err);
+    if (rc == LAD_OK && vf->kind != LAD_VECFILE_VEC)
+        rc = lad_errf(err, LAD_EUSAGE, "'%s' is not a .vec file", path);
+    if (rc == LAD_OK)
+        rc = cli_replay_vec(vf, NULL, NULL, &t, err);
+    lad_vecfile_close(vf);
+    if (rc == LAD_OK)
+        snprintf(name, size, "%s", t.preset);
+    *cases = t.cases;
+    *bad = t.bad;
+    return rc;
+}
+
+/* Surveys one captured file into *d: the file fitted (`ladder fit`), the
+** fitted model stored as the inferred model of a run of its own (device
+** kind "vectors", the file its name), its mismatches on the file's words
+** as the inferred model's validation, the preset's as the preset's, and
+** the verdict of the one against the other. A failure is recorded in d,
+** as survey_one does. */
+static void survey_capture(lad_store *st, const char *path, int argc, char **argv,
+                           progress *pr, lad_survey_dp *d)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char name[64];
+    snprintf(name, sizeof name, "%s", d->datapath);
+    memset(d, 0, sizeof *d);
+    snprintf(d->datapath, sizeof d->datapath, "%s", name);
+    snprintf(d->differ, sizeof d->differ, "-");
+    d->inf_cases = d->inf_bad = d->pre_cases = d->pre_bad = -1;
+    lad_err err = {0};
+    long cases = 0, bad = 0;
+    const lad_preset *p = NULL;
+    char pname[64];
+    int rc = capture_preset(path, pname, sizeof pname, &cases, &bad, &err);
+    if (rc == LAD_OK) {
+        p = lad_preset_find(pname);
+        d->pre_cases = cases;
+        d->pre_bad = bad;
+    }
+    static cli_fit f;
+    char spec[640];
+    snprintf(spec, sizeof spec, "vectors:%s", path);
+    if (rc == LAD_OK) {
+        tell(pr, STAGE, "fitting %s", path);
+        rc = cli_fit_open(path, p->dp.name, 0, &f, &err);
+        if (rc == LAD_OK)
+            rc = cli_fit_search(&f, 0, pr->lp, &err);
+        lad_progress_end(pr->lp, rc);
+    }
+    if (rc == LAD_OK) {
+        lad_run_device dev = {.kind = "vectors", .name = path, .spec = spec};
+        lad_run_datapath rd = {f.model.name, f.model.arch, f.model.instr, f.model.kind,
+                               f.model.shape, f.model.sass, f.model.a.name, f.model.b.name,
+                               f.model.c.name, f.model.d.name};
+        lad_run_info ri = {.command = "survey", .argc = argc, .argv = argv, .device = &dev,
+                           .dp = &rd, .version = LADDER_VERSION, .dirty = -1};
+        rc = lad_store_begin_run(st, &ri, &d->run, &err);
+    }
+    if (rc == LAD_OK) {
+        d->probes = (int64_t)f.pk.n;
+        d->inf_cases = (int64_t)f.pk.n;
+        d->inf_bad = (int64_t)f.mismatches;
+        char evidence[700];
+        snprintf(evidence, sizeof evidence, "ladder fit %s: %" PRIu64 "/%zu mismatches", path,
+                 f.mismatches, f.pk.n);
+        char *yaml = lad_model_write(&f.model, evidence);
+        rc = yaml ? lad_store_add_inference(st, d->run, "model", yaml, evidence, NULL, 0, NULL,
+                                            &err)
+                  : lad_errf(&err, LAD_EINTERNAL, "out of memory");
+        free(yaml);
+    }
+    if (rc == LAD_OK) {
+        char said[600];
+        judge(&p->dp, &f.model, d, said, sizeof said);
+        if (f.mismatches)
+            snprintf(d->message, sizeof d->message, "conflict: the best model found misses %"
+                     PRIu64 " of %zu captured words", f.mismatches, f.pk.n);
+        tell(pr, NOTE, "fitted %" PRIu64 "/%zu mismatches; %s", f.mismatches, f.pk.n, said);
+        rc = lad_store_end_run(st, d->run, LAD_RUN_OK, NULL, &err);
+    }
+    d->done = rc == LAD_OK;
+    if (rc != LAD_OK) {
+        snprintf(d->message, sizeof d->message, "%.255s", err.msg);
+        tell(pr, NOTE, "failed: %s", err.msg);
+        lad_err e2 = {0};
+        if (d->run > 0)
+            lad_store_end_run(st, d->run, LAD_RUN_FAILED, err.msg, &e2);
+        lad_err_clear(&e2);
+    }
+    cli_fit_free(&f);
+    d->millis = millis_since(&t0);
+}
+
 /* ---- the table ---------------------------------------------------------------- */
 
 static void json_key(lad_buf *b, const char *key, int first)
@@ -631,19 +824,34 @@ int cmd_survey(int argc, char **argv)
     uint64_t shard_i = 0, shard_n = 1;
     if (shard && (rc = cli_shard(shard, &shard_i, &shard_n)))
         return rc;
+    int capture = strncmp(device, "vectors:", 8) == 0;
+    if (capture && (cases || no_decide || vec_given))
+        return cli_usage_error("%s is for a device that computes; a capture survey "
+                               "(--device vectors:<dir>) fits the words its files hold",
+                               cases ? "--cases" : no_decide ? "--no-decide" : "--vectors");
+    if (capture)
+        ncases = 0;
     scope s;
     memset(&s, 0, sizeof s);
     /* The device first: without it there is nothing to store. */
     if ((rc = find_scope(device, only, &s))) {
-        free(s.dps);
+        free_scope(&s);
         return rc;
     }
     s.decide = no_decide == NULL;
     /* This shard's datapaths; a shard past the last datapath has none. */
     int kept = 0;
-    for (int i = 0; i < s.n; i++)
-        if ((uint64_t)i % shard_n == shard_i)
+    for (int i = 0; i < s.n; i++) {
+        if ((uint64_t)i % shard_n != shard_i) {
+            if (capture)
+                free(s.files[i]);
+            continue;
+        }
+        if (capture)
+            s.files[kept++] = s.files[i];
+        else
             s.dps[kept++] = s.dps[i];
+    }
     s.n = kept;
     lad_survey_info si = {s.device, s.arch, only ? only : "", ncases, s.info.name,
                           s.info.uuid, s.info.cc, s.info.driver, s.info.toolkit,
@@ -669,7 +877,29 @@ int cmd_survey(int argc, char **argv)
     for (int i = 0; rc == LAD_OK && i < s.n; i++) {
         pr.i = i;
         lad_progress_overall(&lp, "survey", (size_t)i, (size_t)s.n);
-        pr.name = s.dps[i]->dp.name;
+        char cname[64];
+        if (capture) {
+            /* named by the preset the file's words match, else by the file */
+            long cn, cb;
+            lad_err e2 = {0};
+            if (capture_preset(s.files[i], cname, sizeof cname, &cn, &cb, &e2) != LAD_OK) {
+                const char *slash = strrchr(s.files[i], '/');
+                snprintf(cname, sizeof cname, "%s", slash ? slash + 1 : s.files[i]);
+            }
+            lad_err_clear(&e2);
+            /* a second file of the same datapath is told apart by its name */
+            for (int j = 0; j < i; j++)
+                if (strcmp(rows[j].datapath, cname) == 0) {
+                    const char *slash = strrchr(s.files[i], '/');
+                    char two[64];
+                    snprintf(two, sizeof two, "%.30s:%.32s", cname, slash ? slash + 1 : s.files[i]);
+                    memcpy(cname, two, sizeof cname);
+                    break;
+                }
+            pr.name = cname;
+        } else {
+            pr.name = s.dps[i]->dp.name;
+        }
         const lad_survey_dp *done = NULL;
         for (size_t j = 0; j < nold && !done; j++)
             if (old[j].done && strcmp(old[j].datapath, pr.name) == 0)
@@ -684,7 +914,12 @@ int cmd_survey(int argc, char **argv)
             ** that --resume does the whole datapath again. */
             rc = lad_store_step_begin(st, "survey-datapath", &err);
             if (rc == LAD_OK) {
-                survey_one(st, &s, s.dps[i], ncases, vecdir, argc, argv, &pr, &rows[i]);
+                if (capture) {
+                    snprintf(rows[i].datapath, sizeof rows[i].datapath, "%s", pr.name);
+                    survey_capture(st, s.files[i], argc, argv, &pr, &rows[i]);
+                } else {
+                    survey_one(st, &s, s.dps[i], ncases, vecdir, argc, argv, &pr, &rows[i]);
+                }
                 rc = lad_store_survey_put(st, id, &rows[i], &err);
                 int rc2 = lad_store_step_end(st, rc == LAD_OK, &err);
                 rc = rc ? rc : rc2;
@@ -714,7 +949,7 @@ int cmd_survey(int argc, char **argv)
     free(text);
     free(old);
     free(rows);
-    free(s.dps);
+    free_scope(&s);
     if (rc != LAD_OK)
         return cli_report(&err);
     return all_ok ? LAD_OK : LAD_NO;

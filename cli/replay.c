@@ -166,6 +166,7 @@ int cli_replay_vec(lad_vecfile *vf, const char *spec, const char *devspec,
         if (cand[i].bad < cand[best].bad)
             best = i;
     *t = cand[best];
+    snprintf(t->preset, sizeof t->preset, "%s", dp[best].name);
     if (devspec)
         snprintf(t->model, sizeof t->model, "%s on %s", dp[0].name, devspec);
     else if (best != 0)

@@ -28,6 +28,8 @@ typedef struct tally {
     int nshown;
     shown show[MAXSHOW];
     char model[200];     /* what the words were compared with */
+    char preset[64];     /* .vec: the model's name (of the candidates, the one
+                            whose words match best) */
     int nmodels;        /* distinct presets used (frozen file) */
     const lad_datapath *used[64]; /* the first of them */
 } tally;

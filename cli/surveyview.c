@@ -8,7 +8,11 @@
 #include <string.h>
 
 #include "json.h"
+#include "inference/infer.h"
+#include "model/decimal.h"
 #include "model/params.h"
+#include "probes/diff.h"
+#include "util/buf.h"
 
 int cli_utf8_width(const char *s)
 {
@@ -183,4 +187,107 @@ int cli_survey_load(lad_store *st, const char *spec, lad_survey_row *s, lad_surv
     }
     free(sr);
     return rc;
+}
+
+const char *cli_survey_line(const lad_survey_row *s, char *buf, size_t size)
+{
+    char st[96];
+    snprintf(buf, size, "survey %" PRId64 " on %s (%s%s%s): %s", s->id, s->device, s->arch,
+             s->gpu[0] ? ", " : "", s->gpu, cli_survey_status(s, st, sizeof st));
+    return buf;
+}
+
+/* The model inferred (or fitted) in d's run into dp; 0 when there is none. */
+static int survey_model(lad_store *st, const lad_survey_dp *d, lad_datapath *dp)
+{
+    lad_err e = {0};
+    int ok = d->done && d->run > 0 && lad_infer_model(st, d->run, dp, &e) == LAD_OK &&
+             lad_datapath_check(dp, &e) == LAD_OK;
+    lad_err_clear(&e);
+    return ok;
+}
+
+/* A datapath's name without its generation ("mfma-f32-f32" of
+** "cdna3-mfma-f32-f32"): what two GPUs' surveys are matched by. */
+static const char *instr_key(const char *name)
+{
+    const char *dash = strchr(name, '-');
+    return dash ? dash + 1 : name;
+}
+
+static const lad_survey_dp *find_dp(const lad_survey_dp *rows, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(instr_key(rows[i].datapath), instr_key(name)) == 0)
+            return &rows[i];
+    return NULL;
+}
+
+/* One pair: x of A and y of B, either NULL when the datapath is only in
+** the other. */
+static void pair(lad_store *st, const lad_survey_dp *x, const lad_survey_dp *y, long nrandom,
+                 lad_diff *d, lad_report_pair *p)
+{
+    static lad_datapath ma, mb;
+    memset(p, 0, sizeof *p);
+    const char *na = x ? x->datapath : y->datapath;
+    snprintf(p->name, sizeof p->name, "%s%s%s", na, x && y && strcmp(x->datapath, y->datapath)
+             ? " / " : "", x && y && strcmp(x->datapath, y->datapath) ? y->datapath : "");
+    p->run_a = x ? x->run : 0;
+    p->run_b = y ? y->run : 0;
+    p->only = !x ? 2 : !y ? 1 : 0;
+    p->kind = -1;
+    if (p->only) {
+        snprintf(p->text, sizeof p->text, "only in %s", x ? "A" : "B");
+        return;
+    }
+    if (!survey_model(st, x, &ma) || !survey_model(st, y, &mb)) {
+        snprintf(p->text, sizeof p->text, "no inferred model in one survey");
+        return;
+    }
+    lad_diff_run(d, &ma, &mb, 0, nrandom);
+    p->kind = d->v.kind;
+    lad_buf t = {0};
+    lad_verdict_text(d, &t);
+    snprintf(p->text, sizeof p->text, "%s", t.p && !t.oom ? t.p : "?");
+    lad_buf_free(&t);
+    if (!d->v.found)
+        return;
+    p->found = 1;
+    if (lad_vecline_format(d->gen, &d->v.cs, NULL, p->input, sizeof p->input) < 0)
+        p->input[0] = 0;
+    lad_vecline_hex(&ma.d, d->v.da, p->a_word);
+    lad_vecline_hex(&mb.d, d->v.db, p->b_word);
+    lad_value_text_pow2(&ma.d, d->v.da, p->a_value, sizeof p->a_value);
+    lad_value_text_pow2(&mb.d, d->v.db, p->b_value, sizeof p->b_value);
+    lad_value_text(&ma.d, d->v.da, p->a_exact, sizeof p->a_exact);
+    lad_value_text(&mb.d, d->v.db, p->b_exact, sizeof p->b_exact);
+}
+
+int cli_survey_pairs(lad_store *st, const lad_survey_dp *a, size_t na, const lad_survey_dp *b,
+                     size_t nb, long nrandom, lad_report *r, lad_err *err)
+{
+    r->pairs = calloc(na + nb + 1, sizeof *r->pairs);
+    lad_diff *d = malloc(sizeof *d);
+    if (r->pairs == NULL || d == NULL) {
+        free(d);
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    }
+    r->npairs = 0;
+    for (size_t i = 0; i < na; i++)
+        pair(st, &a[i], find_dp(b, nb, a[i].datapath), nrandom, d, &r->pairs[r->npairs++]);
+    for (size_t i = 0; i < nb; i++)
+        if (!find_dp(a, na, b[i].datapath))
+            pair(st, NULL, &b[i], nrandom, d, &r->pairs[r->npairs++]);
+    free(d);
+    for (size_t i = 0; i < r->npairs; i++) {
+        const lad_report_pair *p = &r->pairs[i];
+        r->same += p->kind == LAD_SAME;
+        r->equiv += p->kind == LAD_EQUIV;
+        r->differs += p->kind == LAD_DIFFERS;
+        r->only_a += p->only == 1;
+        r->only_b += p->only == 2;
+        r->not_compared += p->kind < 0 && !p->only;
+    }
+    return LAD_OK;
 }

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include "db/store.h"
+#include "report/report.h"
 
 /* A survey's status in words: "ok", "failed", "running", or "interrupted
 ** after 10 of 47 datapaths" (planned known), into buf; returns buf. */
@@ -38,6 +39,20 @@ void cli_survey_json(FILE *f, const lad_survey_row *s, const lad_survey_dp *rows
 ** LAD_EDATA when the store has no such survey. */
 int cli_survey_load(lad_store *st, const char *spec, lad_survey_row *s, lad_survey_dp **rows,
                     size_t *n, lad_err *err);
+
+/* diff survey:A survey:B (cli/cmd_diff.c) and its page (cli/cmd_report.c):
+** each datapath of A (rows a[0..na-1]) with the datapath of B whose name
+** without the generation is the same ("mma-bf16-f32" of
+** "sm80-mma-bf16-f32" and "sm90-mma-bf16-f32"), A's inferred model against
+** B's as `ladder diff` judges them (nrandom random cases after the
+** structured ones), then B's datapaths that A lacks. Fills r->pairs
+** (malloc'd; lad_report_free frees it) and r->npairs, and r's counts.
+** LAD_EINTERNAL when memory runs out. */
+int cli_survey_pairs(lad_store *st, const lad_survey_dp *a, size_t na, const lad_survey_dp *b,
+                     size_t nb, long nrandom, lad_report *r, lad_err *err);
+
+/* "survey 3 on vectors:v/a100- (sm_80, A100): ok" into buf; returns buf. */
+const char *cli_survey_line(const lad_survey_row *s, char *buf, size_t size);
 
 /* Columns s takes on a terminal: its UTF-8 characters. */
 int cli_utf8_width(const char *s);

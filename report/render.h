@@ -1,7 +1,8 @@
 /*
 ** Inside report/: the two writers (html.c, md.c) behind one set of
-** operations, so that render.c says once what the report holds and each
-** writer only how it looks; and the SVG figures (svg.c).
+** operations, so that the pages (run.c, survey.c, surveydiff.c, with what
+** they share in render.c) say once what the report holds and each writer
+** only how it looks; and the SVG figures (svg.c).
 */
 #ifndef LADDER_REPORT_RENDER_H
 #define LADDER_REPORT_RENDER_H
@@ -54,6 +55,23 @@ extern const rep_ops rep_html_ops, rep_md_ops;
 /* HTML-escapes s onto f (also for SVG text). */
 void rep_html_escape(FILE *f, const char *s);
 void rep_buf_escape(lad_buf *b, const char *s);
+
+/* ---- the pages --------------------------------------------------------- */
+
+#define REP_TEXT 1200 /* the longest paragraph or cell rep_para and rep_cell write */
+
+/* A paragraph, and a cell (linked to href when not NULL, marked when mark),
+** from a printf format; longer texts are cut at REP_TEXT bytes. */
+void rep_para(rep_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rep_cell(rep_out *o, const char *href, int mark, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* The pages, each opening with its verdict: a run's or a model's (run.c;
+** used[i] marks the cases the page links to, r->ncases of them), a
+** survey's (survey.c), two surveys' (surveydiff.c). */
+void rep_run_page(rep_out *o, const lad_report *r, unsigned char *used);
+void rep_survey_page(rep_out *o, const lad_report *r);
+void rep_surveydiff_page(rep_out *o, const lad_report *r);
 
 /* ---- figures (svg.c) ---------------------------------------------------- */
 

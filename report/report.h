@@ -1,5 +1,6 @@
 /*
-** The report of `ladder report`: one run, one model or one survey as a
+** The report of `ladder report`: one run, one model, one survey or two
+** surveys compared as a
 ** self-contained HTML page (inline CSS and SVG, nothing fetched) or as
 ** Markdown (the same tables; figures as text, or a line saying they are
 ** left out).
@@ -21,9 +22,11 @@
 #include <stdio.h>
 
 #include "db/store.h"
+#include "io/vecline.h"
 #include "model/datapath.h"
 
-enum lad_report_kind { LAD_REPORT_RUN = 0, LAD_REPORT_MODEL, LAD_REPORT_SURVEY };
+enum lad_report_kind { LAD_REPORT_RUN = 0, LAD_REPORT_MODEL, LAD_REPORT_SURVEY,
+                       LAD_REPORT_SURVEYDIFF };
 enum lad_report_format { LAD_REPORT_HTML = 0, LAD_REPORT_MD };
 
 #define LAD_REPORT_IDS 12 /* deciding cases shown (and listed) per parameter */
@@ -61,6 +64,22 @@ typedef struct lad_report_sdp {
     char differ[256];        /* the rows, as lad_survey_dp.differ */
 } lad_report_sdp;
 
+/* One datapath of two surveys (`ladder diff survey:A survey:B`): A's
+** inferred model against B's. */
+typedef struct lad_report_pair {
+    char name[140];          /* A's name, " / " and B's when they differ */
+    int64_t run_a, run_b;    /* the runs; 0 where the survey has none */
+    int kind;                /* LAD_SAME, LAD_EQUIV, LAD_DIFFERS (model/params.h);
+                                -1 not compared */
+    int only;                /* 1 only in A, 2 only in B, 0 in both */
+    char text[600];          /* the verdict's line, or why not compared */
+    int found;               /* a case separates them: */
+    char input[LAD_VECLINE_MAX]; /* the case as a vector line */
+    char a_word[20], b_word[20]; /* A's and B's words, hex */
+    char a_value[1200], b_value[1200]; /* their values, long ones with 2^k */
+    char a_exact[1100], b_exact[1100]; /* their exact decimal values */
+} lad_report_pair;
+
 typedef struct lad_report {
     int kind;                /* enum lad_report_kind */
     char subject[600];       /* what it is of: "run 3", "preset x", a path */
@@ -83,6 +102,12 @@ typedef struct lad_report {
     char survey_status[96];  /* "ok", "interrupted after 10 of 47 datapaths" */
     lad_report_sdp *sdp;
     size_t nsdp;
+    /* Two surveys: each described in a line ("survey 3 on vectors:... (sm_80,
+    ** A100): ok"), their datapaths paired, and the counts. */
+    char side_a[400], side_b[400];
+    lad_report_pair *pairs;
+    size_t npairs;
+    int same, equiv, differs, only_a, only_b, not_compared;
     /* The page of each datapath's run, as a link: a printf format of one
     ** int64_t run id ("s-run%" PRId64 ".html"); "" for no links. */
     char run_link[600];
