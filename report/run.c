@@ -162,8 +162,9 @@ static void provenance(rep_out *o, const lad_report *r)
 
 /* The page's first lines: the model against the preset its datapath names
 ** (=, ≡ or differs, as `ladder diff` says it), the validations, and how the
-** rows stand: decided by stored cases, open (in effect, searched, no case
-** decided them), not in effect for this shape. */
+** rows stand: the whole answer `ladder infer` stored (decided, open with the
+** values that still fit, equivalent, not in effect), or for a store without
+** one the count from the decided-by evidence. */
 static void verdict(rep_out *o, const lad_report *r)
 {
     const lad_run_row *u = &r->show.run;
@@ -197,7 +198,12 @@ static void verdict(rep_out *o, const lad_report *r)
         lad_buf_printf(&b, " Validations: %" PRId64 " mismatches in %" PRId64 " cases.", vm, vc);
     else
         lad_buf_printf(&b, " No validation.");
-    if (r->have_dp) {
+    if (r->have_dp && r->answer) {
+        /* the whole answer `ladder infer` stored: its first line counts the
+        ** rows; the lines themselves follow the paragraph */
+        size_t n = strcspn(r->answer, "\n");
+        lad_buf_printf(&b, " Answer: %.*s.", (int)n, r->answer);
+    } else if (r->have_dp) {
         int decided = 0, open = 0, off = 0;
         for (int i = 0; i < lad_nparams; i++) {
             const lad_param *q = &lad_params[i];
@@ -222,6 +228,8 @@ static void verdict(rep_out *o, const lad_report *r)
     o->ops->section(o, "verdict", "Verdict");
     rep_para(o, "%s", b.p ? b.p : "(out of memory)");
     lad_buf_free(&b);
+    if (r->have_dp && r->answer)
+        o->ops->pre(o, r->answer);
 }
 
 /* ---- the model ---------------------------------------------------------- */

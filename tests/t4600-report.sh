@@ -104,11 +104,13 @@ for what in run preset; do
     fi
 done
 # A run's page leads with its verdict: the inferred model against its
-# preset, the validations, how the rows stand; the rounding truth table
+# preset, the validations, how the rows stand (the whole answer the decide
+# rung's inference stored, its lines under the paragraph); the rounding truth table
 # states its conclusion, and drops the columns no case fills.
 check report-run-verdict-first test "$(grep -m 1 '^## ' "$TMP/run.md")" = '## Verdict'
 has "$TMP/run.md" report-run-verdict-line \
-    '^The model inferred = the preset sm90-mma-bf16-f32 \(the canonical models are identical\)\. (No validation|Validations: 0 mismatches in [0-9]+ cases)\. Rows: [0-9]+ decided by stored cases, [0-9]+ open, [0-9]+ not in effect for this shape\.$'
+    '^The model inferred = the preset sm90-mma-bf16-f32 \(the canonical models are identical\)\. (No validation|Validations: 0 mismatches in [0-9]+ cases)\. Answer: rows: [0-9]+ decided, [0-9]+ open, [0-9]+ equivalent, [0-9]+ not in effect\.$' \
+    '^not in effect: '
 has "$TMP/run.md" report-run-truth-conclusion \
     '^Conclusion: final rounding toward zero \(d_round: rz\); alignment into the window toward zero \(align_round: rz\)\.$'
 check report-run-truth-no-empty-column test "$(sed -n '/^## Rounding/,/^## [EP]/p' "$TMP/run.md" | grep -c '| - |')" = 0
