@@ -166,14 +166,16 @@ int cli_replay_vec(lad_vecfile *vf, const char *spec, const char *devspec,
         if (cand[i].bad < cand[best].bad)
             best = i;
     *t = cand[best];
-    snprintf(t->preset, sizeof t->preset, "%s", dp[best].name);
+    /* names past the fields' widths are cut (the precisions keep every
+    ** build's -Wformat-truncation quiet) */
+    snprintf(t->preset, sizeof t->preset, "%.63s", dp[best].name);
     if (devspec)
-        snprintf(t->model, sizeof t->model, "%s on %s", dp[0].name, devspec);
+        snprintf(t->model, sizeof t->model, "%.80s on %.100s", dp[0].name, devspec);
     else if (best != 0)
-        snprintf(t->model, sizeof t->model, "%s; the header's %s gives %ld",
+        snprintf(t->model, sizeof t->model, "%.80s; the header's %.80s gives %ld",
                  dp[best].name, dp[0].name, cand[0].bad);
     else
-        snprintf(t->model, sizeof t->model, "%s", dp[0].name);
+        snprintf(t->model, sizeof t->model, "%.199s", dp[0].name);
     return LAD_OK;
 }
 
