@@ -343,14 +343,13 @@ static int restart_held(sweep *w, const group *gs, int ng, const int *rows, int 
 ** the beam, which it often spares, and again after it. Returns 1 when a
 ** structure was kept.
 **
-** wide: the structure is also the pass length and where C joins (c_last),
-** every combination of their candidates held in turn, within WIDEBUDGET
-** evaluations: a tree of passes of 2 with C in the tree, taken for passes
+** wide (not 0): the structure is also the pass length and where C joins
+** (c_last), every combination of their candidates held in turn, within
+** wide evaluations: a tree of passes of 2 with C in the tree, taken for passes
 ** of 1 with C added last, moves only with all four at once (a signed zero
 ** of random draw 701). For the end of a search that is still stuck.
 */
-#define WIDEBUDGET 2000000
-static int restructure(sweep *w, const group *gs, int ng, int wide)
+static int restructure(sweep *w, const group *gs, int ng, uint64_t wide)
 {
     ctx *x = w->x;
     static const int all[4] = {LAD_P_exact, LAD_P_tree, LAD_P_pass, LAD_P_c_last};
@@ -395,18 +394,18 @@ static int restructure(sweep *w, const group *gs, int ng, int wide)
         st[nk++].score = wide ? sweep_score(w, &p, UINT64_MAX) : 0;
     }
     return restart_held(w, gs, ng, rows, nrow, st, nk, wide, now,
-                        wide ? x->evals + WIDEBUDGET : UINT64_MAX);
+                        wide ? x->evals + wide : UINT64_MAX);
 }
 
 /*
 ** Stuck in one level where the datapath has two (AMD CDNA3: a second window
 ** under the pass anchor, even and odd lanes summed apart), or the other way
 ** round: every combination of window2 and even_odd held in turn, best score
-** first, the other rows following, within WIDEBUDGET evaluations (random
+** first, the other rows following, within budget evaluations (random
 ** draw 383, CDNA3 f16 with a second level of 33 bits, ended in one level 8
 ** rows from its model). Returns 1 when one was kept.
 */
-static int relevel(sweep *w, const group *gs, int ng)
+static int relevel(sweep *w, const group *gs, int ng, uint64_t budget)
 {
     ctx *x = w->x;
     static const int rows[2] = {LAD_P_window2, LAD_P_even_odd};
@@ -426,7 +425,7 @@ static int relevel(sweep *w, const group *gs, int ng)
         st[nk].p = p;
         st[nk++].score = sweep_score(w, &p, UINT64_MAX);
     }
-    return restart_held(w, gs, ng, rows, 2, st, nk, 1, now, x->evals + WIDEBUDGET);
+    return restart_held(w, gs, ng, rows, 2, st, nk, 1, now, x->evals + budget);
 }
 
 /* The value of the acc row for format f, or 0 when acc has none for it:
@@ -459,10 +458,10 @@ static int acc_value_of(const lad_format *f, int64_t *v)
 ** stage up together: the second level takes the accumulator's (norm2 its
 ** fraction bits, align2_round its rounding), the accumulator the
 ** result's (format and d_round), for every window2 and even_odd held in
-** turn, best score first, the other rows following, within WIDEBUDGET
+** turn, best score first, the other rows following, within budget
 ** evaluations. Returns 1 when one was kept.
 */
-static int shift_roundings(sweep *w, const group *gs, int ng)
+static int shift_roundings(sweep *w, const group *gs, int ng, uint64_t budget)
 {
     ctx *x = w->x;
     static const int rows[2] = {LAD_P_window2, LAD_P_even_odd};
@@ -498,7 +497,7 @@ static int shift_roundings(sweep *w, const group *gs, int ng)
         st[nk].p = p;
         st[nk++].score = sweep_score(w, &p, UINT64_MAX);
     }
-    return restart_held(w, gs, ng, rows, 2, st, nk, 1, now, x->evals + WIDEBUDGET);
+    return restart_held(w, gs, ng, rows, 2, st, nk, 1, now, x->evals + budget);
 }
 
 /* Whether some other value of row r changes the word of one of the cases
@@ -532,7 +531,6 @@ static int sensitive(sweep *w, int r, const lad_word_t *now)
 ** changes nothing, or until the evaluations pass stop. Returns 1 when the
 ** model changed.
 */
-#define PAIRBUDGET 10000000
 static int pairs(sweep *w, uint64_t stop)
 {
     ctx *x = w->x;
@@ -632,15 +630,14 @@ static int interacts(sweep *w, const pvec *a, const pvec *p, int r)
 ** stored case, and only under rne does the pair of floors, the zero floor
 ** for the anchor's minimum, explain its last two). Every such swap, rows
 ** in the order of their keys, is taken in turn (at most MAXSWAP) and the
-** pairs run from it, within SWAPBUDGET evaluations in all; the first that
+** pairs run from it, within budget evaluations in all; the first that
 ** ends explaining strictly more cases is kept. Returns 1 when one was.
 */
-#define SWAPBUDGET 10000000
 #define MAXSWAP 16
-static int swaps(sweep *w)
+static int swaps(sweep *w, uint64_t budget)
 {
     ctx *x = w->x;
-    uint64_t now = sweep_score(w, &w->cur, UINT64_MAX), stop = x->evals + SWAPBUDGET;
+    uint64_t now = sweep_score(w, &w->cur, UINT64_MAX), stop = x->evals + budget;
     if (now == 0)
         return 0;
     find_fails(w);
@@ -677,9 +674,8 @@ static int swaps(sweep *w)
 /*
 ** What the groups leave: the stages' own groups and every group again,
 ** the restarts from another structure of the sum, and with beam the beam
-** as a rescue, Occam, the pairs, the wide restarts (structure, pass and
-** c_last held together), the levels (window2 and even_odd held together),
-** the swaps (a model as good, then the pairs from it), and two
+** as a rescue, Occam, the moves of the table above (the pairs, the wide
+** restarts, the levels, the shifted roundings, the swaps), and two
 ** simplifications that keep the words the same
 ** (an unseen accumulator takes the result's cut format; a second level the
 ** cases cannot tell from one window gives way to it). On the fit set.
@@ -691,12 +687,48 @@ static int same_pvec(const pvec *a, const pvec *b)
     return memcmp(a->v, b->v, sizeof a->v[0] * (size_t)lad_nparams) == 0;
 }
 
-/* Names the step of finish under way (k of 5) in the progress line: a
-** search still stuck can spend a minute in them (random draw 663, 52 s). */
+/* The moves of finish after the beam, each a search of its own for a
+** model the groups cannot reach, run in this order while the model misses
+** a case of the fit set, each within its budget of evaluations; Occam
+** follows each that changed the model. docs/inference.md ("What the
+** groups leave") says what each guarantees. */
+static int move_pairs(sweep *w, const group *gs, int ng, uint64_t budget)
+{
+    (void)gs, (void)ng;
+    return pairs(w, w->x->evals + budget);
+}
+static int move_swaps(sweep *w, const group *gs, int ng, uint64_t budget)
+{
+    (void)gs, (void)ng;
+    return swaps(w, budget);
+}
+typedef struct move {
+    const char *name;   /* in the progress line: "what the groups leave: <name>" */
+    int (*run)(sweep *w, const group *gs, int ng, uint64_t budget);
+    uint64_t budget;    /* evaluations it may spend */
+} move;
+static const move moves[] = {
+    /* any two rows with a value that changes a failing case's word */
+    {"the pairs", move_pairs, 10000000},
+    /* exact, tree, pass and c_last held together at each combination */
+    {"the wide restarts", restructure, 2000000},
+    /* window2 and even_odd held together: one level for two, or two for one */
+    {"the levels", relevel, 2000000},
+    /* one level whose accumulator rounds after it: every rounding one stage
+    ** up (norm2, align2_round, acc, acc_round) under each window2, even_odd */
+    {"the shifted roundings", shift_roundings, 2000000},
+    /* a value that fixes a failing case and breaks as many, or changes no
+    ** word but what another row does, then the pairs from it */
+    {"the swaps", move_swaps, 10000000},
+};
+#define NMOVES (int)(sizeof moves / sizeof moves[0])
+
+/* Names the step of finish under way (k of the beam and the moves) in the
+** progress line: a search still stuck can spend a minute in them. */
 static void finish_step(const sweep *w, const char *step, size_t k)
 {
     if (w->progress)
-        w->progress(w->pctx, step, k, 5);
+        w->progress(w->pctx, step, k, 1 + NMOVES);
 }
 
 static void finish(sweep *w, const group *gs, int ng, const group *own, int nown,
@@ -743,20 +775,13 @@ static void finish(sweep *w, const group *gs, int ng, const group *own, int nown
     }
     if (!(stayed && same_pvec(&w->cur, &kept)) && restructure(w, gs, ng, 0))
         occam(w);
-    finish_step(w, "what the groups leave: the pairs", 1);
-    if (pairs(w, x->evals + PAIRBUDGET))
-        occam(w);
-    finish_step(w, "what the groups leave: the wide restarts", 2);
-    if (restructure(w, gs, ng, 1))
-        occam(w);
-    finish_step(w, "what the groups leave: the levels", 3);
-    if (relevel(w, gs, ng))
-        occam(w);
-    if (shift_roundings(w, gs, ng))
-        occam(w);
-    finish_step(w, "what the groups leave: the swaps", 4);
-    if (swaps(w))
-        occam(w);
+    for (int i = 0; i < NMOVES; i++) {
+        char step[64];
+        snprintf(step, sizeof step, "what the groups leave: %s", moves[i].name);
+        finish_step(w, step, 1 + (size_t)i);
+        if (moves[i].run(w, gs, ng, moves[i].budget))
+            occam(w);
+    }
     /* An accumulator no case can see takes the result's cut format when the
     ** result was cut (the fp8 paths round both to e8m13): equal words. */
     lad_datapath dp;
