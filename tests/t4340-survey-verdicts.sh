@@ -1,7 +1,8 @@
 #!/bin/sh
 # Surveys as results: a survey stopped by SIGTERM reads "interrupted after
 # K of 47 datapaths" in show, history --surveys and its report's first
-# line, and --resume finishes it; two surveys of one generation compare
+# line, and --resume finishes it (both with --no-decide: what this tests is
+# the stop and the resume, not the rungs); two surveys of one generation compare
 # datapath by datapath with diff survey:A survey:B (= everywhere, exit 0);
 # AMD datapaths whose inferred rows differ from the preset without any
 # case separating them are ≡, and the survey exits 0; diff of two surveys
@@ -9,7 +10,7 @@
 . tests/lib.sh
 
 db=$TMP/s.db
-"$LADDER" survey --device sim:sm_90a --cases 200 --db "$db" -q >"$TMP/int.out" 2>&1 &
+"$LADDER" survey --device sim:sm_90a --cases 200 --no-decide --db "$db" -q >"$TMP/int.out" 2>&1 &
 pid=$!
 # wait (at most about 60 s) until two datapaths are stored, then stop it
 i=0
@@ -37,7 +38,7 @@ first=$(grep -v '^#' "$out" | grep -v '^$' | head -n 1)
 check survey-int-report-first test "$first" = "Survey 1 on simulated sm_90a: interrupted after $k of 47 datapaths; what follows covers those $k only."
 
 # --resume finishes it: every datapath, ok
-run_ladder survey --device sim:sm_90a --cases 200 --db "$db" -q --resume
+run_ladder survey --device sim:sm_90a --cases 200 --no-decide --db "$db" -q --resume
 expect_rc survey-int-resume-rc 0
 expect_out survey-int-resume-summary '^survey 1: 47 of 47 as their preset'
 run_ladder history --surveys --db "$db"
