@@ -618,10 +618,10 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     ** the two the evidence grew (a validation's mismatches join the run:
     ** docs/inference.md, "Refinement"), and the search from the start can
     ** take another path through the new cases to a structure the old
-    ** model's neighbours beat (random draw 114: one row, the anchor's
-    ** minimum, from the last model to every case; from the start, a
-    ** second-level window that misses 4). The model that explains more is
-    ** kept. */
+    ** model's neighbours beat (one row, the anchor's minimum, can lie
+    ** between the last model and every case where the search from the
+    ** start ends in a second-level window that misses some). The model
+    ** that explains more is kept. */
     lad_datapath prev;
     lad_err none = {0};  /* no stored model (or one of another version): no sweep */
     int have_prev = nfit && lad_infer_model(st, run, &prev, &none) == LAD_OK;

@@ -346,8 +346,9 @@ static int restart_held(sweep *w, const group *gs, int ng, const int *rows, int 
 ** wide (not 0): the structure is also the pass length and where C joins
 ** (c_last), every combination of their candidates held in turn, within
 ** wide evaluations: a tree of passes of 2 with C in the tree, taken for passes
-** of 1 with C added last, moves only with all four at once (a signed zero
-** of random draw 701). For the end of a search that is still stuck.
+** of 1 with C added last, moves only with all four at once (where a signed
+** zero is the only difference). For the end of a search that is still
+** stuck.
 */
 static int restructure(sweep *w, const group *gs, int ng, uint64_t wide)
 {
@@ -358,8 +359,8 @@ static int restructure(sweep *w, const group *gs, int ng, uint64_t wide)
     if (now == 0)
         return 0;
     /* the rows with candidates: a block-scaled datapath has one shape (no
-    ** exact or tree), but its pass and c_last still move (random draw 180,
-    ** one scale block, sat with C added last where it joins the window) */
+    ** exact or tree), but its pass and c_last still move (one scale block
+    ** taken with C added last where it joins the window) */
     int rows[4], nrow = 0, shaped = x->nvals[all[0]] > 0 && x->nvals[all[1]] > 0;
     for (int r = shaped ? 0 : 2; r < (wide ? 4 : 2); r++)
         if (x->nvals[all[r]] > 0)
@@ -367,8 +368,9 @@ static int restructure(sweep *w, const group *gs, int ng, uint64_t wide)
     if (nrow == 0)
         return 0;
     /* the shape, then (wide) the candidates of pass and of c_last: every
-    ** combination, and (wide) each scored as it stands, best first (draw
-    ** 817 spent 2.9 M evaluations in the one window before the tree) */
+    ** combination, and (wide) each scored as it stands, best first (in
+    ** their order, a tree can wait millions of evaluations behind the one
+    ** window) */
     int ns = shaped ? 3 : 1, nk = 0;
     int np = wide && x->nvals[all[2]] ? x->nvals[all[2]] : 1;
     int nc = wide && x->nvals[all[3]] ? x->nvals[all[3]] : 1;
@@ -397,22 +399,24 @@ static int restructure(sweep *w, const group *gs, int ng, uint64_t wide)
                         wide ? x->evals + wide : UINT64_MAX);
 }
 
+/* The roundings that move one stage up (shift_roundings), or none. */
+typedef struct shifted {
+    int64_t norm2, align2_round, acc, acc_round;
+} shifted;
+
 /*
-** Stuck in one level where the datapath has two (AMD CDNA3: a second window
-** under the pass anchor, even and odd lanes summed apart), or the other way
-** round: every combination of window2 and even_odd held in turn, best score
-** first, the other rows following, within budget evaluations (random
-** draw 383, CDNA3 f16 with a second level of 33 bits, ended in one level 8
-** rows from its model). Returns 1 when one was kept.
+** The restarts over the levels of the sum: every combination of window2
+** and even_odd held in turn, best score first, the other rows following,
+** within budget evaluations (restart_held); now is the current model's
+** misses. sh NULL: every combination but the current one. sh not NULL:
+** only two levels (window2 not 0), each with the roundings of sh moved one
+** stage up. Returns 1 when one was kept.
 */
-static int relevel(sweep *w, const group *gs, int ng, uint64_t budget)
+static int levels(sweep *w, const group *gs, int ng, uint64_t now, uint64_t budget, const shifted *sh)
 {
     ctx *x = w->x;
     static const int rows[2] = {LAD_P_window2, LAD_P_even_odd};
     int n2 = x->nvals[rows[0]], ne = x->nvals[rows[1]], nk = 0;
-    uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
-    if (now == 0 || n2 < 2 || ne == 0)
-        return 0;
     restart *st = malloc(sizeof *st * (size_t)(n2 * ne));
     if (!st)
         return 0;
@@ -420,12 +424,39 @@ static int relevel(sweep *w, const group *gs, int ng, uint64_t budget)
         pvec p = w->cur;
         p.v[rows[0]] = x->vals[rows[0]][k % n2];
         p.v[rows[1]] = x->vals[rows[1]][k / n2];
-        if ((p.v[rows[0]] == w->cur.v[rows[0]] && p.v[rows[1]] == w->cur.v[rows[1]]) || !legal(w, &p))
+        if (sh) {
+            if (p.v[rows[0]] == 0)
+                continue;
+            p.v[LAD_P_norm2] = sh->norm2;
+            p.v[LAD_P_align2_round] = sh->align2_round;
+            p.v[LAD_P_acc] = sh->acc;
+            p.v[LAD_P_acc_round] = sh->acc_round;
+        } else if (p.v[rows[0]] == w->cur.v[rows[0]] && p.v[rows[1]] == w->cur.v[rows[1]]) {
+            continue;
+        }
+        if (!legal(w, &p))
             continue;
         st[nk].p = p;
         st[nk++].score = sweep_score(w, &p, UINT64_MAX);
     }
     return restart_held(w, gs, ng, rows, 2, st, nk, 1, now, x->evals + budget);
+}
+
+/*
+** Stuck in one level where the datapath has two (AMD CDNA3: a second window
+** under the pass anchor, even and odd lanes summed apart), or the other way
+** round: a CDNA3 f16 datapath with a second level of 33 bits, taken for
+** one level, sits rows away from its model that no group reaches. Every
+** other combination of the levels restarts the search (levels). Returns 1
+** when one was kept.
+*/
+static int relevel(sweep *w, const group *gs, int ng, uint64_t budget)
+{
+    ctx *x = w->x;
+    uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
+    if (now == 0 || x->nvals[LAD_P_window2] < 2 || x->nvals[LAD_P_even_odd] == 0)
+        return 0;
+    return levels(w, gs, ng, now, budget, NULL);
 }
 
 /* The value of the acc row for format f, or 0 when acc has none for it:
@@ -457,47 +488,26 @@ static int acc_value_of(const lad_format *f, int64_t *v)
 ** under an accumulator that rounds after it. So each roundings move one
 ** stage up together: the second level takes the accumulator's (norm2 its
 ** fraction bits, align2_round its rounding), the accumulator the
-** result's (format and d_round), for every window2 and even_odd held in
-** turn, best score first, the other rows following, within budget
-** evaluations. Returns 1 when one was kept.
+** result's (format and d_round), for every two levels (levels). Returns 1
+** when one was kept.
 */
 static int shift_roundings(sweep *w, const group *gs, int ng, uint64_t budget)
 {
     ctx *x = w->x;
-    static const int rows[2] = {LAD_P_window2, LAD_P_even_odd};
-    int n2 = x->nvals[rows[0]], ne = x->nvals[rows[1]], nk = 0;
-    if (w->cur.v[LAD_P_window2] != 0 || n2 < 2 || ne == 0 || x->nvals[LAD_P_norm2] == 0 ||
-        x->nvals[LAD_P_acc] == 0)
+    if (w->cur.v[LAD_P_window2] != 0 || x->nvals[LAD_P_window2] < 2 || x->nvals[LAD_P_even_odd] == 0 ||
+        x->nvals[LAD_P_norm2] == 0 || x->nvals[LAD_P_acc] == 0)
         return 0;
     lad_datapath dp;
     sp_apply(x, &w->cur, &dp);
-    int64_t acc;
+    shifted sh = {.norm2 = dp.acc.mbits, .align2_round = dp.acc_round, .acc_round = dp.d_round};
     int r = dp.acc_round;
-    if (dp.integer || !dp.d_via_acc || dp.d.mbits >= dp.acc.mbits || !acc_value_of(&dp.d, &acc) ||
+    if (dp.integer || !dp.d_via_acc || dp.d.mbits >= dp.acc.mbits || !acc_value_of(&dp.d, &sh.acc) ||
         (r != LAD_RZ && r != LAD_RD && r != LAD_RNE))
         return 0;
     uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
     if (now == 0)
         return 0;
-    restart *st = malloc(sizeof *st * (size_t)(n2 * ne));
-    if (!st)
-        return 0;
-    for (int k = 0; k < n2 * ne; k++) {
-        pvec p = w->cur;
-        p.v[rows[0]] = x->vals[rows[0]][k % n2];
-        p.v[rows[1]] = x->vals[rows[1]][k / n2];
-        if (p.v[rows[0]] == 0)
-            continue;
-        p.v[LAD_P_norm2] = dp.acc.mbits;
-        p.v[LAD_P_align2_round] = r;
-        p.v[LAD_P_acc] = acc;
-        p.v[LAD_P_acc_round] = dp.d_round;
-        if (!legal(w, &p))
-            continue;
-        st[nk].p = p;
-        st[nk++].score = sweep_score(w, &p, UINT64_MAX);
-    }
-    return restart_held(w, gs, ng, rows, 2, st, nk, 1, now, x->evals + budget);
+    return levels(w, gs, ng, now, budget, &sh);
 }
 
 /* Whether some other value of row r changes the word of one of the cases
@@ -621,11 +631,11 @@ static int interacts(sweep *w, const pvec *a, const pvec *p, int r)
 ** Swaps, for the last cases no pair explains: three rows that must move
 ** at once, where the path crosses a plateau. One row's value fixes a
 ** failing case and breaks as many others, and from there a pair fixes the
-** rest: random draw 908 (mxf8f6f4, one scale block) needs an exact group
+** rest: an mxf8f6f4 datapath of one scale block needs an exact group
 ** of 4 lanes, the per-group cut of C and the zero floor, and group 4 alone
 ** swaps one missed case for another. After those, the neutral swaps: a
 ** value that changes no word of the fit set, but changes what another
-** row's value does to a failing case (random draw 532, bf16 in one pass:
+** row's value does to a failing case (bf16 in one pass:
 ** its accumulator rounds to nearest where rz gives the same words on every
 ** stored case, and only under rne does the pair of floors, the zero floor
 ** for the anchor's minimum, explain its last two). Every such swap, rows
