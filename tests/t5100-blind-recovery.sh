@@ -6,7 +6,8 @@
 # --model <file>` over pipes: the inference code never sees the model
 # behind it), `ladder infer` fits a model from the stored words, and
 # `ladder validate` compares that model with the same device on random
-# cases. Every one must end with 0 mismatches. A validation's mismatches
+# cases. Every one must end with 0 mismatches and a model equal (=) or
+# equivalent (≡) to the hidden one (`ladder diff`). A validation's mismatches
 # join the run's evidence, so where one finds some, infer runs again and a
 # validation on a new seed follows, up to 3 times (tests/data/blind-one.sh;
 # docs/inference.md, "Refinement"): the verdict is the last validation's,
@@ -107,6 +108,7 @@ done_n=$(grep -c -E '^(ok   |FAIL |known )' "$TMP/results")
 [ "$done_n" -eq "$total" ] && ok blind-all-reported || fail blind-all-reported "$done_n of $total models reported"
 refined=$(grep -c '^ok   .*(refined [0-9]*)$' "$TMP/results")
 echo "# $refined of $(grep -c '^ok   ' "$TMP/results") recovered after refinement rounds"
+echo "# against the hidden models: $(grep -c '^ok   [^ ]* =\( \|$\)' "$TMP/results") =, $(grep -c '^ok   [^ ]* ≡' "$TMP/results") ≡"
 if [ -s "$TMP/targeted" ]; then
     awk '{ s += $2; if ($2 > m) m = $2; n++ } END { printf "# targeted probe cases per datapath: mean %.0f, max %d over %d models; %d s\n", s / n, m, n, '"$((end - start))"' }' "$TMP/targeted"
 fi

@@ -6,7 +6,10 @@
 # validate`), so while one finds some, up to LADDER_BLIND_ROUNDS times
 # (default 3) infer runs again and a validation on a new seed follows
 # (docs/inference.md, "Refinement"); the verdict is the last validation's.
-# Prints one check line (ok ones say "refined N" after N such rounds);
+# A validated model is then compared with the hidden one (`ladder diff`,
+# LADDER_BLIND_DIFF_CASES random cases after the structured ones, default
+# 65,536): = or ≡ passes, differs fails. Prints one check line (ok ones
+# give the verdict, and "refined N" after N such rounds);
 # appends "<model> <targeted cases>" to TMPDIR/targeted.
 LADDER=$1
 TMP=$2
@@ -89,11 +92,23 @@ else
         fi
     done
 fi
+# Validated: the model must also be the hidden one up to equivalence, =
+# (the same canonical model) or ≡ (no searched case tells them apart).
+verdict=
+if [ -z "$why" ]; then
+    "$LADDER" diff "$mf" "$w/inferred.yaml" -q --cases "${LADDER_BLIND_DIFF_CASES:-65536}" \
+        >"$w/diff.out" 2>&1
+    drc=$?
+    verdict=$(sed -n 's/^verdict: \([^ ]*\).*/\1/p' "$w/diff.out")
+    if [ "$drc" -ne 0 ]; then
+        why="validated, but not the hidden model: $(grep -m1 '^verdict:\|ladder:' "$w/diff.out")"
+    fi
+fi
 targeted=$(sqlite3 "$db" "SELECT count(*) FROM cases WHERE rung <> 'random'" 2>/dev/null)
 if [ -z "$why" ] && [ "${round:-0}" -gt 0 ]; then
-    echo "ok   blind-$tag (refined $round)"
+    echo "ok   blind-$tag $verdict (refined $round)"
 elif [ -z "$why" ]; then
-    echo "ok   blind-$tag"
+    echo "ok   blind-$tag $verdict"
 else
     echo "FAIL blind-$tag: $why"
 fi
