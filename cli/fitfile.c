@@ -167,7 +167,7 @@ int cli_fit_search(cli_fit *f, int beam, lad_progress *pr, lad_err *err)
         for (size_t i = 0; i < n; i++)
             lad_packed_get(&f->pk, i, &cs[i]);
         lad_stage st = {n, NULL, "vector"};  /* no group of its own: checks */
-        rc = lad_search_staged(&f->base, cs, f->d, n, &st, 1, lad_progress_step, pr, &seed,
+        rc = lad_search_staged(&f->base, cs, f->d, n, &st, 1, 0, lad_progress_step, pr, &seed,
                                err);
         /* a model that explains every case is the beam's base: the beam
         ** keeps its result format (it varies neither d nor nan) and only

@@ -382,7 +382,7 @@ static int sweep_every_case(const lad_datapath *start, const lad_case *cs, const
         return LAD_OK;
     lad_datapath alt = *start;
     lad_stage one = {n, NULL, "every case at once"};
-    int rc = lad_search_staged(start, cs, d, n, &one, 1, progress, pctx, &alt, err);
+    int rc = lad_search_staged(start, cs, d, n, &one, 1, 0, progress, pctx, &alt, err);
     if (rc == LAD_OK && lad_search_count(&alt, cs, d, n) < miss)
         *dp = alt;
     return rc;
@@ -464,12 +464,14 @@ static int contradiction(const lad_infer_case *rows, size_t n, size_t *i, size_t
 
 /* The staged sweep from start over the stages, then, unless the cases are
 ** proven to fit no model, the sweep over every case at once: the model
-** into *dp. */
+** into *dp. Proven, the staged sweep runs its groups alone: the verdict
+** is known, and the nearest model is what the groups reach. */
 static int fit_from(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
                     size_t nfit, const lad_stage *stages, size_t nstages, int proven,
                     lad_progress_fn progress, void *pctx, lad_datapath *dp, lad_err *err)
 {
-    int rc = lad_search_staged(start, cs, d, nfit, stages, nstages, progress, pctx, dp, err);
+    int rc = lad_search_staged(start, cs, d, nfit, stages, nstages, proven, progress, pctx, dp,
+                               err);
     if (rc == LAD_OK && !proven)
         rc = sweep_every_case(start, cs, d, nfit, progress, pctx, dp, err);
     return rc;

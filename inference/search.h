@@ -118,14 +118,16 @@ typedef struct lad_stage {
 /*
 ** The staged sweep from start (the instruction as declared, every
 ** parameter at its default) over the cases: the best model into *out.
-** Returns LAD_OK (whether or not the model reproduces every case: count
+** groups_only (for cases already proven to fit no model): the groups'
+** sweeps alone, none of the restarts, the beam or the moves after them,
+** which only look for a model that explains every case. Returns LAD_OK (whether or not the model reproduces every case: count
 ** with lad_search_count), LAD_EDATA for an unusable start or a group that
 ** names no registry row, LAD_EINTERNAL when out of memory.
 */
 int lad_search_staged(const lad_datapath *start, const lad_case *cs,
                       const lad_word_t *d, size_t n, const lad_stage *stages,
-                      size_t nstages, lad_progress_fn progress, void *pctx,
-                      lad_datapath *out, lad_err *err);
+                      size_t nstages, int groups_only, lad_progress_fn progress,
+                      void *pctx, lad_datapath *out, lad_err *err);
 
 /*
 ** Which cases decide registry row p of model dp: marks hit[i] = 1 (hit has

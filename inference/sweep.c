@@ -49,6 +49,7 @@ typedef struct sweep {
     size_t *pass;        /* and those it gets right */
     size_t npass;
     int hotnext;
+    int groups_only;     /* finish sweeps the groups and stops there */
     lad_progress_fn progress; /* and its pctx: the steps of finish */
     void *pctx;
 } sweep;
@@ -754,6 +755,8 @@ static void finish(sweep *w, const group *gs, int ng, const group *own, int nown
         sweep_groups(w, own, nown, &best);
         sweep_groups(w, gs, ng, &best);
     }
+    if (w->groups_only)
+        return;
     /* The restarts and the beam depend only on the model they start from
     ** and the fit set, which is fixed here: from a model they have already
     ** left as it was they would do the same work and end the same, so they
@@ -852,7 +855,7 @@ static size_t add_misses(sweep *w)
 }
 
 int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
-                      size_t n, const lad_stage *stages, size_t nstages,
+                      size_t n, const lad_stage *stages, size_t nstages, int groups_only,
                       lad_progress_fn progress, void *pctx, lad_datapath *out, lad_err *err)
 {
     /* the joint groups in dependency order: params.def's LAD_SWEEP lines */
@@ -867,6 +870,7 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
     sweep w = {0};
     w.progress = progress;
     w.pctx = pctx;
+    w.groups_only = groups_only;
     w.x = sp_ctx_new(start, cs, d, n);
     w.order = malloc(sizeof(size_t) * n);
     w.in = calloc(n, 1);
