@@ -462,6 +462,96 @@ static int contradiction(const lad_infer_case *rows, size_t n, size_t *i, size_t
     return found;
 }
 
+/* The significant bits of v's significand (0 for zero). */
+static int sigbits(lad_value v)
+{
+    uint64_t m = v.mag;
+    while (m && !(m & 1))
+        m >>= 1;
+    int n = 0;
+    for (; m; m >>= 1)
+        n++;
+    return n;
+}
+
+/*
+** Whether every model of the family gives case r one word, and which
+** (*want): on an unscaled, dense float datapath whose A and B formats
+** were declared, C a zero and one lane with a product, both its inputs
+** normal numbers of at most 4 significant bits, every other lane's A or
+** B a zero and neither Inf nor NaN, and the product a value of at most 4
+** bits between 2^-14 and 2^15 that D holds exactly. Nothing in the
+** family touches such a product: no cut of an input (each keeps 4 bits),
+** no flush (normal), any window (8 bits or more) and any accumulator
+** (bf16, f16 and wider) hold it, the floors and prod_inf lie beyond the
+** formats' range, and there is nothing to add or round. As a check on
+** that argument, every candidate value of every row, one at a time, must
+** give the start model's word too.
+*/
+static int exact_product(const lad_datapath *s, const lad_infer_case *r, lad_word_t *want)
+{
+    if (s->integer || s->scale_block || s->sparse != LAD_SPARSE_NONE || s->a.kind != LAD_FLOAT ||
+        s->b.kind != LAD_FLOAT || s->d.kind != LAD_FLOAT || r->nscale || r->nmeta)
+        return 0;
+    if (lad_decode(&s->c, r->cs.c).cls != LAD_ZERO)
+        return 0;
+    int lane = -1;
+    for (int l = 0; l < s->k; l++) {
+        lad_value a = lad_decode(&s->a, r->cs.a[l]), b = lad_decode(&s->b, r->cs.b[l]);
+        if (a.cls >= LAD_INFINITE || b.cls >= LAD_INFINITE)
+            return 0;
+        if (a.cls == LAD_ZERO || b.cls == LAD_ZERO)
+            continue;
+        if (lane >= 0 || a.cls != LAD_NORMAL || b.cls != LAD_NORMAL || sigbits(a) > 4 ||
+            sigbits(b) > 4)
+            return 0;
+        lane = l;
+    }
+    if (lane < 0)
+        return 0;
+    lad_value a = lad_decode(&s->a, r->cs.a[lane]), b = lad_decode(&s->b, r->cs.b[lane]);
+    lad_u128 mag = (lad_u128)a.mag * b.mag;
+    int exp = a.exp + b.exp, top = exp + lad_bitlen128(mag) - 1, flags = 0;
+    if (top < -14 || top > 15)
+        return 0;
+    lad_value p = {LAD_NORMAL, 0, (uint64_t)mag, 0, 0};
+    if (lad_bitlen128(mag) > 64 || sigbits(p) > 4)
+        return 0;
+    *want = lad_round_value(&s->d, a.neg != b.neg, mag, exp, 0, LAD_RNE, LAD_OVF_INF, &flags);
+    if (flags)
+        return 0;
+    if (lad_eval(s, &r->cs) != *want)
+        return 0;
+    for (int i = 0; i < lad_nparams; i++) {
+        int64_t v[LAD_PARAM_MAXCANDS];
+        int nv = lad_param_cands(&lad_params[i], s, v, LAD_PARAM_MAXCANDS);
+        for (int j = 0; j < nv; j++) {
+            lad_datapath t = *s;
+            lad_param_set(&lad_params[i], &t, s, v[j]);
+            if (lad_datapath_check(&t, NULL) == LAD_OK && lad_eval(&t, &r->cs) != *want)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* A proof from one case that no model of the family explains the rows:
+** the first case of exact_product whose D word is not the one every model
+** gives. Returns 1 with *i and *want, 0 when there is none. */
+static int outside_family(const lad_datapath *s, const lad_infer_case *rows, size_t n, size_t *i,
+                          lad_word_t *want)
+{
+    for (size_t c = 0; c < n; c++) {
+        lad_word_t w;
+        if (exact_product(s, &rows[c], &w) && rows[c].d != w) {
+            *i = c;
+            *want = w;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The staged sweep from start over the stages, then, unless the cases are
 ** proven to fit no model, the sweep over every case at once: the model
 ** into *dp. Proven, the staged sweep runs its groups alone: the verdict
@@ -575,7 +665,11 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     ** every case, which cannot exist, so they do not run, and the nearest
     ** model is the staged sweep's. */
     size_t pi = 0, pj = 0;
+    lad_word_t pw = 0;
     int proven = nfit > 0 && contradiction(rows, nfit, &pi, &pj);
+    int outside = !proven && nfit > 0 && r.dp.a_known && r.dp.b_known &&
+                  outside_family(&start, rows, nfit, &pi, &pw);
+    proven |= outside;
     lad_datapath dp = start;
     out->fitted = nfit > 0;
     if (nfit && (rc = fit_from(&start, cs, d, nfit, stages, nstages, proven, progress, pctx,
@@ -693,7 +787,13 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     if (out->nmismatch) {
         char *p = out->conflict;
         size_t left = sizeof out->conflict;
-        int w = proven ? snprintf(p, left, "fits no model: %s#%lld and %s#%lld have the same "
+        int w = outside ? snprintf(p, left, "fits no model: %s#%lld is one exact product, "
+                                   "0x%llx in every model of the family, and the device gave "
+                                   "0x%llx; the nearest model found misses %zu of %zu cases:",
+                                   rows[pi].rung, (long long)rows[pi].id,
+                                   (unsigned long long)pw, (unsigned long long)rows[pi].d,
+                                   out->nmismatch, n)
+              : proven ? snprintf(p, left, "fits no model: %s#%lld and %s#%lld have the same "
                                   "inputs and different words; the nearest model found "
                                   "misses %zu of %zu cases:", rows[pi].rung,
                                   (long long)rows[pi].id, rows[pj].rung, (long long)rows[pj].id,

@@ -199,13 +199,20 @@ static int sweep_group(sweep *w, const group *g, uint64_t *best)
 
 /* Runs the groups gs[0..ng-1] in turn until a whole sweep changes nothing
 ** or the cases all fit. */
+/* Evaluations a groups-only sweep (cases proven to fit no model) spends
+** at most: its model is only the nearest one found, and where most cases
+** fail, a sweep's pruning gains little (every group then costs passes over
+** thousands of failing cases). */
+#define PROVEN_BUDGET 10000000
+
 static void sweep_groups(sweep *w, const group *gs, int ng, uint64_t *best)
 {
     if (*best > 0)
         find_fails(w);
-    for (int round = 0; round < 8 && *best > 0; round++) {
+    uint64_t stop = w->groups_only ? PROVEN_BUDGET : UINT64_MAX;
+    for (int round = 0; round < 8 && *best > 0 && w->x->evals < stop; round++) {
         int changed = 0;
-        for (int g = 0; g < ng && *best > 0; g++)
+        for (int g = 0; g < ng && *best > 0 && w->x->evals < stop; g++)
             changed |= sweep_group(w, &gs[g], best);
         if (!changed)
             break;
