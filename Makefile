@@ -322,10 +322,16 @@ test-torch: $(BUILD)/ladder $(BUILD)/libladder.so
 # It reads stores up to schema 6, so on this build's stores its column is
 # empty (docs/performance.md, "Inference"). BENCH_REF= skips it.
 BENCH_REF ?= f841202
+# The engine tests/bench/conflict.py times beside this one: the last before
+# conflicts were proven from one exact product and before a proven
+# conflict's sweep was cut to its groups. BENCH_CONFLICT_REF= skips it.
+BENCH_CONFLICT_REF ?= 38aa62d
 bench: $(BUILD)/bench $(BUILD)/ladder
 	@$(BUILD)/bench
 	@$(if $(BENCH_REF),sh tests/bench/ref-engine.sh $(BENCH_REF) build/bench-ref &&) \
 	    python3 tests/bench/infer.py $(BUILD)/ladder $(if $(BENCH_REF),build/bench-ref/build/rel/ladder)
+	@$(if $(BENCH_CONFLICT_REF),sh tests/bench/ref-engine.sh $(BENCH_CONFLICT_REF) build/bench-ref-conflict &&) \
+	    python3 tests/bench/conflict.py $(BUILD)/ladder $(if $(BENCH_CONFLICT_REF),build/bench-ref-conflict/build/rel/ladder)
 	@python3 tests/bench/eval_io.py $(BUILD)/ladder 1000000
 	@$(if $(wildcard build/peers/bin/python),build/peers/bin/python tests/bench/gemm_mmasim.py $(BUILD)/ladder,\
 	    echo "gemm against MMA-Sim: no build/peers (make test-peers makes it)")
