@@ -260,20 +260,26 @@ const char *lad_answer_values(const lad_answer *a, int r, int separated, char *b
 ** rows with their values, the rows not in effect. */
 #define WIDTH 100 /* columns a line takes at most, as infer's table */
 
-/* prefix then text, broken after a space or a '|' to lines of at most
-** WIDTH columns, those after the first indented by four. */
+/* prefix then text, broken at a space (none left at a line's end) or
+** after a '|', to lines of at most WIDTH columns, those after the first
+** indented by four. */
 static void wrapped(FILE *f, const char *prefix, const char *text)
 {
-    int col = fprintf(f, "%s", prefix);
+    int col = fprintf(f, "%s", prefix), space = 0; /* space: one is owed before the next word */
     while (*text) {
         size_t n = strcspn(text, " |");
-        n += text[n] != 0; /* the break character stays on its line */
-        if (col + (int)n > WIDTH && col > 4) {
+        char brk = text[n];
+        size_t w = n + (brk == '|'); /* a '|' stays on its word's line; a space is dropped at a break */
+        if (col + space + (int)w > WIDTH && col > 4) {
             fputs("\n    ", f);
             col = 4;
+            space = 0;
         }
-        col += fprintf(f, "%.*s", (int)n, text);
-        text += n;
+        if (space)
+            col += fprintf(f, " ");
+        col += fprintf(f, "%.*s", (int)w, text);
+        space = brk == ' ';
+        text += n + (brk != 0);
     }
     fputc('\n', f);
 }
