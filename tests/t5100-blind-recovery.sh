@@ -16,8 +16,8 @@
 # widths, scales, sparsity.
 #
 # Sizes (environment): LADDER_BLIND_PRESETS, every how many presets one is
-# taken (1: all; default 8, starting with the first), LADDER_BLIND_DRAWS
-# random draws (default 20), LADDER_BLIND_CASES validation cases each
+# taken (1: all; default 16, starting with the first), LADDER_BLIND_DRAWS
+# random draws (default 12), LADDER_BLIND_CASES validation cases each
 # (default 10000; the first LADDER_BLIND_BIG draws get 1,000,000, default 1),
 # LADDER_BLIND_JOBS in parallel (default 2), LADDER_BLIND_EXTRA draws by
 # number beyond the first LADDER_BLIND_DRAWS (default 83, a draw whose
@@ -46,8 +46,8 @@ if [ -n "${LADDER_TEST_QUICK:-}" ]; then
     EXTRA=${LADDER_BLIND_EXTRA:-}
     OLD=${LADDER_BLIND_OLD-}
 else
-    STRIDE=${LADDER_BLIND_PRESETS:-8}
-    DRAWS=${LADDER_BLIND_DRAWS:-20}
+    STRIDE=${LADDER_BLIND_PRESETS:-16}
+    DRAWS=${LADDER_BLIND_DRAWS:-12}
     CASES=${LADDER_BLIND_CASES:-10000}
     BIG=${LADDER_BLIND_BIG:-1}
     EXTRA=${LADDER_BLIND_EXTRA-83 180 532 908 114:100000 795:100000 7059:100000}
