@@ -54,7 +54,7 @@ rungs: [slice, lanes, visible]
 END
 run_ladder recipe check "$TMP/r.yaml"
 expect_rc spec-recipe-check 0
-run_ladder run "$TMP/r.yaml" --device "sim:$TMP/m.yaml" --db "$TMP/l.db"
+run_ladder run "$TMP/r.yaml" --device "sim:$TMP/m.yaml" --db "$TMP/l.db" --no-decide
 expect_rc spec-recipe-run 0
 expect_out spec-recipe-slice '^slice .*gave 0x41800000'
 

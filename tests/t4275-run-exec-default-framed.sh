@@ -10,7 +10,7 @@
 p=sm90-mma-bf16-f32
 db=$TMP/l.db
 sh "$TESTS_DATA/recipe-gen.sh" "$LADDER" "$p" 256 >"$TMP/r.yaml"
-run_ladder run "$TMP/r.yaml" --db "$db"
+run_ladder run "$TMP/r.yaml" --db "$db" --no-decide
 expect_rc framed-sim-rc 0
 words() {
     sqlite3 "$db" "SELECT rung, label, a, b, c, d FROM cases WHERE run_id = $1 ORDER BY id"
@@ -23,7 +23,7 @@ slip() {
 run=1
 for mode in swap dup; do
     run=$((run + 1))
-    run_ladder run "$TMP/r.yaml" --db "$db" --device "$(slip $mode 500)"
+    run_ladder run "$TMP/r.yaml" --db "$db" --device "$(slip $mode 500)" --no-decide
     expect_rc framed-$mode-rc 4
     expect_out framed-$mode-failed "^run $run failed$"
     if [ $mode = swap ]; then
@@ -47,12 +47,12 @@ expect_rc framed-validate-dup-rc 4
 expect_err framed-validate-dup-says "where case 301 \(input line 302\) was due"
 
 # exec-framed: is the same protocol under its older name.
-run_ladder run "$TMP/r.yaml" --db "$db" --device "exec-framed:sh $TESTS_DATA/oracle-slip.sh swap 500 $LADDER $p"
+run_ladder run "$TMP/r.yaml" --db "$db" --device "exec-framed:sh $TESTS_DATA/oracle-slip.sh swap 500 $LADDER $p" --no-decide
 expect_rc framed-old-name-rc 4
 
 # Unframed, by name only: a warning, then the swap goes unnoticed (cases
 # 501 and 502 have different words).
-run_ladder run "$TMP/r.yaml" --db "$db" --device "exec-unframed:sh $TESTS_DATA/oracle-slip.sh swap 501 $LADDER $p"
+run_ladder run "$TMP/r.yaml" --db "$db" --device "exec-unframed:sh $TESTS_DATA/oracle-slip.sh swap 501 $LADDER $p" --no-decide
 expect_rc unframed-swap-rc 0
 expect_err unframed-swap-warns "^ladder: warning: exec-unframed: answers are matched to cases by their order alone"
 run=$((run + 2))
