@@ -103,6 +103,22 @@ run_ladder infer $run_id --db "$db"
 expect_rc infer-not-a-function-rc 1
 expect_err infer-not-a-function-says 'conflict: fits no model: truncation#[0-9]+ and visible#[0-9]+ have the same inputs and different words'
 
+# A case every model of the family gives one word (one exact product: the
+# lanes rung's 2^-126 x 2^126 in one lane, C +0, is 1.0 in every model)
+# and the device's other word prove the conflict before any search: a
+# device that answers C gives 0 there.
+run_ladder run "$TMP/r.yaml" --db "$db" --rungs lanes,visible --device "exec:sh $TESTS_DATA/oracle-c.sh"
+expect_rc infer-exact-product-run-rc 0
+run_id=$((run_id + 1))
+run_ladder infer $run_id --db "$db"
+expect_rc infer-exact-product-rc 1
+expect_err infer-exact-product-says 'conflict: fits no model: lanes#[0-9]+ is one exact product, 0x3f800000 in every model of the family, and the device gave 0x0;'
+# ... and only that: the device that answers right is explained
+run_ladder run "$TMP/r.yaml" --db "$db" --rungs lanes,visible
+run_id=$((run_id + 1))
+run_ladder infer $run_id --db "$db"
+expect_rc infer-exact-product-right-rc 0
+
 expect_usage_error infer-no-run infer --db "$db"
 run_ladder infer 999 --db "$db"
 expect_rc infer-unknown-run-rc 2
