@@ -214,6 +214,13 @@ $(MODEL_HOT:%=$(BUILD)/pic/model/%.o): ALL_CFLAGS += $(CFLAGS_MODEL)
 ifneq ($(findstring address,$(SANITIZER)),)
 $(SLOW_SRC:%.c=$(BUILD)/pic/%.o): ALL_CFLAGS += -fno-sanitize-address-use-after-scope
 endif
+# Those flags in a file rewritten only when they change (as git's
+# GIT-CFLAGS), so that objects built with others are built again.
+MODEL_FLAGS := $(BUILD)/model-flags
+$(MODEL_FLAGS): FORCE
+	@mkdir -p $(BUILD); f='$(CFLAGS) | $(CFLAGS_MODEL) | $(SANITIZER) | lanes without use-after-scope'; \
+	    [ "$$(cat $@ 2>/dev/null)" = "$$f" ] || echo "$$f" >$@
+$(MODEL_HOT:%=$(BUILD)/pic/model/%.o): $(MODEL_FLAGS)
 
 # Debian packages the build needs; installed on first use (scripts/deps.sh).
 deps $(DEPS_STAMP):
