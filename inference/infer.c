@@ -462,16 +462,12 @@ static int contradiction(const lad_infer_case *rows, size_t n, size_t *i, size_t
     return found;
 }
 
-/* The significant bits of v's significand (0 for zero). */
-static int sigbits(lad_value v)
+/* The significant bits of m, trailing zeros aside (0 for 0). */
+static int sigbits(lad_u128 m)
 {
-    uint64_t m = v.mag;
     while (m && !(m & 1))
         m >>= 1;
-    int n = 0;
-    for (; m; m >>= 1)
-        n++;
-    return n;
+    return lad_bitlen128(m);
 }
 
 /*
@@ -495,27 +491,24 @@ static int exact_product(const lad_datapath *s, const lad_infer_case *r, lad_wor
         return 0;
     if (lad_decode(&s->c, r->cs.c).cls != LAD_ZERO)
         return 0;
-    int lane = -1;
+    lad_value a = {0}, b = {0};  /* the one product's inputs */
     for (int l = 0; l < s->k; l++) {
-        lad_value a = lad_decode(&s->a, r->cs.a[l]), b = lad_decode(&s->b, r->cs.b[l]);
-        if (a.cls >= LAD_INFINITE || b.cls >= LAD_INFINITE)
+        lad_value x = lad_decode(&s->a, r->cs.a[l]), y = lad_decode(&s->b, r->cs.b[l]);
+        if (x.cls >= LAD_INFINITE || y.cls >= LAD_INFINITE)
             return 0;
-        if (a.cls == LAD_ZERO || b.cls == LAD_ZERO)
+        if (x.cls == LAD_ZERO || y.cls == LAD_ZERO)
             continue;
-        if (lane >= 0 || a.cls != LAD_NORMAL || b.cls != LAD_NORMAL || sigbits(a) > 4 ||
-            sigbits(b) > 4)
+        if (a.mag || x.cls != LAD_NORMAL || y.cls != LAD_NORMAL || sigbits(x.mag) > 4 ||
+            sigbits(y.mag) > 4)
             return 0;
-        lane = l;
+        a = x;
+        b = y;
     }
-    if (lane < 0)
+    if (a.mag == 0)
         return 0;
-    lad_value a = lad_decode(&s->a, r->cs.a[lane]), b = lad_decode(&s->b, r->cs.b[lane]);
     lad_u128 mag = (lad_u128)a.mag * b.mag;
     int exp = a.exp + b.exp, top = exp + lad_bitlen128(mag) - 1, flags = 0;
-    if (top < -14 || top > 15)
-        return 0;
-    lad_value p = {LAD_NORMAL, 0, (uint64_t)mag, 0, 0};
-    if (lad_bitlen128(mag) > 64 || sigbits(p) > 4)
+    if (top < -14 || top > 15 || lad_bitlen128(mag) > 64 || sigbits(mag) > 4)
         return 0;
     *want = lad_round_value(&s->d, a.neg != b.neg, mag, exp, 0, LAD_RNE, LAD_OVF_INF, &flags);
     if (flags)
@@ -660,10 +653,11 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
         nstages++;
         from = i + 1;
     }
-    /* Two cases with the same inputs and different words fit no model:
-    ** the searches after the staged sweep look for a model that explains
-    ** every case, which cannot exist, so they do not run, and the nearest
-    ** model is the staged sweep's. */
+    /* Two cases with the same inputs and different words, or one exact
+    ** product the device gives otherwise, fit no model: the searches that
+    ** look for a model explaining every case cannot succeed, so the
+    ** staged sweep runs its groups alone (fit_from) and its model is the
+    ** nearest. */
     size_t pi = 0, pj = 0;
     lad_word_t pw = 0;
     int proven = nfit > 0 && contradiction(rows, nfit, &pi, &pj);
