@@ -187,7 +187,7 @@ int cmd_infer(int argc, char **argv)
     else
         lad_progress_begin(&pr, "infer run %" PRId64, run);
     rc = lad_infer_answer(st, run, !no_store, lad_progress_step, &pr, res,
-                          no_answer ? NULL : ans, &err);
+                          no_answer ? NULL : ans, 0, &err);
     if (no_answer)
         ans->nalt = -1;
     lad_progress_end(&pr, rc != LAD_OK && rc != LAD_NO);

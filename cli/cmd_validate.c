@@ -241,7 +241,7 @@ static void show(void *ctx, const lad_datapath *dp, const lad_case *cs, uint64_t
 }
 
 static void print_json(const char *model, const char *device, int64_t run, uint64_t cases,
-                       uint64_t bad, uint64_t joined, const tally *t)
+                       uint64_t bad, uint64_t joined, const char *decide, const tally *t)
 {
     printf("{\"model\": ");
     cli_json_str(stdout, model);
@@ -254,7 +254,12 @@ static void print_json(const char *model, const char *device, int64_t run, uint6
         printf("%s{\"index\": %" PRIu64 ", \"model\": \"%s\", \"device\": \"%s\", "
                "\"case\": \"%s\"}", i ? ", " : "", t->first[i].index, t->first[i].want,
                t->first[i].got, t->first[i].line);
-    printf("]}\n");
+    printf("], \"decide\": ");
+    if (decide[0])
+        cli_json_str(stdout, decide);
+    else
+        printf("null");
+    printf("}\n");
 }
 
 int cmd_validate(int argc, char **argv)
@@ -263,8 +268,9 @@ int cmd_validate(int argc, char **argv)
     const char *raws = NULL, *db = LAD_STORE_DEFAULT, *quiet = NULL, *json = NULL;
     const char *gens = NULL;
     const char *shard = NULL, *threads = NULL;
-    const char *resume = NULL, *trust = NULL;
+    const char *resume = NULL, *trust = NULL, *no_decide = NULL;
     cli_opt opts[] = {
+        {"no-decide", 0, 0, &no_decide},
         {"resume", 0, 1, &resume},
         {"trust-exec", 0, 0, &trust},
         {"model", 0, 1, &model},
@@ -448,8 +454,22 @@ int cmd_validate(int argc, char **argv)
         goto fail;
     if (own_run && (rc = lad_store_end_run(st, run, LAD_RUN_OK, NULL, &err)))
         goto fail;
+    /* Refinement: the model the joined mismatches refute gives way to one
+    ** that explains them, and the decide rung decides what that one leaves
+    ** open, on the same device. */
+    char decided[256] = "";
+    if (joined && !no_decide) {
+        lad_progress_init(&pr, quiet != NULL);
+        lad_progress_begin(&pr, "decide run %" PRId64, run);
+        rc = lad_ladder_decide(st, run, dev, dp, lad_infer_next, lad_progress_step, &pr,
+                               decided, sizeof decided, &err);
+        lad_progress_end(&pr, rc);
+        lad_progress_free(&pr);
+        if (rc != LAD_OK)
+            goto fail;
+    }
     if (json)
-        print_json(name, devspec, run, ran, bad, joined, &t);
+        print_json(name, devspec, run, ran, bad, joined, decided, &t);
     else if (vo.shard_count > 1)
         printf("validate: %" PRIu64 "/%" PRIu64 " mismatches (%s vs %s), shard %" PRIu64
                "/%" PRIu64 "\n", bad, ran, name, devspec, vo.shard_index, vo.shard_count);
@@ -460,6 +480,8 @@ int cmd_validate(int argc, char **argv)
         fprintf(stderr, "ladder: %" PRIu64 " mismatching case%s joined run %" PRId64
                 "'s evidence (rung validation): 'ladder infer %" PRId64 "' fits %s\n",
                 joined, joined == 1 ? "" : "s", run, run, joined == 1 ? "it" : "them");
+    if (decided[0] && !quiet && !json)
+        fprintf(stderr, "ladder: the decide rung on run %" PRId64 ": %s\n", run, decided);
     lad_device_close(dev);
     lad_store_close(st);
     return bad ? LAD_NO : LAD_OK;

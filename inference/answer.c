@@ -14,6 +14,8 @@
 const char *const lad_row_status_names[5] = {"fixed", "not in effect", "decided", "equivalent",
                                              "open"};
 
+#define BLOCK 256 /* cases of the separating search made and run at once */
+
 /* The work of one lad_answer_find. */
 typedef struct work {
     const lad_answer_cases *c;
@@ -104,30 +106,38 @@ static void try_row(work *w, const lad_datapath *from, int r, int r0)
     }
 }
 
-/* Rows r1 and r2 of one sweep group changed together. */
-static void try_pair(work *w, int r1, int r2)
+/* Row r1 changed to each value that alone misses some stored case, then
+** every other row in effect changed with it: the second row repairs the
+** first. Up to LAD_ANSWER_PAIRS value pairs per pair of rows; the rest are
+** counted unexamined. */
+static void try_pairs(work *w, int r1)
 {
     const lad_datapath *m = &w->canon;
     const lad_param *p1 = &lad_params[r1];
     int64_t v[LAD_PARAM_MAXCANDS];
     int nv = lad_param_cands(p1, m, v, LAD_PARAM_MAXCANDS);
     int64_t own = lad_param_get(p1, m, m);
-    long tried = 0;
+    long tried[LAD_NPARAMS_MAX] = {0};
     for (int j = 0; j < nv; j++) {
         if (v[j] == own)
             continue;
         lad_datapath t = *m;
         lad_param_set(p1, &t, m, v[j]);
-        if (lad_datapath_check(&t, NULL) != LAD_OK)
+        if (lad_datapath_check(&t, NULL) != LAD_OK || lad_canon_equal(&t, m) ||
+            consistent(w, &t))
             continue;
-        int64_t v2[LAD_PARAM_MAXCANDS];
-        int n2 = lad_param_cands(&lad_params[r2], &t, v2, LAD_PARAM_MAXCANDS);
-        if (tried + n2 > LAD_ANSWER_PAIRS) {
-            w->a->unexamined += n2;
-            continue;
+        for (int r2 = 0; r2 < lad_nparams; r2++) {
+            if (r2 == r1 || !lad_param_in_effect(&lad_params[r2], &t))
+                continue;
+            int64_t v2[LAD_PARAM_MAXCANDS];
+            int n2 = lad_param_cands(&lad_params[r2], &t, v2, LAD_PARAM_MAXCANDS);
+            if (tried[r2] + n2 > LAD_ANSWER_PAIRS) {
+                w->a->unexamined += n2;
+                continue;
+            }
+            tried[r2] += n2;
+            try_row(w, &t, r2, r1);
         }
-        tried += n2;
-        try_row(w, &t, r2, r1);
     }
 }
 
@@ -145,51 +155,65 @@ int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer
     for (size_t i = 0; i < c->n; i++)
         w.order[i] = i;
 
-    /* one row at a time, then the pairs of each sweep group */
+    /* one row at a time, then the pairs that repair a value missing a case */
     for (int r = 0; r < lad_nparams; r++)
         if (lad_param_in_effect(&lad_params[r], &w.canon))
             try_row(&w, &w.canon, r, -1);
-    for (int g = 0; g < lad_nsweep_groups; g++) {
-        const lad_sweep_group *sg = &lad_sweep_groups[g];
-        for (int i = 0; i < sg->n; i++)
-            for (int j = 0; j < sg->n; j++)
-                if (i != j)
-                    try_pair(&w, sg->rows[i], sg->rows[j]);
-    }
+    for (int r = 0; r < lad_nparams; r++)
+        if (lad_param_in_effect(&lad_params[r], &w.canon))
+            try_pairs(&w, r);
     free(w.order);
 
     /* a case that separates each alternative from M: the witness search's
-    ** cases (probes/diff.h), each made once and run on M and on every
-    ** alternative not yet separated */
+    ** cases (probes/diff.h), made once, a block at a time, and run on M and
+    ** on every alternative not yet separated; each alternative takes the
+    ** first case that separates it */
     lad_plan pm, *pa = malloc((size_t)(a->nalt + 1) * sizeof *pa);
-    if (pa == NULL)
+    lad_case *blk = malloc(BLOCK * sizeof *blk);
+    lad_word_t *dm = malloc(BLOCK * sizeof *dm), *dx = malloc(BLOCK * sizeof *dx);
+    int *first = malloc((size_t)(a->nalt + 1) * sizeof *first);
+    if (pa == NULL || blk == NULL || dm == NULL || dx == NULL || first == NULL) {
+        free(pa), free(blk), free(dm), free(dx), free(first);
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    }
     lad_plan_init(&pm, &w.canon);
     for (int i = 0; i < a->nalt; i++)
         lad_plan_init(&pa[i], &a->alts[i].dp);
     int left = a->nalt;
-    long total = lad_diff_ncases(&w.canon, LAD_ANSWER_RANDOM);
-    lad_case cs;
-    for (long i = 0; i < total && left > 0; i++) {
-        if (!lad_diff_case(&w.canon, i, &cs))
-            continue;
-        a->searched++;
-        lad_word_t dm = lad_plan_eval(&pm, &cs);
-        int added = 0;
+    long total = lad_diff_ncases(&w.canon, c->nrandom ? c->nrandom : LAD_ANSWER_RANDOM);
+    long evals = 0;
+    for (long i = 0; i < total && left > 0 && evals < LAD_ANSWER_EVALS;) {
+        size_t nb = 0;
+        for (; i < total && nb < BLOCK; i++)
+            nb += (size_t)lad_diff_case(&w.canon, i, &blk[nb]);
+        lad_plan_eval_batch(&pm, blk, nb, dm);
+        int last = -1;
         for (int j = 0; j < a->nalt; j++) {
-            lad_answer_alt *t = &a->alts[j];
-            if (t->separated || lad_plan_eval(&pa[j], &cs) == dm)
+            first[j] = -1;
+            if (a->alts[j].separated)
                 continue;
-            if (!added) {
-                a->next[a->nnext++] = cs;
-                added = 1;
-            }
-            t->separated = 1;
-            t->next = a->nnext - 1;
-            left--;
+            lad_plan_eval_batch(&pa[j], blk, nb, dx);
+            for (size_t l = 0; l < nb && first[j] < 0; l++)
+                if (dx[l] != dm[l])
+                    first[j] = (int)l;
+            if (first[j] > last)
+                last = first[j];
         }
+        for (int l = 0; l <= last; l++) /* the block's separating cases, in order */
+            for (int j = 0, added = 0; j < a->nalt; j++) {
+                if (first[j] != l)
+                    continue;
+                if (!added)
+                    a->next[a->nnext++] = blk[l];
+                added = 1;
+                a->alts[j].separated = 1;
+                a->alts[j].next = a->nnext - 1;
+                left--;
+            }
+        evals += (long)nb * (left + 1);
+        a->searched += left > 0 ? (long)nb : last + 1;
     }
-    free(pa);
+    free(pa), free(blk), free(dm), free(dx), free(first);
 
     /* each row's status */
     for (int r = 0; r < lad_nparams; r++) {

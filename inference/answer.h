@@ -10,8 +10,7 @@
 **   not in effect  for M's shape (model/params.h, lad_param_in_effect):
 **                  it changes no word, M holds its default;
 **   decided        every other candidate value, alone or with another row
-**                  of its LAD_SWEEP group (params.def) changed with it,
-**                  misses some stored case;
+**                  changed with it, misses some stored case;
 **   equivalent     some other values reproduce every stored case too, but
 **                  no case of the witness search separates them from M
 **                  (probes/diff.h): up to equivalence, decided;
@@ -20,12 +19,16 @@
 **                  next cases (lad_answer.next) decide them.
 **
 ** The values tried are the row's candidates (lad_param_cands) of M's
-** instruction, one row at a time from M, then every pair of rows of one
-** LAD_SWEEP group with both changed, up to LAD_ANSWER_PAIRS pairs of
-** values per group pair; the rows and values that bound left untried are
-** counted (lad_answer.unexamined). A value is consistent when its datapath
-** passes lad_datapath_check and gives every stored D word; its canonical
-** form equal to M's is M itself and is not listed.
+** instruction, one row at a time from M; then each value that alone
+** misses a stored case with every value of every other row in effect
+** (the second row may repair what the first broke), up to
+** LAD_ANSWER_PAIRS pairs of values per pair of rows; the values that bound
+** left untried are counted (lad_answer.unexamined). A value is consistent
+** when its datapath passes lad_datapath_check and gives every stored D
+** word; its canonical form equal to M's is M itself and is not listed.
+** The separating search runs structured cases, then nrandom random ones
+** (lad_answer_cases), a block at a time, until every alternative is
+** separated or LAD_ANSWER_EVALS model evaluations are spent.
 */
 #ifndef LADDER_INFERENCE_ANSWER_H
 #define LADDER_INFERENCE_ANSWER_H
@@ -44,6 +47,8 @@ extern const char *const lad_row_status_names[5]; /* "fixed", "not in effect", .
 #define LAD_ANSWER_ALTS 512     /* consistent models kept in all */
 #define LAD_ANSWER_PAIRS 4096   /* value pairs tried per pair of rows */
 #define LAD_ANSWER_RANDOM 16384 /* random cases a separating search runs */
+#define LAD_ANSWER_DEEP (1L << 18) /* ... when the cases found run on a device */
+#define LAD_ANSWER_EVALS (1L << 22) /* model evaluations it spends at most */
 
 /* A model other than M that reproduces every stored case. */
 typedef struct lad_answer_alt {
@@ -79,14 +84,18 @@ typedef struct lad_answer_cases {
     const lad_packed *pk;
     const lad_word_t *d;
     size_t n;
+    long nrandom;           /* random cases the separating search runs
+                               after the structured ones (0:
+                               LAD_ANSWER_RANDOM) */
 } lad_answer_cases;
 
 /* Fills a for model m, which must pass lad_datapath_check and reproduce
 ** every case (it is taken canonical); the values tried are the candidates
 ** of m's instruction. Returns LAD_OK, or LAD_EINTERNAL when out of memory
 ** (err says so). About a model evaluation per case per consistent value,
-** then the search's cases, each made once, on m and every alternative not
-** yet separated. */
+** a few per value that misses, then the search's cases, each made once,
+** on m and every alternative not yet separated (at most LAD_ANSWER_EVALS
+** evaluations). */
 int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer *a,
                     lad_err *err);
 

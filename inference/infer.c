@@ -583,11 +583,12 @@ int lad_infer_model(lad_store *st, int64_t run, lad_datapath *dp, lad_err *err)
 int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress, void *pctx,
               lad_infer_result *out, lad_err *err)
 {
-    return lad_infer_answer(st, run, store_it, progress, pctx, out, NULL, err);
+    return lad_infer_answer(st, run, store_it, progress, pctx, out, NULL, 0, err);
 }
 
 int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress,
-                     void *pctx, lad_infer_result *out, lad_answer *answer, lad_err *err)
+                     void *pctx, lad_infer_result *out, lad_answer *answer, long nrandom,
+                     lad_err *err)
 {
     memset(out, 0, sizeof *out);
     if (answer)
@@ -824,7 +825,7 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     if (answer && out->fitted && !out->nmismatch) {
         if (progress)
             progress(pctx, "the rows the cases leave open", 0, 1);
-        lad_answer_cases ac = {cs, NULL, d, nfit};
+        lad_answer_cases ac = {cs, NULL, d, nfit, nrandom};
         if ((rc = lad_answer_find(&dp, &ac, answer, err)))
             goto done;
     }
@@ -852,7 +853,7 @@ int lad_infer_next(lad_store *st, int64_t run, lad_case **cases, int *n, char *r
         rows[0] = 0;
     lad_infer_result *res = malloc(sizeof *res);
     lad_answer *ans = malloc(sizeof *ans);
-    int rc = res && ans ? lad_infer_answer(st, run, 1, NULL, NULL, res, ans, err)
+    int rc = res && ans ? lad_infer_answer(st, run, 1, NULL, NULL, res, ans, LAD_ANSWER_DEEP, err)
                         : lad_errf(err, LAD_EINTERNAL, "out of memory");
     if (rc == LAD_OK && ans->nalt < 0)
         rc = LAD_NO;  /* the sumtree rung alone: no model */

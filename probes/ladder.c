@@ -438,3 +438,23 @@ out:
     free(p);
     return rc;
 }
+
+int lad_ladder_decide(lad_store *st, int64_t run, lad_device *dev, const lad_datapath *dp,
+                      lad_next_fn next, lad_progress_fn progress, void *pctx, char *summary,
+                      size_t size, lad_err *err)
+{
+    lad_probe *p = calloc(1, sizeof *p);
+    if (p == NULL)
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    *p = (lad_probe){.dp = *dp, .dev = dev, .st = st, .run = run, .rung_name = "decide",
+                     .progress = progress, .progress_ctx = pctx, .err = err, .next = next};
+    int rc = lad_store_step_begin(st, "rung", err);
+    if (rc == LAD_OK) {
+        rc = lad_rung_decide(p);
+        int rc2 = lad_store_step_end(st, rc == LAD_OK, err);
+        rc = rc ? rc : rc2;
+    }
+    snprintf(summary, size, "%s", p->summary);
+    free(p);
+    return rc;
+}

@@ -212,4 +212,17 @@ typedef struct lad_ladder_opts {
 int lad_ladder_run(const lad_recipe *r, const lad_ladder_opts *opts,
                    lad_store *st, int64_t *run, lad_err *err);
 
+/*
+** The decide rung alone on finished run `run` of dp's instruction, on dev
+** (the run's own device), with next as its inference: what `ladder
+** validate` runs after its mismatches joined the run, so that the model
+** they refute is replaced by a decided one. Its cases join the run under
+** rung "decide", like those of the ladder's own decide rung; what it saw
+** goes into summary (one line). progress (may be NULL) is told as cases
+** are answered.
+*/
+int lad_ladder_decide(lad_store *st, int64_t run, lad_device *dev, const lad_datapath *dp,
+                      lad_next_fn next, lad_progress_fn progress, void *pctx, char *summary,
+                      size_t size, lad_err *err);
+
 #endif

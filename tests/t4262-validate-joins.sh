@@ -2,8 +2,10 @@
 # ladder validate <run> on the run's own device: the first 256 mismatches
 # join the run's cases (rung validation, series mismatch, no target, D the
 # device's word, label "validation <id> case <index>"), once each, and the
-# next `ladder infer` fits them. Another device's words, a shard and a
-# --model validation join nothing.
+# next `ladder infer` fits them (--no-decide: the joining alone). Another
+# device's words, a shard and a --model validation join nothing. Without
+# --no-decide the decide rung follows on the run: the stored model then
+# explains the joined cases.
 . tests/lib.sh
 
 db=$TMP/l.db
@@ -21,7 +23,7 @@ before=$(sqlite3 "$db" "SELECT count(*) FROM cases WHERE run_id = 1")
 sqlite3 "$db" "UPDATE inferences SET value = replace(value, 'align_round: rz', 'align_round: rne') WHERE run_id = 1 AND parameter = 'model'"
 check validate-joins-model-altered sh -c "sqlite3 '$db' \"SELECT value FROM inferences WHERE run_id = 1 AND parameter = 'model'\" | grep -q '^align_round: rne'"
 
-run_ladder validate 1 --db "$db" --cases 2000 --seed 5
+run_ladder validate 1 --db "$db" --cases 2000 --seed 5 --no-decide
 expect_rc validate-joins-rc 1
 bad=$(sqlite3 "$db" "SELECT mismatches FROM validations ORDER BY id DESC LIMIT 1")
 want=$bad
@@ -46,7 +48,7 @@ else
 fi
 
 # The same seed again: nothing new joins, and nothing is said of it.
-run_ladder validate 1 --db "$db" --cases 2000 --seed 5 --json
+run_ladder validate 1 --db "$db" --cases 2000 --seed 5 --json --no-decide
 expect_rc validate-joins-again-rc 1
 expect_out validate-joins-again-json '"joined": 0,'
 n2=$(sqlite3 "$db" "SELECT count(*) FROM cases WHERE run_id = 1 AND rung = 'validation'")
@@ -67,7 +69,7 @@ n5=$(sqlite3 "$db" "SELECT count(*) FROM cases WHERE rung = 'validation'")
 [ "$n5" = "$n" ] && ok validate-joins-model-form || fail validate-joins-model-form "$n then $n5"
 
 # A new seed on the run's own device, -q: more join, silently.
-run_ladder validate 1 --db "$db" --cases 2000 --seed 8 -q
+run_ladder validate 1 --db "$db" --cases 2000 --seed 8 -q --no-decide
 expect_no_err validate-joins-quiet
 n6=$(sqlite3 "$db" "SELECT count(*) FROM cases WHERE run_id = 1 AND rung = 'validation'")
 [ "$n6" -gt "$n" ] && ok validate-joins-new-seed || fail validate-joins-new-seed "$n then $n6"
@@ -80,5 +82,23 @@ expect_out validate-joins-reinfer-all "^run 1: $((before + n6)) cases, model rep
 check validate-joins-reinfer-model grep -qx 'align_round: rz' "$TMP/m.yaml"
 run_ladder validate 1 --db "$db" --cases 2000 --seed 9
 expect_out_eq validate-joins-then-none "validate: 0/2000 mismatches (run 1 inferred vs sim:$P)"
+
+# The decide rung after the joining: the wrong model again, a validation
+# on a new seed. Its mismatches join, the decide rung infers from every
+# case (storing the model it finds) and runs what that model leaves open:
+# the stored model is the preset's rounding again, and says so in JSON.
+sqlite3 "$db" "UPDATE inferences SET value = replace(value, 'align_round: rz', 'align_round: rne') WHERE run_id = 1 AND parameter = 'model'"
+run_ladder validate 1 --db "$db" --cases 2000 --seed 10
+expect_rc validate-decide-rc 1
+check validate-decide-said grep -q "^ladder: the decide rung on run 1: " "$err"
+check validate-decide-model sh -c "sqlite3 '$db' \"SELECT value FROM inferences WHERE run_id = 1 AND parameter = 'model'\" | grep -qx 'align_round: rz'"
+run_ladder validate 1 --db "$db" --cases 2000 --seed 11 --json
+expect_rc validate-decide-then-none-rc 0
+expect_out validate-decide-json-none '"mismatches": 0, "joined": 0, .*"decide": null}$'
+sqlite3 "$db" "UPDATE inferences SET value = replace(value, 'align_round: rz', 'align_round: rne') WHERE run_id = 1 AND parameter = 'model'"
+run_ladder validate 1 --db "$db" --cases 2000 --seed 12 --json -q
+expect_out validate-decide-json '"decide": "[^"]'
+run_ladder infer 1 --db "$db" --no-store
+expect_rc validate-decide-infer-rc 0
 
 test_done
