@@ -20,6 +20,7 @@
 */
 #include "params.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "format.h"
@@ -64,6 +65,38 @@ int lad_canon(lad_datapath *dp)
     return changed;
 }
 
+/* Whether row p is the A, B or C format. */
+static int is_input(const lad_param *p)
+{
+    return p->type == LAD_PT_FMT &&
+           (p->off == offsetof(lad_datapath, a) || p->off == offsetof(lad_datapath, b) ||
+            p->off == offsetof(lad_datapath, c));
+}
+
+int lad_inputs_alike(const lad_datapath *x, const lad_datapath *y)
+{
+    for (int i = 0; i < lad_nparams; i++)
+        if (is_input(&lad_params[i]) && !lad_format_rows_alike(&lad_params[i], x, y))
+            return 0;
+    return 1;
+}
+
+int lad_format_rows_alike(const lad_param *p, const lad_datapath *x, const lad_datapath *y)
+{
+    const lad_format *fx = (const lad_format *)((const char *)x + p->off);
+    const lad_format *fy = (const lad_format *)((const char *)y + p->off);
+    if ((fx->width != 0) != (fy->width != 0))
+        return 0;
+    if (lad_format_same_decode(fx, fy))
+        return 1;
+    if (!is_input(p) || !x->ftz_in || !y->ftz_in || fx->kind != LAD_FLOAT ||
+        fx->sub == LAD_SUB_NONE || fy->sub == LAD_SUB_NONE)
+        return 0;
+    lad_format t = *fy;
+    t.sub = fx->sub;
+    return lad_format_same_decode(fx, &t);
+}
+
 int lad_canon_equal(const lad_datapath *x, const lad_datapath *y)
 {
     lad_datapath a = *x, b = *y;
@@ -75,9 +108,7 @@ int lad_canon_equal(const lad_datapath *x, const lad_datapath *y)
             continue;
         char va[400], vb[400];
         if (p->type == LAD_PT_FMT) {
-            const lad_format *fa = (const lad_format *)((const char *)&a + p->off);
-            const lad_format *fb = (const lad_format *)((const char *)&b + p->off);
-            if (lad_format_same_decode(fa, fb) && (fa->width != 0) == (fb->width != 0))
+            if (lad_format_rows_alike(p, &a, &b))
                 continue;
             return 0;
         }

@@ -202,8 +202,15 @@ void lad_param_reset(const lad_param *p, lad_datapath *dp);
 ** have passed lad_datapath_check. */
 int lad_canon(lad_datapath *dp);
 /* 1 when the canonical forms of x and y are identical, row by row (names
-** and formats that decode alike under two names aside). */
+** and formats that read alike aside: lad_format_rows_alike). */
 int lad_canon_equal(const lad_datapath *x, const lad_datapath *y);
+/* 1 when format row p (LAD_PT_FMT) reads the same words alike in x and y:
+** the formats decode alike under two names, or p is A, B or C, both flush
+** subnormal inputs (ftz_in) and the formats differ only in whether field
+** 0 holds subnormals or zero (either way the input reads +0). */
+int lad_format_rows_alike(const lad_param *p, const lad_datapath *x, const lad_datapath *y);
+/* 1 when x and y read A, B and C alike (lad_format_rows_alike). */
+int lad_inputs_alike(const lad_datapath *x, const lad_datapath *y);
 /* What two models compute, compared (probes/diff.h decides it): = the
 ** canonical forms are identical, ≡ no case searched separates them,
 ** differs a case does. */

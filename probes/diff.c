@@ -29,8 +29,7 @@
 ** be equal, K apart for dense unscaled datapaths. */
 static const char *no_sharing(const lad_datapath *a, const lad_datapath *b)
 {
-    if (!lad_format_same_decode(&a->a, &b->a) || !lad_format_same_decode(&a->b, &b->b) ||
-        !lad_format_same_decode(&a->c, &b->c))
+    if (!lad_inputs_alike(a, b))
         return "the A, B or C formats differ";
     if (a->integer != b->integer)
         return "one is an integer datapath";
@@ -466,9 +465,7 @@ void lad_diff_run(lad_diff *d, const lad_datapath *a, const lad_datapath *b, int
         lad_param_text(r->p, a, r->va, sizeof r->va);
         lad_param_text(r->p, b, r->vb, sizeof r->vb);
         r->differs = strcmp(r->va, r->vb) != 0;
-        if (r->differs && r->p->type == LAD_PT_FMT &&
-            lad_format_same_decode((const lad_format *)((const char *)a + r->p->off),
-                        (const lad_format *)((const char *)b + r->p->off)))
+        if (r->differs && r->p->type == LAD_PT_FMT && lad_format_rows_alike(r->p, a, b))
             r->differs = 0, r->same_encoding = 1;
         r->matters = lad_param_matters(r->p, a) || lad_param_matters(r->p, b);
     }

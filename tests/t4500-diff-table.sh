@@ -90,4 +90,19 @@ expect_rc diff-table-unknown-rc 2
 expect_err diff-table-unknown "^ladder: unknown preset or model file 'nosuch'$"
 expect_usage_error diff-table-one-arg diff $A
 
+# Inputs that read alike: with ftz_in every subnormal A, B or C reads +0,
+# so a format whose field 0 holds zero (sub=flush) is the same input, and
+# the search (--search) finds no case between them; without ftz_in the
+# subnormals read differently and the two share no inputs.
+"$LADDER" model show cdna2-mfma-f16-f32 >"$TMP/ftz.yaml"
+sed 's/^a: f16/a: "f16:sub=flush"/; s/^c: f32/c: "f32:sub=flush"/' "$TMP/ftz.yaml" >"$TMP/ftz-flush.yaml"
+run_ladder diff "$TMP/ftz.yaml" "$TMP/ftz-flush.yaml" --search --cases 4096
+expect_rc diff-table-ftz-flush-rc 0
+expect_out diff-table-ftz-flush "^verdict: = \\(the canonical models are identical; no case of [0-9]+ separates A and B\\)$"
+sed 's/^ftz_in: true/ftz_in: false/' "$TMP/ftz.yaml" >"$TMP/noftz.yaml"
+sed 's/^ftz_in: true/ftz_in: false/' "$TMP/ftz-flush.yaml" >"$TMP/noftz-flush.yaml"
+run_ladder diff "$TMP/noftz.yaml" "$TMP/noftz-flush.yaml"
+expect_rc diff-table-noftz-flush-rc 1
+expect_out diff-table-noftz-flush "^verdict: differs \\(the A, B or C formats differ\\)$"
+
 test_done
