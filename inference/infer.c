@@ -587,7 +587,7 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress
 }
 
 int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress,
-                     void *pctx, lad_infer_result *out, lad_answer *answer, long nrandom,
+                     void *pctx, lad_infer_result *out, lad_answer *answer, int flags,
                      lad_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -667,8 +667,27 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     proven |= outside;
     lad_datapath dp = start;
     out->fitted = nfit > 0;
-    if (nfit && (rc = fit_from(&start, cs, d, nfit, stages, nstages, proven, progress, pctx,
-                               &dp, err)))
+    lad_datapath prev;
+    lad_err none = {0};  /* no stored model (or one of another version) */
+    int have_prev = nfit && lad_infer_model(st, run, &prev, &none) == LAD_OK &&
+                    lad_datapath_check(&prev, NULL) == LAD_OK;
+    /* The decide rung's next round: when the model the last round stored
+    ** gives every case, the new ones too (the device agreed with it on the
+    ** cases that separated its alternatives), it stays without a search;
+    ** only its answer changes. A model the search from the start could
+    ** find instead, explaining every case too, would be one of its
+    ** alternatives, which the rung's cases separate or call equivalent. */
+    int kept = 0;
+    if ((flags & LAD_INFER_DECIDE) && have_prev && !proven) {
+        dp = prev;
+        if ((rc = sweep_every_case(&prev, cs, d, nfit, progress, pctx, &dp, err)))
+            goto done;
+        kept = lad_search_count(&dp, cs, d, nfit) == 0;
+        if (!kept)
+            dp = start;
+    }
+    if (!kept && nfit && (rc = fit_from(&start, cs, d, nfit, stages, nstages, proven, progress,
+                                        pctx, &dp, err)))
         goto done;
     /* Formats re-derived from the decode rung: when the first decode that
     ** explains the codes leaves cases no model gives, the next ones in
@@ -713,9 +732,6 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     ** between the last model and every case where the search from the
     ** start ends in a second-level window that misses some). The model
     ** that explains more is kept. */
-    lad_datapath prev;
-    lad_err none = {0};  /* no stored model (or one of another version): no sweep */
-    int have_prev = nfit && lad_infer_model(st, run, &prev, &none) == LAD_OK;
     uint64_t missed = nfit && !proven ? lad_search_count(&dp, cs, d, nfit) : 0;
     if (missed > 0 && have_prev && (rc = sweep_every_case(&prev, cs, d, nfit, progress, pctx, &dp, err)))
         goto done;
@@ -725,8 +741,7 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     ** run on a device that computes it) do not move the answer to another
     ** model they also allow, rows away, where the search from the start
     ** can end. */
-    if (!proven && missed == 0 && have_prev && lad_datapath_check(&prev, NULL) == LAD_OK &&
-        lad_search_count(&prev, cs, d, nfit) == 0 &&
+    if (!proven && missed == 0 && have_prev && lad_search_count(&prev, cs, d, nfit) == 0 &&
         complexity(&prev, &start) <= complexity(&dp, &start))
         dp = prev;
     /* the canonical form: every word the same, rows not in effect at
@@ -825,7 +840,8 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     if (answer && out->fitted && !out->nmismatch) {
         if (progress)
             progress(pctx, "the rows the cases leave open", 0, 1);
-        lad_answer_cases ac = {cs, NULL, d, nfit, nrandom};
+        lad_answer_cases ac = {cs, NULL, d, nfit,
+                               flags & LAD_INFER_DECIDE ? LAD_ANSWER_DEEP : 0};
         if ((rc = lad_answer_find(&dp, &ac, answer, err)))
             goto done;
     }
@@ -853,7 +869,7 @@ int lad_infer_next(lad_store *st, int64_t run, lad_case **cases, int *n, char *r
         rows[0] = 0;
     lad_infer_result *res = malloc(sizeof *res);
     lad_answer *ans = malloc(sizeof *ans);
-    int rc = res && ans ? lad_infer_answer(st, run, 1, NULL, NULL, res, ans, LAD_ANSWER_DEEP, err)
+    int rc = res && ans ? lad_infer_answer(st, run, 1, NULL, NULL, res, ans, LAD_INFER_DECIDE, err)
                         : lad_errf(err, LAD_EINTERNAL, "out of memory");
     if (rc == LAD_OK && ans->nalt < 0)
         rc = LAD_NO;  /* the sumtree rung alone: no model */

@@ -89,13 +89,15 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress
 /* The same, and with a model that reproduces every case it was fitted to,
 ** the whole answer into *answer (inference/answer.h): each row decided,
 ** equivalent, open or not in effect, and the cases that separate what is
-** open, searched on up to nrandom random cases after the structured ones
-** (lad_answer_cases.nrandom: 0 for LAD_ANSWER_RANDOM; LAD_ANSWER_DEEP when
-** the cases found will run on a device). answer->nalt is -1 when there is
-** no such model. */
+** open. answer->nalt is -1 when there is no such model. flags: 0, or
+** LAD_INFER_DECIDE for the decide rung's inference: the model the run
+** stored last stays without a search when it gives every case, and the
+** cases that separate what is open are searched as deep as `ladder diff`
+** does (LAD_ANSWER_DEEP random cases), since they will run on a device. */
+#define LAD_INFER_DECIDE 1
 int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress,
                      void *pctx, lad_infer_result *out, struct lad_answer *answer,
-                     long nrandom, lad_err *err);
+                     int flags, lad_err *err);
 
 /* The cases that decide what run's cases leave open (the decide rung's
 ** inference: lad_ladder_opts.next of probes/ladder.h, whose type it has):
