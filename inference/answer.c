@@ -187,12 +187,14 @@ int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer
         for (; i < total && nb < BLOCK; i++)
             nb += (size_t)lad_diff_case(&w.canon, i, &blk[nb]);
         lad_plan_eval_batch(&pm, blk, nb, dm);
+        evals += (long)nb;
         int last = -1;
         for (int j = 0; j < a->nalt; j++) {
             first[j] = -1;
             if (a->alts[j].separated)
                 continue;
             lad_plan_eval_batch(&pa[j], blk, nb, dx);
+            evals += (long)nb;
             for (size_t l = 0; l < nb && first[j] < 0; l++)
                 if (dx[l] != dm[l])
                     first[j] = (int)l;
@@ -210,7 +212,6 @@ int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer
                 a->alts[j].next = a->nnext - 1;
                 left--;
             }
-        evals += (long)nb * (left + 1);
         a->searched += left > 0 ? (long)nb : last + 1;
     }
     free(pa), free(blk), free(dm), free(dx), free(first);
