@@ -26,8 +26,9 @@
 # the same kind, which the swaps recover; 532, bf16 in one pass, which the
 # neutral swaps recover; 114 and 795 on 100,000 cases, which the sweep
 # from the last model and the group of the lanes' and C's cuts recover
-# after refinement; 7059, gfx942 fp8 with a second level cut to 24 bits
-# under an accumulator in bf16, which the shifted roundings recover;
+# (795 and 7059 needed a refinement round until the decide rung searched
+# as deep as ladder diff); 7059, gfx942 fp8 with a second level cut to 24
+# bits under an accumulator in bf16, which the shifted roundings recover;
 # N:CASES gives draw N its own number of cases;
 # docs/inference.md; empty: none),
 # LADDER_BLIND_OLD the draws of the first generator whose recovery once
