@@ -108,8 +108,11 @@ static void try_row(work *w, const lad_datapath *from, int r, int r0)
 
 /* Row r1 changed to each value that alone misses some stored case, then
 ** every other row in effect changed with it: the second row repairs the
-** first. Up to LAD_ANSWER_PAIRS value pairs per pair of rows; the rest are
-** counted unexamined. */
+** first. A row of more than WIDE candidates starts from the values next to
+** the model's (two either side in candidate order) and `none`. Up to
+** LAD_ANSWER_PAIRS value pairs per pair of rows; the rest are counted
+** unexamined. */
+#define WIDE 16
 static void try_pairs(work *w, int r1)
 {
     const lad_datapath *m = &w->canon;
@@ -117,9 +120,14 @@ static void try_pairs(work *w, int r1)
     int64_t v[LAD_PARAM_MAXCANDS];
     int nv = lad_param_cands(p1, m, v, LAD_PARAM_MAXCANDS);
     int64_t own = lad_param_get(p1, m, m);
+    int at = -1;
+    for (int j = 0; j < nv && at < 0; j++)
+        if (v[j] == own)
+            at = j;
     long tried[LAD_NPARAMS_MAX] = {0};
     for (int j = 0; j < nv; j++) {
-        if (v[j] == own)
+        if (v[j] == own ||
+            (nv > WIDE && v[j] != LAD_NOFLOOR && (at < 0 || j < at - 2 || j > at + 2)))
             continue;
         lad_datapath t = *m;
         lad_param_set(p1, &t, m, v[j]);

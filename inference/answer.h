@@ -20,8 +20,9 @@
 **
 ** The values tried are the row's candidates (lad_param_cands) of M's
 ** instruction, one row at a time from M; then each value that alone
-** misses a stored case with every value of every other row in effect
-** (the second row may repair what the first broke), up to
+** misses a stored case (of a row of more than 16 candidates, only the two
+** either side of M's and `none`) with every value of every other row in
+** effect (the second row may repair what the first broke), up to
 ** LAD_ANSWER_PAIRS pairs of values per pair of rows; the values that bound
 ** left untried are counted (lad_answer.unexamined). A value is consistent
 ** when its datapath passes lad_datapath_check and gives every stored D
