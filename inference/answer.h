@@ -49,7 +49,7 @@ extern const char *const lad_row_status_names[5]; /* "fixed", "not in effect", .
 #define LAD_ANSWER_PAIRS 4096   /* value pairs tried per pair of rows */
 #define LAD_ANSWER_RANDOM 16384 /* random cases a separating search runs */
 #define LAD_ANSWER_DEEP (1L << 18) /* ... when the cases found run on a device */
-#define LAD_ANSWER_EVALS (1L << 22) /* model evaluations it spends at most */
+#define LAD_ANSWER_EVALS (1L << 21) /* model evaluations it spends at most */
 
 /* A model other than M that reproduces every stored case. */
 typedef struct lad_answer_alt {

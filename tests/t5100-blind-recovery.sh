@@ -16,9 +16,9 @@
 # widths, scales, sparsity.
 #
 # Sizes (environment): LADDER_BLIND_PRESETS, every how many presets one is
-# taken (1: all; default 16, starting with the first), LADDER_BLIND_DRAWS
+# taken (1: all; default 24, starting with the first), LADDER_BLIND_DRAWS
 # random draws (default 12), LADDER_BLIND_CASES validation cases each
-# (default 10000; the first LADDER_BLIND_BIG draws get 1,000,000, default 1),
+# (default 10000; the first LADDER_BLIND_BIG draws get 1,000,000, default 0),
 # LADDER_BLIND_JOBS in parallel (default 2), LADDER_BLIND_EXTRA draws by
 # number beyond the first LADDER_BLIND_DRAWS (default 83, a draw whose
 # staged sweep ends in a conflict that infer's rescue sweep leaves; 180,
@@ -26,9 +26,10 @@
 # the same kind, which the swaps recover; 532, bf16 in one pass, which the
 # neutral swaps recover; 114 and 795 on 100,000 cases, which the sweep
 # from the last model and the group of the lanes' and C's cuts recover
-# (795 and 7059 needed a refinement round until the decide rung searched
-# as deep as ladder diff); 7059, gfx942 fp8 with a second level cut to 24
-# bits under an accumulator in bf16, which the shifted roundings recover;
+# (795 after a refinement round); 7059, gfx942 fp8 with a second level
+# cut to 24 bits under an accumulator in bf16, which the shifted roundings
+# recover (it needed a refinement round until the decide rung searched as
+# deep as ladder diff);
 # N:CASES gives draw N its own number of cases;
 # docs/inference.md; empty: none),
 # LADDER_BLIND_OLD the draws of the first generator whose recovery once
@@ -47,10 +48,10 @@ if [ -n "${LADDER_TEST_QUICK:-}" ]; then
     EXTRA=${LADDER_BLIND_EXTRA:-}
     OLD=${LADDER_BLIND_OLD-}
 else
-    STRIDE=${LADDER_BLIND_PRESETS:-16}
+    STRIDE=${LADDER_BLIND_PRESETS:-24}
     DRAWS=${LADDER_BLIND_DRAWS:-12}
     CASES=${LADDER_BLIND_CASES:-10000}
-    BIG=${LADDER_BLIND_BIG:-1}
+    BIG=${LADDER_BLIND_BIG:-0}
     EXTRA=${LADDER_BLIND_EXTRA-83 180 532 908 114:100000 795:100000 7059:100000}
     OLD=${LADDER_BLIND_OLD-37 40 64 77 102 125 126 131 158 179}
 fi
