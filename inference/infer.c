@@ -373,6 +373,16 @@ static int complexity(const lad_datapath *dp, const lad_datapath *start)
 ** tried on, at several times the cost, and is not run. A run whose device
 ** is outside the family pays this sweep once more.
 */
+static int sweep_from(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
+                      size_t n, lad_progress_fn progress, void *pctx, lad_datapath *alt,
+                      lad_err *err)
+{
+    *alt = *start;
+    lad_stage one = {n, NULL, "every case at once"};
+    return lad_search_staged(start, cs, d, n, &one, 1, 0, progress, pctx, alt, err);
+}
+
+/* sweep_from's model replaces *dp when it explains more of the cases. */
 static int sweep_every_case(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
                   size_t n, lad_progress_fn progress, void *pctx, lad_datapath *dp,
                   lad_err *err)
@@ -380,9 +390,8 @@ static int sweep_every_case(const lad_datapath *start, const lad_case *cs, const
     uint64_t miss = lad_search_count(dp, cs, d, n);
     if (miss == 0)
         return LAD_OK;
-    lad_datapath alt = *start;
-    lad_stage one = {n, NULL, "every case at once"};
-    int rc = lad_search_staged(start, cs, d, n, &one, 1, 0, progress, pctx, &alt, err);
+    lad_datapath alt;
+    int rc = sweep_from(start, cs, d, n, progress, pctx, &alt, err);
     if (rc == LAD_OK && lad_search_count(&alt, cs, d, n) < miss)
         *dp = alt;
     return rc;
@@ -671,20 +680,27 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     lad_err none = {0};  /* no stored model (or one of another version) */
     int have_prev = nfit && lad_infer_model(st, run, &prev, &none) == LAD_OK &&
                     lad_datapath_check(&prev, NULL) == LAD_OK;
-    /* The decide rung's next round: when the model the last round stored
-    ** gives every case, the new ones too (the device agreed with it on the
-    ** cases that separated its alternatives), it stays without a search;
-    ** only its answer changes. A model the search from the start could
-    ** find instead, explaining every case too, would be one of its
-    ** alternatives, which the rung's cases separate or call equivalent. */
-    int kept = 0;
+    /* The decide rung's next round: the model the last round stored, or
+    ** when it misses a case (the device disagreed with it on the cases
+    ** that separated its alternatives) the sweep over every case from it,
+    ** is the round's model if it gives every case, with no search from the
+    ** start. A model that search could find instead, explaining every case
+    ** too, would be one of its alternatives, which the rung's cases
+    ** separate or call equivalent. */
+    int kept = 0, swept = 0;
+    lad_datapath near;  /* the sweep from prev, once run */
     if ((flags & LAD_INFER_DECIDE) && have_prev && !proven) {
-        dp = prev;
-        if ((rc = sweep_every_case(&prev, cs, d, nfit, progress, pctx, &dp, err)))
-            goto done;
-        kept = lad_search_count(&dp, cs, d, nfit) == 0;
-        if (!kept)
-            dp = start;
+        kept = lad_search_count(&prev, cs, d, nfit) == 0;
+        if (kept) {
+            dp = prev;
+        } else {
+            if ((rc = sweep_from(&prev, cs, d, nfit, progress, pctx, &near, err)))
+                goto done;
+            swept = 1;
+            kept = lad_search_count(&near, cs, d, nfit) == 0;
+            if (kept)
+                dp = near;
+        }
     }
     if (!kept && nfit && (rc = fit_from(&start, cs, d, nfit, stages, nstages, proven, progress,
                                         pctx, &dp, err)))
@@ -733,8 +749,13 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     ** start ends in a second-level window that misses some). The model
     ** that explains more is kept. */
     uint64_t missed = nfit && !proven ? lad_search_count(&dp, cs, d, nfit) : 0;
-    if (missed > 0 && have_prev && (rc = sweep_every_case(&prev, cs, d, nfit, progress, pctx, &dp, err)))
+    if (missed > 0 && have_prev && swept) {
+        if (lad_search_count(&near, cs, d, nfit) < missed)
+            dp = near;
+    } else if (missed > 0 && have_prev &&
+               (rc = sweep_every_case(&prev, cs, d, nfit, progress, pctx, &dp, err))) {
         goto done;
+    }
     /* Every case explained, and the model stored before (the decide rung's
     ** last round, or an earlier infer) explains every case too and is no
     ** less simple: it stays. Cases that agree with it (the decide rung's

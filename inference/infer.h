@@ -91,7 +91,8 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress
 ** equivalent, open or not in effect, and the cases that separate what is
 ** open. answer->nalt is -1 when there is no such model. flags: 0, or
 ** LAD_INFER_DECIDE for the decide rung's inference: the model the run
-** stored last stays without a search when it gives every case, and the
+** stored last, or the sweep over every case from it, is taken without a
+** search from the start when it gives every case, and the
 ** cases that separate what is open are searched as deep as `ladder diff`
 ** does (LAD_ANSWER_DEEP random cases), since they will run on a device. */
 #define LAD_INFER_DECIDE 1
