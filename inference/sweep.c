@@ -961,7 +961,11 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
                 finish(&w, order, NORDER, all, nall, start, 0);
         }
         finish(&w, order, NORDER, all, nall, start, 1);
-        if (round >= MAXCHECK || add_misses(&w) == 0)
+        /* Still stuck on the fit set after the whole of finish: a model
+        ** that gives every case gives the fit set too, which finish did
+        ** not reach, so the rounds stop with the nearest model found (a
+        ** device outside the family paid another finish per round). */
+        if (round >= MAXCHECK || sweep_score(&w, &w.cur, 1) > 0 || add_misses(&w) == 0)
             break;
         uint64_t best = sweep_score(&w, &w.cur, UINT64_MAX);
         sweep_groups(&w, order, NORDER, &best);
