@@ -882,7 +882,7 @@ done:
 }
 
 int lad_infer_next(lad_store *st, int64_t run, lad_case **cases, int *n, char *rows,
-                   size_t size, lad_err *err)
+                   size_t size, lad_progress_fn progress, void *pctx, lad_err *err)
 {
     *cases = NULL;
     *n = 0;
@@ -890,7 +890,8 @@ int lad_infer_next(lad_store *st, int64_t run, lad_case **cases, int *n, char *r
         rows[0] = 0;
     lad_infer_result *res = malloc(sizeof *res);
     lad_answer *ans = malloc(sizeof *ans);
-    int rc = res && ans ? lad_infer_answer(st, run, 1, NULL, NULL, res, ans, LAD_INFER_DECIDE, err)
+    int rc = res && ans ? lad_infer_answer(st, run, 1, progress, pctx, res, ans,
+                                                       LAD_INFER_DECIDE, err)
                         : lad_errf(err, LAD_EINTERNAL, "out of memory");
     if (rc == LAD_OK && ans->nalt < 0)
         rc = LAD_NO;  /* the sumtree rung alone: no model */

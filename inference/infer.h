@@ -107,9 +107,10 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
 ** docs/store.md); *n 0 when no row is open. LAD_NO when no model
 ** reproduces every case. The inference is stored as `ladder infer` stores
 ** it: the model it finds stays while later cases agree with it and no
-** simpler model explains them (docs/inference.md, "The answer"). */
+** simpler model explains them (docs/inference.md, "The answer").
+** progress (may be NULL) is told its steps, as lad_infer's. */
 int lad_infer_next(lad_store *st, int64_t run, lad_case **cases, int *n, char *rows,
-                   size_t size, lad_err *err);
+                   size_t size, lad_progress_fn progress, void *pctx, lad_err *err);
 
 /* The model `ladder infer` stored with run (its last "model" inference,
 ** the model file's text) into dp. LAD_EDATA when there is none. */

@@ -42,9 +42,10 @@ typedef struct lad_facts {
 /* The cases that decide what a run's cases leave open: into *cases
 ** (malloc'd, free()) *n of them, and the open rows' keys as a case
 ** target (each its own group: "window; d_round") into rows; *n 0 when no row is open. LAD_NO when no model reproduces
-** every case (a conflict, which no case can settle). */
+** every case (a conflict, which no case can settle). progress (may be
+** NULL) is told the inference's steps as lad_infer's are. */
 typedef int (*lad_next_fn)(lad_store *st, int64_t run, lad_case **cases, int *n, char *rows,
-                           size_t size, lad_err *err);
+                           size_t size, lad_progress_fn progress, void *pctx, lad_err *err);
 
 typedef struct lad_probe {
     const lad_recipe *recipe;

@@ -17,6 +17,21 @@
 
 #define DECIDE_ROUNDS 4
 
+/* The inference of a round, in the rung's progress: "decide round 2:
+** fitting the ulp cases". */
+typedef struct round_progress {
+    lad_probe *p;
+    int round;
+} round_progress;
+
+static void infer_progress(void *ctx, const char *step, size_t done, size_t total)
+{
+    round_progress *rp = ctx;
+    char name[160];
+    snprintf(name, sizeof name, "%s round %d: %s", rp->p->rung_name, rp->round, step);
+    rp->p->progress(rp->p->progress_ctx, name, done, total);
+}
+
 int lad_rung_decide(lad_probe *p)
 {
     if (p->replayed) {
@@ -33,7 +48,9 @@ int lad_rung_decide(lad_probe *p)
     for (; round < DECIDE_ROUNDS; round++) {
         lad_case *next = NULL;
         int n = 0;
-        rc = p->next(p->st, p->run, &next, &n, open, sizeof open, p->err);
+        round_progress rp = {p, round + 1};
+        rc = p->next(p->st, p->run, &next, &n, open, sizeof open,
+                     p->progress ? infer_progress : NULL, &rp, p->err);
         if (rc == LAD_NO) {
             free(next);
             lad_err_clear(p->err);

@@ -101,6 +101,14 @@ check progress-live-drawn grep -q "$(printf '\r')validate $p: 100 cases: [0-9.]*
 check progress-live-wiped grep -q " $(printf '\r')" "$TMP/tty.log"
 check progress-live-no-stage-line test "$(grep -c "done in" "$TMP/tty.log")" = 0
 
+# The decide rung's inference shows its steps in the live line, each
+# round named ("decide round 1: fitting the ulp cases"); the device sleeps
+# before its first answer, so the line is drawn by the time the rung infers.
+sh "$TESTS_DATA/recipe-gen.sh" "$LADDER" sm80-mma-tf32-f32 2048 >"$TMP/dr.yaml"
+script -qec "$LADDER run $TMP/dr.yaml --db $TMP/dr.db --device 'exec:sleep 1; exec $LADDER eval --model sm80-mma-tf32-f32' >/dev/null" \
+    "$TMP/dr.log" >/dev/null 2>&1 </dev/null
+check progress-live-decide-round grep -q "run $TMP/dr.yaml: decide round 1: " "$TMP/dr.log"
+
 # As wide as the terminal: on a pty of 200 columns (stty sets its size,
 # which ladder asks with TIOCGWINSZ; COLUMNS unset) the live line of a
 # validation whose model file has a 100-letter name is longer than 79
