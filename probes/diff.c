@@ -71,6 +71,27 @@ static int term(const lad_datapath *dp, lad_case *cs, int j, int neg, int e)
     return 1;
 }
 
+/* A block-scaled datapath's every scale set to carry as much of 2^e as
+** the scale formats hold, split between A's and B's (its narrow A and B
+** words cannot reach the anchor floors alone); returns the exponent the
+** scales carry, 0 on an unscaled datapath. */
+static int deep_scales(const lad_datapath *dp, lad_case *cs, int e)
+{
+    int n = lad_datapath_nscales(dp);
+    if (n == 0)
+        return 0;
+    int alo, ahi, blo, bhi;
+    lad_gen_raw_range(&dp->sa, &alo, &ahi);
+    lad_gen_raw_range(&dp->sb, &blo, &bhi);
+    int ea = e / 2 < alo ? alo : e / 2 > ahi ? ahi : e / 2;
+    int eb = e - ea < blo ? blo : e - ea > bhi ? bhi : e - ea;
+    for (int j = 0; j < n; j++) {
+        cs->sa[j] = (uint8_t)pow2(&dp->sa, 0, ea);
+        cs->sb[j] = (uint8_t)pow2(&dp->sb, 0, eb);
+    }
+    return ea + eb;
+}
+
 /* Structured case i of dp (K lanes) into cs; 0 when i names no case for
 ** dp (a lane it does not have, a value its formats cannot hold). */
 static int structured(const lad_datapath *dp, int k, long i, lad_case *cs)
@@ -141,10 +162,12 @@ static int structured(const lad_datapath *dp, int k, long i, lad_case *cs)
     if (series >= NSERIES) {
         /* Deep: 2^e +- 2^(e-s) for e far below 1, where anchor floors and
         ** subnormal results decide (2^-149 - 2^-170 is 0 or 2^-149 in f32,
-        ** as the small term is dropped or not). */
+        ** as the small term is dropped or not); on a block-scaled datapath the
+        ** scales carry most of 2^e. */
         i -= (long)NSERIES * NSHIFT * k;
         int e = -2 * (int)(i / (2 * NSHIFT)), neg = (int)(i / NSHIFT) & 1;
         s = (int)(i % NSHIFT);
+        e -= deep_scales(dp, cs, e);
         return k > 1 && term(dp, cs, 0, 0, e) && term(dp, cs, 1, neg, e - s);
     }
     switch (series) {

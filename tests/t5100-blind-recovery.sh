@@ -16,14 +16,15 @@
 # widths, scales, sparsity.
 #
 # Sizes (environment): LADDER_BLIND_PRESETS, every how many presets one is
-# taken (1: all; default 24, starting with the first), LADDER_BLIND_DRAWS
-# random draws (default 12), LADDER_BLIND_CASES validation cases each
+# taken (1: all; default 32, starting with the first), LADDER_BLIND_DRAWS
+# random draws (default 6), LADDER_BLIND_CASES validation cases each
 # (default 10000; the first LADDER_BLIND_BIG draws get 1,000,000, default 0),
 # LADDER_BLIND_JOBS in parallel (default 2), LADDER_BLIND_EXTRA draws by
 # number beyond the first LADDER_BLIND_DRAWS (default 83, a draw whose
 # staged sweep ends in a conflict that infer's rescue sweep leaves; 180,
 # block-scaled with one scale block, which the wide restarts recover; 908,
-# the same kind, which the swaps recover; 532, bf16 in one pass, which the
+# the same kind, which the swaps recover and whose zero floor only a deep
+# case with the scales carrying it separates; 532, bf16 in one pass, which the
 # neutral swaps recover; 114 and 795 on 100,000 cases, which the sweep
 # from the last model and the group of the lanes' and C's cuts recover
 # (795 after a refinement round); 7059, gfx942 fp8 with a second level
@@ -48,8 +49,8 @@ if [ -n "${LADDER_TEST_QUICK:-}" ]; then
     EXTRA=${LADDER_BLIND_EXTRA:-}
     OLD=${LADDER_BLIND_OLD-}
 else
-    STRIDE=${LADDER_BLIND_PRESETS:-24}
-    DRAWS=${LADDER_BLIND_DRAWS:-12}
+    STRIDE=${LADDER_BLIND_PRESETS:-32}
+    DRAWS=${LADDER_BLIND_DRAWS:-6}
     CASES=${LADDER_BLIND_CASES:-10000}
     BIG=${LADDER_BLIND_BIG:-0}
     EXTRA=${LADDER_BLIND_EXTRA-83 180 532 908 114:100000 795:100000 7059:100000}
