@@ -14,7 +14,7 @@
 
 #define NSINGLE 12          /* structured cases that are not a series */
 #define NSHIFT 72           /* distances 2^-s of the series, s in 0..NSHIFT-1 */
-#define NSERIES 6           /* series of structured cases */
+#define NSERIES 8           /* series of structured cases */
 #define NDEEP 320           /* leading exponents 0, -2, ... of the deep series,
                                each with a positive and a negative second term */
 /* Structured cases of a datapath of K lanes. */
@@ -186,6 +186,17 @@ static int structured(const lad_datapath *dp, int k, long i, lad_case *cs)
     case 5: /* C = -1, a term 1 and a term 2^-s: cancellation against C */
         cs->c = pow2(fc, 1, 0);
         return j > 0 && term(dp, cs, 0, 0, 0) && term(dp, cs, j, 0, -s);
+    case 6: /* C = 1 + 2^-(m+1), a tie of D's m fraction bits, and a term
+            ** 2^-s (the scales carrying it): the tie is broken as the term
+            ** is kept (a window, a C-dominant quantum) or dropped */
+    case 7: { /* the same at the accumulator's ties, when it is narrower */
+        const lad_format *out = series == 6 ? &dp->d : &dp->acc;
+        if ((series == 7 && dp->acc.mbits >= dp->d.mbits) || fc->mbits <= out->mbits)
+            return 0;  /* no narrower accumulator, or a C that cannot hold the tie */
+        cs->c = lad_round_value(fc, 0, ((lad_u128)1 << (out->mbits + 1)) + 1,
+                                -(out->mbits + 1), 0, LAD_RZ, LAD_OVF_SAT, NULL);
+        return term(dp, cs, j, 0, -s - deep_scales(dp, cs, -s));
+    }
     }
     return 0;
 }

@@ -61,4 +61,23 @@ replay diff-witness-k sm70-mma-f16-f32 sm80-mma-f16-f32 1
 grep -q '^# k: 4$' "$TMP/diff-witness-k.vec" && ok diff-witness-k-header ||
     fail diff-witness-k-header "no '# k: 4'"
 
+# Structured witnesses of block-scaled datapaths (--cases 1: the
+# structured cases and one random one). A zero floor of -120 against -117
+# on mxf8f6f4 e3m2 (random draw 908): only a deep case whose block scales
+# carry most of 2^e puts every product below the floors. A C-dominant
+# quantum 26 bits under C against none, with an accumulator of 11 bits
+# (draw 96): C at a tie of the accumulator's rounding and a term between
+# the two quanta, kept or dropped.
+sh "$TESTS_DATA/model-random.sh" "$LADDER" 908 >"$TMP/z.yaml"
+sed 's/^zero_floor: -120$/zero_floor: -117/' "$TMP/z.yaml" >"$TMP/z2.yaml"
+run_ladder diff "$TMP/z.yaml" "$TMP/z2.yaml" --cases 1
+expect_rc diff-structured-deep-scales-rc 1
+expect_out diff-structured-deep-scales '^verdict: differs \(zero_floor: '
+sh "$TESTS_DATA/model-random.sh" "$LADDER" 96 >"$TMP/t.yaml"
+sed 's/^cdom_window: 26$/cdom_window: 0/' "$TMP/t.yaml" >"$TMP/t2.yaml"
+run_ladder diff "$TMP/t.yaml" "$TMP/t2.yaml" --cases 1
+expect_rc diff-structured-tie-rc 1
+expect_out diff-structured-tie '^verdict: differs \(cdom_window: '
+expect_out diff-structured-tie-c '^    in  .*;3f800800;'
+
 test_done

@@ -22,9 +22,7 @@
 # LADDER_BLIND_JOBS in parallel (default 2), LADDER_BLIND_EXTRA draws by
 # number beyond the first LADDER_BLIND_DRAWS (default 83, a draw whose
 # staged sweep ends in a conflict that infer's rescue sweep leaves; 180,
-# block-scaled with one scale block, which the wide restarts recover; 908,
-# the same kind, which the swaps recover and whose zero floor only a deep
-# case with the scales carrying it separates; 532, bf16 in one pass, which the
+# block-scaled with one scale block, which the wide restarts recover; 532, bf16 in one pass, which the
 # neutral swaps recover; 114 and 795 on 100,000 cases, which the sweep
 # from the last model and the group of the lanes' and C's cuts recover
 # (795 after a refinement round); 7059, gfx942 fp8 with a second level
@@ -53,7 +51,7 @@ else
     DRAWS=${LADDER_BLIND_DRAWS:-6}
     CASES=${LADDER_BLIND_CASES:-10000}
     BIG=${LADDER_BLIND_BIG:-0}
-    EXTRA=${LADDER_BLIND_EXTRA-83 180 532 908 114:100000 795:100000 7059:100000}
+    EXTRA=${LADDER_BLIND_EXTRA-83 180 532 114:100000 795:100000 7059:100000}
     OLD=${LADDER_BLIND_OLD-37 40 64 77 102 125 126 131 158 179}
 fi
 JOBS=${LADDER_BLIND_JOBS:-2}
