@@ -1,6 +1,6 @@
 #!/bin/sh
 # Surveys as results: a survey stopped by SIGTERM reads "interrupted after
-# K of 47 datapaths" in show, history --surveys and its report's first
+# K of 9 datapaths" in show, history --surveys and its report's first
 # line, and --resume finishes it (both with --no-decide: what this tests is
 # the stop and the resume, not the rungs); two surveys of one generation compare
 # datapath by datapath with diff survey:A survey:B (= everywhere, exit 0);
@@ -10,7 +10,7 @@
 . tests/lib.sh
 
 db=$TMP/s.db
-"$LADDER" survey --device sim:sm_90a --cases 200 --no-decide --db "$db" -q >"$TMP/int.out" 2>&1 &
+"$LADDER" survey --device sim:sm_86 --cases 200 --no-decide --db "$db" -q >"$TMP/int.out" 2>&1 &
 pid=$!
 # wait (at most about 60 s) until two datapaths are stored, then stop it
 i=0
@@ -24,25 +24,25 @@ kill -TERM "$pid"
 wait "$pid"
 check survey-int-killed test "$?" -ne 0
 k=$(sqlite3 "$db" "SELECT count(*) FROM survey_datapaths")
-check survey-int-partial test "$k" -ge 2 -a "$k" -lt 47
+check survey-int-partial test "$k" -ge 2 -a "$k" -lt 9
 run_ladder show survey:1 --db "$db"
 expect_rc survey-int-show-rc 0
-expect_out survey-int-show-first "^survey 1 on sim:sm_90a \(sm_90a\): interrupted after $k of 47 datapaths$"
-expect_out survey-int-show-last "^survey 1: $k of $k as their preset .*; interrupted: $((47 - k)) of 47 datapaths not surveyed$"
+expect_out survey-int-show-first "^survey 1 on sim:sm_86 \(sm_86\): interrupted after $k of 9 datapaths$"
+expect_out survey-int-show-last "^survey 1: $k of $k as their preset .*; interrupted: $((9 - k)) of 9 datapaths not surveyed$"
 run_ladder history --surveys --db "$db"
-expect_out survey-int-history " sim:sm_90a +sm_90a +$k of $k +interrupted after $k of 47 datapaths$"
+expect_out survey-int-history " sim:sm_86 +sm_86 +$k of $k +interrupted after $k of 9 datapaths$"
 run_ladder history --surveys --status interrupted --db "$db" --json
-check survey-int-history-json test "$(sqlite3 :memory: "SELECT json_extract(readfile('$out'), '\$[0].planned') || ' ' || json_extract(readfile('$out'), '\$[0].status')")" = "47 interrupted"
+check survey-int-history-json test "$(sqlite3 :memory: "SELECT json_extract(readfile('$out'), '\$[0].planned') || ' ' || json_extract(readfile('$out'), '\$[0].status')")" = "9 interrupted"
 run_ladder report survey:1 --db "$db" --format md
 first=$(grep -v '^#' "$out" | grep -v '^$' | head -n 1)
-check survey-int-report-first test "$first" = "Survey 1 on simulated sm_90a: interrupted after $k of 47 datapaths; what follows covers those $k only."
+check survey-int-report-first test "$first" = "Survey 1 on simulated sm_86: interrupted after $k of 9 datapaths; what follows covers those $k only."
 
 # --resume finishes it: every datapath, ok
-run_ladder survey --device sim:sm_90a --cases 200 --no-decide --db "$db" -q --resume
+run_ladder survey --device sim:sm_86 --cases 200 --no-decide --db "$db" -q --resume
 expect_rc survey-int-resume-rc 0
-expect_out survey-int-resume-summary '^survey 1: 47 of 47 as their preset'
+expect_out survey-int-resume-summary '^survey 1: 9 of 9 as their preset'
 run_ladder history --surveys --db "$db"
-expect_out survey-int-resumed-ok " 47 of 47 +ok$"
+expect_out survey-int-resumed-ok " 9 of 9 +ok$"
 
 # two surveys of one generation: = datapath by datapath
 db2=$TMP/two.db
