@@ -232,10 +232,13 @@ deps $(DEPS_STAMP):
 # minute more of CI, and `make test-long` runs it. Under sanitizers
 # everything runs three to five times slower, so the heavy tests run the
 # same checks on less: 50,000 random cases per family, one vector file per
-# generation for fit, a handful of blind recoveries (docs/testing.md).
+# generation for fit, a handful of blind recoveries (docs/testing.md);
+# t5105, which only draws random models and checks them, runs in the
+# plain pass alone (the summary says one program was not run).
 # `make test-long` runs the long sweeps.
 ifneq ($(SANITIZER),)
-TEST_ENV := LADDER_TEST_QUICK=1 LADDER_RATIONAL_CASES=50000
+TEST_ENV := LADDER_TEST_QUICK=1 LADDER_RATIONAL_CASES=50000 \
+            LADDER_TEST_EXCLUDE=t5105-random-draws
 else
 TEST_ENV := LADDER_RATIONAL_CASES=250000
 endif
