@@ -51,21 +51,32 @@ static lad_word_t pow2(const lad_format *f, int neg, int e)
     return lad_round_value(f, neg, (lad_u128)1, e, 0, LAD_RNE, LAD_OVF_SAT, NULL);
 }
 
+static int clamp(int x, int lo, int hi)
+{
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* 2^e split into 2^ea * 2^eb, ea within the raw exponents of format fa
+** and eb within fb's, half each where both hold it; returns 1 when ea +
+** eb is e, else 0 with the split that carries as much of e as the two
+** hold. */
+static int split(const lad_format *fa, const lad_format *fb, int e, int *ea, int *eb)
+{
+    int alo, ahi, blo, bhi;
+    lad_gen_raw_range(fa, &alo, &ahi);
+    lad_gen_raw_range(fb, &blo, &bhi);
+    *eb = clamp(e - clamp(e / 2, alo, ahi), blo, bhi);
+    *ea = clamp(e - *eb, alo, ahi);
+    return *ea + *eb == e;
+}
+
 /* Sets lane j to the product +-2^e, split between A and B so that both are
 ** normal; 0 when no split is. */
 static int term(const lad_datapath *dp, lad_case *cs, int j, int neg, int e)
 {
-    int alo, ahi, blo, bhi;
-    lad_gen_raw_range(&dp->a, &alo, &ahi);
-    lad_gen_raw_range(&dp->b, &blo, &bhi);
-    int ea = e / 2 < alo ? alo : e / 2 > ahi ? ahi : e / 2;
-    int eb = e - ea;
-    if (eb < blo || eb > bhi) {
-        eb = eb < blo ? blo : bhi;
-        ea = e - eb;
-        if (ea < alo || ea > ahi)
-            return 0;
-    }
+    int ea, eb;
+    if (!split(&dp->a, &dp->b, e, &ea, &eb))
+        return 0;
     cs->a[j] = pow2(&dp->a, neg, ea);
     cs->b[j] = pow2(&dp->b, 0, eb);
     return 1;
@@ -77,14 +88,10 @@ static int term(const lad_datapath *dp, lad_case *cs, int j, int neg, int e)
 ** scales carry, 0 on an unscaled datapath. */
 static int deep_scales(const lad_datapath *dp, lad_case *cs, int e)
 {
-    int n = lad_datapath_nscales(dp);
+    int n = lad_datapath_nscales(dp), ea, eb;
     if (n == 0)
         return 0;
-    int alo, ahi, blo, bhi;
-    lad_gen_raw_range(&dp->sa, &alo, &ahi);
-    lad_gen_raw_range(&dp->sb, &blo, &bhi);
-    int ea = e / 2 < alo ? alo : e / 2 > ahi ? ahi : e / 2;
-    int eb = e - ea < blo ? blo : e - ea > bhi ? bhi : e - ea;
+    split(&dp->sa, &dp->sb, e, &ea, &eb);
     for (int j = 0; j < n; j++) {
         cs->sa[j] = (uint8_t)pow2(&dp->sa, 0, ea);
         cs->sb[j] = (uint8_t)pow2(&dp->sb, 0, eb);
