@@ -14,7 +14,7 @@
 
 #define NSINGLE 12          /* structured cases that are not a series */
 #define NSHIFT 72           /* distances 2^-s of the series, s in 0..NSHIFT-1 */
-#define NSERIES 8           /* series of structured cases */
+#define NSERIES 12          /* series of structured cases */
 #define NDEEP 320           /* leading exponents 0, -2, ... of the deep series,
                                each with a positive and a negative second term */
 /* Structured cases of a datapath of K lanes. */
@@ -99,6 +99,29 @@ static int deep_scales(const lad_datapath *dp, lad_case *cs, int e)
     return ea + eb;
 }
 
+/* The leading exponent of a series case whose small term 2^-s is held
+** by words whose smallest normal exponent is lo (a product's: A's and B's
+** added): 0 where lo reaches -s, else just high enough that 2^(e-s) is
+** held, as far as 2^e stays within the words, C, the accumulator and D
+** with room for a sum (e3m2 x e5m2 products reach 2^-16 from 1, short of
+** a window of 29 bits). Cases holding at 0 are those of a leading 1. */
+static int lead(const lad_datapath *dp, int lo, int s)
+{
+    int e = lo + s, l, hi, h;
+    if (e <= 0)
+        return 0;
+    lad_gen_raw_range(&dp->a, &l, &hi);
+    lad_gen_raw_range(&dp->b, &l, &h);
+    hi += h;
+    const lad_format *room[3] = {&dp->c, &dp->acc, &dp->d};
+    for (int i = 0; i < 3; i++) {
+        lad_gen_raw_range(room[i], &l, &h);
+        if (h - 2 < hi)
+            hi = h - 2;
+    }
+    return e < hi ? e : hi > 0 ? hi : 0;
+}
+
 /* Structured case i of dp (K lanes) into cs; 0 when i names no case for
 ** dp (a lane it does not have, a value its formats cannot hold). */
 static int structured(const lad_datapath *dp, int k, long i, lad_case *cs)
@@ -162,7 +185,8 @@ static int structured(const lad_datapath *dp, int k, long i, lad_case *cs)
         }
         return 1;
     }
-    /* Series: a leading term (or C) of 1 and one of 2^-s in lane j. */
+    /* Series: a leading term (or C) of 2^e, e = 0 where the formats
+    ** reach 2^-s (lead), and one of 2^(e-s) in lane j. */
     i -= NSINGLE;
     int series = (int)(i / ((long)NSHIFT * k));
     int s = (int)(i / k % NSHIFT), j = (int)(i % k);
@@ -177,22 +201,28 @@ static int structured(const lad_datapath *dp, int k, long i, lad_case *cs)
         e -= deep_scales(dp, cs, e);
         return k > 1 && term(dp, cs, 0, 0, e) && term(dp, cs, 1, neg, e - s);
     }
+    int alo, blo, h, clo;
+    lad_gen_raw_range(fa, &alo, &h);
+    lad_gen_raw_range(&dp->b, &blo, &h);
+    lad_gen_raw_range(fc, &clo, &h);
+    int e = lead(dp, alo + blo, s), m = dp->d.mbits;
     switch (series) {
     case 0: /* 1 + 2^-s: the window edge, the rounding of the sum */
     case 1: /* 1 - 2^-s: the same rounding below a negative term */
-        return j > 0 && term(dp, cs, 0, 0, 0) && term(dp, cs, j, series == 1, -s);
+        return j > 0 && term(dp, cs, 0, 0, e) && term(dp, cs, j, series == 1, e - s);
     case 2: /* C = 1 and a term 2^-s: the addend in the window or beside it */
-        cs->c = pow2(fc, 0, 0);
-        return term(dp, cs, j, 0, -s);
-    case 3: /* a term 1 and C = 2^-s */
-        cs->c = pow2(fc, 0, -s);
-        return term(dp, cs, j, 0, 0);
+        cs->c = pow2(fc, 0, e);
+        return term(dp, cs, j, 0, e - s);
+    case 3: /* a term 1 and C = 2^-s (subnormal C first) */
+        e = lead(dp, fc->sub == LAD_SUB_NONE ? clo : clo - fc->mbits, s);
+        cs->c = pow2(fc, 0, e - s);
+        return term(dp, cs, j, 0, e);
     case 4: /* 1 - 1 + 2^-s: cancellation, then what is left */
-        return j > 1 && term(dp, cs, 0, 0, 0) && term(dp, cs, 1, 1, 0) &&
-               term(dp, cs, j, 0, -s);
+        return j > 1 && term(dp, cs, 0, 0, e) && term(dp, cs, 1, 1, e) &&
+               term(dp, cs, j, 0, e - s);
     case 5: /* C = -1, a term 1 and a term 2^-s: cancellation against C */
-        cs->c = pow2(fc, 1, 0);
-        return j > 0 && term(dp, cs, 0, 0, 0) && term(dp, cs, j, 0, -s);
+        cs->c = pow2(fc, 1, e);
+        return j > 0 && term(dp, cs, 0, 0, e) && term(dp, cs, j, 0, e - s);
     case 6: /* C = 1 + 2^-(m+1), a tie of D's m fraction bits, and a term
             ** 2^-s (the scales carrying it): the tie is broken as the term
             ** is kept (a window, a C-dominant quantum) or dropped */
@@ -204,6 +234,24 @@ static int structured(const lad_datapath *dp, int k, long i, lad_case *cs)
                                 -(out->mbits + 1), 0, LAD_RZ, LAD_OVF_SAT, NULL);
         return term(dp, cs, j, 0, -s - deep_scales(dp, cs, -s));
     }
+    case 8: /* terms 1 + 2^-m + 2^-(m+1), a tie of D's rounding above an odd
+            ** last bit, and a term -2^-s (C zero): a rounding of the terms
+            ** before D's (an accumulator or C added last) that keeps the tie
+            ** rounds up where D's alone rounds down */
+    case 9: /* terms 1 + 2^-(m+1), a tie above an even last bit, and a term
+            ** 2^-s: a rounding toward zero before D's keeps the tie */
+    case 10: case 11: /* the same at the accumulator's ties, when it is
+                      ** narrower: the window's edge shows through them */
+        if (series >= 10) {
+            if (dp->acc.mbits >= m)
+                return 0;
+            m = dp->acc.mbits;
+        }
+        if (series & 1)
+            return j > 1 && term(dp, cs, 0, 0, e) && term(dp, cs, 1, 0, e - m - 1) &&
+                   term(dp, cs, j, 0, e - s);
+        return j > 2 && term(dp, cs, 0, 0, e) && term(dp, cs, 1, 0, e - m) &&
+               term(dp, cs, 2, 0, e - m - 1) && term(dp, cs, j, 1, e - s);
     }
     return 0;
 }

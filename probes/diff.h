@@ -11,9 +11,10 @@
 ** words, preferring a case on which B differs from A as well (then the
 ** witness shows A against B directly, and P explains it). Structured cases
 ** come first (ones, powers of two at every distance from a leading term and
-** in every lane, cancellation, subnormals, overflow, NaN and Inf), then
-** random ones from probes/gen.h. When P changes nothing given A's other
-** parameters, B against B with A's P is searched the same way.
+** in every lane, ties of the rounding that follows the sum, cancellation,
+** subnormals, overflow, NaN and Inf), then random ones from probes/gen.h.
+** When P changes nothing given A's other parameters, B against B with A's
+** P is searched the same way.
 **
 ** Inputs can only be shared when both datapaths read them alike: the same
 ** A, B and C formats, scales and sparsity. K may differ for dense unscaled

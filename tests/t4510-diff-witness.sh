@@ -80,4 +80,15 @@ expect_rc diff-structured-tie-rc 1
 expect_out diff-structured-tie '^verdict: differs \(cdom_window: '
 expect_out diff-structured-tie-c '^    in  .*;3f800800;'
 
+# Terms at a tie of D's rounding (e3m2 x e5m2 into f16 through an f32
+# accumulator, random draw 613): 256 + 2^-2 + 2^-3 - 2^-16, C zero; the
+# accumulator's rne keeps the tie (D rounds it to even, up), its rz does
+# not. The products reach only 2^-16 from 1, so the series leads at 2^8.
+sh "$TESTS_DATA/model-random.sh" "$LADDER" 613 >"$TMP/u.yaml"
+sed 's/^acc_round: rne$/acc_round: rz/' "$TMP/u.yaml" >"$TMP/u2.yaml"
+run_ladder diff "$TMP/u.yaml" "$TMP/u2.yaml" --cases 1
+expect_rc diff-structured-term-tie-rc 1
+expect_out diff-structured-term-tie '^verdict: differs \(acc_round: '
+expect_out diff-structured-term-tie-words '^    A   5c02  256.5$'
+
 test_done
