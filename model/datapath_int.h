@@ -23,6 +23,7 @@
 #define LADDER_MODEL_DATAPATH_INT_H
 
 #include "datapath.h"
+#include "format_decode.h"
 
 typedef __int128 i128;
 
@@ -55,7 +56,7 @@ static inline term to_term(lad_value v)
 
 static inline term decode_term(const lad_format *f, lad_word_t w)
 {
-    return to_term(lad_decode(f, w));
+    return to_term(lad_decode_inline(f, w));
 }
 
 /* Cuts a container word to its format with in_round (tf32 from an f32
