@@ -188,9 +188,15 @@ int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer
     for (int i = 0; i < a->nalt; i++)
         lad_plan_init(&pa[i], &a->alts[i].dp);
     int left = a->nalt;
-    long total = lad_diff_ncases(&w.canon, c->nrandom ? c->nrandom : LAD_ANSWER_RANDOM);
-    long evals = 0;
-    for (long i = 0; i < total && left > 0 && evals < LAD_ANSWER_EVALS;) {
+    long total = lad_diff_ncases(&w.canon, c->device ? LAD_ANSWER_DEEP : LAD_ANSWER_RANDOM);
+    long evals = 0, budget = LAD_ANSWER_EVALS;
+    for (long i = 0; i < total && left > 0;) {
+        if (evals >= budget) {
+            /* for a device, a search that separated none looks further */
+            if (!c->device || left < a->nalt || budget == LAD_ANSWER_FURTHER)
+                break;
+            budget = LAD_ANSWER_FURTHER;
+        }
         size_t nb = 0;
         for (; i < total && nb < BLOCK; i++)
             nb += (size_t)lad_diff_case(&w.canon, i, &blk[nb]);

@@ -27,9 +27,13 @@
 ** left untried are counted (lad_answer.unexamined). A value is consistent
 ** when its datapath passes lad_datapath_check and gives every stored D
 ** word; its canonical form equal to M's is M itself and is not listed.
-** The separating search runs structured cases, then nrandom random ones
-** (lad_answer_cases), a block at a time, until every alternative is
-** separated or LAD_ANSWER_EVALS model evaluations are spent.
+** The separating search runs structured cases, then random ones, a block
+** at a time, until every alternative is separated or LAD_ANSWER_EVALS
+** model evaluations are spent (shared by the alternatives: fifty of them,
+** most equivalent, leave each about 40,000 cases). Where the cases it
+** finds will run on a device (lad_answer_cases.device) it goes as deep as
+** `ladder diff`, and when those evaluations separate no alternative, it
+** looks further, to LAD_ANSWER_FURTHER.
 */
 #ifndef LADDER_INFERENCE_ANSWER_H
 #define LADDER_INFERENCE_ANSWER_H
@@ -50,6 +54,7 @@ extern const char *const lad_row_status_names[5]; /* "fixed", "not in effect", .
 #define LAD_ANSWER_RANDOM 16384 /* random cases a separating search runs */
 #define LAD_ANSWER_DEEP (1L << 18) /* ... when the cases found run on a device */
 #define LAD_ANSWER_EVALS (1L << 21) /* model evaluations it spends at most */
+#define LAD_ANSWER_FURTHER (1L << 23) /* ... on a device, when those separate none */
 
 /* A model other than M that reproduces every stored case. */
 typedef struct lad_answer_alt {
@@ -85,9 +90,10 @@ typedef struct lad_answer_cases {
     const lad_packed *pk;
     const lad_word_t *d;
     size_t n;
-    long nrandom;           /* random cases the separating search runs
-                               after the structured ones (0:
-                               LAD_ANSWER_RANDOM) */
+    int device;             /* the cases found will run on a device: the
+                               search runs LAD_ANSWER_DEEP random cases
+                               (else LAD_ANSWER_RANDOM) and may look
+                               further (LAD_ANSWER_FURTHER evaluations) */
 } lad_answer_cases;
 
 /* Fills a for model m, which must pass lad_datapath_check and reproduce
@@ -96,7 +102,7 @@ typedef struct lad_answer_cases {
 ** (err says so). About a model evaluation per case per consistent value,
 ** a few per value that misses, then the search's cases, each made once,
 ** on m and every alternative not yet separated (at most LAD_ANSWER_EVALS
-** evaluations). */
+** evaluations, or LAD_ANSWER_FURTHER for a device). */
 int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer *a,
                     lad_err *err);
 

@@ -862,7 +862,7 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
         if (progress)
             progress(pctx, "the rows the cases leave open", 0, 1);
         lad_answer_cases ac = {cs, NULL, d, nfit,
-                               flags & LAD_INFER_DECIDE ? LAD_ANSWER_DEEP : 0};
+                               (flags & LAD_INFER_DECIDE) != 0};
         if ((rc = lad_answer_find(&dp, &ac, answer, err)))
             goto done;
     }

@@ -93,8 +93,9 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress
 ** LAD_INFER_DECIDE for the decide rung's inference: the model the run
 ** stored last, or the sweep over every case from it, is taken without a
 ** search from the start when it gives every case, and the
-** cases that separate what is open are searched as deep as `ladder diff`
-** does (LAD_ANSWER_DEEP random cases), since they will run on a device. */
+** cases that separate what is open are searched as a device's
+** (lad_answer_cases.device: as deep as `ladder diff`, and further when
+** that finds none), since they will run on one. */
 #define LAD_INFER_DECIDE 1
 int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress,
                      void *pctx, lad_infer_result *out, struct lad_answer *answer,
