@@ -233,12 +233,16 @@ deps $(DEPS_STAMP):
 # everything runs three to five times slower, so the heavy tests run the
 # same checks on less: 50,000 random cases per family, one vector file per
 # generation for fit, a handful of blind recoveries (docs/testing.md);
-# t5105, which only draws random models and checks them, runs in the
-# plain pass alone (the summary says one program was not run).
+# and the separating search of the decide rung without its further look
+# (LADDER_ANSWER_FURTHER=0, inference/answer.c: the same code on more
+# cases, four fifths of a sanitized simulated run). t5105, which only
+# draws random models and checks them, and t4800, whose tutorial pages
+# show a decide rung that the further look gave cases, run in the plain
+# pass alone (the summary says two programs were not run).
 # `make test-long` runs the long sweeps.
 ifneq ($(SANITIZER),)
-TEST_ENV := LADDER_TEST_QUICK=1 LADDER_RATIONAL_CASES=50000 \
-            LADDER_TEST_EXCLUDE=t5105-random-draws
+TEST_ENV := LADDER_TEST_QUICK=1 LADDER_RATIONAL_CASES=50000 LADDER_ANSWER_FURTHER=0 \
+            LADDER_TEST_EXCLUDE="t5105-random-draws t4800-tutorials"
 else
 TEST_ENV := LADDER_RATIONAL_CASES=250000
 endif
@@ -263,14 +267,15 @@ TEST_VERBOSE := LADDER_TEST_VERBOSE=$(if $(filter 1,$(V)),1,0)
 
 # `make check`: the unit tests, on fewer rational cases, and the shell tests
 # but the slowest programs (10 s or more each in `make test V=1` on the
-# 2-core development machine; docs/testing.md), which make test runs.
+# 2-core development machine; docs/testing.md), which make test runs,
+# and the decide rung without its further look, as the sanitizer pass.
 CHECK_EXCLUDE := t5100-blind-recovery t4220-run-infer t5000-fit-vectors \
                  t5110-infer-row-order t7030-python-package t6000-sass-opcodes \
                  t4340-survey-verdicts t4600-report t4291-store-concurrent-runs \
                  t4330-progress t5105-random-draws t0220-derived-presets \
                  t3230-check-mmasim t4800-tutorials t4287-store-malloc-faults \
                  t7007-gemm-kernel
-CHECK_ENV := LADDER_TEST_QUICK=1 LADDER_RATIONAL_CASES=20000 \
+CHECK_ENV := LADDER_TEST_QUICK=1 LADDER_RATIONAL_CASES=20000 LADDER_ANSWER_FURTHER=0 \
              LADDER_TEST_EXCLUDE="$(CHECK_EXCLUDE)"
 
 .PHONY: test-long check

@@ -10,6 +10,7 @@
 
 #include "../io/modelfile.h"
 #include "../probes/diff.h"
+#include "../util/hooks.h"
 
 const char *const lad_row_status_names[5] = {"fixed", "not in effect", "decided", "equivalent",
                                              "open"};
@@ -149,6 +150,18 @@ static void try_pairs(work *w, int r1)
     }
 }
 
+/* How far a device's search looks when its first LAD_ANSWER_EVALS
+** evaluations separate nothing: LAD_ANSWER_FURTHER, or the environment's
+** LADDER_ANSWER_FURTHER evaluations (0 or up to LAD_ANSWER_EVALS: no
+** further look; malformed: the default). The sanitizer pass of the tests
+** sets 0: the further look runs the same code on more cases, at some 6 s
+** of a sanitized run each (docs/testing.md). */
+static long further_evals(void)
+{
+    return lad_env_number("LADDER_ANSWER_FURTHER", 0, 1L << 40, LAD_ANSWER_FURTHER,
+                          LAD_ANSWER_FURTHER);
+}
+
 int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer *a,
                     lad_err *err)
 {
@@ -189,13 +202,13 @@ int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer
         lad_plan_init(&pa[i], &a->alts[i].dp);
     int left = a->nalt;
     long total = lad_diff_ncases(&w.canon, c->device ? LAD_ANSWER_DEEP : LAD_ANSWER_RANDOM);
-    long evals = 0, budget = LAD_ANSWER_EVALS;
+    long evals = 0, budget = LAD_ANSWER_EVALS, further = c->device ? further_evals() : 0;
     for (long i = 0; i < total && left > 0;) {
         if (evals >= budget) {
             /* for a device, a search that separated none looks further */
-            if (!c->device || left < a->nalt || budget == LAD_ANSWER_FURTHER)
+            if (left < a->nalt || budget >= further)
                 break;
-            budget = LAD_ANSWER_FURTHER;
+            budget = further;
         }
         size_t nb = 0;
         for (; i < total && nb < BLOCK; i++)
