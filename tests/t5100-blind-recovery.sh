@@ -31,10 +31,12 @@
 # deep as ladder diff);
 # N:CASES gives draw N its own number of cases;
 # docs/inference.md; empty: none),
+# LADDER_BLIND_FURTHER=1 the decide rung's further look (below),
 # LADDER_BLIND_OLD the draws of the first generator whose recovery once
 # failed (tests/data/blind-draws/random-v1-<n>.yaml; default all ten,
 # empty: none). `make test-long` runs every preset and 1000 draws on
-# 100,000 cases each, the first 3 on 1,000,000; LADDER_TEST_QUICK
+# 100,000 cases each, the first 3 on 1,000,000, with the further look;
+# LADDER_TEST_QUICK
 # (sanitizer builds) a handful. Check names: blind-<model>. The work for
 # one model is tests/data/blind-one.sh.
 . tests/lib.sh
@@ -55,6 +57,14 @@ else
     OLD=${LADDER_BLIND_OLD-37 40 64 77 102 125 126 131 158 179}
 fi
 JOBS=${LADDER_BLIND_JOBS:-2}
+# The decide rung's further look (inference/answer.c) is the same search
+# on more cases, a third of this program's time at make test's sizes; t4225
+# and t4800 check it. Here it runs where LADDER_BLIND_FURTHER=1 (make
+# test-long) or the environment sets LADDER_ANSWER_FURTHER; else it is off.
+if [ "${LADDER_BLIND_FURTHER:-0}" != 1 ] && [ -z "${LADDER_ANSWER_FURTHER+set}" ]; then
+    LADDER_ANSWER_FURTHER=0
+    export LADDER_ANSWER_FURTHER
+fi
 
 # The work list: every preset, then the random draws.
 : >"$TMP/list"
