@@ -231,8 +231,9 @@ deps $(DEPS_STAMP):
 # cases per family in `make test`: its own default, 1,000,000, is half a
 # minute more of CI, and `make test-long` runs it. Under sanitizers
 # everything runs three to five times slower, so the heavy tests run the
-# same checks on less: 50,000 random cases per family, one vector file per
-# generation for fit, a handful of blind recoveries (docs/testing.md);
+# same checks on less: 25,000 random cases per family, one vector file per
+# generation for fit, a handful of blind recoveries, four of the eight
+# block-scaled blind inferences (docs/testing.md),
 # and the separating search of the decide rung without its further look
 # (LADDER_ANSWER_FURTHER=0, inference/answer.c: the same code on more
 # cases, four fifths of a sanitized simulated run). t5105, which only
@@ -241,7 +242,7 @@ deps $(DEPS_STAMP):
 # pass alone (the summary says two programs were not run).
 # `make test-long` runs the long sweeps.
 ifneq ($(SANITIZER),)
-TEST_ENV := LADDER_TEST_QUICK=1 LADDER_RATIONAL_CASES=50000 LADDER_ANSWER_FURTHER=0 \
+TEST_ENV := LADDER_TEST_QUICK=1 LADDER_RATIONAL_CASES=25000 LADDER_ANSWER_FURTHER=0 \
             LADDER_TEST_EXCLUDE="t5105-random-draws t4800-tutorials"
 else
 TEST_ENV := LADDER_RATIONAL_CASES=250000

@@ -14,10 +14,15 @@
 db=$TMP/l.db
 run_id=0
 arith() { "$LADDER" model show "$1" | grep -v '^#' | grep -vE '^(name|arch|sass|evidence):'; }
-for p in sm100-tcgen05-mxf4-e2m1-f32 sm100-tcgen05-mxf4nvf4-2x-f32 sm100-tcgen05-mxf4nvf4-4x-f32 \
-         sm100-tcgen05-mxf4nvf4-ue4m3-f32 sm100-tcgen05-sp-mxf4-e2m1-f32 \
-         sm100-tcgen05-sp-mxf4nvf4-2x-f32 sm100-tcgen05-sp-mxf4nvf4-4x-f32 \
-         sm100-tcgen05-sp-mxf4nvf4-ue4m3-f32; do
+presets="sm100-tcgen05-mxf4-e2m1-f32 sm100-tcgen05-mxf4nvf4-2x-f32 sm100-tcgen05-mxf4nvf4-4x-f32
+         sm100-tcgen05-mxf4nvf4-ue4m3-f32 sm100-tcgen05-sp-mxf4-e2m1-f32
+         sm100-tcgen05-sp-mxf4nvf4-2x-f32 sm100-tcgen05-sp-mxf4nvf4-4x-f32
+         sm100-tcgen05-sp-mxf4nvf4-ue4m3-f32"
+# LADDER_TEST_QUICK (the sanitizer build): every other, dense and sparse,
+# the scales of each kind once
+[ -n "${LADDER_TEST_QUICK:-}" ] && presets="sm100-tcgen05-mxf4-e2m1-f32 sm100-tcgen05-mxf4nvf4-ue4m3-f32
+         sm100-tcgen05-sp-mxf4nvf4-2x-f32 sm100-tcgen05-sp-mxf4nvf4-4x-f32"
+for p in $presets; do
     sh "$TESTS_DATA/recipe-gen.sh" "$LADDER" "$p" 1024 >"$TMP/r.yaml"
     run_ladder run "$TMP/r.yaml" --db "$db" --no-decide
     expect_rc infer-scaled-$p-run-rc 0
