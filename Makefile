@@ -237,13 +237,14 @@ deps $(DEPS_STAMP):
 # and the separating search of the decide rung without its further look
 # (LADDER_ANSWER_FURTHER=0, inference/answer.c: the same code on more
 # cases, four fifths of a sanitized simulated run). t5105, which only
-# draws random models and checks them, and t4800, whose tutorial pages
-# show a decide rung that the further look gave cases, run in the plain
-# pass alone (the summary says two programs were not run).
+# draws random models and checks them, t4800, whose tutorial pages show a
+# decide rung that the further look gave cases, and t7030, whose package
+# builds its own library without the sanitizers, run in the plain pass
+# alone (the summary says three programs were not run).
 # `make test-long` runs the long sweeps.
 ifneq ($(SANITIZER),)
 TEST_ENV := LADDER_TEST_QUICK=1 LADDER_RATIONAL_CASES=25000 LADDER_ANSWER_FURTHER=0 \
-            LADDER_TEST_EXCLUDE="t5105-random-draws t4800-tutorials"
+            LADDER_TEST_EXCLUDE="t5105-random-draws t4800-tutorials t7030-python-package"
 else
 TEST_ENV := LADDER_RATIONAL_CASES=250000
 endif
