@@ -92,7 +92,6 @@ const char *lad_format_check(const lad_format *f)
     return NULL;
 }
 
-
 lad_word_t lad_format_mask(const lad_format *f)
 {
     int n = f->kind == LAD_INT ? f->width : f->sign + f->ebits + f->mbits;

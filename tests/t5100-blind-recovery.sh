@@ -36,9 +36,8 @@
 # failed (tests/data/blind-draws/random-v1-<n>.yaml; default all ten,
 # empty: none). `make test-long` runs every preset and 1000 draws on
 # 100,000 cases each, the first 3 on 1,000,000, with the further look;
-# LADDER_TEST_QUICK
-# (sanitizer builds) a handful. Check names: blind-<model>. The work for
-# one model is tests/data/blind-one.sh.
+# LADDER_TEST_QUICK (sanitizer builds) a handful. Check names:
+# blind-<model>. The work for one model is tests/data/blind-one.sh.
 . tests/lib.sh
 
 if [ -n "${LADDER_TEST_QUICK:-}" ]; then
