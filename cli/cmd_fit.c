@@ -121,8 +121,8 @@ int cmd_fit(int argc, char **argv)
         goto fail;
     clock_t t0 = clock();
     size_t n = f.pk.n;
-    /* One stage around the search: inference/ reports nothing finer yet
-    ** (it may, through lad_progress_step). */
+    /* One stage around the search, its steps reported through
+    ** lad_progress_step; a second around the answer (below). */
     lad_progress pr;
     lad_progress_init(&pr, quiet != NULL);
     lad_progress_begin(&pr, "fit %s: %zu cases", pos[0], n);
@@ -140,7 +140,7 @@ int cmd_fit(int argc, char **argv)
     ** every case: each row decided, equivalent, open or not in effect. */
     if (best->mismatches == 0) {
         ans = malloc(sizeof *ans);
-        lad_answer_cases ac = {NULL, &f.pk, f.d, n, nextpath != NULL};
+        lad_answer_cases ac = {NULL, &f.pk, f.d, n, nextpath != NULL, lad_progress_step, &pr};
         lad_progress_begin(&pr, "fit %s: the rows the cases leave open", pos[0]);
         rc = ans ? lad_answer_find(&model, &ac, ans, &err)
                  : lad_errf(&err, LAD_EINTERNAL, "out of memory");

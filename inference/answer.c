@@ -150,6 +150,13 @@ static void try_pairs(work *w, int r1)
     }
 }
 
+/* The caller's progress, if it gave one (lad_answer_cases.progress). */
+static void report(const lad_answer_cases *c, const char *step, long done, long total)
+{
+    if (c->progress)
+        c->progress(c->pctx, step, (size_t)done, (size_t)total);
+}
+
 /* How far a device's search looks when its first LAD_ANSWER_EVALS
 ** evaluations separate nothing: LAD_ANSWER_FURTHER, or the environment's
 ** LADDER_ANSWER_FURTHER evaluations (0 or up to LAD_ANSWER_EVALS: no
@@ -177,12 +184,17 @@ int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer
         w.order[i] = i;
 
     /* one row at a time, then the pairs that repair a value missing a case */
-    for (int r = 0; r < lad_nparams; r++)
+    const char *rows = "the rows the cases leave open";
+    for (int r = 0; r < lad_nparams; r++) {
+        report(c, rows, r, 2L * lad_nparams);
         if (lad_param_in_effect(&lad_params[r], &w.canon))
             try_row(&w, &w.canon, r, -1);
-    for (int r = 0; r < lad_nparams; r++)
+    }
+    for (int r = 0; r < lad_nparams; r++) {
+        report(c, rows, lad_nparams + r, 2L * lad_nparams);
         if (lad_param_in_effect(&lad_params[r], &w.canon))
             try_pairs(&w, r);
+    }
     free(w.order);
 
     /* a case that separates each alternative from M: the witness search's
@@ -204,6 +216,7 @@ int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer
     long total = lad_diff_ncases(&w.canon, c->device ? LAD_ANSWER_DEEP : LAD_ANSWER_RANDOM);
     long evals = 0, budget = LAD_ANSWER_EVALS, further = c->device ? further_evals() : 0;
     for (long i = 0; i < total && left > 0;) {
+        report(c, "the cases that separate them", evals < budget ? evals : budget, budget);
         if (evals >= budget) {
             /* for a device, a search that separated none looks further */
             if (left < a->nalt || budget >= further)

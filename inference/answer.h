@@ -44,6 +44,7 @@
 
 #include "../model/datapath.h"
 #include "../model/params.h"
+#include "../util/progress.h"
 #include "packed.h"
 
 enum { LAD_ROW_FIXED, LAD_ROW_OFF, LAD_ROW_DECIDED, LAD_ROW_EQUIV, LAD_ROW_OPEN };
@@ -94,6 +95,11 @@ typedef struct lad_answer_cases {
                                search runs LAD_ANSWER_DEEP random cases
                                (else LAD_ANSWER_RANDOM) and may look
                                further (LAD_ANSWER_FURTHER evaluations) */
+    lad_progress_fn progress; /* may be NULL: "the rows the cases leave
+                               open" (rows tried, of twice the rows), then
+                               "the cases that separate them" (model
+                               evaluations, of the budget under way) */
+    void *pctx;
 } lad_answer_cases;
 
 /* Fills a for model m, which must pass lad_datapath_check and reproduce

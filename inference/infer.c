@@ -859,10 +859,8 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     }
     /* the whole answer of a model that reproduces every case it was fitted to */
     if (answer && out->fitted && !out->nmismatch) {
-        if (progress)
-            progress(pctx, "the rows the cases leave open", 0, 1);
-        lad_answer_cases ac = {cs, NULL, d, nfit,
-                               (flags & LAD_INFER_DECIDE) != 0};
+        lad_answer_cases ac = {cs, NULL, d, nfit, (flags & LAD_INFER_DECIDE) != 0, progress,
+                               pctx};
         if ((rc = lad_answer_find(&dp, &ac, answer, err)))
             goto done;
     }

@@ -49,6 +49,7 @@ expect_err progress-eager-infer "^infer run [0-9]+: [0-9]+ cases$"
 sed -n '1,40p' vectors/h100-bf16-f32.vec >"$TMP/some.vec"
 run_ladder fit "$TMP/some.vec"
 expect_err progress-eager-fit "^fit $TMP/some\.vec: [0-9]+ cases: done in "
+expect_err progress-eager-fit-answer "^fit $TMP/some\.vec: the rows the cases leave open: done in "
 # A survey's steps and notes, with the datapath's place in front.
 run_ladder survey --device sim:sm_90a --only "$p" --cases 100 --db "$TMP/s.db" --vectors none
 expect_rc progress-eager-survey-rc 0

@@ -49,7 +49,8 @@ void test_check(int ok, const char *name, const char *fmt, ...)
     X(gemm_kernel) \
     X(params)      \
     X(canon)       \
-    X(evaluators)
+    X(evaluators)  \
+    X(answer)
 
 #define DECLARE(n) void test_##n(void);
 TESTS(DECLARE)
