@@ -7,8 +7,11 @@ outside the model family, this engine beside a reference one.
 Each device is an exec oracle around `LADDER eval --model
 sm90-mma-bf16-f32` (tests/data/oracle-flip.sh) or of its own: one that
 flips the lowest bit of 1% of the answers (two cases with the same inputs
-then get two words), one that flips it in every answer, and one that
-answers every case with its C word (tests/data/oracle-c.sh). The ladder
+then get two words), one that flips it in every answer, one that
+answers every case with its C word (tests/data/oracle-c.sh), and one that
+rounds D's ties away from zero (the preset with `d_round: rna`, legal in
+a model file and outside every row's candidates: no stored case proves
+it outside the family, so its conflict is the whole search). The ladder
 of a recipe from tests/data/recipe-gen.sh (8,192 random cases) runs on each
 into a store of its own (--no-decide: the conflict is what is timed), and
 `ladder infer` is timed on it: CPU seconds (user + system of the child),
@@ -57,12 +60,18 @@ def main():
     data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
     preset = "sm90-mma-bf16-f32"
     flip = "sh %s/oracle-flip.sh %%d 1 %s %s" % (data, ladder, preset)
-    devices = [("flips 1% of the words", "exec:" + flip % 1),
-               ("flips every word", "exec:" + flip % 100),
-               ("answers C", "exec:sh %s/oracle-c.sh" % data)]
     print("conflicts: CPU seconds of ladder infer to its verdict (%s, 8,192 random cases)"
           % preset)
     with tempfile.TemporaryDirectory() as tmp:
+        rna = os.path.join(tmp, "rna.yaml")
+        shown = subprocess.run([ladder, "model", "show", preset], stdout=subprocess.PIPE,
+                               text=True, check=True).stdout
+        with open(rna, "w") as f:
+            f.write(re.sub(r"(?m)^d_round: .*$", "d_round: rna", shown))
+        devices = [("flips 1% of the words", "exec:" + flip % 1),
+                   ("flips every word", "exec:" + flip % 100),
+                   ("answers C", "exec:sh %s/oracle-c.sh" % data),
+                   ("rounds D's ties away", "exec:%s eval --model %s" % (ladder, rna))]
         recipe = os.path.join(tmp, "r.yaml")
         with open(recipe, "w") as f:
             subprocess.run(["sh", os.path.join(data, "recipe-gen.sh"), ladder, preset, "8192"],
