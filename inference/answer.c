@@ -85,6 +85,53 @@ static void record(work *w, const lad_datapath *dp, int r1, int r2)
     t->row2 = r2;
     t->v1 = v1;
     t->v2 = v2;
+    t->rows = 1ULL << r1 | (r2 >= 0 ? 1ULL << r2 : 0);
+    t->next = -1;
+}
+
+/* The model found apart (lad_answer_cases.other), when it gives every
+** stored case and is not M: recorded by the rows it changes, one or two
+** as any other, more as a model apart. */
+static void record_apart(work *w, const lad_datapath *other)
+{
+    lad_datapath o = *other;
+    lad_canon(&o);
+    if (lad_canon_equal(&o, &w->canon) || !consistent(w, &o))
+        return;
+    const lad_datapath *m = &w->canon;
+    uint64_t rows = 0;
+    int first = -1, second = -1, n = 0;
+    for (int r = 0; r < lad_nparams; r++) {
+        const lad_param *p = &lad_params[r];
+        if (p->type == LAD_PT_STR || lad_param_get(p, &o, m) == lad_param_get(p, m, m))
+            continue;
+        rows |= 1ULL << r;
+        n++;
+        if (first < 0)
+            first = r;
+        else if (second < 0)
+            second = r;
+    }
+    if (n == 0)
+        return;
+    if (n <= 2) {
+        record(w, &o, first, second);
+        return;
+    }
+    lad_answer *a = w->a;
+    if (a->nalt == LAD_ANSWER_ALTS) {
+        a->alts_capped = 1;
+        return;
+    }
+    lad_answer_alt *t = &a->alts[a->nalt++];
+    memset(t, 0, sizeof *t);
+    t->dp = o;
+    t->row1 = first;
+    t->row2 = second;
+    t->v1 = lad_param_get(&lad_params[first], &o, m);
+    t->v2 = lad_param_get(&lad_params[second], &o, m);
+    t->rows = rows;
+    t->apart = 1;
     t->next = -1;
 }
 
@@ -195,6 +242,8 @@ int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer
         if (lad_param_in_effect(&lad_params[r], &w.canon))
             try_pairs(&w, r);
     }
+    if (c->other)
+        record_apart(&w, c->other);
     free(w.order);
 
     /* a case that separates each alternative from M: the witness search's
@@ -262,7 +311,7 @@ int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer
         lad_answer_row *row = &a->rows[r];
         int sep = 0;
         for (int i = 0; i < a->nalt; i++)
-            if (a->alts[i].row1 == r || a->alts[i].row2 == r) {
+            if (a->alts[i].rows >> r & 1) {
                 row->nalt++;
                 sep |= a->alts[i].separated;
             }
@@ -294,7 +343,7 @@ const char *lad_answer_values(const lad_answer *a, int r, int separated, char *b
     int nv = 0;
     for (int i = 0; i < a->nalt; i++) {
         const lad_answer_alt *t = &a->alts[i];
-        int64_t c = t->row1 == r && t->row2 < 0 && t->separated == separated ? t->v1 : own;
+        int64_t c = t->rows == 1ULL << r && t->separated == separated ? t->v1 : own;
         int seen = c == own;
         for (int j = 0; j < nv && !seen; j++)
             seen = v[j] == c;
@@ -353,7 +402,7 @@ void lad_answer_print(FILE *f, const lad_answer *a)
 {
     fprintf(f, "rows: %d decided, %d open, %d equivalent, %d not in effect\n", a->ndecided,
            a->nopen, a->nequiv, a->noff);
-    char v[1200], v1[400], v2[400];
+    char v[1200], v1[400];
     for (int st = LAD_ROW_OPEN; st >= LAD_ROW_EQUIV; st--) {
         for (int i = 0; i < lad_nparams; i++)
             if (a->rows[i].status == st) {
@@ -370,23 +419,35 @@ void lad_answer_print(FILE *f, const lad_answer *a)
                          st == LAD_ROW_OPEN && eq ? eq + 1 : "");
                 wrapped(f, pre, line);
             }
-        /* the alternatives that change two rows at once, a few of them */
+        /* the alternatives that change two rows or more at once, a few
+        ** of them (a model apart first, each of its rows) */
         int shown = 0, more = 0;
-        for (int i = 0; i < a->nalt; i++) {
-            const lad_answer_alt *t = &a->alts[i];
-            if (t->row2 < 0 || t->separated != (st == LAD_ROW_OPEN))
-                continue;
-            if (shown == 8) {
-                more++;
-                continue;
+        for (int pass = 1; pass >= 0; pass--)
+            for (int i = 0; i < a->nalt; i++) {
+                const lad_answer_alt *t = &a->alts[i];
+                if (t->row2 < 0 || t->apart != pass || t->separated != (st == LAD_ROW_OPEN))
+                    continue;
+                if (shown == 8) {
+                    more++;
+                    continue;
+                }
+                shown++;
+                char line[1600];
+                size_t len = (size_t)snprintf(line, sizeof line, "%s %s: ",
+                                              st == LAD_ROW_OPEN ? "open" : "equivalent",
+                                              t->apart ? "apart" : "together");
+                for (int r = 0, nr = 0; r < lad_nparams && len < sizeof line; r++) {
+                    if (!(t->rows >> r & 1))
+                        continue;
+                    const lad_param *p = &lad_params[r];
+                    len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %s",
+                                            nr++ ? ", " : "", p->key,
+                                            lad_param_code_text(p, &a->model,
+                                                                lad_param_get(p, &t->dp, &a->model),
+                                                                v1, sizeof v1));
+                }
+                wrapped(f, "", line);
             }
-            shown++;
-            fprintf(f, "%s together: %s %s, %s %s\n", st == LAD_ROW_OPEN ? "open" : "equivalent",
-                   lad_params[t->row1].key,
-                   lad_param_code_text(&lad_params[t->row1], &a->model, t->v1, v1, sizeof v1),
-                   lad_params[t->row2].key,
-                   lad_param_code_text(&lad_params[t->row2], &a->model, t->v2, v2, sizeof v2));
-        }
         if (more)
             fprintf(f, "%s together: (%d more)\n", st == LAD_ROW_OPEN ? "open" : "equivalent", more);
     }

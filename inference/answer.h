@@ -24,7 +24,9 @@
 ** either side of M's and `none`) with every value of every other row in
 ** effect (the second row may repair what the first broke), up to
 ** LAD_ANSWER_PAIRS pairs of values per pair of rows; the values that bound
-** left untried are counted (lad_answer.unexamined). A value is consistent
+** left untried are counted (lad_answer.unexamined). A model the caller
+** found apart (lad_answer_cases.other) is one more alternative, with every
+** row it changes. A value is consistent
 ** when its datapath passes lad_datapath_check and gives every stored D
 ** word; its canonical form equal to M's is M itself and is not listed.
 ** The separating search runs structured cases, then random ones, a block
@@ -60,7 +62,10 @@ extern const char *const lad_row_status_names[5]; /* "fixed", "not in effect", .
 /* A model other than M that reproduces every stored case. */
 typedef struct lad_answer_alt {
     lad_datapath dp;
-    int row1, row2;         /* the rows changed from M (row2 -1: one) */
+    int row1, row2;         /* the rows changed from M (row2 -1: one); of
+                               a model apart, its first two */
+    uint64_t rows;          /* every row changed (bit i: lad_params[i]) */
+    int apart;              /* lad_answer_cases.other: rows away */
     int64_t v1, v2;         /* their value codes (lad_param_get against M) */
     int separated;          /* a case separates it from M */
     int next;               /* that case in lad_answer.next, or -1 */
@@ -100,6 +105,10 @@ typedef struct lad_answer_cases {
                                "the cases that separate them" (model
                                evaluations, of the budget under way) */
     void *pctx;
+    const lad_datapath *other; /* may be NULL: a model found apart from M
+                               (the search from the start) that gives
+                               every stored case: an alternative however
+                               many rows it changes */
 } lad_answer_cases;
 
 /* Fills a for model m, which must pass lad_datapath_check and reproduce

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DECIDE_ROUNDS 4
+#define DECIDE_ROUNDS 6
 
 /* The inference of a round, in the rung's progress: "decide round 2:
 ** fitting the ulp cases". */

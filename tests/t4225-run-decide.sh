@@ -9,9 +9,10 @@
 # Check names: decide-*.
 #
 # "No row open" is within the answer's reach (inference/answer.h: one row
-# changed from the model, or two of one joint group): draw 2 ends with no
-# row open and a model that a random case of `ladder diff` still tells from
-# the draw (window2, three rows away), so it is not among these draws.
+# changed from the model, or two, or the model of the search from the
+# start): draw 2 ends with no row open and a model that a random case of
+# `ladder diff` still tells from the draw (window2, three rows away), so
+# it is not among these draws.
 . tests/lib.sh
 
 for i in 13; do
@@ -117,5 +118,21 @@ END
     check "decide-further-device-words" cmp -s "$TMP/further.d" "$TMP/further.rz"
     "$LADDER" eval --model "$TMP/made-up-rne.yaml" "$TMP/further.vec" >"$TMP/further.rne" 2>"$err"
     check "decide-further-cases-separate" sh -c "test -s '$TMP/further.d' && ! cmp -s '$TMP/further.d' '$TMP/further.rne'"
+    # A model apart (inference/infer.c): on draw 427 (sm_120 fp8 into f16,
+    # C last) the rounds kept a model five rows from the draw and left no
+    # row open, and a plain infer then found another model, three rows from
+    # that one, that explained every case too and was not the draw either.
+    # With the search from the start's model among the alternatives, the
+    # rung separates the two and ends on the draw up to equivalence. Its
+    # last cases lie past the first 2^21 evaluations: the further look.
+    m=$TMP/m427.yaml
+    sh "$TESTS_DATA/model-random.sh" "$LADDER" 427 >"$m" 2>/dev/null
+    sh "$TESTS_DATA/recipe-gen.sh" "$LADDER" "$m" 1024 >"$TMP/r427.yaml"
+    run_ladder run "$TMP/r427.yaml" --device "sim:$m" --db "$TMP/d427.db" -q
+    expect_out "decide-apart-rung" '^decide +[0-9]+ cases .*; no row open$'
+    run_ladder infer 1 --db "$TMP/d427.db" -q -o "$TMP/inf427.yaml"
+    expect_out "decide-apart-none-open" '^rows: [0-9]+ decided, 0 open, '
+    run_ladder diff "$TMP/inf427.yaml" "$m"
+    expect_rc "decide-apart-recovered" 0
 fi
 test_done

@@ -3,8 +3,8 @@
 ** cases of a preset, every alternative it lists reproduces every stored D
 ** word (checked with lad_eval, not with the plans the search used), each
 ** it calls separated gives another word than the model on its next case,
-** and its progress goes through the two steps answer.h names, counts
-** never past their totals.
+** its progress goes through the two steps answer.h names, counts never
+** past their totals, and a model apart joins as one alternative.
 */
 #include "test.h"
 
@@ -43,6 +43,68 @@ static void count(void *ctx, const char *step, size_t done, size_t total)
     }
 }
 
+static int fits(const lad_datapath *dp, const lad_case *cs, const lad_word_t *d, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (lad_eval(dp, &cs[i]) != d[i])
+            return 0;
+    return 1;
+}
+
+/* A model apart (lad_answer_cases.other): three rows changed at once,
+** each a one-row alternative of a (the first three of different rows
+** whose union still fits every case), is recorded as one alternative with
+** its three rows, which the answer's rows then count; the model itself,
+** or one that misses a case, adds nothing. */
+static void apart(const lad_datapath *m, const lad_case *cs, const lad_word_t *d, size_t n,
+                  const lad_answer *a)
+{
+    lad_datapath o = a->model;
+    uint64_t rows = 0;
+    int got = 0;
+    for (int j = 0; j < a->nalt && got < 3; j++) {
+        const lad_answer_alt *t = &a->alts[j];
+        if (t->row2 >= 0 || rows >> t->row1 & 1)
+            continue;
+        lad_datapath u = o;
+        lad_param_set(&lad_params[t->row1], &u, &a->model, t->v1);
+        if (lad_datapath_check(&u, NULL) != LAD_OK || !fits(&u, cs, d, n))
+            continue;
+        o = u;
+        rows |= 1ULL << t->row1;
+        got++;
+    }
+    if (got < 3) {
+        test_check(0, "answer-apart-fixture", "only %d rows found to change together", got);
+        return;
+    }
+    static lad_answer b;
+    lad_answer_cases ac = {cs, NULL, d, n, 0, NULL, NULL, &o};
+    lad_err err = {0};
+    int rc = lad_answer_find(m, &ac, &b, &err), found = 0, counted = 1;
+    for (int j = 0; j < b.nalt; j++)
+        found += b.alts[j].apart && b.alts[j].rows == rows && lad_canon_equal(&b.alts[j].dp, &o);
+    for (int r = 0; r < lad_nparams; r++)
+        if (rows >> r & 1)
+            counted &= b.rows[r].nalt == a->rows[r].nalt + 1;
+    test_check(rc == LAD_OK && found == 1 && b.nalt == a->nalt + 1 && counted,
+               "answer-apart-recorded", "rc %d, %d found, %d alternatives against %d, rows "
+               "counted %d", rc, found, b.nalt, a->nalt, counted);
+
+    /* M itself, and a model that misses a stored case: nothing added */
+    lad_datapath miss = a->model;
+    miss.d_round = miss.d_round == LAD_RZ ? LAD_RNE : LAD_RZ;
+    int missing = !fits(&miss, cs, d, n);
+    ac.other = &a->model;
+    lad_answer_find(m, &ac, &b, &err);
+    int same = b.nalt == a->nalt;
+    ac.other = &miss;
+    lad_answer_find(m, &ac, &b, &err);
+    test_check(same && missing && b.nalt == a->nalt, "answer-apart-only-consistent",
+               "M itself: %d alternatives; d_round changed (misses a case: %d): %d; "
+               "against %d", same ? a->nalt : -1, missing, b.nalt, a->nalt);
+}
+
 void test_answer(void)
 {
     const lad_preset *p = lad_preset_find("sm90-mma-bf16-f32");
@@ -64,7 +126,7 @@ void test_answer(void)
 
     static lad_answer a;
     seen s = {0};
-    lad_answer_cases ac = {cs, NULL, d, n, 0, count, &s};
+    lad_answer_cases ac = {cs, NULL, d, n, 0, count, &s, NULL};
     lad_err err = {0};
     int rc = lad_answer_find(m, &ac, &a, &err);
     TEST_EQ_INT("answer-rc", LAD_OK, rc);
@@ -87,4 +149,5 @@ void test_answer(void)
     test_check(s.rows > 0 && s.search > 0 && s.bad == 0 && s.order == 0 && s.back == 0,
                "answer-progress", "%d calls: %d rows, %d search, %d bad, %d out of order, "
                "%d back", s.calls, s.rows, s.search, s.bad, s.order, s.back);
+    apart(m, cs, d, n, &a);
 }
