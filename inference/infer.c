@@ -705,19 +705,6 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     if (!kept && nfit && (rc = fit_from(&start, cs, d, nfit, stages, nstages, proven, progress,
                                         pctx, &dp, err)))
         goto done;
-    /* A round's model kept from the last one: the search from the start
-    ** runs too, and a model it ends with that explains every case is one
-    ** more alternative of the answer, however many rows away (a plain
-    ** `infer` would return it; the pairs around the kept model do not
-    ** reach it), which the round's cases separate. */
-    lad_datapath apart = start;
-    int have_apart = 0;
-    if (kept && answer) {
-        if ((rc = fit_from(&start, cs, d, nfit, stages, nstages, 0, progress, pctx, &apart,
-                           err)))
-            goto done;
-        have_apart = lad_search_count(&apart, cs, d, nfit) == 0;
-    }
     /* Formats re-derived from the decode rung: when the first decode that
     ** explains the codes leaves cases no model gives, the next ones in
     ** turn (the codes past the result's range show only that they
@@ -873,9 +860,25 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     /* the whole answer of a model that reproduces every case it was fitted to */
     if (answer && out->fitted && !out->nmismatch) {
         lad_answer_cases ac = {cs, NULL, d, nfit, (flags & LAD_INFER_DECIDE) != 0, progress,
-                               pctx, have_apart ? &apart : NULL};
+                               pctx, NULL};
         if ((rc = lad_answer_find(&dp, &ac, answer, err)))
             goto done;
+        /* A round's model kept from the last one, about to leave no row
+        ** open: the search from the start runs too, and a model it ends
+        ** with that explains every case and is not this one is one more
+        ** alternative of the answer, however many rows away (a plain
+        ** `infer` would return it; the pairs around the kept model do not
+        ** reach it), which the round's cases separate. */
+        lad_datapath apart = start;
+        if (kept && answer->nopen == 0 &&
+            (rc = fit_from(&start, cs, d, nfit, stages, nstages, 0, progress, pctx, &apart, err)))
+            goto done;
+        if (kept && answer->nopen == 0 && lad_search_count(&apart, cs, d, nfit) == 0 &&
+            !lad_canon_equal(&apart, &dp)) {
+            ac.other = &apart;
+            if ((rc = lad_answer_find(&dp, &ac, answer, err)))
+                goto done;
+        }
     }
     if (store_it && (rc = store_result(st, run, out, &tree, answer, err)))
         goto done;
