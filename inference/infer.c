@@ -868,10 +868,13 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
         ** with that explains every case and is not this one is one more
         ** alternative of the answer, however many rows away (a plain
         ** `infer` would return it; the pairs around the kept model do not
-        ** reach it), which the round's cases separate. */
+        ** reach it), which the round's cases separate. The stages' groups
+        ** alone (fit_from's cut search, as for a proven conflict): where
+        ** they leave a case, their model is no alternative, and the
+        ** rescues that might still explain it are not paid for. */
         lad_datapath apart = start;
         if (kept && answer->nopen == 0 &&
-            (rc = fit_from(&start, cs, d, nfit, stages, nstages, 0, progress, pctx, &apart, err)))
+            (rc = fit_from(&start, cs, d, nfit, stages, nstages, 1, progress, pctx, &apart, err)))
             goto done;
         if (kept && answer->nopen == 0 && lad_search_count(&apart, cs, d, nfit) == 0 &&
             !lad_canon_equal(&apart, &dp)) {
