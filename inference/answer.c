@@ -55,6 +55,27 @@ static int consistent(work *w, const lad_datapath *dp)
     return 1;
 }
 
+/* Appends dp as an alternative changing rows (row1 and row2 its first
+** two, -1 for none), unless the list is full (then it says so). */
+static void append(lad_answer *a, const lad_datapath *dp, int r1, int r2, uint64_t rows,
+                   int apart)
+{
+    if (a->nalt == LAD_ANSWER_ALTS) {
+        a->alts_capped = 1;
+        return;
+    }
+    lad_answer_alt *t = &a->alts[a->nalt++];
+    memset(t, 0, sizeof *t);
+    t->dp = *dp;
+    t->row1 = r1;
+    t->row2 = r2;
+    t->v1 = lad_param_get(&lad_params[r1], dp, &a->model);
+    t->v2 = r2 >= 0 ? lad_param_get(&lad_params[r2], dp, &a->model) : 0;
+    t->rows = rows;
+    t->apart = apart;
+    t->next = -1;
+}
+
 /* Records dp, consistent, as an alternative of rows r1 (and r2), unless it
 ** is M itself (the same canonical form) or already recorded. */
 static void record(work *w, const lad_datapath *dp, int r1, int r2)
@@ -74,19 +95,7 @@ static void record(work *w, const lad_datapath *dp, int r1, int r2)
     }
     if (lad_canon_equal(dp, &w->canon))
         return;
-    if (a->nalt == LAD_ANSWER_ALTS) {
-        a->alts_capped = 1;
-        return;
-    }
-    lad_answer_alt *t = &a->alts[a->nalt++];
-    memset(t, 0, sizeof *t);
-    t->dp = *dp;
-    t->row1 = r1;
-    t->row2 = r2;
-    t->v1 = v1;
-    t->v2 = v2;
-    t->rows = 1ULL << r1 | (r2 >= 0 ? 1ULL << r2 : 0);
-    t->next = -1;
+    append(a, dp, r1, r2, 1ULL << r1 | (r2 >= 0 ? 1ULL << r2 : 0), 0);
 }
 
 /* The model found apart (lad_answer_cases.other), when it gives every
@@ -112,27 +121,10 @@ static void record_apart(work *w, const lad_datapath *other)
         else if (second < 0)
             second = r;
     }
-    if (n == 0)
-        return;
-    if (n <= 2) {
+    if (n > 2)
+        append(w->a, &o, first, second, rows, 1);
+    else if (n > 0)
         record(w, &o, first, second);
-        return;
-    }
-    lad_answer *a = w->a;
-    if (a->nalt == LAD_ANSWER_ALTS) {
-        a->alts_capped = 1;
-        return;
-    }
-    lad_answer_alt *t = &a->alts[a->nalt++];
-    memset(t, 0, sizeof *t);
-    t->dp = o;
-    t->row1 = first;
-    t->row2 = second;
-    t->v1 = lad_param_get(&lad_params[first], &o, m);
-    t->v2 = lad_param_get(&lad_params[second], &o, m);
-    t->rows = rows;
-    t->apart = 1;
-    t->next = -1;
 }
 
 /* Every candidate of row r from dp, each consistent one recorded. */

@@ -872,15 +872,16 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
         ** alone (fit_from's cut search, as for a proven conflict): where
         ** they leave a case, their model is no alternative, and the
         ** rescues that might still explain it are not paid for. */
-        lad_datapath apart = start;
-        if (kept && answer->nopen == 0 &&
-            (rc = fit_from(&start, cs, d, nfit, stages, nstages, 1, progress, pctx, &apart, err)))
-            goto done;
-        if (kept && answer->nopen == 0 && lad_search_count(&apart, cs, d, nfit) == 0 &&
-            !lad_canon_equal(&apart, &dp)) {
-            ac.other = &apart;
-            if ((rc = lad_answer_find(&dp, &ac, answer, err)))
+        if (kept && answer->nopen == 0) {
+            lad_datapath apart = start;
+            if ((rc = fit_from(&start, cs, d, nfit, stages, nstages, 1, progress, pctx, &apart,
+                               err)))
                 goto done;
+            if (lad_search_count(&apart, cs, d, nfit) == 0 && !lad_canon_equal(&apart, &dp)) {
+                ac.other = &apart;
+                if ((rc = lad_answer_find(&dp, &ac, answer, err)))
+                    goto done;
+            }
         }
     }
     if (store_it && (rc = store_result(st, run, out, &tree, answer, err)))

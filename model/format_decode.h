@@ -1,8 +1,9 @@
 /*
 ** lad_decode's body, static inline: the reference evaluator (eval.c)
 ** decodes every operand of every case with it, and the call cost about a
-** fifth of an evaluation (make bench's f64 row). format.c's lad_decode is the same function for
-** everyone else. Included by format.c and datapath_int.h only.
+** fifth of an evaluation (make bench's f64 row). format.c's lad_decode is
+** the same function for everyone else. Included by format.c and
+** datapath_int.h only.
 */
 #ifndef LADDER_MODEL_FORMAT_DECODE_H
 #define LADDER_MODEL_FORMAT_DECODE_H
