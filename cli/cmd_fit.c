@@ -141,7 +141,7 @@ int cmd_fit(int argc, char **argv)
     if (best->mismatches == 0) {
         ans = malloc(sizeof *ans);
         lad_answer_cases ac = {NULL, &f.pk, f.d, n, nextpath != NULL, lad_progress_step, &pr,
-                               NULL};
+                               NULL, 0};
         lad_progress_begin(&pr, "fit %s: the rows the cases leave open", pos[0]);
         rc = ans ? lad_answer_find(&model, &ac, ans, &err)
                  : lad_errf(&err, LAD_EINTERNAL, "out of memory");

@@ -17,7 +17,7 @@ const char *const lad_row_status_names[5] = {"fixed", "not in effect", "decided"
 
 #define BLOCK 256 /* cases of the separating search made and run at once */
 
-/* The work of one lad_answer_find. */
+/* The work of one lad_answer_find or lad_answer_add. */
 typedef struct work {
     const lad_answer_cases *c;
     lad_case tmp;
@@ -98,7 +98,7 @@ static void record(work *w, const lad_datapath *dp, int r1, int r2)
     append(a, dp, r1, r2, 1ULL << r1 | (r2 >= 0 ? 1ULL << r2 : 0), 0);
 }
 
-/* The model found apart (lad_answer_cases.other), when it gives every
+/* A model found apart (lad_answer_cases.others), when it gives every
 ** stored case and is not M: recorded by the rows it changes, one or two
 ** as any other, more as a model apart. */
 static void record_apart(work *w, const lad_datapath *other)
@@ -107,6 +107,9 @@ static void record_apart(work *w, const lad_datapath *other)
     lad_canon(&o);
     if (lad_canon_equal(&o, &w->canon) || !consistent(w, &o))
         return;
+    for (int i = 0; i < w->a->nalt; i++)
+        if (w->a->alts[i].apart && lad_canon_equal(&o, &w->a->alts[i].dp))
+            return;  /* found by another search (lad_answer_add) */
     const lad_datapath *m = &w->canon;
     uint64_t rows = 0;
     int first = -1, second = -1, n = 0;
@@ -208,40 +211,21 @@ static long further_evals(void)
                           LAD_ANSWER_FURTHER);
 }
 
-int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer *a,
-                    lad_err *err)
+int lad_answer_further(void)
 {
-    memset(a, 0, sizeof *a);
-    work w = {.c = c, .a = a};
-    w.canon = *m;
-    lad_canon(&w.canon);
-    a->model = w.canon;
-    w.order = malloc((c->n + 1) * sizeof *w.order);
-    if (w.order == NULL)
-        return lad_errf(err, LAD_EINTERNAL, "out of memory");
-    for (size_t i = 0; i < c->n; i++)
-        w.order[i] = i;
+    return further_evals() > LAD_ANSWER_EVALS;
+}
 
-    /* one row at a time, then the pairs that repair a value missing a case */
-    const char *rows = "the rows the cases leave open";
-    for (int r = 0; r < lad_nparams; r++) {
-        report(c, rows, r, 2L * lad_nparams);
-        if (lad_param_in_effect(&lad_params[r], &w.canon))
-            try_row(&w, &w.canon, r, -1);
-    }
-    for (int r = 0; r < lad_nparams; r++) {
-        report(c, rows, lad_nparams + r, 2L * lad_nparams);
-        if (lad_param_in_effect(&lad_params[r], &w.canon))
-            try_pairs(&w, r);
-    }
-    if (c->other)
-        record_apart(&w, c->other);
-    free(w.order);
-
-    /* a case that separates each alternative from M: the witness search's
-    ** cases (probes/diff.h), made once, a block at a time, and run on M and
-    ** on every alternative not yet separated; each alternative takes the
-    ** first case that separates it */
+/*
+** A case that separates each alternative a->alts[from..] from M: the
+** witness search's cases (probes/diff.h), made once, a block at a time,
+** and run on M and on every such alternative not yet separated; each
+** alternative takes the first case that separates it. Then each row's
+** status, over every alternative. Returns LAD_OK or LAD_EINTERNAL.
+*/
+static int separate(const lad_answer_cases *c, lad_answer *a, int from, long budget,
+                    long further, lad_err *err)
+{
     lad_plan pm, *pa = malloc((size_t)(a->nalt + 1) * sizeof *pa);
     lad_case *blk = malloc(BLOCK * sizeof *blk);
     lad_word_t *dm = malloc(BLOCK * sizeof *dm), *dx = malloc(BLOCK * sizeof *dx);
@@ -250,27 +234,27 @@ int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer
         free(pa), free(blk), free(dm), free(dx), free(first);
         return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }
-    lad_plan_init(&pm, &w.canon);
-    for (int i = 0; i < a->nalt; i++)
+    lad_plan_init(&pm, &a->model);
+    for (int i = from; i < a->nalt; i++)
         lad_plan_init(&pa[i], &a->alts[i].dp);
-    int left = a->nalt;
-    long total = lad_diff_ncases(&w.canon, c->device ? LAD_ANSWER_DEEP : LAD_ANSWER_RANDOM);
-    long evals = 0, budget = LAD_ANSWER_EVALS, further = c->device ? further_evals() : 0;
+    int left = a->nalt - from;
+    long total = lad_diff_ncases(&a->model, c->device ? LAD_ANSWER_DEEP : LAD_ANSWER_RANDOM);
+    long evals = 0;
     for (long i = 0; i < total && left > 0;) {
         report(c, "the cases that separate them", evals < budget ? evals : budget, budget);
         if (evals >= budget) {
             /* for a device, a search that separated none looks further */
-            if (left < a->nalt || budget >= further)
+            if (left < a->nalt - from || budget >= further)
                 break;
             budget = further;
         }
         size_t nb = 0;
         for (; i < total && nb < BLOCK; i++)
-            nb += (size_t)lad_diff_case(&w.canon, i, &blk[nb]);
+            nb += (size_t)lad_diff_case(&a->model, i, &blk[nb]);
         lad_plan_eval_batch(&pm, blk, nb, dm);
         evals += (long)nb;
         int last = -1;
-        for (int j = 0; j < a->nalt; j++) {
+        for (int j = from; j < a->nalt; j++) {
             first[j] = -1;
             if (a->alts[j].separated)
                 continue;
@@ -283,7 +267,7 @@ int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer
                 last = first[j];
         }
         for (int l = 0; l <= last; l++) /* the block's separating cases, in order */
-            for (int j = 0, added = 0; j < a->nalt; j++) {
+            for (int j = from, added = 0; j < a->nalt; j++) {
                 if (first[j] != l)
                     continue;
                 if (!added)
@@ -298,10 +282,12 @@ int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer
     free(pa), free(blk), free(dm), free(dx), free(first);
 
     /* each row's status */
+    a->ndecided = a->nequiv = a->nopen = a->noff = 0;
     for (int r = 0; r < lad_nparams; r++) {
         const lad_param *p = &lad_params[r];
         lad_answer_row *row = &a->rows[r];
         int sep = 0;
+        row->nalt = 0;
         for (int i = 0; i < a->nalt; i++)
             if (a->alts[i].rows >> r & 1) {
                 row->nalt++;
@@ -309,7 +295,7 @@ int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer
             }
         if (p->type == LAD_PT_STR || (p->flags & LAD_PF_REQUIRED))
             row->status = LAD_ROW_FIXED;
-        else if (!lad_param_in_effect(p, &w.canon) && row->nalt == 0)
+        else if (!lad_param_in_effect(p, &a->model) && row->nalt == 0)
             row->status = LAD_ROW_OFF, a->noff++;
         else if (row->nalt == 0)
             row->status = LAD_ROW_DECIDED, a->ndecided++;
@@ -319,6 +305,59 @@ int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer
             row->status = LAD_ROW_OPEN, a->nopen++;
     }
     return LAD_OK;
+}
+
+/* Opens the work on a, whose model is M. */
+static int work_open(work *w, const lad_answer_cases *c, lad_answer *a, lad_err *err)
+{
+    *w = (work){.c = c, .a = a, .canon = a->model};
+    w->order = malloc((c->n + 1) * sizeof *w->order);
+    if (w->order == NULL)
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    for (size_t i = 0; i < c->n; i++)
+        w->order[i] = i;
+    return LAD_OK;
+}
+
+int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer *a,
+                    lad_err *err)
+{
+    memset(a, 0, sizeof *a);
+    a->model = *m;
+    lad_canon(&a->model);
+    work w;
+    int rc = work_open(&w, c, a, err);
+    if (rc)
+        return rc;
+
+    /* one row at a time, then the pairs that repair a value missing a case */
+    const char *rows = "the rows the cases leave open";
+    for (int r = 0; r < lad_nparams; r++) {
+        report(c, rows, r, 2L * lad_nparams);
+        if (lad_param_in_effect(&lad_params[r], &w.canon))
+            try_row(&w, &w.canon, r, -1);
+    }
+    for (int r = 0; r < lad_nparams; r++) {
+        report(c, rows, lad_nparams + r, 2L * lad_nparams);
+        if (lad_param_in_effect(&lad_params[r], &w.canon))
+            try_pairs(&w, r);
+    }
+    for (int i = 0; i < c->nothers; i++)
+        record_apart(&w, &c->others[i]);
+    free(w.order);
+    return separate(c, a, 0, LAD_ANSWER_EVALS, c->device ? further_evals() : 0, err);
+}
+
+int lad_answer_add(const lad_answer_cases *c, lad_answer *a, lad_err *err)
+{
+    work w;
+    int rc = work_open(&w, c, a, err), from = a->nalt;
+    if (rc)
+        return rc;
+    for (int i = 0; i < c->nothers; i++)
+        record_apart(&w, &c->others[i]);
+    free(w.order);
+    return from < a->nalt ? separate(c, a, from, LAD_ANSWER_APART_EVALS, 0, err) : LAD_OK;
 }
 
 static int cmp64(const void *x, const void *y)

@@ -24,8 +24,8 @@
 ** either side of M's and `none`) with every value of every other row in
 ** effect (the second row may repair what the first broke), up to
 ** LAD_ANSWER_PAIRS pairs of values per pair of rows; the values that bound
-** left untried are counted (lad_answer.unexamined). A model the caller
-** found apart (lad_answer_cases.other) is one more alternative, with every
+** left untried are counted (lad_answer.unexamined). Each model the caller
+** found apart (lad_answer_cases.others) is one more alternative, with every
 ** row it changes. A value is consistent
 ** when its datapath passes lad_datapath_check and gives every stored D
 ** word; its canonical form equal to M's is M itself and is not listed.
@@ -58,6 +58,7 @@ extern const char *const lad_row_status_names[5]; /* "fixed", "not in effect", .
 #define LAD_ANSWER_DEEP (1L << 18) /* ... when the cases found run on a device */
 #define LAD_ANSWER_EVALS (1L << 21) /* model evaluations it spends at most */
 #define LAD_ANSWER_FURTHER (1L << 23) /* ... on a device, when those separate none */
+#define LAD_ANSWER_APART_EVALS (1L << 20) /* lad_answer_add's search, never further */
 
 /* A model other than M that reproduces every stored case. */
 typedef struct lad_answer_alt {
@@ -65,7 +66,7 @@ typedef struct lad_answer_alt {
     int row1, row2;         /* the rows changed from M (row2 -1: one); of
                                a model apart, its first two */
     uint64_t rows;          /* every row changed (bit i: lad_params[i]) */
-    int apart;              /* lad_answer_cases.other: rows away */
+    int apart;              /* one of lad_answer_cases.others: rows away */
     int64_t v1, v2;         /* their value codes (lad_param_get against M) */
     int separated;          /* a case separates it from M */
     int next;               /* that case in lad_answer.next, or -1 */
@@ -105,10 +106,12 @@ typedef struct lad_answer_cases {
                                "the cases that separate them" (model
                                evaluations, of the budget under way) */
     void *pctx;
-    const lad_datapath *other; /* may be NULL: a model found apart from M
-                               (the search from the start) that gives
-                               every stored case: an alternative however
-                               many rows it changes */
+    const lad_datapath *others; /* nothers models found apart from M (the
+                               search from the start, other structures of
+                               the sum: lad_search_apart), each an
+                               alternative however many rows it changes
+                               when it gives every stored case */
+    int nothers;
 } lad_answer_cases;
 
 /* Fills a for model m, which must pass lad_datapath_check and reproduce
@@ -120,6 +123,19 @@ typedef struct lad_answer_cases {
 ** evaluations, or LAD_ANSWER_FURTHER for a device). */
 int lad_answer_find(const lad_datapath *m, const lad_answer_cases *c, lad_answer *a,
                     lad_err *err);
+
+/* Whether a device's answer looks further (LADDER_ANSWER_FURTHER not 0):
+** more evaluations where the first separate nothing, and the decide
+** rung's models far from M (inference/infer.c, lad_search_apart). */
+int lad_answer_further(void);
+
+/* Adds c->others to a, an answer lad_answer_find filled from the same
+** cases: each one the answer does not have yet becomes an alternative (as
+** lad_answer_find records them), and only those new alternatives are
+** searched for a separating case, within LAD_ANSWER_APART_EVALS
+** evaluations (the others keep theirs, or stay unseparated); the rows'
+** statuses count them all. Returns LAD_OK or LAD_EINTERNAL. */
+int lad_answer_add(const lad_answer_cases *c, lad_answer *a, lad_err *err);
 
 /* The values of row i that alternatives of a changing that row alone
 ** take, those a case separates from the model (separated 1) or those none

@@ -860,26 +860,43 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
     /* the whole answer of a model that reproduces every case it was fitted to */
     if (answer && out->fitted && !out->nmismatch) {
         lad_answer_cases ac = {cs, NULL, d, nfit, (flags & LAD_INFER_DECIDE) != 0, progress,
-                               pctx, NULL};
+                               pctx, NULL, 0};
         if ((rc = lad_answer_find(&dp, &ac, answer, err)))
             goto done;
-        /* A round's model kept from the last one, about to leave no row
-        ** open: the search from the start runs too, and a model it ends
-        ** with that explains every case and is not this one is one more
-        ** alternative of the answer, however many rows away (a plain
-        ** `infer` would return it; the pairs around the kept model do not
-        ** reach it), which the round's cases separate. The stages' groups
+        /* A decide round about to leave no row open looks further than
+        ** the pairs of rows around its model, whose structure of the sum
+        ** the stages chose: with the further look, the models of another
+        ** structure and the walks' (lad_search_apart; random draw 101, a
+        ** second level taken for an exact sum), and for a model kept from
+        ** the last round the search from the start (a plain `infer` would
+        ** return it; random draw 427). Each is one more alternative of
+        ** the answer, however many rows away, which the round's cases
+        ** separate. The search from the start runs the stages' groups
         ** alone (fit_from's cut search, as for a proven conflict): where
         ** they leave a case, their model is no alternative, and the
         ** rescues that might still explain it are not paid for. */
-        if (kept && answer->nopen == 0) {
-            lad_datapath apart = start;
-            if ((rc = fit_from(&start, cs, d, nfit, stages, nstages, 1, progress, pctx, &apart,
-                               err)))
+        if ((flags & LAD_INFER_DECIDE) && answer->nopen == 0) {
+            lad_datapath apart[1 + LAD_APART_MAX];
+            int na = 0;
+            if (kept) {
+                apart[0] = start;
+                if ((rc = fit_from(&start, cs, d, nfit, stages, nstages, 1, progress, pctx,
+                                   &apart[0], err)))
+                    goto done;
+                na = lad_search_count(&apart[0], cs, d, nfit) == 0 &&
+                     !lad_canon_equal(&apart[0], &dp);
+            }
+            int ns = 0;
+            if (lad_answer_further())
+                ns = lad_search_apart(&start, &dp, cs, d, nfit, apart + na, LAD_APART_MAX, err);
+            if (ns < 0) {
+                rc = LAD_EINTERNAL;
                 goto done;
-            if (lad_search_count(&apart, cs, d, nfit) == 0 && !lad_canon_equal(&apart, &dp)) {
-                ac.other = &apart;
-                if ((rc = lad_answer_find(&dp, &ac, answer, err)))
+            }
+            if (na + ns > 0) {
+                ac.others = apart;
+                ac.nothers = na + ns;
+                if ((rc = lad_answer_add(&ac, answer, err)))
                     goto done;
             }
         }

@@ -130,6 +130,23 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs,
                       void *pctx, lad_datapath *out, lad_err *err);
 
 /*
+** Models far from dp that also reproduce every case, which the answer's
+** pairs of rows around dp do not reach (inference/answer.h): first each
+** other structure of the sum as it stands (the other shapes: exact, tree,
+** one window; the other pairs of levels: window2, even_odd), the rows of
+** the old structure giving way, when it misses no case, up to max / 2;
+** then random walks, from dp and from those, through the models that miss
+** no case, each move one joint group of params.def's LAD_SWEEP lines set
+** at once (random draw 101: a second level that rounds down under a cut
+** of 35 bits, where dp sums exactly, is six rows away). Canonical, neither
+** dp nor each other; up to max into out (start: the instruction as
+** declared). Returns how many, or -1 (err set) when out of memory.
+*/
+#define LAD_APART_MAX 8  /* models a decide round asks for */
+int lad_search_apart(const lad_datapath *start, const lad_datapath *dp, const lad_case *cs,
+                     const lad_word_t *d, size_t n, lad_datapath *out, int max, lad_err *err);
+
+/*
 ** Which cases decide registry row p of model dp: marks hit[i] = 1 (hit has
 ** n bytes, zeroed by the caller) for each case some alternative candidate
 ** value of p gets wrong. Rows with many candidates (more than 16) try only

@@ -14,6 +14,7 @@
 ** until it misses none or MAXCHECK rounds have passed.
 */
 #include "space.h"
+#include "../probes/gen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,8 @@ typedef lad_sweep_group group;
 #define STAGEMAX 8    /* joint groups of one stage */
 #define ADD 64        /* missed check cases joining the fit set per round */
 #define MAXCHECK 24   /* rounds of checking */
+#define WALK_MOVES 8  /* moves of a walk (lad_search_apart) */
+#define WALK_TRIES 400 /* tries of a walk */
 
 typedef struct sweep {
     ctx *x;
@@ -341,6 +344,31 @@ static int restart_held(sweep *w, const group *gs, int ng, const int *rows, int 
 }
 
 /*
+** The rows of the sum's structure give way to the ones a restart holds:
+** exact and tree go with no second level (datapath.c), so holding a second
+** level (levels) makes the sum windowed, with no ieee_zero (which needs
+** exact), and holding an exact sum or a tree (restructure) leaves one
+** level, with none of the second level's rows. Without it every restart
+** from the other structure would be illegal and skipped: random draw 101,
+** a second level taken for an exact sum, kept its one missed case.
+*/
+static void give_way(pvec *p, int to_levels)
+{
+    if (to_levels && p->v[LAD_P_window2] != 0) {
+        p->v[LAD_P_exact] = 0;
+        p->v[LAD_P_tree] = 0;
+        p->v[LAD_P_ieee_zero] = 0;
+    } else if (!to_levels && (p->v[LAD_P_exact] || p->v[LAD_P_tree])) {
+        p->v[LAD_P_window2] = 0;
+        p->v[LAD_P_even_odd] = 0;
+    }
+    if (p->v[LAD_P_window2] == 0) {
+        p->v[LAD_P_norm2] = 0;
+        p->v[LAD_P_c2_drop] = 0;
+    }
+}
+
+/*
 ** Stuck with cases unexplained, the sweep may sit in the wrong structure of
 ** the sum (exact where the datapath adds in a tree, AMD CDNA2 in MMA-Sim;
 ** exact where fp8 products in passes of 2 fit a narrow window), which no
@@ -398,6 +426,7 @@ static int restructure(sweep *w, const group *gs, int ng, uint64_t wide)
         int same = 1;
         for (int r = 0; r < nrow; r++)
             same &= p.v[rows[r]] == w->cur.v[rows[r]];
+        give_way(&p, 0);
         if (same || !legal(w, &p))
             continue;
         st[nk].p = p;
@@ -442,6 +471,7 @@ static int levels(sweep *w, const group *gs, int ng, uint64_t now, uint64_t budg
         } else if (p.v[rows[0]] == w->cur.v[rows[0]] && p.v[rows[1]] == w->cur.v[rows[1]]) {
             continue;
         }
+        give_way(&p, 1);
         if (!legal(w, &p))
             continue;
         st[nk].p = p;
@@ -861,6 +891,35 @@ static size_t add_misses(sweep *w)
     return added;
 }
 
+static void sweep_close(sweep *w)
+{
+    sp_ctx_free(w->x);
+    free(w->order);
+    free(w->in);
+    free(w->missed);
+    free(w->fail);
+    free(w->pass);
+}
+
+/* Opens w over the n cases, none in the fit set yet, at start's values.
+** Returns LAD_OK or LAD_EINTERNAL (w closed then). */
+static int sweep_open(sweep *w, const lad_datapath *start, const lad_case *cs,
+                      const lad_word_t *d, size_t n, lad_err *err)
+{
+    w->x = sp_ctx_new(start, cs, d, n);
+    w->order = malloc(sizeof(size_t) * n);
+    w->in = calloc(n, 1);
+    w->missed = calloc(n, 1);
+    w->fail = malloc(sizeof(size_t) * n);
+    w->pass = malloc(sizeof(size_t) * n);
+    if (!w->x || !w->order || !w->in || !w->missed || !w->fail || !w->pass) {
+        sweep_close(w);
+        return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    }
+    w->cur = w->def = w->x->basep;
+    return LAD_OK;
+}
+
 int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_word_t *d,
                       size_t n, const lad_stage *stages, size_t nstages, int groups_only,
                       lad_progress_fn progress, void *pctx, lad_datapath *out, lad_err *err)
@@ -878,23 +937,9 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
     w.progress = progress;
     w.pctx = pctx;
     w.groups_only = groups_only;
-    w.x = sp_ctx_new(start, cs, d, n);
-    w.order = malloc(sizeof(size_t) * n);
-    w.in = calloc(n, 1);
-    w.missed = calloc(n, 1);
-    w.fail = malloc(sizeof(size_t) * n);
-    w.pass = malloc(sizeof(size_t) * n);
-    if (!w.x || !w.order || !w.in || !w.missed || !w.fail || !w.pass) {
-        free(w.pass);
-        free(w.missed);
-        free(w.fail);
-        sp_ctx_free(w.x);
-        free(w.order);
-        free(w.in);
-        return lad_errf(err, LAD_EINTERNAL, "out of memory");
-    }
+    if ((rc = sweep_open(&w, start, cs, d, n, err)))
+        return rc;
     ctx *x = w.x;
-    w.cur = w.def = x->basep;
     rc = LAD_OK;
     /* every stage's own groups, in stage order: each stage's are searched
     ** first when its cases join, and all of them again by finish */
@@ -973,11 +1018,124 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
     }
     if (rc == LAD_OK)
         sp_apply(x, &w.cur, out);
-    sp_ctx_free(x);
-    free(w.order);
-    free(w.in);
-    free(w.missed);
-    free(w.fail);
-    free(w.pass);
+    sweep_close(&w);
     return rc;
+}
+
+/* Each other structure of the sum than p's, as it stands: the other
+** shapes (exact, tree, one window) and the other pairs of levels (window2,
+** even_odd), the rows of the structure giving way (give_way); those legal
+** and missing no case into out (room for 3 and every pair of levels).
+** Returns how many. */
+static int structures(sweep *w, const pvec *p, pvec *out)
+{
+    ctx *x = w->x;
+    static const int shapes[3][2] = {{0, 0}, {1, 0}, {0, 1}};
+    int n2 = x->nvals[LAD_P_window2], ne = x->nvals[LAD_P_even_odd], nk = 0;
+    int nshape = x->nvals[LAD_P_exact] > 0 && x->nvals[LAD_P_tree] > 0 ? 3 : 0;
+    int nlevel = n2 >= 2 && ne > 0 ? n2 * ne : 0;
+    for (int k = 0; k < nshape + nlevel; k++) {
+        pvec q = *p;
+        if (k < nshape) {
+            q.v[LAD_P_exact] = shapes[k][0];
+            q.v[LAD_P_tree] = shapes[k][1];
+        } else {
+            q.v[LAD_P_window2] = x->vals[LAD_P_window2][(k - nshape) % n2];
+            q.v[LAD_P_even_odd] = x->vals[LAD_P_even_odd][(k - nshape) / n2];
+        }
+        give_way(&q, k >= nshape);
+        if (!same_pvec(&q, p) && legal(w, &q) && sweep_score(w, &q, 1) == 0)
+            out[nk++] = q;
+    }
+    return nk;
+}
+
+/*
+** A walk through the models that give every case, from p: up to WALK_MOVES
+** moves, each one joint group of params.def's LAD_SWEEP lines set to
+** random candidates at once (the rows of the sum's structure giving way,
+** give_way), kept when the model stays legal and misses no case, within
+** WALK_TRIES tries. The answer's pairs of rows see the set of consistent
+** models around M; a walk reaches its far side, four or more rows away
+** (random draw 101: a second level rounding down under a second cut,
+** where M sums exactly). *rng: the walk's random state. Returns the model
+** the walk ends at.
+*/
+static pvec walk(sweep *w, pvec p, lad_rng *rng)
+{
+    ctx *x = w->x;
+    for (int made = 0, tries = 0; made < WALK_MOVES && tries < WALK_TRIES; tries++) {
+        const group *g = &lad_sweep_groups[lad_rng_below(rng, (uint32_t)lad_nsweep_groups)];
+        pvec q = p;
+        for (int i = 0; i < g->n; i++) {
+            int r = g->rows[i];
+            if (x->nvals[r] > 0)
+                q.v[r] = x->vals[r][lad_rng_below(rng, (uint32_t)x->nvals[r])];
+        }
+        if (same_pvec(&q, &p))
+            continue;
+        give_way(&q, q.v[LAD_P_window2] != p.v[LAD_P_window2] ||
+                         q.v[LAD_P_even_odd] != p.v[LAD_P_even_odd]);
+        if (!legal(w, &q) || sweep_score(w, &q, 1) > 0)
+            continue;
+        p = q;
+        made++;
+    }
+    return p;
+}
+
+/* Adds p's model to out[0..*nout) when it is neither m nor one there. */
+static void apart_add(const ctx *x, const pvec *p, const lad_datapath *m, lad_datapath *out,
+                      int *nout)
+{
+    lad_datapath o;
+    sp_apply(x, p, &o);
+    lad_canon(&o);
+    int seen = lad_canon_equal(&o, m);
+    for (int j = 0; j < *nout && !seen; j++)
+        seen = lad_canon_equal(&o, &out[j]);
+    if (!seen)
+        out[(*nout)++] = o;
+}
+
+int lad_search_apart(const lad_datapath *start, const lad_datapath *dp, const lad_case *cs,
+                     const lad_word_t *d, size_t n, lad_datapath *out, int max, lad_err *err)
+{
+    sweep w = {0};
+    if (n == 0 || max <= 0)
+        return 0;
+    if (sweep_open(&w, start, cs, d, n, err))
+        return -1;
+    ctx *x = w.x;
+    for (size_t i = 0; i < n; i++)
+        fit_add(&w, i);
+    pvec p = sp_pvec_of(x, dp);
+    for (int i = 0; i < lad_nparams; i++)
+        sp_add_val(x, i, p.v[i]);
+    w.cur = w.def = p;
+    size_t nst = 3 + (size_t)x->nvals[LAD_P_window2] * (size_t)x->nvals[LAD_P_even_odd];
+    pvec *st = malloc(sizeof *st * nst);
+    if (!st) {
+        sweep_close(&w);
+        lad_errf(err, LAD_EINTERNAL, "out of memory");
+        return -1;
+    }
+    lad_datapath m = *dp;
+    lad_canon(&m);
+    int nout = 0, nk = structures(&w, &p, st);
+    for (int k = 0; k < nk && nout < max / 2; k++)
+        apart_add(x, &st[k], &m, out, &nout);
+    /* the walks, from M and from each structure found in turn (seeded by
+    ** the number of cases: a decide round with more cases walks anew) */
+    lad_rng rng;
+    lad_rng_seed(&rng, n);
+    int nfrom = nout;
+    for (int k = 0; nout < max && k < 2 * max; k++) {
+        pvec from = k % (nfrom + 1) == 0 ? p : sp_pvec_of(x, &out[k % (nfrom + 1) - 1]);
+        pvec e = walk(&w, from, &rng);
+        apart_add(x, &e, &m, out, &nout);
+    }
+    free(st);
+    sweep_close(&w);
+    return nout;
 }

@@ -4,7 +4,10 @@
 ** word (checked with lad_eval, not with the plans the search used), each
 ** it calls separated gives another word than the model on its next case,
 ** its progress goes through the two steps answer.h names, counts never
-** past their totals, and a model apart joins as one alternative.
+** past their totals, and a model apart joins as one alternative; and
+** inference/search.h's lad_search_apart on an exact sum: the models it
+** finds reproduce every case, differ from the model and from each other,
+** and lad_answer_add adds them without searching the others again.
 */
 #include "test.h"
 
@@ -12,6 +15,7 @@
 #include <string.h>
 
 #include "inference/answer.h"
+#include "inference/search.h"
 #include "model/presets.h"
 #include "probes/diff.h"
 
@@ -51,7 +55,25 @@ static int fits(const lad_datapath *dp, const lad_case *cs, const lad_word_t *d,
     return 1;
 }
 
-/* A model apart (lad_answer_cases.other): three rows changed at once,
+/* The witness search's random cases of m (the last NCASES of
+** lad_diff_ncases), with one product each when one (lane 0's: the other
+** lanes' A is zero), and m's words on them. Returns how many. */
+static size_t cases_of(const lad_datapath *m, int one, lad_case *cs, lad_word_t *d)
+{
+    long total = lad_diff_ncases(m, NCASES);
+    size_t n = 0;
+    for (long i = total - NCASES; i < total && n < NCASES; i++)
+        if (lad_diff_case(m, i, &cs[n]))
+            n++;
+    for (size_t i = 0; i < n; i++) {
+        for (int j = 1; one && j < m->k; j++)
+            cs[i].a[j] = 0;
+        d[i] = lad_eval(m, &cs[i]);
+    }
+    return n;
+}
+
+/* A model apart (lad_answer_cases.others): three rows changed at once,
 ** each a one-row alternative of a (the first three of different rows
 ** whose union still fits every case), is recorded as one alternative with
 ** its three rows, which the answer's rows then count; the model itself,
@@ -79,7 +101,7 @@ static void apart(const lad_datapath *m, const lad_case *cs, const lad_word_t *d
         return;
     }
     static lad_answer b;
-    lad_answer_cases ac = {cs, NULL, d, n, 0, NULL, NULL, &o};
+    lad_answer_cases ac = {cs, NULL, d, n, 0, NULL, NULL, &o, 1};
     lad_err err = {0};
     int rc = lad_answer_find(m, &ac, &b, &err), found = 0, counted = 1;
     for (int j = 0; j < b.nalt; j++)
@@ -95,14 +117,80 @@ static void apart(const lad_datapath *m, const lad_case *cs, const lad_word_t *d
     lad_datapath miss = a->model;
     miss.d_round = miss.d_round == LAD_RZ ? LAD_RNE : LAD_RZ;
     int missing = !fits(&miss, cs, d, n);
-    ac.other = &a->model;
+    ac.others = &a->model;
+    ac.nothers = 1;
     lad_answer_find(m, &ac, &b, &err);
     int same = b.nalt == a->nalt;
-    ac.other = &miss;
+    ac.others = &miss;
+    ac.nothers = 1;
     lad_answer_find(m, &ac, &b, &err);
     test_check(same && missing && b.nalt == a->nalt, "answer-apart-only-consistent",
                "M itself: %d alternatives; d_round changed (misses a case: %d): %d; "
                "against %d", same ? a->nalt : -1, missing, b.nalt, a->nalt);
+}
+
+/* lad_search_apart from an exact sum (an AMD CDNA1 preset) on NCASES of
+** its cases with one product each (lane 0's; the others' A is zero), which
+** many a sum of another structure gives too, then lad_answer_add with what
+** it found. */
+static void far(void)
+{
+    const lad_preset *p = lad_preset_find("cdna1-mfma-bf16-f32");
+    if (p == NULL || !p->dp.exact) {
+        test_check(0, "apart-preset", "no exact-sum preset cdna1-mfma-bf16-f32");
+        return;
+    }
+    const lad_datapath *m = &p->dp;
+    static lad_case cs[NCASES];
+    static lad_word_t d[NCASES];
+    size_t n = cases_of(m, 1, cs, d);
+
+    lad_datapath out[LAD_APART_MAX];
+    lad_err err = {0};
+    int k = lad_search_apart(m, m, cs, d, n, out, LAD_APART_MAX, &err);
+    int bad = 0, same = 0, other = 0;
+    for (int j = 0; j < k; j++) {
+        bad += lad_datapath_check(&out[j], NULL) != LAD_OK || !fits(&out[j], cs, d, n);
+        same += lad_canon_equal(&out[j], m);
+        for (int i = 0; i < j; i++)
+            same += lad_canon_equal(&out[j], &out[i]);
+        other += !out[j].exact;
+    }
+    test_check(k > 0 && k <= LAD_APART_MAX && bad == 0 && same == 0 && other > 0, "apart-found",
+               "%d models: %d miss a case or are illegal, %d repeat the model or another, "
+               "%d not an exact sum", k, bad, same, other);
+
+    static lad_answer a, b;
+    lad_answer_cases ac = {cs, NULL, d, n, 0, NULL, NULL, NULL, 0};
+    int rc = lad_answer_find(m, &ac, &a, &err);
+    b = a;
+    ac.others = out;
+    ac.nothers = k > 0 ? k : 0;
+    rc |= lad_answer_add(&ac, &b, &err);
+    int kept = 1, counted = 0, sep = 0;
+    for (int j = 0; j < a.nalt; j++)
+        kept &= b.alts[j].separated == a.alts[j].separated && b.alts[j].next == a.alts[j].next;
+    for (int j = a.nalt; j < b.nalt; j++) {
+        bad += !fits(&b.alts[j].dp, cs, d, n);
+        if (b.alts[j].separated)
+            sep += lad_eval(&b.alts[j].dp, &b.next[b.alts[j].next]) !=
+                   lad_eval(&b.model, &b.next[b.alts[j].next]);
+        else
+            sep++;
+    }
+    for (int r = 0; r < lad_nparams; r++)
+        counted += b.rows[r].status != LAD_ROW_FIXED;
+    int far_rows = 0; /* new alternatives of more than two rows */
+    for (int j = a.nalt; j < b.nalt; j++)
+        far_rows += b.alts[j].apart > 0;
+    test_check(rc == LAD_OK && far_rows > 0 && b.nalt <= a.nalt + k && kept && bad == 0 &&
+                   sep == b.nalt - a.nalt &&
+                   b.ndecided + b.nequiv + b.nopen + b.noff == counted,
+               "apart-added", "rc %d, %d alternatives then %d (%d found, %d far), earlier ones "
+               "kept %d, "
+               "%d new ones miss a case, %d of them separated by their case or not at all, "
+               "rows %d+%d+%d+%d of %d", rc, a.nalt, b.nalt, k, far_rows, kept, bad, sep,
+               b.ndecided, b.nequiv, b.nopen, b.noff, counted);
 }
 
 void test_answer(void)
@@ -113,20 +201,13 @@ void test_answer(void)
         return;
     }
     const lad_datapath *m = &p->dp;
-    /* the witness search's random cases (the last of lad_diff_ncases) */
     static lad_case cs[NCASES];
     static lad_word_t d[NCASES];
-    long total = lad_diff_ncases(m, NCASES);
-    size_t n = 0;
-    for (long i = total - NCASES; i < total && n < NCASES; i++)
-        if (lad_diff_case(m, i, &cs[n]))
-            n++;
-    for (size_t i = 0; i < n; i++)
-        d[i] = lad_eval(m, &cs[i]);
+    size_t n = cases_of(m, 0, cs, d);
 
     static lad_answer a;
     seen s = {0};
-    lad_answer_cases ac = {cs, NULL, d, n, 0, count, &s, NULL};
+    lad_answer_cases ac = {cs, NULL, d, n, 0, count, &s, NULL, 0};
     lad_err err = {0};
     int rc = lad_answer_find(m, &ac, &a, &err);
     TEST_EQ_INT("answer-rc", LAD_OK, rc);
@@ -150,4 +231,5 @@ void test_answer(void)
                "answer-progress", "%d calls: %d rows, %d search, %d bad, %d out of order, "
                "%d back", s.calls, s.rows, s.search, s.bad, s.order, s.back);
     apart(m, cs, d, n, &a);
+    far();
 }
