@@ -9,10 +9,10 @@
 # Check names: decide-*.
 #
 # "No row open" is within the answer's reach (inference/answer.h: one row
-# changed from the model, or two, or the model of the search from the
-# start): draw 2 ends with no row open and a model that a random case of
-# `ladder diff` still tells from the draw (window2, three rows away), so
-# it is not among these draws.
+# changed from the model, or two, or a model found farther away: the
+# search from the start's, with the further look other structures of the
+# sum and walks through the models that give every case), which samples
+# the rest of the set rather than searching it.
 . tests/lib.sh
 
 for i in 13; do
