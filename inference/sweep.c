@@ -368,6 +368,9 @@ static void give_way(pvec *p, int to_levels)
     }
 }
 
+/* The shapes of the sum, as exact and tree: one window, exact, tree. */
+static const int shapes[3][2] = {{0, 0}, {1, 0}, {0, 1}};
+
 /*
 ** Stuck with cases unexplained, the sweep may sit in the wrong structure of
 ** the sum (exact where the datapath adds in a tree, AMD CDNA2 in MMA-Sim;
@@ -390,7 +393,6 @@ static int restructure(sweep *w, const group *gs, int ng, uint64_t wide)
 {
     ctx *x = w->x;
     static const int all[4] = {LAD_P_exact, LAD_P_tree, LAD_P_pass, LAD_P_c_last};
-    static const int shapes[3][2] = {{0, 0}, {1, 0}, {0, 1}};
     uint64_t now = sweep_score(w, &w->cur, UINT64_MAX);
     if (now == 0)
         return 0;
@@ -1030,7 +1032,6 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs, const lad_w
 static int structures(sweep *w, const pvec *p, pvec *out)
 {
     ctx *x = w->x;
-    static const int shapes[3][2] = {{0, 0}, {1, 0}, {0, 1}};
     int n2 = x->nvals[LAD_P_window2], ne = x->nvals[LAD_P_even_odd], nk = 0;
     int nshape = x->nvals[LAD_P_exact] > 0 && x->nvals[LAD_P_tree] > 0 ? 3 : 0;
     int nlevel = n2 >= 2 && ne > 0 ? n2 * ne : 0;
