@@ -888,7 +888,8 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
             }
             int ns = 0;
             if (lad_answer_further())
-                ns = lad_search_apart(&start, &dp, cs, d, nfit, apart + na, LAD_APART_MAX, err);
+                ns = lad_search_apart(&start, &dp, cs, d, nfit, apart + na, LAD_APART_MAX,
+                                      progress, pctx, err);
             if (ns < 0) {
                 rc = LAD_EINTERNAL;
                 goto done;

@@ -140,11 +140,14 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs,
 ** at once (random draw 101: a second level that rounds down under a cut
 ** of 35 bits, where dp sums exactly, is six rows away). Canonical, neither
 ** dp nor each other; up to max into out (start: the instruction as
-** declared). Returns how many, or -1 (err set) when out of memory.
+** declared). progress, when not NULL, gets step "the models far apart"
+** (each structure, then each walk). Returns how many, or -1 (err set) when
+** out of memory.
 */
 #define LAD_APART_MAX 8  /* models a decide round asks for */
 int lad_search_apart(const lad_datapath *start, const lad_datapath *dp, const lad_case *cs,
-                     const lad_word_t *d, size_t n, lad_datapath *out, int max, lad_err *err);
+                     const lad_word_t *d, size_t n, lad_datapath *out, int max,
+                     lad_progress_fn progress, void *pctx, lad_err *err);
 
 /*
 ** Which cases decide registry row p of model dp: marks hit[i] = 1 (hit has

@@ -1100,7 +1100,8 @@ static void apart_add(const ctx *x, const pvec *p, const lad_datapath *m, lad_da
 }
 
 int lad_search_apart(const lad_datapath *start, const lad_datapath *dp, const lad_case *cs,
-                     const lad_word_t *d, size_t n, lad_datapath *out, int max, lad_err *err)
+                     const lad_word_t *d, size_t n, lad_datapath *out, int max,
+                     lad_progress_fn progress, void *pctx, lad_err *err)
 {
     sweep w = {0};
     if (n == 0 || max <= 0)
@@ -1124,14 +1125,20 @@ int lad_search_apart(const lad_datapath *start, const lad_datapath *dp, const la
     lad_datapath m = *dp;
     lad_canon(&m);
     int nout = 0, nk = structures(&w, &p, st);
-    for (int k = 0; k < nk && nout < max / 2; k++)
+    size_t steps = (size_t)nk + 2 * (size_t)max;
+    for (int k = 0; k < nk && nout < max / 2; k++) {
+        if (progress)
+            progress(pctx, "the models far apart", (size_t)k, steps);
         apart_add(x, &st[k], &m, out, &nout);
+    }
     /* the walks, from M and from each structure found in turn (seeded by
     ** the number of cases: a decide round with more cases walks anew) */
     lad_rng rng;
     lad_rng_seed(&rng, n);
     int nfrom = nout;
     for (int k = 0; nout < max && k < 2 * max; k++) {
+        if (progress)
+            progress(pctx, "the models far apart", (size_t)(nk + k), steps);
         pvec from = k % (nfrom + 1) == 0 ? p : sp_pvec_of(x, &out[k % (nfrom + 1) - 1]);
         pvec e = walk(&w, from, &rng);
         apart_add(x, &e, &m, out, &nout);

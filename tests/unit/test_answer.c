@@ -129,6 +129,20 @@ static void apart(const lad_datapath *m, const lad_case *cs, const lad_word_t *d
                "against %d", same ? a->nalt : -1, missing, b.nalt, a->nalt);
 }
 
+/* counts the steps lad_search_apart reports, and the last one's total */
+struct steps {
+    int n, bad;
+    size_t total;
+};
+
+static void count_step(void *pctx, const char *step, size_t i, size_t total)
+{
+    struct steps *s = pctx;
+    s->n++;
+    s->bad += strcmp(step, "the models far apart") != 0 || i >= total;
+    s->total = total;
+}
+
 /* lad_search_apart from an exact sum (an AMD CDNA1 preset) on NCASES of
 ** its cases with one product each (lane 0's; the others' A is zero), which
 ** many a sum of another structure gives too, then lad_answer_add with what
@@ -147,7 +161,8 @@ static void far(void)
 
     lad_datapath out[LAD_APART_MAX];
     lad_err err = {0};
-    int k = lad_search_apart(m, m, cs, d, n, out, LAD_APART_MAX, &err);
+    struct steps st = {0};
+    int k = lad_search_apart(m, m, cs, d, n, out, LAD_APART_MAX, count_step, &st, &err);
     int bad = 0, same = 0, other = 0;
     for (int j = 0; j < k; j++) {
         bad += lad_datapath_check(&out[j], NULL) != LAD_OK || !fits(&out[j], cs, d, n);
@@ -159,6 +174,9 @@ static void far(void)
     test_check(k > 0 && k <= LAD_APART_MAX && bad == 0 && same == 0 && other > 0, "apart-found",
                "%d models: %d miss a case or are illegal, %d repeat the model or another, "
                "%d not an exact sum", k, bad, same, other);
+    test_check(st.n > 0 && st.bad == 0 && (size_t)st.n <= st.total, "apart-progress",
+               "%d steps of %zu, %d not \"the models far apart\" or past the total", st.n,
+               st.total, st.bad);
 
     static lad_answer a, b;
     lad_answer_cases ac = {cs, NULL, d, n, 0, NULL, NULL, NULL, 0};
