@@ -145,6 +145,8 @@ int cmd_fit(int argc, char **argv)
         lad_progress_begin(&pr, "fit %s: the rows the cases leave open", pos[0]);
         rc = ans ? lad_answer_find(&model, &ac, ans, &err)
                  : lad_errf(&err, LAD_EINTERNAL, "out of memory");
+        if (rc == LAD_OK)  /* and the models far from it */
+            rc = lad_answer_far(&f.base, &ac, NULL, 0, ans, &err);
         lad_progress_end(&pr, rc);
         if (rc != LAD_OK)
             goto fail;

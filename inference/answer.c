@@ -10,6 +10,7 @@
 
 #include "../io/modelfile.h"
 #include "../probes/diff.h"
+#include "search.h"
 #include "../util/hooks.h"
 
 const char *const lad_row_status_names[5] = {"fixed", "not in effect", "decided", "equivalent",
@@ -358,6 +359,33 @@ int lad_answer_add(const lad_answer_cases *c, lad_answer *a, lad_err *err)
         record_apart(&w, &c->others[i]);
     free(w.order);
     return from < a->nalt ? separate(c, a, from, LAD_ANSWER_APART_EVALS, 0, err) : LAD_OK;
+}
+
+int lad_answer_far(const lad_datapath *start, const lad_answer_cases *c,
+                   const lad_datapath *extra, int nextra, lad_answer *a, lad_err *err)
+{
+    lad_datapath apart[LAD_ANSWER_EXTRA + LAD_APART_MAX];
+    int na = nextra < LAD_ANSWER_EXTRA ? nextra : LAD_ANSWER_EXTRA, ns = 0;
+    memcpy(apart, extra, (size_t)na * sizeof *apart);
+    if (lad_answer_further() && c->n > 0) {
+        lad_case *cs = (lad_case *)c->cs;
+        if (cs == NULL && (cs = malloc(c->n * sizeof *cs)) != NULL)
+            for (size_t i = 0; i < c->n; i++)
+                lad_packed_get(c->pk, i, &cs[i]);
+        ns = cs ? lad_search_apart(start, &a->model, cs, c->d, c->n, apart + na, LAD_APART_MAX,
+                                   c->progress, c->pctx, err)
+                : -1;
+        if (cs != c->cs)
+            free(cs);
+        if (ns < 0)
+            return lad_errf(err, LAD_EINTERNAL, "out of memory");
+    }
+    if (na + ns == 0)
+        return LAD_OK;
+    lad_answer_cases with = *c;
+    with.others = apart;
+    with.nothers = na + ns;
+    return lad_answer_add(&with, a, err);
 }
 
 static int cmp64(const void *x, const void *y)

@@ -137,6 +137,22 @@ int lad_answer_further(void);
 ** statuses count them all. Returns LAD_OK or LAD_EINTERNAL. */
 int lad_answer_add(const lad_answer_cases *c, lad_answer *a, lad_err *err);
 
+/*
+** The models far from a->model that give every case of c, each one more
+** alternative of a (lad_answer_add), however many rows it changes: the
+** nextra models of extra (up to LAD_ANSWER_EXTRA: a search's other
+** model), then, with the further look (lad_answer_further), up to
+** LAD_APART_MAX from lad_search_apart (inference/search.h; start: the
+** instruction as declared), whose pairs of rows around the model do not
+** reach (random draw 101; a second level and a cut where the model sums
+** exactly, which 5,000 cases of a vector file often leave open).
+** c->progress gets "the models far apart", then lad_answer_add's steps.
+** Returns LAD_OK or LAD_EINTERNAL.
+*/
+#define LAD_ANSWER_EXTRA 1
+int lad_answer_far(const lad_datapath *start, const lad_answer_cases *c,
+                   const lad_datapath *extra, int nextra, lad_answer *a, lad_err *err);
+
 /* The values of row i that alternatives of a changing that row alone
 ** take, those a case separates from the model (separated 1) or those none
 ** does (0), as a model file writes them: the model's own first, then the

@@ -863,43 +863,27 @@ int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn p
                                pctx, NULL, 0};
         if ((rc = lad_answer_find(&dp, &ac, answer, err)))
             goto done;
-        /* A decide round about to leave no row open looks further than
-        ** the pairs of rows around its model, whose structure of the sum
-        ** the stages chose: with the further look, the models of another
-        ** structure and the walks' (lad_search_apart; random draw 101, a
-        ** second level taken for an exact sum), and for a model kept from
-        ** the last round the search from the start (a plain `infer` would
-        ** return it; random draw 427). Each is one more alternative of
-        ** the answer, however many rows away, which the round's cases
-        ** separate. The search from the start runs the stages' groups
-        ** alone (fit_from's cut search, as for a proven conflict): where
-        ** they leave a case, their model is no alternative, and the
-        ** rescues that might still explain it are not paid for. */
-        if ((flags & LAD_INFER_DECIDE) && answer->nopen == 0) {
-            lad_datapath apart[1 + LAD_APART_MAX];
+        /* The models far from M, which the pairs of rows around it do
+        ** not reach (lad_answer_far): in a plain infer always, in a decide
+        ** round once it is about to leave no row open (the rounds before
+        ** separate what the pairs found first). For a model kept from the
+        ** last round, the search from the start joins them (a plain
+        ** `infer` would return it; random draw 427). That search runs the
+        ** stages' groups alone (fit_from's cut search, as for a proven
+        ** conflict): where they leave a case, their model is no
+        ** alternative, and the rescues that might still explain it are not
+        ** paid for. */
+        if (!(flags & LAD_INFER_DECIDE) || answer->nopen == 0) {
+            lad_datapath from = start;
             int na = 0;
             if (kept) {
-                apart[0] = start;
                 if ((rc = fit_from(&start, cs, d, nfit, stages, nstages, 1, progress, pctx,
-                                   &apart[0], err)))
+                                   &from, err)))
                     goto done;
-                na = lad_search_count(&apart[0], cs, d, nfit) == 0 &&
-                     !lad_canon_equal(&apart[0], &dp);
+                na = lad_search_count(&from, cs, d, nfit) == 0 && !lad_canon_equal(&from, &dp);
             }
-            int ns = 0;
-            if (lad_answer_further())
-                ns = lad_search_apart(&start, &dp, cs, d, nfit, apart + na, LAD_APART_MAX,
-                                      progress, pctx, err);
-            if (ns < 0) {
-                rc = LAD_EINTERNAL;
+            if ((rc = lad_answer_far(&start, &ac, &from, na, answer, err)))
                 goto done;
-            }
-            if (na + ns > 0) {
-                ac.others = apart;
-                ac.nothers = na + ns;
-                if ((rc = lad_answer_add(&ac, answer, err)))
-                    goto done;
-            }
         }
     }
     if (store_it && (rc = store_result(st, run, out, &tree, answer, err)))

@@ -144,7 +144,7 @@ int lad_search_staged(const lad_datapath *start, const lad_case *cs,
 ** (each structure, then each walk). Returns how many, or -1 (err set) when
 ** out of memory.
 */
-#define LAD_APART_MAX 8  /* models a decide round asks for */
+#define LAD_APART_MAX 8  /* models the answer asks for (lad_answer_far) */
 int lad_search_apart(const lad_datapath *start, const lad_datapath *dp, const lad_case *cs,
                      const lad_word_t *d, size_t n, lad_datapath *out, int max,
                      lad_progress_fn progress, void *pctx, lad_err *err);
