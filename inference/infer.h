@@ -95,9 +95,10 @@ int lad_infer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress
 ** search from the start when it gives every case, and the
 ** cases that separate what is open are searched as a device's
 ** (lad_answer_cases.device: as deep as `ladder diff`, and further when
-** that finds none), since they will run on one; an answer that would
-** leave no row open also takes the models found farther away (the search
-** from the start, and with the further look lad_search_apart's). */
+** that finds none), since they will run on one. The answer takes the
+** models far from its own (lad_answer_far: with the further look
+** lad_search_apart's): a plain infer always, a decide round when it would
+** leave no row open, and then also the search from the start's model. */
 #define LAD_INFER_DECIDE 1
 int lad_infer_answer(lad_store *st, int64_t run, int store_it, lad_progress_fn progress,
                      void *pctx, lad_infer_result *out, struct lad_answer *answer,
