@@ -366,7 +366,8 @@ int lad_answer_far(const lad_datapath *start, const lad_answer_cases *c,
 {
     lad_datapath apart[LAD_ANSWER_EXTRA + LAD_APART_MAX];
     int na = nextra < LAD_ANSWER_EXTRA ? nextra : LAD_ANSWER_EXTRA, ns = 0;
-    memcpy(apart, extra, (size_t)na * sizeof *apart);
+    for (int i = 0; i < na; i++)
+        apart[i] = extra[i];
     if (lad_answer_further() && c->n > 0) {
         lad_case *cs = (lad_case *)c->cs;
         if (cs == NULL && (cs = malloc(c->n * sizeof *cs)) != NULL)
