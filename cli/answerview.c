@@ -4,26 +4,7 @@
 #include "answerview.h"
 
 #include "json.h"
-#include "model/format_spec.h"
-
-#include <string.h>
-
-/* Row p of dp as a model file writes it: a format by its name when that
-** reads back as it, else by its shortest spec ("e8m13:pad=10", where
-** lad_param_text says "e8m13"). */
-static const char *file_text(const lad_param *p, const lad_datapath *dp, char *buf, size_t size)
-{
-    if (p->type != LAD_PT_FMT)
-        return lad_param_text(p, dp, buf, size);
-    const lad_format *fm = (const lad_format *)((const char *)dp + p->off);
-    lad_format g;
-    lad_err e = {0};
-    if (fm->width && (lad_format_parse(fm->name, &g, &e) != LAD_OK || memcmp(&g, fm, sizeof g)))
-        lad_format_spec_short(fm, buf, size);
-    else
-        lad_param_text(p, dp, buf, size);
-    return buf;
-}
+#include "io/modelfile.h"
 
 void cli_answer_json(FILE *f, const lad_answer *a)
 {
@@ -62,7 +43,8 @@ void cli_answer_json(FILE *f, const lad_answer *a)
                 continue;
             const lad_param *p = &lad_params[r];
             fprintf(f, "%s\"%s\": ", nr++ ? ", " : "", p->key);
-            cli_json_str(f, file_text(p, &t->dp, v, sizeof v));
+            const char *val = lad_model_value(p, &t->dp, v, sizeof v);
+            cli_json_str(f, val ? val : lad_param_text(p, &t->dp, v, sizeof v));
         }
         fprintf(f, "}}");
         first = 0;
