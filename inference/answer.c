@@ -369,15 +369,34 @@ int lad_answer_far(const lad_datapath *start, const lad_answer_cases *c,
     for (int i = 0; i < na; i++)
         apart[i] = extra[i];
     if (lad_answer_further() && c->n > 0) {
-        lad_case *cs = (lad_case *)c->cs;
-        if (cs == NULL && (cs = malloc(c->n * sizeof *cs)) != NULL)
-            for (size_t i = 0; i < c->n; i++)
-                lad_packed_get(c->pk, i, &cs[i]);
-        ns = cs ? lad_search_apart(start, &a->model, cs, c->d, c->n, apart + na, LAD_APART_MAX,
-                                   c->progress, c->pctx, err)
-                : -1;
-        if (cs != c->cs)
-            free(cs);
+        /* the search on at most LAD_ANSWER_FAR_CASES cases spread evenly
+        ** (a packed file of a million cases unpacked whole would take a
+        ** gigabyte); lad_answer_add keeps a model only if it gives every
+        ** case */
+        size_t m = c->n < LAD_ANSWER_FAR_CASES ? c->n : LAD_ANSWER_FAR_CASES;
+        const lad_case *cs = c->cs;
+        const lad_word_t *d = c->d;
+        lad_case *own = NULL;
+        lad_word_t *ownd = NULL;
+        if (cs == NULL || m < c->n) {
+            own = malloc(m * sizeof *own);
+            ownd = malloc(m * sizeof *ownd);
+            for (size_t i = 0; own && ownd && i < m; i++) {
+                size_t j = i * c->n / m;
+                if (c->cs)
+                    own[i] = c->cs[j];
+                else
+                    lad_packed_get(c->pk, j, &own[i]);
+                ownd[i] = c->d[j];
+            }
+            cs = own;
+            d = ownd;
+        }
+        ns = cs && d ? lad_search_apart(start, &a->model, cs, d, m, apart + na, LAD_APART_MAX,
+                                        c->progress, c->pctx, err)
+                     : -1;
+        free(own);
+        free(ownd);
         if (ns < 0)
             return lad_errf(err, LAD_EINTERNAL, "out of memory");
     }

@@ -145,11 +145,14 @@ int lad_answer_add(const lad_answer_cases *c, lad_answer *a, lad_err *err);
 ** LAD_APART_MAX from lad_search_apart (inference/search.h; start: the
 ** instruction as declared), whose pairs of rows around the model do not
 ** reach (random draw 101; a second level and a cut where the model sums
-** exactly, which 5,000 cases of a vector file often leave open).
-** c->progress gets "the models far apart", then lad_answer_add's steps.
-** Returns LAD_OK or LAD_EINTERNAL.
+** exactly, which 5,000 cases of a vector file often leave open). That
+** search reads at most LAD_ANSWER_FAR_CASES of c's cases, spread evenly,
+** so a packed file stays packed; every model it finds must still give
+** every case. c->progress gets "the models far apart", then
+** lad_answer_add's steps. Returns LAD_OK or LAD_EINTERNAL.
 */
 #define LAD_ANSWER_EXTRA 1
+#define LAD_ANSWER_FAR_CASES 65536
 int lad_answer_far(const lad_datapath *start, const lad_answer_cases *c,
                    const lad_datapath *extra, int nextra, lad_answer *a, lad_err *err);
 
