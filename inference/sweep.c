@@ -348,8 +348,8 @@ static int restart_held(sweep *w, const group *gs, int ng, const int *rows, int 
 ** The rows of the sum's structure give way to the ones a restart holds:
 ** exact and tree go with no second level (datapath.c), so holding a second
 ** level (levels) makes the sum windowed, with no ieee_zero (which needs
-** exact), and holding an exact sum or a tree (restructure) leaves one
-** level, with none of the second level's rows. Without it every restart
+** exact), and holding an exact sum or a tree (restructure's wide
+** restarts) leaves one level, with none of the second level's rows. Without it every restart
 ** from the other structure would be illegal and skipped: random draw 101,
 ** a second level taken for an exact sum, kept its one missed case.
 */
