@@ -348,8 +348,8 @@ static int restart_held(sweep *w, const group *gs, int ng, const int *rows, int 
 ** The rows of the sum's structure give way to the ones a restart holds:
 ** exact and tree go with no second level (datapath.c), so holding a second
 ** level (levels) makes the sum windowed, with no ieee_zero (which needs
-** exact), and holding an exact sum or a tree (restructure's wide
-** restarts) leaves one level, with none of the second level's rows. Without it every restart
+** exact), and holding an exact sum or a tree (restructure) leaves one
+** level, with none of the second level's rows. Without it every restart
 ** from the other structure would be illegal and skipped: random draw 101,
 ** a second level taken for an exact sum, kept its one missed case.
 */
@@ -388,11 +388,7 @@ static const int shapes[3][2] = {{0, 0}, {1, 0}, {0, 1}};
 ** wide evaluations: a tree of passes of 2 with C in the tree, taken for passes
 ** of 1 with C added last, moves only with all four at once (where a signed
 ** zero is the only difference). For the end of a search that is still
-** stuck. Only the wide restarts give way (give_way) from two levels: the
-** narrow ones run in every stuck round and before each beam, where a
-** second level dropped for an exact sum or a tree, then restored by the
-** sweep, cost a conflict of a device outside the family twice the time
-** (8,192 random cases rounding D's ties away: 29 s against 17 s).
+** stuck.
 */
 static int restructure(sweep *w, const group *gs, int ng, uint64_t wide)
 {
@@ -433,8 +429,7 @@ static int restructure(sweep *w, const group *gs, int ng, uint64_t wide)
         int same = 1;
         for (int r = 0; r < nrow; r++)
             same &= p.v[rows[r]] == w->cur.v[rows[r]];
-        if (wide)
-            give_way(&p, 0);
+        give_way(&p, 0);
         if (same || !legal(w, &p))
             continue;
         st[nk].p = p;
