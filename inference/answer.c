@@ -381,12 +381,10 @@ int lad_answer_far(const lad_datapath *start, const lad_answer_cases *c,
         if (cs == NULL || m < c->n) {
             own = malloc(m * sizeof *own);
             ownd = malloc(m * sizeof *ownd);
+            work tw = {.c = c};
             for (size_t i = 0; own && ownd && i < m; i++) {
                 size_t j = i * c->n / m;
-                if (c->cs)
-                    own[i] = c->cs[j];
-                else
-                    lad_packed_get(c->pk, j, &own[i]);
+                own[i] = *case_at(&tw, j);
                 ownd[i] = c->d[j];
             }
             cs = own;

@@ -813,9 +813,9 @@ static void finish(sweep *w, const group *gs, int ng, const group *own, int nown
     ** is often two rows from one that misses none, which the pairs reach in
     ** a fraction of the beam's time (a simulated sm100-mma-e5m2-f16 run:
     ** the beam spent 4.4 s on one missed case, the pairs after it 0.02 s). */
-    if (sweep_score(w, &w->cur, UINT64_MAX) > 0) {
-        pvec was = w->cur;
-        if (pairs(w, x->evals + PAIRS_FIRST) && sweep_score(w, &w->cur, 1) == 0)
+    pvec was = w->cur;  /* pairs() leaves a model that misses no case as it is */
+    if (pairs(w, x->evals + PAIRS_FIRST)) {
+        if (sweep_score(w, &w->cur, 1) == 0)
             occam(w);
         else
             w->cur = was;
